@@ -1,0 +1,49 @@
+import { defineTool } from '../../../src/index.ts';
+
+/**
+ * Produces a large text output (a CSV report). Above the offload threshold the server stores it and the model
+ * receives a resource_link plus a short summary instead of megabytes of text.
+ */
+export const generateReport = defineTool({
+  name: 'generate_report',
+  title: 'Generate report',
+  description:
+    'Generates a synthetic sales report as CSV with the requested number of rows (about 50 bytes a row). ' +
+    'Large reports come back as a resource link; read it with resources/read.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      rows: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 500000,
+        default: 1000,
+        description: 'Number of data rows',
+      },
+      seed: { type: 'integer', minimum: 0, default: 1, description: 'Seed for the deterministic generator' },
+    },
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: ({ rows = 1000, seed = 1 }, ctx) => {
+    let state = seed >>> 0 || 1;
+    const next = () => {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      return (state >>> 0) / 0x100000000;
+    };
+    const regions = ['north', 'south', 'east', 'west'];
+    const lines = ['id,date,region,units,unit_price,total'];
+    for (let i = 1; i <= rows; i++) {
+      if (ctx.signal.aborted) break;
+      const units = 1 + Math.floor(next() * 100);
+      const price = (5 + next() * 95).toFixed(2);
+      const day = String(1 + (i % 28)).padStart(2, '0');
+      lines.push(
+        `${i},2026-11-${day},${regions[i % 4]},${units},${price},${(units * Number(price)).toFixed(2)}`,
+      );
+    }
+    return `${lines.join('\n')}\n`;
+  },
+});

@@ -1,0 +1,33 @@
+import { defineTool } from '../../../src/index.ts';
+import { encodePng } from './media.ts';
+
+/** Produces a binary output (a PNG). Large images are stored and linked like large text. */
+export const renderChart = defineTool({
+  name: 'render_chart',
+  title: 'Render chart',
+  description: 'Renders a bar chart of the given values as a PNG image of the requested size.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      values: { type: 'array', items: { type: 'number', minimum: 0 }, minItems: 1, maxItems: 100 },
+      width: { type: 'integer', minimum: 16, maximum: 4096, default: 640 },
+      height: { type: 'integer', minimum: 16, maximum: 4096, default: 480 },
+    },
+    required: ['values'],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: ({ values, width = 640, height = 480 }) => {
+    const max = Math.max(...values, 1e-9);
+    const barWidth = width / values.length;
+    const png = encodePng(width, height, (x, y) => {
+      const bar = Math.min(values.length - 1, Math.floor(x / barWidth));
+      const top = height - Math.round((values[bar]! / max) * (height - 8));
+      const inBar = y >= top && x % barWidth > 1;
+      // Noise keeps large images from compressing to nothing, so size tracks the requested dimensions.
+      const grain = (x * 7 + y * 13) % 9;
+      return inBar ? [40 + grain, 110 + ((bar * 9) % 100), 200] : [250 - grain, 250 - grain, 250];
+    });
+    return { type: 'image', data: png.toString('base64'), mimeType: 'image/png' };
+  },
+});

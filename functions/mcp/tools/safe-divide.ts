@@ -1,0 +1,25 @@
+import { defineTool, ToolError } from '../../../src/index.ts';
+
+/** Shows an execution error the model can act on: dividing by zero returns `isError: true` with advice. */
+export const safeDivide = defineTool({
+  name: 'safe_divide',
+  title: 'Safe divide',
+  description: 'Divides a by b. Fails with an explanation when b is 0.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      a: { type: 'number', description: 'Dividend' },
+      b: { type: 'number', description: 'Divisor (must not be 0)' },
+    },
+    required: ['a', 'b'],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: ({ a, b }) => {
+    if (b === 0)
+      throw new ToolError(
+        'Cannot divide by zero: "b" must be a non-zero number. Call safe_divide again with another divisor.',
+      );
+    return String(a / b);
+  },
+});

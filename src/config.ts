@@ -1,0 +1,90 @@
+/**
+ * Configuration, read once per container from the environment, validated and typed. Nothing else in the code
+ * reads `process.env`. Every variable is listed with its default in the README's configuration table.
+ */
+
+export interface Config {
+  serverName: string;
+  serverVersion: string;
+  /** MCP endpoint path. */
+  mcpPath: string;
+  /** Allowed browser origins (exact, `scheme://host:*`, or `*`). */
+  allowedOrigins: string[];
+  /** Allowed Host header values; undefined = any (API Gateway pins the host). */
+  allowedHosts: string[] | undefined;
+  maxBodyBytes: number;
+  toolTimeoutMs: number;
+  pageSize: number;
+  listCacheTtlMs: number;
+  offload: OffloadConfig;
+}
+
+/** Where and when large tool outputs go to storage (issue: large outputs as resource links). */
+export interface OffloadConfig {
+  /** Bucket for stored outputs; unset = offloading disabled. */
+  bucket: string | undefined;
+  /** Key prefix inside the bucket. */
+  prefix: string;
+  /** A content block above this many bytes is stored and linked. */
+  thresholdBytes: number;
+  /** Lifetime of stored outputs in days (the bucket's lifecycle rule expires them). */
+  ttlDays: number;
+  /** Name of the companion resources function, for direct invoke (deployed stack only). */
+  resourcesFunctionName: string | undefined;
+  /** S3 endpoint override (local S3-compatible server). */
+  s3Endpoint: string | undefined;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(
+      `Configuration: ${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`,
+    );
+  }
+  return value;
+}
+
+function list(env: Env, name: string): string[] | undefined {
+  const raw = env[name];
+  if (raw === undefined) return undefined;
+  return raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function str(env: Env, name: string, fallback: string, pattern?: RegExp): string {
+  const value = env[name] || fallback;
+  if (pattern && !pattern.test(value))
+    throw new Error(`Configuration: ${name} has an invalid value ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** Reads and validates the configuration; throws with the variable's name when a value is invalid. */
+export function loadConfig(env: Env = process.env): Config {
+  return {
+    serverName: str(env, 'MCP_SERVER_NAME', 'mcp-lambda-template'),
+    serverVersion: str(env, 'MCP_SERVER_VERSION', '0.1.0'),
+    mcpPath: str(env, 'MCP_PATH', '/mcp', /^\/[A-Za-z0-9/_.-]*$/),
+    allowedOrigins: list(env, 'MCP_ALLOWED_ORIGINS') ?? [],
+    allowedHosts: list(env, 'MCP_ALLOWED_HOSTS'),
+    // API Gateway accepts 10 MB and Lambda 6 MB; tool arguments are small, so 1 MiB is plenty and cheap to reject.
+    maxBodyBytes: int(env, 'MCP_MAX_BODY_BYTES', 1024 * 1024, 1024, 6 * 1024 * 1024),
+    toolTimeoutMs: int(env, 'MCP_TOOL_TIMEOUT_MS', 25_000, 100, 900_000),
+    pageSize: int(env, 'MCP_PAGE_SIZE', 100, 1, 1000),
+    listCacheTtlMs: int(env, 'MCP_LIST_CACHE_TTL_MS', 300_000, 0, 86_400_000),
+    offload: {
+      bucket: env.OFFLOAD_BUCKET || undefined,
+      prefix: str(env, 'OFFLOAD_PREFIX', 'outputs/', /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\/$/),
+      thresholdBytes: int(env, 'OFFLOAD_THRESHOLD_BYTES', 32 * 1024, 1, 5 * 1024 * 1024),
+      ttlDays: int(env, 'OFFLOAD_TTL_DAYS', 7, 1, 365),
+      resourcesFunctionName: env.RESOURCES_FUNCTION_NAME || undefined,
+      s3Endpoint: env.S3_ENDPOINT || undefined,
+    },
+  };
+}

@@ -1,0 +1,353 @@
+import type { Logger } from './log.ts';
+import { listFingerprint, paginate } from './protocol/cursor.ts';
+import { ErrorCode, McpError } from './protocol/errors.ts';
+import { errorResponse } from './protocol/jsonrpc.ts';
+import type {
+  CacheHint,
+  CallToolResult,
+  GetPromptResult,
+  Implementation,
+  JSONObject,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  LoggingLevel,
+  ResourceLink,
+  ServerCapabilities,
+} from './protocol/types.ts';
+import {
+  MetaKey,
+  negotiateLegacyVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type RequestEra,
+} from './protocol/versions.ts';
+import type { PromptDefinition } from './prompts/define.ts';
+import type { ResourceContext, ResourceProvider } from './resources/provider.ts';
+import type { StoreRequest, ToolContext } from './tools/define.ts';
+import type { ToolRegistry } from './tools/registry.ts';
+
+/** Post-processing applied to every tool result in one place (the offload policy plugs in here). */
+export interface ResultOffloader {
+  apply(
+    result: CallToolResult,
+    ctx: { tool: string; requestId: string; principal?: string; log: Logger },
+  ): Promise<CallToolResult>;
+  store(
+    request: StoreRequest,
+    ctx: { tool: string; requestId: string; principal?: string; log: Logger },
+  ): Promise<ResourceLink>;
+}
+
+/** Everything the dispatcher needs to know about one request, besides the message itself. */
+export interface DispatchContext {
+  era: RequestEra;
+  /** Invocation id (Lambda request id or the local server's). */
+  requestId: string;
+  /** Epoch milliseconds by which the response must be on its way (Lambda deadline), if known. */
+  deadline?: number;
+  principal?: string;
+  log: Logger;
+}
+
+/** A response plus the notifications emitted while producing it (sent first when the response is an SSE stream). */
+export interface DispatchOutcome {
+  response: JSONRPCResponse;
+  notifications: JSONRPCNotification[];
+  /** HTTP status the spec names for this outcome (404 for a modern unknown method, else 200). */
+  httpStatus: number;
+  /** The method's answer is a stream by nature (`subscriptions/listen`). */
+  stream?: boolean;
+}
+
+/** The parts of a server the dispatcher routes to. */
+export interface DispatcherOptions {
+  info: Implementation;
+  instructions?: string;
+  capabilities: ServerCapabilities;
+  tools: ToolRegistry;
+  resources: readonly ResourceProvider[];
+  prompts: readonly PromptDefinition[];
+  pageSize: number;
+  /** Time kept back from the invocation deadline for offloading and answering. */
+  reserveMs: number;
+  /** Cache hint for list results and `server/discover` (2026-07-28). */
+  listCache: CacheHint;
+  offloader?: ResultOffloader;
+}
+
+type Handler = (
+  params: JSONObject,
+  ctx: DispatchContext,
+  emit: (n: JSONRPCNotification) => void,
+  id: JSONRPCRequest['id'],
+) => Promise<JSONObject>;
+
+/** Results that carry cache hints in the 2026-07-28 revision (spec: server/utilities/caching). */
+const CACHEABLE = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+const LEGACY_ONLY = new Set(['initialize', 'ping', 'logging/setLevel']);
+const MODERN_ONLY = new Set(['server/discover', 'subscriptions/listen']);
+const LOG_LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
+
+const isObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+const invalidParams = (message: string, data?: unknown) =>
+  new McpError(ErrorCode.InvalidParams, `Invalid params: ${message}`, data);
+
+/**
+ * Routes one JSON-RPC request to its method and turns every failure into a JSON-RPC error, here and only here.
+ * Both eras share the same registries; the era only changes the envelope of the answer.
+ */
+export function createDispatcher(options: DispatcherOptions) {
+  const { tools, resources, prompts, pageSize, info, capabilities } = options;
+  const promptNames = prompts.map((p) => p.name);
+  const resourceContext = (ctx: DispatchContext): ResourceContext => ({
+    era: ctx.era.era,
+    requestId: ctx.requestId,
+    log: ctx.log,
+    ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
+  });
+  const resourceNotFound = (uri: string, ctx: DispatchContext) =>
+    // 2026-07-28 forbids -32002 and uses -32602; the handshake era uses -32002. Both carry data.uri.
+    ctx.era.era === 'modern'
+      ? new McpError(ErrorCode.InvalidParams, `Resource not found: ${uri}`, { uri })
+      : new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
+
+  const handlers: Record<string, Handler> = {
+    initialize: async (params) => ({
+      protocolVersion: negotiateLegacyVersion(params.protocolVersion),
+      capabilities,
+      serverInfo: info,
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+    }),
+    ping: async () => ({}),
+    'logging/setLevel': async (params) => {
+      if (!capabilities.logging)
+        throw new McpError(ErrorCode.MethodNotFound, 'Method not found: logging/setLevel');
+      if (!LOG_LEVELS.includes(params.level as LoggingLevel))
+        throw invalidParams('level must be a logging level');
+      return {};
+    },
+    'server/discover': async () => ({
+      supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+      capabilities,
+      ...(options.instructions ? { instructions: options.instructions } : {}),
+    }),
+    'subscriptions/listen': async (params, _ctx, emit, id) => {
+      if (!isObject(params.notifications))
+        throw invalidParams('notifications must be a subscription filter object');
+      // Nothing here can change while a Lambda runs, so we honour no notification type: acknowledge an empty
+      // filter, then end the subscription at once with its result.
+      emit({
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: {} },
+      });
+      return { _meta: { [MetaKey.SubscriptionId]: id } };
+    },
+    'tools/list': async (params) => {
+      const { page, nextCursor } = paginate(
+        tools.listed,
+        params.cursor,
+        pageSize,
+        'tools',
+        tools.fingerprint,
+      );
+      return { tools: page, ...(nextCursor ? { nextCursor } : {}) };
+    },
+    'tools/call': async (params, ctx, emit) => {
+      const name = params.name;
+      if (typeof name !== 'string') throw invalidParams('name must be a string');
+      if (params.arguments !== undefined && !isObject(params.arguments))
+        throw invalidParams('arguments must be an object');
+      if (!tools.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+      const remaining = ctx.deadline === undefined ? Infinity : ctx.deadline - Date.now() - options.reserveMs;
+      const meta = isObject(params._meta) ? params._meta : {};
+      const progressToken = meta.progressToken;
+      const offloadCtx = {
+        tool: name,
+        requestId: ctx.requestId,
+        log: ctx.log,
+        ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
+      };
+      const toolCtx: Omit<ToolContext, 'signal'> = {
+        requestId: ctx.requestId,
+        era: ctx.era.era,
+        protocolVersion: ctx.era.protocolVersion,
+        log: ctx.log,
+        ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
+        progress(progress, total, message) {
+          if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return;
+          emit({
+            jsonrpc: '2.0',
+            method: 'notifications/progress',
+            params: {
+              progressToken,
+              progress,
+              ...(total !== undefined ? { total } : {}),
+              ...(message ? { message } : {}),
+            },
+          });
+        },
+        notify(level, data) {
+          if (!capabilities.logging) return;
+          emit({ jsonrpc: '2.0', method: 'notifications/message', params: { level, logger: name, data } });
+        },
+        store: async (request) => {
+          if (!options.offloader) throw new Error('offload storage is not configured');
+          return options.offloader.store(request, offloadCtx);
+        },
+      };
+      const result = await tools.call(name, params.arguments ?? {}, toolCtx, remaining);
+      const final = options.offloader ? await options.offloader.apply(result, offloadCtx) : result;
+      return final as unknown as JSONObject;
+    },
+    'resources/list': async (params, ctx) => {
+      const all = (await Promise.all(resources.map((p) => p.list?.(resourceContext(ctx)) ?? []))).flat();
+      const { page, nextCursor } = paginate(
+        all,
+        params.cursor,
+        pageSize,
+        'resources',
+        listFingerprint(all.map((r) => r.uri)),
+      );
+      return { resources: page, ...(nextCursor ? { nextCursor } : {}) };
+    },
+    'resources/templates/list': async (params) => {
+      const all = resources.flatMap((p) => p.templates?.() ?? []);
+      const fp = listFingerprint(all.map((t) => t.uriTemplate));
+      const { page, nextCursor } = paginate(all, params.cursor, pageSize, 'templates', fp);
+      return { resourceTemplates: page, ...(nextCursor ? { nextCursor } : {}) };
+    },
+    'resources/read': async (params, ctx) => {
+      const uri = params.uri;
+      if (typeof uri !== 'string' || uri.length === 0) throw invalidParams('uri must be a non-empty string');
+      const provider = resources.find((p) => p.owns(uri));
+      const read = provider ? await provider.read(uri, resourceContext(ctx)) : undefined;
+      if (!read || read.contents.length === 0) throw resourceNotFound(uri, ctx);
+      return { contents: read.contents, ...(read.cache ?? { ttlMs: 0, cacheScope: 'private' }) };
+    },
+    'prompts/list': async (params) => {
+      const listed = prompts.map(({ handler: _h, complete: _c, ...p }) => p);
+      const { page, nextCursor } = paginate(
+        listed,
+        params.cursor,
+        pageSize,
+        'prompts',
+        listFingerprint(promptNames),
+      );
+      return { prompts: page, ...(nextCursor ? { nextCursor } : {}) };
+    },
+    'prompts/get': async (params) => {
+      const prompt = prompts.find((p) => p.name === params.name);
+      if (!prompt) throw invalidParams(`unknown prompt ${String(params.name)}`, { name: params.name });
+      const args = isObject(params.arguments) ? (params.arguments as Record<string, string>) : {};
+      const missing = (prompt.arguments ?? []).filter((a) => a.required && typeof args[a.name] !== 'string');
+      if (missing.length)
+        throw invalidParams(`missing required argument(s): ${missing.map((a) => a.name).join(', ')}`);
+      const out = await prompt.handler(args);
+      const result: GetPromptResult =
+        typeof out === 'string'
+          ? { messages: [{ role: 'user', content: { type: 'text', text: out } }] }
+          : out;
+      return {
+        ...(prompt.description ? { description: prompt.description } : {}),
+        ...result,
+      } as unknown as JSONObject;
+    },
+    'completion/complete': async (params) => {
+      if (!capabilities.completions)
+        throw new McpError(ErrorCode.MethodNotFound, 'Method not found: completion/complete');
+      const ref = isObject(params.ref) ? params.ref : {};
+      const argument = isObject(params.argument) ? params.argument : {};
+      if (typeof argument.name !== 'string' || typeof argument.value !== 'string') {
+        throw invalidParams('argument.name and argument.value must be strings');
+      }
+      const prompt = ref.type === 'ref/prompt' ? prompts.find((p) => p.name === ref.name) : undefined;
+      const values = prompt?.complete
+        ? (await prompt.complete(argument.name, argument.value)).slice(0, 100)
+        : [];
+      return { completion: { values, total: values.length, hasMore: false } };
+    },
+  };
+
+  const serverInfoMeta = {
+    name: info.name,
+    version: info.version,
+    ...(info.title ? { title: info.title } : {}),
+  };
+  const available = (method: string): boolean => {
+    if (method.startsWith('prompts/') && prompts.length === 0) return false;
+    if (method.startsWith('resources/') && resources.length === 0) return false;
+    return Object.hasOwn(handlers, method);
+  };
+
+  /** Answers one request. Never throws. */
+  return async function dispatch(request: JSONRPCRequest, ctx: DispatchContext): Promise<DispatchOutcome> {
+    const { method, id } = request;
+    const modern = ctx.era.era === 'modern';
+    const notifications: JSONRPCNotification[] = [];
+    const known = available(method) && !(modern ? LEGACY_ONLY : MODERN_ONLY).has(method);
+    if (!known) {
+      return {
+        response: errorResponse(id, new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`)),
+        notifications,
+        // 2026-07-28 Streamable HTTP: an unknown method is answered with HTTP 404.
+        httpStatus: modern ? 404 : 200,
+      };
+    }
+    try {
+      const params = request.params ?? {};
+      let result = await handlers[method]!(params, ctx, (n) => notifications.push(n), id);
+      if (modern) {
+        const meta = isObject(result._meta) ? result._meta : {};
+        result = {
+          ...result,
+          resultType: 'complete',
+          _meta: { ...meta, [MetaKey.ServerInfo]: serverInfoMeta },
+        };
+        if (CACHEABLE.has(method) && !('ttlMs' in result)) result = { ...result, ...options.listCache };
+      } else if ('ttlMs' in result) {
+        const { ttlMs: _t, cacheScope: _s, ...rest } = result;
+        result = rest;
+      }
+      return {
+        response: { jsonrpc: '2.0', id, result },
+        notifications,
+        httpStatus: 200,
+        ...(method === 'subscriptions/listen' ? { stream: true } : {}),
+      };
+    } catch (error) {
+      if (error instanceof McpError)
+        return { response: errorResponse(id, error), notifications, httpStatus: 200 };
+      ctx.log.error('request failed', {
+        method,
+        error:
+          error instanceof Error
+            ? { name: error.name, message: error.message, stack: error.stack }
+            : String(error),
+      });
+      const internal = new McpError(
+        ErrorCode.InternalError,
+        `Internal error while handling ${method} (request id ${ctx.requestId})`,
+      );
+      return { response: errorResponse(id, internal), notifications, httpStatus: 200 };
+    }
+  };
+}
+
+export type Dispatch = ReturnType<typeof createDispatcher>;

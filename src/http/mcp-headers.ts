@@ -1,0 +1,102 @@
+import { ErrorCode, McpError } from '../protocol/errors.ts';
+import type { JSONObject } from '../protocol/types.ts';
+import type { ParamHeader } from '../tools/param-headers.ts';
+import { paramHeaderValue, valueAtPath } from '../tools/param-headers.ts';
+
+/**
+ * Header rules of the 2026-07-28 Streamable HTTP transport: `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
+ * `Mcp-Param-*` mirror the body so gateways can route without parsing it; the server checks they agree.
+ */
+
+/** Methods whose `Mcp-Name` header mirrors a body field. */
+const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = {
+  'tools/call': 'name',
+  'resources/read': 'uri',
+  'prompts/get': 'name',
+};
+
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+/** Decodes a header value, unwrapping the `=?base64?…?=` form; `undefined` when the wrapping is malformed. */
+export function decodeHeaderValue(raw: string): string | undefined {
+  if (!raw.startsWith('=?base64?')) return raw;
+  const match = SENTINEL.exec(raw);
+  if (!match || match[1]!.length % 4 !== 0) return undefined;
+  const bytes = Buffer.from(match[1]!, 'base64');
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+  return text;
+}
+
+const mismatch = (header: string, detail: string) =>
+  new McpError(ErrorCode.HeaderMismatch, `Header mismatch: ${detail}`, { header }, 400);
+
+/**
+ * Checks a modern request's headers against its body; returns the -32020 error to answer with, if any.
+ * Notifications need no headers, but headers they do carry must agree.
+ */
+export function checkModernHeaders(
+  headers: Readonly<Record<string, string | undefined>>,
+  message: { method: string; params?: JSONObject },
+  protocolVersion: string,
+  isRequest: boolean,
+  paramHeadersOf: (tool: string) => readonly ParamHeader[],
+): McpError | undefined {
+  const version = headers['mcp-protocol-version'];
+  if (version === undefined) {
+    if (isRequest) return mismatch('MCP-Protocol-Version', 'the MCP-Protocol-Version header is required');
+  } else if (version.trim() !== protocolVersion) {
+    return mismatch(
+      'MCP-Protocol-Version',
+      `MCP-Protocol-Version is ${version} but the body claims ${protocolVersion}`,
+    );
+  }
+  const methodHeader = headers['mcp-method'];
+  if (methodHeader === undefined) {
+    if (isRequest) return mismatch('Mcp-Method', 'the Mcp-Method header is required');
+  } else if (decodeHeaderValue(methodHeader.trim()) !== message.method) {
+    return mismatch('Mcp-Method', `Mcp-Method is ${methodHeader} but the body method is ${message.method}`);
+  }
+  const source = NAME_SOURCE[message.method];
+  const params = message.params ?? {};
+  if (source && isRequest) {
+    const bodyValue = params[source];
+    const nameHeader = headers['mcp-name'];
+    if (nameHeader === undefined)
+      return mismatch('Mcp-Name', `the Mcp-Name header is required for ${message.method}`);
+    const decoded = decodeHeaderValue(nameHeader.trim());
+    if (decoded === undefined) return mismatch('Mcp-Name', 'Mcp-Name has a malformed =?base64?…?= value');
+    if (typeof bodyValue === 'string' && decoded !== bodyValue) {
+      return mismatch(
+        'Mcp-Name',
+        `Mcp-Name is ${JSON.stringify(decoded)} but params.${source} is ${JSON.stringify(bodyValue)}`,
+      );
+    }
+  }
+  if (message.method === 'tools/call' && typeof params.name === 'string') {
+    for (const declared of paramHeadersOf(params.name)) {
+      const header = `mcp-param-${declared.name.toLowerCase()}`;
+      const raw = headers[header];
+      const value = valueAtPath(params.arguments, declared.path);
+      const expected = value === undefined || value === null ? undefined : paramHeaderValue(value);
+      if (expected === undefined) {
+        if (raw !== undefined && value !== undefined && value !== null) continue; // wrong type: the schema check reports it
+        if (raw !== undefined)
+          return mismatch(
+            `Mcp-Param-${declared.name}`,
+            `Mcp-Param-${declared.name} is sent but the argument is absent`,
+          );
+        continue;
+      }
+      if (raw === undefined)
+        return mismatch(`Mcp-Param-${declared.name}`, `the Mcp-Param-${declared.name} header is required`);
+      const decoded = decodeHeaderValue(raw.trim());
+      if (decoded !== expected) {
+        return mismatch(
+          `Mcp-Param-${declared.name}`,
+          `Mcp-Param-${declared.name} does not match arguments.${declared.path.join('.')}`,
+        );
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,27 @@
+/**
+ * Origin and Host checks (spec: transports, "Security Warning"): a browser page on a foreign origin must not reach
+ * the server, and a local server must not answer a rebound DNS name. Patterns are exact values, optionally with a
+ * `*` port (`http://localhost:*`, `127.0.0.1:*`), or a lone `*` meaning "any".
+ */
+
+function matches(value: string, pattern: string): boolean {
+  if (pattern === '*') return true;
+  const v = value.toLowerCase();
+  const p = pattern.toLowerCase();
+  if (p.endsWith(':*')) {
+    const base = p.slice(0, -2);
+    return v === base || (v.startsWith(`${base}:`) && /^\d{1,5}$/.test(v.slice(base.length + 1)));
+  }
+  return v === p;
+}
+
+/** An absent Origin is allowed (non-browser clients send none); a present one must be on the list. */
+export function isOriginAllowed(origin: string | undefined, allowed: readonly string[]): boolean {
+  return origin === undefined || allowed.some((p) => matches(origin, p));
+}
+
+/** With no host list configured every Host passes (API Gateway already pins the host); otherwise it must match. */
+export function isHostAllowed(host: string | undefined, allowed: readonly string[] | undefined): boolean {
+  if (allowed === undefined) return true;
+  return host !== undefined && allowed.some((p) => matches(host, p));
+}

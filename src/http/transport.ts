@@ -1,0 +1,166 @@
+import type { Dispatch, DispatchOutcome } from '../dispatcher.ts';
+import { ErrorCode, McpError } from '../protocol/errors.ts';
+import { errorResponse, parseMessage } from '../protocol/jsonrpc.ts';
+import type { JSONRPCNotification, JSONRPCResponse, RequestId } from '../protocol/types.ts';
+import { classifyEra } from '../protocol/versions.ts';
+import type { ParamHeader } from '../tools/param-headers.ts';
+import { checkModernHeaders } from './mcp-headers.ts';
+import { acceptable, isJsonContentType } from './media.ts';
+import { isHostAllowed, isOriginAllowed } from './origin.ts';
+import type { HttpRequest, HttpResponse, InvocationContext } from './types.ts';
+
+/** Transport settings; see the configuration table in the README. */
+export interface TransportOptions {
+  /** The one MCP endpoint path. */
+  path: string;
+  /** Origins allowed to call (exact, `scheme://host:*`, or `*`). An absent Origin is always allowed. */
+  allowedOrigins: readonly string[];
+  /** Host header values accepted (DNS-rebinding guard for local servers); undefined = any. */
+  allowedHosts?: readonly string[];
+  /** Largest accepted body in bytes; larger → 413. */
+  maxBodyBytes: number;
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+function json(status: number, body: unknown, extra: Record<string, string> = {}): HttpResponse {
+  return { status, headers: { ...JSON_HEADERS, ...extra }, body: JSON.stringify(body) };
+}
+
+function reject(
+  status: number,
+  code: number,
+  message: string,
+  id: RequestId | null = null,
+  data?: unknown,
+): HttpResponse {
+  return json(status, errorResponse(id, new McpError(code, message, data)));
+}
+
+/** One SSE event per message; the stream ends with the response, so it is complete when the body is. */
+function sse(status: number, messages: readonly (JSONRPCNotification | JSONRPCResponse)[]): HttpResponse {
+  return {
+    status,
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+    body: messages.map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join(''),
+  };
+}
+
+/**
+ * The Streamable HTTP rules for one POST endpoint (mcp-checklist.md, "HTTP transport", and 2026-07-28.md,
+ * "Modern HTTP rules"), over neutral requests. Adapters only translate; every HTTP decision about MCP is here.
+ */
+export function createTransport(
+  dispatch: Dispatch,
+  paramHeadersOf: (tool: string) => readonly ParamHeader[],
+  options: TransportOptions,
+) {
+  async function handle(
+    req: HttpRequest,
+    ctx: InvocationContext,
+  ): Promise<{ response: HttpResponse; rpcMethod?: string }> {
+    const headers = req.headers;
+    if (req.path !== options.path) {
+      return {
+        response: reject(404, ErrorCode.ServerError, `Not found: the MCP endpoint is ${options.path}`),
+      };
+    }
+    if (!isHostAllowed(headers.host, options.allowedHosts)) {
+      return { response: reject(403, ErrorCode.ServerError, 'Forbidden: Host header not allowed') };
+    }
+    if (!isOriginAllowed(headers.origin, options.allowedOrigins)) {
+      return { response: reject(403, ErrorCode.ServerError, 'Forbidden: Origin not allowed') };
+    }
+    if (req.method !== 'POST') {
+      // No server-initiated stream and no sessions on a stateless server: GET and DELETE are 405 (spec: transports).
+      return {
+        response: {
+          ...reject(405, ErrorCode.ServerError, `Method not allowed: ${req.method}; use POST`),
+          headers: { ...JSON_HEADERS, allow: 'POST' },
+        },
+      };
+    }
+    if (!isJsonContentType(headers['content-type'])) {
+      return {
+        response: reject(
+          415,
+          ErrorCode.ServerError,
+          'Unsupported Media Type: Content-Type must be application/json',
+        ),
+      };
+    }
+    const accepts = acceptable(headers.accept);
+    if (!accepts.json && !accepts.sse) {
+      return {
+        response: reject(
+          406,
+          ErrorCode.ServerError,
+          'Not Acceptable: Accept must include application/json and text/event-stream',
+        ),
+      };
+    }
+    const body = req.body ?? '';
+    if (Buffer.byteLength(body, 'utf8') > options.maxBodyBytes) {
+      return {
+        response: reject(
+          413,
+          ErrorCode.ServerError,
+          `Payload Too Large: the body limit is ${options.maxBodyBytes} bytes`,
+        ),
+      };
+    }
+    const parsed = parseMessage(body);
+    if (parsed.kind === 'invalid')
+      return { response: json(parsed.error.httpStatus, errorResponse(parsed.id, parsed.error)) };
+    if (parsed.kind === 'response') return { response: { status: 202, headers: {}, body: '' } };
+
+    const message = parsed.message;
+    const isRequest = parsed.kind === 'request';
+    const id = isRequest ? parsed.message.id : null;
+    let era;
+    try {
+      era = classifyEra(message.method, message.params, headers['mcp-protocol-version']?.trim());
+    } catch (error) {
+      const e = error as McpError;
+      return { response: json(e.httpStatus, errorResponse(id, e)), rpcMethod: message.method };
+    }
+    if (era.era === 'modern') {
+      const problem = checkModernHeaders(headers, message, era.protocolVersion, isRequest, paramHeadersOf);
+      if (problem)
+        return { response: json(problem.httpStatus, errorResponse(id, problem)), rpcMethod: message.method };
+    }
+    // Notifications are acknowledged and never answered (spec: transports; notifications/cancelled needs no action
+    // because every request is answered within its own invocation).
+    if (!isRequest) return { response: { status: 202, headers: {}, body: '' }, rpcMethod: message.method };
+
+    const outcome: DispatchOutcome = await dispatch(parsed.message, {
+      era,
+      requestId: ctx.requestId,
+      log: ctx.log,
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+    });
+    const streamWanted = outcome.notifications.length > 0 || outcome.stream === true;
+    const response =
+      accepts.sse && (streamWanted || !accepts.json)
+        ? sse(outcome.httpStatus, [...outcome.notifications, outcome.response])
+        : json(outcome.httpStatus, outcome.response);
+    return { response, rpcMethod: message.method };
+  }
+
+  /** Handles one HTTP request and writes one structured access-log line for it. */
+  return async function transport(req: HttpRequest, ctx: InvocationContext): Promise<HttpResponse> {
+    const started = performance.now();
+    const { response, rpcMethod } = await handle(req, ctx);
+    ctx.log.info('request', {
+      requestId: ctx.requestId,
+      httpMethod: req.method,
+      path: req.path,
+      rpcMethod,
+      status: response.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+    });
+    return response;
+  };
+}
+
+export type Transport = ReturnType<typeof createTransport>;

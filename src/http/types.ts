@@ -1,0 +1,27 @@
+import type { Logger } from '../log.ts';
+
+/** A runtime-neutral HTTP request: adapters build it from API Gateway events or node:http. */
+export interface HttpRequest {
+  method: string;
+  path: string;
+  /** Header names in lower case (API Gateway HTTP APIs deliver them so; adapters normalise). */
+  headers: Readonly<Record<string, string | undefined>>;
+  /** The decoded body text, if any. */
+  body?: string;
+}
+
+/** A runtime-neutral HTTP response. */
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Per-invocation facts an adapter knows and the transport needs. */
+export interface InvocationContext {
+  /** Unique id of this invocation, echoed in logs and error messages. */
+  requestId: string;
+  /** Epoch milliseconds at which the runtime will stop this invocation, if it has such a limit. */
+  deadline?: number;
+  log: Logger;
+}

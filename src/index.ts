@@ -1,0 +1,14 @@
+/** The public API of the template: define tools, build a server, read configuration. */
+export {
+  defineTool,
+  ToolError,
+  type ToolContext,
+  type ToolDefinition,
+  type StoreRequest,
+} from './tools/define.ts';
+export { definePrompt, type PromptDefinition } from './prompts/define.ts';
+export { createMcpServer, type McpServer, type McpServerOptions } from './server.ts';
+export { loadConfig, type Config } from './config.ts';
+export { staticResources, type StaticResource, type TemplatedResource } from './resources/static.ts';
+export type { ResourceProvider, ResourceContext, ResourceReadResult } from './resources/provider.ts';
+export type * from './protocol/types.ts';

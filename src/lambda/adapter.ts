@@ -1,0 +1,70 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { HttpRequest, HttpResponse, InvocationContext } from '../http/types.ts';
+import type { Logger } from '../log.ts';
+
+/** Translates an API Gateway HTTP API (payload 2.0) event into a neutral request. */
+export function toHttpRequest(event: APIGatewayProxyEventV2): HttpRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (value !== undefined) headers[name.toLowerCase()] = value;
+  }
+  const stage = event.requestContext?.stage;
+  let path = event.rawPath ?? event.requestContext?.http?.path ?? '/';
+  // Named stages prefix the path with the stage; the $default stage does not.
+  if (stage && stage !== '$default' && path.startsWith(`/${stage}/`)) path = path.slice(stage.length + 1);
+  const body =
+    event.body === undefined || event.body === null
+      ? undefined
+      : event.isBase64Encoded
+        ? Buffer.from(event.body, 'base64').toString('utf8')
+        : event.body;
+  return {
+    method: event.requestContext?.http?.method ?? 'GET',
+    path,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  };
+}
+
+/** Translates a neutral response into the API Gateway result shape. */
+export function toLambdaResult(response: HttpResponse): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode: response.status,
+    headers: response.headers,
+    body: response.body,
+    isBase64Encoded: false,
+  };
+}
+
+/** A logger whose every line carries this invocation's request id. */
+function withRequestId(log: Logger, requestId: string): Logger {
+  return {
+    debug: (m, a) => log.debug(m, { requestId, ...a }),
+    info: (m, a) => log.info(m, { requestId, ...a }),
+    warn: (m, a) => log.warn(m, { requestId, ...a }),
+    error: (m, a) => log.error(m, { requestId, ...a }),
+  };
+}
+
+/** Wraps a neutral handler as a Lambda handler for API Gateway HTTP API events. */
+export function createLambdaHandler(
+  handle: (req: HttpRequest, ctx: InvocationContext) => Promise<HttpResponse>,
+  log: Logger,
+) {
+  return async function handler(
+    event: APIGatewayProxyEventV2,
+    context: Context,
+  ): Promise<APIGatewayProxyStructuredResultV2> {
+    const requestId = context.awsRequestId;
+    const deadline =
+      typeof context.getRemainingTimeInMillis === 'function'
+        ? Date.now() + context.getRemainingTimeInMillis()
+        : undefined;
+    const response = await handle(toHttpRequest(event), {
+      requestId,
+      log: withRequestId(log, requestId),
+      ...(deadline !== undefined ? { deadline } : {}),
+    });
+    return toLambdaResult(response);
+  };
+}

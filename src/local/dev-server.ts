@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+
+/** A Lambda handler for API Gateway HTTP API events, as `functions/mcp/handler.ts` exports. */
+export type LambdaHttpHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export interface LocalServerOptions {
+  handler: LambdaHttpHandler;
+  port: number;
+  /** Interface to bind; loopback by default so nothing outside this machine can connect. */
+  host?: string;
+  /** Simulated Lambda timeout in ms (drives the tool time budget). Default 30,000. */
+  timeoutMs?: number;
+}
+
+/** API Gateway refuses bodies above 10 MB before Lambda runs; the local server does the same. */
+const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
+const TEXTUAL = /^(application\/(json|[\w.+-]*\+json|x-www-form-urlencoded)|text\/)/i;
+
+/** Builds the very event API Gateway (HTTP API, payload 2.0, $default stage) would deliver. */
+export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const now = new Date();
+  const textual = TEXTUAL.test(headers['content-type'] ?? '');
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    headers,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey: '$default',
+      stage: '$default',
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length ? { body: textual ? body.toString('utf8') : body.toString('base64') } : {}),
+    isBase64Encoded: body.length > 0 && !textual,
+  };
+}
+
+function lambdaContext(timeoutMs: number): Context {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: 'local',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:local',
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: 'local',
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > GATEWAY_BODY_LIMIT) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
+  const body = result.body ?? '';
+  res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
+  res.end(result.isBase64Encoded ? Buffer.from(body, 'base64') : body);
+}
+
+/** Serves a Lambda handler over node:http, translating each request into an API Gateway event and back. */
+export async function startLocalServer(
+  options: LocalServerOptions,
+): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const server = createServer(async (req, res) => {
+    try {
+      const body = await readBody(req);
+      if (body === undefined) {
+        write(res, {
+          statusCode: 413,
+          headers: { 'content-type': 'application/json' },
+          body: '{"message":"Request Entity Too Large"}',
+        });
+        return;
+      }
+      write(res, await options.handler(toApiGatewayEvent(req, body), lambdaContext(timeoutMs)));
+    } catch {
+      // What API Gateway answers when the integration fails.
+      if (!res.headersSent)
+        write(res, {
+          statusCode: 500,
+          headers: { 'content-type': 'application/json' },
+          body: '{"message":"Internal Server Error"}',
+        });
+      else res.destroy();
+    }
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    url: `http://${host}:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,78 @@
+import { ErrorCode, McpError } from './errors.ts';
+import type {
+  JSONObject,
+  JSONRPCErrorResponse,
+  JSONRPCRequest,
+  JSONRPCNotification,
+  RequestId,
+} from './types.ts';
+
+/** One parsed POST body: a request to answer, a notification or client response to acknowledge, or a rejection. */
+export type ParsedMessage =
+  | { kind: 'request'; message: JSONRPCRequest }
+  | { kind: 'notification'; message: JSONRPCNotification }
+  | { kind: 'response' }
+  | { kind: 'invalid'; id: RequestId | null; error: McpError };
+
+const isObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Request ids are strings or integers (spec: basic/index, "Requests"); null is never a valid request id. */
+export function isValidRequestId(id: unknown): id is RequestId {
+  return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
+}
+
+const invalid = (message: string, id: RequestId | null = null): ParsedMessage => ({
+  kind: 'invalid',
+  id,
+  error: new McpError(ErrorCode.InvalidRequest, message, undefined, 400),
+});
+
+/** Parses and shape-checks exactly one JSON-RPC 2.0 message (no batches: removed in 2025-06-18). */
+export function parseMessage(body: string): ParsedMessage {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return {
+      kind: 'invalid',
+      id: null,
+      error: new McpError(ErrorCode.ParseError, 'Parse error: body is not valid JSON', undefined, 400),
+    };
+  }
+  if (Array.isArray(value)) {
+    return invalid('Invalid Request: JSON-RPC batches are not supported; send one message per POST');
+  }
+  if (!isObject(value)) return invalid('Invalid Request: a JSON-RPC message must be a JSON object');
+  const id = isValidRequestId(value.id) ? value.id : null;
+  if (value.jsonrpc !== '2.0') return invalid('Invalid Request: "jsonrpc" must be "2.0"', id);
+  if (!('method' in value)) {
+    if (('result' in value || 'error' in value) && (isValidRequestId(value.id) || value.id === null)) {
+      return { kind: 'response' };
+    }
+    return invalid('Invalid Request: "method" is missing', id);
+  }
+  if (typeof value.method !== 'string' || value.method === '') {
+    return invalid('Invalid Request: "method" must be a non-empty string', id);
+  }
+  if ('params' in value && value.params !== undefined && !isObject(value.params)) {
+    return invalid('Invalid Request: "params" must be an object', id);
+  }
+  if (!('id' in value)) {
+    return { kind: 'notification', message: value as unknown as JSONRPCNotification };
+  }
+  if (id === null) return invalid('Invalid Request: "id" must be a string or an integer');
+  return { kind: 'request', message: value as unknown as JSONRPCRequest };
+}
+
+/** Builds a JSON-RPC error response from an McpError. */
+export function errorResponse(id: RequestId | null, error: McpError): JSONRPCErrorResponse {
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.data !== undefined ? { data: error.data } : {}),
+    },
+  };
+}

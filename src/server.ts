@@ -1,0 +1,81 @@
+import { createDispatcher, type ResultOffloader } from './dispatcher.ts';
+import { createTransport, type TransportOptions } from './http/transport.ts';
+import type { CacheHint, Implementation, ServerCapabilities } from './protocol/types.ts';
+import type { PromptDefinition } from './prompts/define.ts';
+import type { ResourceProvider } from './resources/provider.ts';
+import type { ToolDefinition } from './tools/define.ts';
+import { ToolRegistry } from './tools/registry.ts';
+
+/** What a server is made of. Only `info` is required; every other field has a documented default. */
+export interface McpServerOptions {
+  /** serverInfo: name and version at least. */
+  info: Implementation;
+  /** Guidance for the model, sent in `initialize` / `server/discover`. */
+  instructions?: string;
+  tools?: readonly ToolDefinition[];
+  resources?: readonly ResourceProvider[];
+  prompts?: readonly PromptDefinition[];
+  /** Advertise `logging` so tools' `ctx.notify` messages reach clients that accept SSE. Default false. */
+  logging?: boolean;
+  /** Advertise `completions` (prompt argument completion). Default false. */
+  completions?: boolean;
+  /** Items per page of every list method. Default 100. */
+  pageSize?: number;
+  /** Default time budget of one tool call in ms. Default 25,000. */
+  toolTimeoutMs?: number;
+  /** Time kept back from the invocation deadline for offloading and answering, in ms. Default 2,000. */
+  reserveMs?: number;
+  /** Cache hint on list results and `server/discover` (2026-07-28). Default 5 minutes, public. */
+  listCache?: CacheHint;
+  /** Applied to every tool result (large outputs to storage). Default none. */
+  offloader?: ResultOffloader;
+  /** Compile every tool's validators at start-up instead of on first use (local dev). Default false. */
+  eagerCompile?: boolean;
+  /** HTTP transport rules. */
+  http?: Partial<TransportOptions>;
+}
+
+/** Transport defaults: the secure choice for each (no foreign origins, 1 MiB bodies). */
+export const DEFAULT_TRANSPORT: TransportOptions = {
+  path: '/mcp',
+  allowedOrigins: [],
+  maxBodyBytes: 1024 * 1024,
+};
+
+/** Builds a stateless MCP server: a registry, a dispatcher and the HTTP transport in front of them. */
+export function createMcpServer(options: McpServerOptions) {
+  const toolTimeoutMs = options.toolTimeoutMs ?? 25_000;
+  const tools = new ToolRegistry(options.tools ?? [], {
+    defaultTimeoutMs: toolTimeoutMs,
+    eagerCompile: options.eagerCompile ?? false,
+  });
+  const resources = options.resources ?? [];
+  const prompts = options.prompts ?? [];
+  // A stateless server cannot push list changes or subscriptions (mcp-checklist.md rule 12).
+  const capabilities: ServerCapabilities = {
+    tools: {},
+    ...(resources.length ? { resources: {} } : {}),
+    ...(prompts.length ? { prompts: {} } : {}),
+    ...(options.logging ? { logging: {} } : {}),
+    ...(options.completions ? { completions: {} } : {}),
+  };
+  const dispatch = createDispatcher({
+    info: options.info,
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+    capabilities,
+    tools,
+    resources,
+    prompts,
+    pageSize: options.pageSize ?? 100,
+    reserveMs: options.reserveMs ?? 2_000,
+    listCache: options.listCache ?? { ttlMs: 300_000, cacheScope: 'public' },
+    ...(options.offloader ? { offloader: options.offloader } : {}),
+  });
+  const handle = createTransport(dispatch, (name) => tools.paramHeaders(name), {
+    ...DEFAULT_TRANSPORT,
+    ...options.http,
+  });
+  return { handle, dispatch, tools, capabilities };
+}
+
+export type McpServer = ReturnType<typeof createMcpServer>;

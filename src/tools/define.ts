@@ -1,0 +1,112 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { Logger } from '../log.ts';
+import type {
+  CallToolResult,
+  ContentBlock,
+  Icon,
+  JSONObject,
+  JsonSchema,
+  LoggingLevel,
+  ResourceLink,
+  ToolAnnotations,
+} from '../protocol/types.ts';
+import type { Era } from '../protocol/versions.ts';
+
+/** A payload a tool asks to store explicitly and receive a `resource_link` for. */
+export interface StoreRequest {
+  /** The bytes or text to store. */
+  data: string | Uint8Array;
+  mimeType: string;
+  /** Short name shown to the model; defaults to the tool name. */
+  name?: string;
+  title?: string;
+  description?: string;
+}
+
+/** What a tool handler receives besides its arguments. */
+export interface ToolContext {
+  /** Id of this invocation (the Lambda request id, or the local server's), for logs and support. */
+  requestId: string;
+  /** Fires when the call's time budget runs out: stop work and return. */
+  signal: AbortSignal;
+  era: Era;
+  protocolVersion: string;
+  /** The authenticated caller, when authorization is enabled. */
+  principal?: string;
+  log: Logger;
+  /** Reports progress to the client (delivered when the client asked for progress and accepts SSE). */
+  progress(progress: number, total?: number, message?: string): void;
+  /** Sends a log message to the client (delivered when the server advertises logging and the client accepts SSE). */
+  notify(level: LoggingLevel, data: unknown): void;
+  /** Stores a payload and returns a link to it (needs offload storage to be configured). */
+  store(request: StoreRequest): Promise<ResourceLink>;
+}
+
+/** Anything a handler may return: text, one or more content blocks, a full result, or a structured object. */
+export type ToolReturn<Out = JSONObject> = string | ContentBlock | ContentBlock[] | CallToolResult | Out;
+
+type Args<I> = I extends JSONSchema
+  ? JSONSchema extends I
+    ? Record<string, unknown>
+    : FromSchema<I>
+  : never;
+
+/** The definition a template user writes: see README "Add a tool". */
+export interface ToolSpec<I, O> {
+  /** 1–128 characters of A-Z a-z 0-9 _ - . (unique within the server). */
+  name: string;
+  title?: string;
+  description: string;
+  /** JSON Schema 2020-12 for the arguments; root `type: "object"`. Defaults to "no arguments". */
+  inputSchema?: I;
+  /** JSON Schema 2020-12 for `structuredContent`; when present, the result must conform. */
+  outputSchema?: O;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: JSONObject;
+  /** Time budget for one call in milliseconds (capped by the invocation's remaining time). */
+  timeoutMs?: number;
+  handler: (
+    args: Args<I>,
+    ctx: ToolContext,
+  ) =>
+    | ToolReturn<O extends JSONSchema ? FromSchema<O> : JSONObject>
+    | Promise<ToolReturn<O extends JSONSchema ? FromSchema<O> : JSONObject>>;
+}
+
+/** A tool as the registry holds it (argument types erased). */
+export interface ToolDefinition {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema?: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: JSONObject;
+  timeoutMs?: number;
+  handler: (args: any, ctx: ToolContext) => unknown;
+}
+
+/**
+ * Defines a tool. Write schemas `as const` to get typed arguments:
+ * `defineTool({ name: 'add', inputSchema: { type: 'object', properties: { a: { type: 'number' } } } as const, ... })`.
+ */
+export function defineTool<
+  const I extends JSONSchema = { type: 'object'; additionalProperties: false },
+  const O extends JSONSchema | undefined = undefined,
+>(spec: ToolSpec<I, O>): ToolDefinition {
+  return spec as unknown as ToolDefinition;
+}
+
+/**
+ * Throw this from a handler for an expected failure: its message goes to the model as an `isError` result,
+ * so write it as advice ("b must not be 0; pass a non-zero divisor"). Any other thrown error is reported
+ * with a generic message and logged, so internals never leak.
+ */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}

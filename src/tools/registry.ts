@@ -1,0 +1,171 @@
+import type { ValidateFunction } from 'ajv';
+import { ErrorCode, McpError } from '../protocol/errors.ts';
+import { listFingerprint } from '../protocol/cursor.ts';
+import type { CallToolResult, JsonSchema, Tool } from '../protocol/types.ts';
+import type { ToolContext, ToolDefinition } from './define.ts';
+import { ToolError } from './define.ts';
+import { scanParamHeaders, type ParamHeader } from './param-headers.ts';
+import { contentBlockProblem, toCallToolResult, toolErrorResult } from './result.ts';
+import { assertSupportedSchema, compileSchema, describeErrors } from './validation.ts';
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+/** Spec default for a tool without arguments. */
+const NO_ARGUMENTS: JsonSchema = { type: 'object', additionalProperties: false };
+
+interface RegisteredTool {
+  definition: ToolDefinition;
+  listed: Tool;
+  paramHeaders: ParamHeader[];
+  validateInput?: ValidateFunction;
+  validateOutput?: ValidateFunction;
+}
+
+/** Everything a call needs besides the abort signal, which the registry owns. */
+export type CallContext = Omit<ToolContext, 'signal'>;
+
+/**
+ * The tool set of one server: checks definitions once, lists them in definition order (deterministic, as
+ * 2026-07-28 asks), and runs calls. Tool failures become `isError` results here and nowhere else.
+ */
+export class ToolRegistry {
+  private readonly byName = new Map<string, RegisteredTool>();
+  /** Tools as `tools/list` shows them, in definition order. */
+  readonly listed: readonly Tool[];
+  /** Fingerprint of the tool names, for pagination cursors. */
+  readonly fingerprint: string;
+
+  constructor(
+    definitions: readonly ToolDefinition[],
+    private readonly options: { defaultTimeoutMs: number; eagerCompile?: boolean },
+  ) {
+    for (const definition of definitions) {
+      const { name } = definition;
+      if (typeof name !== 'string' || !TOOL_NAME.test(name)) {
+        throw new Error(`Tool name ${JSON.stringify(name)} must be 1-128 characters of A-Z a-z 0-9 _ - .`);
+      }
+      if (this.byName.has(name)) throw new Error(`Tool "${name}" is defined twice`);
+      if (typeof definition.handler !== 'function') throw new Error(`Tool "${name}" has no handler`);
+      const inputSchema = definition.inputSchema ?? NO_ARGUMENTS;
+      assertSupportedSchema(`Tool "${name}"`, inputSchema, 'inputSchema');
+      if (definition.outputSchema)
+        assertSupportedSchema(`Tool "${name}"`, definition.outputSchema, 'outputSchema');
+      const listed: Tool = {
+        name,
+        ...(definition.title !== undefined ? { title: definition.title } : {}),
+        description: definition.description,
+        inputSchema,
+        ...(definition.outputSchema ? { outputSchema: definition.outputSchema } : {}),
+        ...(definition.annotations ? { annotations: definition.annotations } : {}),
+        ...(definition.icons ? { icons: definition.icons } : {}),
+        ...(definition._meta ? { _meta: definition._meta } : {}),
+      };
+      const entry: RegisteredTool = { definition, listed, paramHeaders: scanParamHeaders(name, inputSchema) };
+      if (options.eagerCompile) this.compile(entry);
+      this.byName.set(name, entry);
+    }
+    this.listed = [...this.byName.values()].map((t) => t.listed);
+    this.fingerprint = listFingerprint([...this.byName.keys()]);
+  }
+
+  /** Whether a tool of that name exists. */
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  /** The `x-mcp-header` declarations of a tool (empty for most tools). */
+  paramHeaders(name: string): readonly ParamHeader[] {
+    return this.byName.get(name)?.paramHeaders ?? [];
+  }
+
+  /** Compiles a tool's validators on its first call: once per container, and only for tools actually used. */
+  private compile(entry: RegisteredTool): void {
+    entry.validateInput ??= compileSchema(entry.listed.inputSchema);
+    if (entry.listed.outputSchema) entry.validateOutput ??= compileSchema(entry.listed.outputSchema);
+  }
+
+  /**
+   * Runs one call within its time budget: the tool's `timeoutMs` (or the default), capped by `remainingMs`. Unknown tool → -32602 (spec: tools, "Error Handling"); everything the
+   * tool does wrong → an `isError` result the model can act on.
+   */
+  async call(name: string, args: unknown, ctx: CallContext, remainingMs = Infinity): Promise<CallToolResult> {
+    const entry = this.byName.get(name);
+    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+    this.compile(entry);
+    const input = args ?? {};
+    if (!entry.validateInput!(input)) {
+      return toolErrorResult(
+        `Invalid arguments for tool "${name}": ${describeErrors(entry.validateInput!.errors)}. ` +
+          `Fix the arguments to match the tool's inputSchema and call it again.`,
+      );
+    }
+    const budgetMs = Math.max(
+      0,
+      Math.floor(Math.min(entry.definition.timeoutMs ?? this.options.defaultTimeoutMs, remainingMs)),
+    );
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), Math.max(0, budgetMs));
+    });
+    try {
+      const outcome = await Promise.race([
+        Promise.resolve().then(() => entry.definition.handler(input, { ...ctx, signal: controller.signal })),
+        timedOut,
+      ]);
+      if (outcome === 'timeout') {
+        controller.abort(new Error('time budget exhausted'));
+        ctx.log.warn('tool timed out', { tool: name, budgetMs });
+        return toolErrorResult(
+          `Tool "${name}" did not finish within its time budget of ${budgetMs} ms and was stopped. ` +
+            `Try again with a smaller request, or split the work into several calls.`,
+        );
+      }
+      return this.finish(entry, toCallToolResult(outcome), ctx);
+    } catch (error) {
+      if (error instanceof ToolError) return toolErrorResult(error.message);
+      ctx.log.error('tool threw', {
+        tool: name,
+        error:
+          error instanceof Error
+            ? { name: error.name, message: error.message, stack: error.stack }
+            : String(error),
+      });
+      return toolErrorResult(
+        `Tool "${name}" failed unexpectedly; the error was logged with request id ${ctx.requestId}. ` +
+          `Retrying may help if the failure was transient.`,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Checks what the handler produced: valid blocks, and conforming structuredContent when an outputSchema exists. */
+  private finish(entry: RegisteredTool, result: CallToolResult, ctx: CallContext): CallToolResult {
+    const name = entry.listed.name;
+    const problem = Array.isArray(result.content)
+      ? result.content.map(contentBlockProblem).find(Boolean)
+      : 'content must be an array';
+    if (problem) {
+      ctx.log.error('tool returned an invalid result', { tool: name, problem });
+      return toolErrorResult(
+        `Tool "${name}" produced an invalid result (${problem}); this is a bug in the tool.`,
+      );
+    }
+    if (entry.validateOutput && !result.isError) {
+      if (result.structuredContent === undefined || !entry.validateOutput(result.structuredContent)) {
+        const why =
+          result.structuredContent === undefined
+            ? 'no structuredContent'
+            : describeErrors(entry.validateOutput.errors);
+        ctx.log.error('tool output does not match its outputSchema', { tool: name, why });
+        return toolErrorResult(
+          `Tool "${name}" produced output that does not match its outputSchema (${why}); this is a bug in the tool.`,
+        );
+      }
+      if (result.content.length === 0) {
+        result = { ...result, content: [{ type: 'text', text: JSON.stringify(result.structuredContent) }] };
+      }
+    }
+    return result;
+  }
+}
