@@ -1,0 +1,45 @@
+/**
+ * How the Lambda functions are bundled, in one place: the CDK stack (NodejsFunction) and the benchmarks both use
+ * these settings, so the artifact that is measured and tested is the artifact that is deployed.
+ */
+
+/** Entry points of the deployable functions, relative to the repository root. */
+export const FUNCTION_ENTRIES = {
+  mcp: 'functions/mcp/handler.ts',
+  resources: 'functions/resources/handler.ts',
+} as const;
+
+/** Node.js major version the functions target (Lambda runtime nodejs22.x). */
+export const NODE_TARGET = 'node22';
+
+/**
+ * ESM bundles that include CommonJS dependencies need `require`; this banner provides it
+ * (aws-cdk-lib docs, NodejsFunction "ESM").
+ */
+export const ESM_REQUIRE_BANNER = "import{createRequire}from'module';const require=createRequire(import.meta.url);";
+
+/**
+ * The AWS SDK v3 ships with the Lambda Node.js runtime: keeping it out of the bundle keeps cold starts and the
+ * bundle small, and it is loaded lazily only on the paths that talk to S3 or Lambda.
+ */
+export const EXTERNAL_MODULES = ['@aws-sdk/*'];
+
+/** Options for a direct `esbuild.build()` call that match the stack's NodejsFunction bundling. */
+export function esbuildOptions(entry: string, outfile: string) {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node' as const,
+    target: NODE_TARGET,
+    format: 'esm' as const,
+    minify: true,
+    sourcemap: true,
+    treeShaking: true,
+    mainFields: ['module', 'main'],
+    external: EXTERNAL_MODULES,
+    banner: { js: ESM_REQUIRE_BANNER },
+    metafile: true,
+    logLevel: 'warning' as const,
+  };
+}
