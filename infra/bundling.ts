@@ -16,13 +16,15 @@ export const NODE_TARGET = 'node22';
  * ESM bundles that include CommonJS dependencies need `require`; this banner provides it
  * (aws-cdk-lib docs, NodejsFunction "ESM").
  */
-export const ESM_REQUIRE_BANNER = "import{createRequire}from'module';const require=createRequire(import.meta.url);";
+export const ESM_REQUIRE_BANNER =
+  "import{createRequire}from'module';const require=createRequire(import.meta.url);";
 
 /**
- * The AWS SDK v3 ships with the Lambda Node.js runtime: keeping it out of the bundle keeps cold starts and the
- * bundle small, and it is loaded lazily only on the paths that talk to S3 or Lambda.
+ * Kept out of the bundles: the AWS SDK v3 ships with the Lambda Node.js runtime (and is loaded lazily, only on the
+ * paths that talk to S3 or Lambda); ajv's compiler is replaced by validators generated at build time
+ * (`npm run generate`), so the deployed function never compiles a schema.
  */
-export const EXTERNAL_MODULES = ['@aws-sdk/*'];
+export const EXTERNAL_MODULES = ['@aws-sdk/*', 'ajv/dist/2020.js'];
 
 /** Options for a direct `esbuild.build()` call that match the stack's NodejsFunction bundling. */
 export function esbuildOptions(entry: string, outfile: string) {

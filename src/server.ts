@@ -5,6 +5,7 @@ import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceProvider } from './resources/provider.ts';
 import type { ToolDefinition } from './tools/define.ts';
 import { ToolRegistry } from './tools/registry.ts';
+import type { PrecompiledValidators } from './tools/validation.ts';
 
 /** What a server is made of. Only `info` is required; every other field has a documented default. */
 export interface McpServerOptions {
@@ -29,8 +30,8 @@ export interface McpServerOptions {
   listCache?: CacheHint;
   /** Applied to every tool result (large outputs to storage). Default none. */
   offloader?: ResultOffloader;
-  /** Compile every tool's validators at start-up instead of on first use (local dev). Default false. */
-  eagerCompile?: boolean;
+  /** Validators generated at build time (`npm run generate`); schemas without one are compiled at first use. */
+  validators?: PrecompiledValidators;
   /** HTTP transport rules. */
   http?: Partial<TransportOptions>;
 }
@@ -47,7 +48,7 @@ export function createMcpServer(options: McpServerOptions) {
   const toolTimeoutMs = options.toolTimeoutMs ?? 25_000;
   const tools = new ToolRegistry(options.tools ?? [], {
     defaultTimeoutMs: toolTimeoutMs,
-    eagerCompile: options.eagerCompile ?? false,
+    ...(options.validators ? { validators: options.validators } : {}),
   });
   const resources = options.resources ?? [];
   const prompts = options.prompts ?? [];

@@ -4,6 +4,7 @@ import { createLambdaHandler } from '../../src/lambda/adapter.ts';
 import { createMcpServer } from '../../src/server.ts';
 import { serverResources } from './resources.ts';
 import { tools } from './tools/index.ts';
+import { validators } from './validators.generated.ts';
 
 // Cold start: read configuration and build the server once per container.
 const config = loadConfig();
@@ -14,6 +15,7 @@ const server = createMcpServer({
   instructions:
     'Large tool outputs arrive as resource_link blocks: read them with resources/read when you need the content.',
   tools,
+  validators,
   resources: [serverResources],
   pageSize: config.pageSize,
   toolTimeoutMs: config.toolTimeoutMs,

@@ -1,4 +1,3 @@
-import type { ValidateFunction } from 'ajv';
 import { ErrorCode, McpError } from '../protocol/errors.ts';
 import { listFingerprint } from '../protocol/cursor.ts';
 import type { CallToolResult, JsonSchema, Tool } from '../protocol/types.ts';
@@ -6,7 +5,13 @@ import type { ToolContext, ToolDefinition } from './define.ts';
 import { ToolError } from './define.ts';
 import { scanParamHeaders, type ParamHeader } from './param-headers.ts';
 import { contentBlockProblem, toCallToolResult, toolErrorResult } from './result.ts';
-import { assertSupportedSchema, compileSchema, describeErrors } from './validation.ts';
+import {
+  assertSupportedSchema,
+  compileSchema,
+  describeErrors,
+  type PrecompiledValidators,
+  type Validator,
+} from './validation.ts';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 /** Spec default for a tool without arguments. */
@@ -16,8 +21,8 @@ interface RegisteredTool {
   definition: ToolDefinition;
   listed: Tool;
   paramHeaders: ParamHeader[];
-  validateInput?: ValidateFunction;
-  validateOutput?: ValidateFunction;
+  validateInput?: Validator;
+  validateOutput?: Validator;
 }
 
 /** Everything a call needs besides the abort signal, which the registry owns. */
@@ -36,7 +41,7 @@ export class ToolRegistry {
 
   constructor(
     definitions: readonly ToolDefinition[],
-    private readonly options: { defaultTimeoutMs: number; eagerCompile?: boolean },
+    private readonly options: { defaultTimeoutMs: number; validators?: PrecompiledValidators },
   ) {
     for (const definition of definitions) {
       const { name } = definition;
@@ -60,7 +65,6 @@ export class ToolRegistry {
         ...(definition._meta ? { _meta: definition._meta } : {}),
       };
       const entry: RegisteredTool = { definition, listed, paramHeaders: scanParamHeaders(name, inputSchema) };
-      if (options.eagerCompile) this.compile(entry);
       this.byName.set(name, entry);
     }
     this.listed = [...this.byName.values()].map((t) => t.listed);
@@ -77,10 +81,16 @@ export class ToolRegistry {
     return this.byName.get(name)?.paramHeaders ?? [];
   }
 
-  /** Compiles a tool's validators on its first call: once per container, and only for tools actually used. */
-  private compile(entry: RegisteredTool): void {
-    entry.validateInput ??= compileSchema(entry.listed.inputSchema);
-    if (entry.listed.outputSchema) entry.validateOutput ??= compileSchema(entry.listed.outputSchema);
+  /**
+   * Prepares a tool's validators on its first call: once per container, and only for tools actually used.
+   * Precompiled validators (generated at build time) are used when they match the schema.
+   */
+  private async compile(entry: RegisteredTool): Promise<void> {
+    const { name, inputSchema, outputSchema } = entry.listed;
+    const validators = this.options.validators ?? {};
+    entry.validateInput ??= await compileSchema(`${name}#input`, inputSchema, validators);
+    if (outputSchema)
+      entry.validateOutput ??= await compileSchema(`${name}#output`, outputSchema, validators);
   }
 
   /**
@@ -90,7 +100,7 @@ export class ToolRegistry {
   async call(name: string, args: unknown, ctx: CallContext, remainingMs = Infinity): Promise<CallToolResult> {
     const entry = this.byName.get(name);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
-    this.compile(entry);
+    await this.compile(entry);
     const input = args ?? {};
     if (!entry.validateInput!(input)) {
       return toolErrorResult(

@@ -1,15 +1,25 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createHash } from 'node:crypto';
+import type { ErrorObject } from 'ajv';
 import type { JsonSchema } from '../protocol/types.ts';
 
 /** The JSON Schema dialect MCP tools default to (spec 2025-11-25: "JSON Schema Usage"). */
 export const DIALECT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
-let ajv: Ajv2020 | undefined;
+/** A compiled validator, as ajv produces it (compiled at run time or precompiled at build time). */
+export type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-/** One ajv instance per container: strict about schemas, lenient about unknown keywords such as x-mcp-header. */
-function instance(): Ajv2020 {
-  ajv ??= new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
-  return ajv;
+/**
+ * Validators generated at build time (`npm run generate`), keyed by `tool#input` / `tool#output`. Each entry
+ * carries the hash of the schema it was generated from, so a stale entry is never used.
+ */
+export type PrecompiledValidators = Readonly<Record<string, { hash: string; validate: Validator }>>;
+
+/** Options shared by run-time compilation and build-time generation, so both validate identically. */
+export const AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
+
+/** Identifies a schema's exact text. */
+export function schemaHash(schema: JsonSchema): string {
+  return createHash('sha256').update(JSON.stringify(schema)).digest('base64url').slice(0, 22);
 }
 
 /** Throws at definition time when a schema names a dialect other than 2020-12 or is not a root object schema. */
@@ -25,9 +35,33 @@ export function assertSupportedSchema(
   if (schema.type !== 'object') throw new Error(`${owner}: ${role} must have "type": "object" at the root`);
 }
 
-/** Compiles a schema (callers cache the result: compile once per container, never per call). */
-export function compileSchema(schema: JsonSchema): ValidateFunction {
-  return instance().compile(schema);
+let ajv: Promise<{ compile(schema: JsonSchema): Validator }> | undefined;
+
+/**
+ * The run-time compiler, loaded only when a schema has no precompiled validator (local development, tests, tools
+ * added since the last `npm run generate`). Deployed bundles carry precompiled validators and never load ajv.
+ */
+function runtimeCompiler(): Promise<{ compile(schema: JsonSchema): Validator }> {
+  ajv ??= import('ajv/dist/2020.js').then(
+    ({ Ajv2020 }) => new Ajv2020(AJV_OPTIONS),
+    () => {
+      throw new Error(
+        'a tool schema has no precompiled validator and ajv is not bundled: run `npm run generate`',
+      );
+    },
+  );
+  return ajv;
+}
+
+/** Returns the validator for a schema: the precompiled one when it matches, else compiled once per container. */
+export async function compileSchema(
+  key: string,
+  schema: JsonSchema,
+  precompiled: PrecompiledValidators = {},
+): Promise<Validator> {
+  const entry = precompiled[key];
+  if (entry && entry.hash === schemaHash(schema)) return entry.validate;
+  return (await runtimeCompiler()).compile(schema);
 }
 
 /** Renders ajv errors as one sentence naming each field, e.g. `"b" must be number; missing required "a"`. */

@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { tools } from '../../functions/mcp/tools/index.ts';
+import { validators as generated } from '../../functions/mcp/validators.generated.ts';
+import { generateValidatorModule } from '../../src/build/validators.ts';
+import { ToolRegistry } from '../../src/tools/registry.ts';
+import {
+  AJV_OPTIONS,
+  compileSchema,
+  describeErrors,
+  schemaHash,
+  type PrecompiledValidators,
+} from '../../src/tools/validation.ts';
+
+const validators: PrecompiledValidators = generated;
+
+const registry = new ToolRegistry(tools, { defaultTimeoutMs: 1000 });
+
+describe('precompiled validators', () => {
+  it('the committed validators module matches the tools (run `npm run generate` when this fails)', () => {
+    const committed = readFileSync(
+      new URL('../../functions/mcp/validators.generated.ts', import.meta.url),
+      'utf8',
+    );
+    expect(committed).toBe(generateValidatorModule(tools));
+  });
+
+  it('every example tool schema has a precompiled validator with a matching hash', () => {
+    for (const tool of registry.listed) {
+      expect(validators[`${tool.name}#input`]?.hash).toBe(schemaHash(tool.inputSchema));
+      if (tool.outputSchema)
+        expect(validators[`${tool.name}#output`]?.hash).toBe(schemaHash(tool.outputSchema));
+    }
+  });
+
+  it('a precompiled validator is used only while its schema hash matches', async () => {
+    const schema = registry.listed.find((t) => t.name === 'safe_divide')!.inputSchema;
+    expect(await compileSchema('safe_divide#input', schema, validators)).toBe(
+      validators['safe_divide#input']!.validate,
+    );
+    const changed = { ...schema, description: 'changed' };
+    expect(await compileSchema('safe_divide#input', changed, validators)).not.toBe(
+      validators['safe_divide#input']!.validate,
+    );
+  });
+
+  it('precompiled and run-time validators give the same verdicts and messages', () => {
+    const ajv = new Ajv2020(AJV_OPTIONS);
+    const samples: Record<string, unknown[]> = {
+      safe_divide: [{ a: 1, b: 2 }, { a: 1 }, { a: '1', b: 2 }, { a: 1, b: 2, c: 3 }, [], null],
+      text_stats: [{ text: 'x' }, { text: 'x', top: 0 }, { text: 'x', top: 1.5 }, {}],
+      render_chart: [{ values: [1, 2] }, { values: [] }, { values: [-1] }, { values: [1], width: 99999 }],
+      generate_report: [{}, { rows: 0 }, { rows: 'ten' }],
+      ping: [{}, { extra: true }],
+    };
+    for (const [name, inputs] of Object.entries(samples)) {
+      const schema = registry.listed.find((t) => t.name === name)!.inputSchema;
+      const runtime = ajv.compile(schema);
+      const pre = validators[`${name}#input`]!.validate;
+      for (const input of inputs) {
+        expect(pre(input), `${name} ${JSON.stringify(input)}`).toBe(runtime(input));
+        expect(describeErrors(pre.errors)).toBe(describeErrors(runtime.errors));
+      }
+    }
+  });
+});
