@@ -45,3 +45,9 @@ export function esbuildOptions(entry: string, outfile: string) {
     logLevel: 'warning' as const,
   };
 }
+
+/**
+ * Regenerates the precompiled tool validators (`functions/mcp/validators.generated.ts`). Run it before bundling the
+ * MCP function (a NodejsFunction `commandHooks.beforeBundling` step), so the bundle can never carry stale ones.
+ */
+export const GENERATE_VALIDATORS_COMMAND = 'node --import tsx src/build/validators.ts';
