@@ -119,7 +119,12 @@ export function createTransport(
     const id = isRequest ? parsed.message.id : null;
     let era;
     try {
-      era = classifyEra(message.method, message.params, headers['mcp-protocol-version']?.trim());
+      era = classifyEra(
+        message.method,
+        message.params,
+        headers['mcp-protocol-version']?.trim(),
+        isRequest ? 'request' : 'notification',
+      );
     } catch (error) {
       const e = error as McpError;
       return { response: json(e.httpStatus, errorResponse(id, e)), rpcMethod: message.method };

@@ -63,11 +63,20 @@ function invalidEnvelope(key: string, problem: string): McpError {
   );
 }
 
+const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+
 /**
  * Decides the era of one message (2026-07-28.md, "How to tell the eras apart"): the body decides, the
- * `MCP-Protocol-Version` header never switches the era. Throws an McpError carrying the HTTP status.
+ * `MCP-Protocol-Version` header never switches the era. Notifications carry no envelope in 2026-07-28
+ * (the envelope is a request's), so for them a modern header names the era instead of being refused.
+ * Throws an McpError carrying the HTTP status.
  */
-export function classifyEra(method: string, params: unknown, headerVersion: string | undefined): RequestEra {
+export function classifyEra(
+  method: string,
+  params: unknown,
+  headerVersion: string | undefined,
+  kind: 'request' | 'notification' = 'request',
+): RequestEra {
   const meta = isObject(params) ? params._meta : undefined;
   const claim = isObject(meta) ? meta[MetaKey.ProtocolVersion] : undefined;
   if (claim !== undefined) {
@@ -78,6 +87,9 @@ export function classifyEra(method: string, params: unknown, headerVersion: stri
     if (!isObject(caps)) throw invalidEnvelope(MetaKey.ClientCapabilities, 'must be an object');
     const info = (meta as JSONObject)[MetaKey.ClientInfo];
     if (info !== undefined && !isObject(info)) throw invalidEnvelope(MetaKey.ClientInfo, 'must be an object');
+    const level = (meta as JSONObject)[MetaKey.LogLevel];
+    if (level !== undefined && !(typeof level === 'string' && LOG_LEVELS.has(level)))
+      throw invalidEnvelope(MetaKey.LogLevel, 'must be a logging level');
     if (!isModernVersion(claim)) throw unsupportedVersion(claim);
     return {
       era: 'modern',
@@ -89,6 +101,7 @@ export function classifyEra(method: string, params: unknown, headerVersion: stri
   if (method === 'initialize') return { era: 'legacy', protocolVersion: DEFAULT_LEGACY_VERSION };
   if (headerVersion === undefined) return { era: 'legacy', protocolVersion: DEFAULT_LEGACY_VERSION };
   if (isModernVersion(headerVersion)) {
+    if (kind === 'notification') return { era: 'modern', protocolVersion: headerVersion };
     throw new McpError(
       ErrorCode.InvalidParams,
       `The MCP-Protocol-Version header names ${headerVersion}, but the request lacks the params._meta envelope ` +
