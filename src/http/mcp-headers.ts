@@ -15,16 +15,32 @@ const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = {
   'prompts/get': 'name',
 };
 
-const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+const PREFIX = '=?base64?';
+const SUFFIX = '?=';
+/** Canonical padded Base64 (RFC 4648 section 4). */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** What a plain (unwrapped) value may carry: visible ASCII, space and tab (RFC 9110 field values). */
+const PLAIN = /^[\t\x20-\x7e]*$/;
+/** An integer header value, compared numerically with the body (`42.0` equals `42`). */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Decodes a header value, unwrapping the `=?base64?…?=` form; `undefined` when the wrapping is malformed. */
+/**
+ * Decodes a header value, unwrapping the `=?base64?…?=` form (2026-07-28 Streamable HTTP, "Value Encoding");
+ * `undefined` when the value carries characters a client must have Base64-wrapped, or the wrapping is not
+ * canonical Base64 of UTF-8 text.
+ */
 export function decodeHeaderValue(raw: string): string | undefined {
-  if (!raw.startsWith('=?base64?')) return raw;
-  const match = SENTINEL.exec(raw);
-  if (!match || match[1]!.length % 4 !== 0) return undefined;
-  const bytes = Buffer.from(match[1]!, 'base64');
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
-  return text;
+  const wrapped =
+    raw.length >= PREFIX.length + SUFFIX.length && raw.startsWith(PREFIX) && raw.endsWith(SUFFIX);
+  if (!wrapped) return PLAIN.test(raw) ? raw : undefined;
+  const payload = raw.slice(PREFIX.length, -SUFFIX.length);
+  if (!BASE64.test(payload)) return undefined;
+  try {
+    return utf8.decode(Buffer.from(payload, 'base64'));
+  } catch {
+    return undefined;
+  }
 }
 
 const mismatch = (header: string, detail: string) =>
@@ -64,7 +80,11 @@ export function checkModernHeaders(
     if (nameHeader === undefined)
       return mismatch('Mcp-Name', `the Mcp-Name header is required for ${message.method}`);
     const decoded = decodeHeaderValue(nameHeader.trim());
-    if (decoded === undefined) return mismatch('Mcp-Name', 'Mcp-Name has a malformed =?base64?…?= value');
+    if (decoded === undefined)
+      return mismatch(
+        'Mcp-Name',
+        'Mcp-Name has characters that need =?base64?…?= or a malformed =?base64?…?= value',
+      );
     if (typeof bodyValue === 'string' && decoded !== bodyValue) {
       return mismatch(
         'Mcp-Name',
@@ -90,7 +110,16 @@ export function checkModernHeaders(
       if (raw === undefined)
         return mismatch(`Mcp-Param-${declared.name}`, `the Mcp-Param-${declared.name} header is required`);
       const decoded = decodeHeaderValue(raw.trim());
-      if (decoded !== expected) {
+      if (decoded === undefined)
+        return mismatch(
+          `Mcp-Param-${declared.name}`,
+          `Mcp-Param-${declared.name} has characters that need =?base64?…?= or a malformed =?base64?…?= value`,
+        );
+      const same =
+        declared.type === 'integer' && typeof value === 'number' && DECIMAL.test(decoded)
+          ? Number(decoded) === value
+          : decoded === expected;
+      if (!same) {
         return mismatch(
           `Mcp-Param-${declared.name}`,
           `Mcp-Param-${declared.name} does not match arguments.${declared.path.join('.')}`,

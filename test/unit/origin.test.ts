@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { isHostAllowed, isOriginAllowed } from '../../src/http/origin.ts';
+
+const LOCAL_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*'];
+const LOCAL_HOSTS = ['127.0.0.1:*', 'localhost:*', '[::1]:*'];
+
+describe('Origin allow-list (mcp-checklist.md rule 9)', () => {
+  it.each([
+    ['an absent Origin with an empty list', undefined, [], true],
+    ['any Origin with an empty list', 'https://evil.example', [], false],
+    ['the opaque "null" Origin', 'null', LOCAL_ORIGINS, false],
+    ['a listed origin with any port', 'http://localhost:5173', LOCAL_ORIGINS, true],
+    ['a listed origin without a port', 'http://localhost', LOCAL_ORIGINS, true],
+    ['a longer host that starts like a listed one', 'http://localhost.evil.example', LOCAL_ORIGINS, false],
+    ['a port pattern followed by more text', 'http://localhost:80/x', LOCAL_ORIGINS, false],
+    ['a port that is not a number', 'http://localhost:abc', LOCAL_ORIGINS, false],
+    ['another scheme', 'https://localhost:5173', LOCAL_ORIGINS, false],
+    ['an exact origin, in other letter case', 'HTTPS://App.Example.com', ['https://app.example.com'], true],
+    ['a suffix on an exact origin', 'https://app.example.com.evil', ['https://app.example.com'], false],
+    [
+      'an exact origin with a port it does not list',
+      'https://app.example.com:8443',
+      ['https://app.example.com'],
+      false,
+    ],
+    ['anything under "*"', 'https://anything.example', ['*'], true],
+  ])('%s → allowed: %s', (_name, origin, list, allowed) => {
+    expect(isOriginAllowed(origin, list)).toBe(allowed);
+  });
+});
+
+describe('Host allow-list (DNS-rebinding guard, mcp-checklist.md rule 9)', () => {
+  it.each([
+    ['any Host when no list is configured', 'evil.example', undefined, true],
+    ['a missing Host when a list is configured', undefined, LOCAL_HOSTS, false],
+    ['127.0.0.1 with a port', '127.0.0.1:3000', LOCAL_HOSTS, true],
+    ['localhost in capitals', 'LOCALHOST:80', LOCAL_HOSTS, true],
+    ['IPv6 loopback', '[::1]:3000', LOCAL_HOSTS, true],
+    ['a rebound name', 'evil.example:3000', LOCAL_HOSTS, false],
+    ['a name that starts with a listed one', 'localhost.evil.example', LOCAL_HOSTS, false],
+  ])('%s → allowed: %s', (_name, host, list, allowed) => {
+    expect(isHostAllowed(host, list)).toBe(allowed);
+  });
+});
