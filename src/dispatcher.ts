@@ -1,3 +1,10 @@
+import {
+  checkInputRequests,
+  InputRequired,
+  inputRequiredResult,
+  readInputResponses,
+} from './input/input-required.ts';
+import type { RequestStateCodec } from './input/request-state.ts';
 import type { Logger } from './log.ts';
 import { listFingerprint, paginate } from './protocol/cursor.ts';
 import { ErrorCode, McpError } from './protocol/errors.ts';
@@ -73,6 +80,8 @@ export interface DispatcherOptions {
   /** Cache hint for list results and `server/discover` (2026-07-28). */
   listCache: CacheHint;
   offloader?: ResultOffloader;
+  /** Seals the `requestState` of multi round-trip requests (2026-07-28). */
+  requestState: RequestStateCodec;
 }
 
 type Handler = (
@@ -121,6 +130,28 @@ export function createDispatcher(options: DispatcherOptions) {
     log: ctx.log,
     ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
   });
+  /** What a handler learns of the 2026-07-28 multi round-trip fields; the handshake era has none of them. */
+  const inputContext = (params: JSONObject, ctx: DispatchContext, method: string, name: string) => {
+    if (ctx.era.era !== 'modern')
+      return { clientCapabilities: {}, inputResponses: {}, requestState: undefined };
+    const binding = { method, name, ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}) };
+    return {
+      clientCapabilities: ctx.era.clientCapabilities ?? {},
+      inputResponses: readInputResponses(params.inputResponses),
+      requestState:
+        params.requestState === undefined
+          ? undefined
+          : options.requestState.open(params.requestState, binding),
+    };
+  };
+  /** Turns a handler's request for input into an InputRequiredResult (only reached in 2026-07-28). */
+  const askForInput = (request: InputRequired, ctx: DispatchContext, method: string, name: string) => {
+    checkInputRequests(request, ctx.era.clientCapabilities ?? {});
+    const binding = { method, name, ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}) };
+    const sealed =
+      request.state === undefined ? undefined : options.requestState.seal(request.state, binding);
+    return inputRequiredResult(request, sealed);
+  };
   const resourceNotFound = (uri: string, ctx: DispatchContext) =>
     // 2026-07-28 forbids -32002 and uses -32602; the handshake era uses -32002. Both carry data.uri.
     ctx.era.era === 'modern'
@@ -152,10 +183,12 @@ export function createDispatcher(options: DispatcherOptions) {
         throw invalidParams('notifications must be a subscription filter object');
       // Nothing here can change while a Lambda runs, so we honour no notification type: acknowledge an empty
       // filter, then end the subscription at once with its result.
+      // The acknowledgement is the first message carrying the subscription's id (schema:
+      // SubscriptionsAcknowledgedNotification); the request id serves as that id.
       emit({
         jsonrpc: '2.0',
         method: 'notifications/subscriptions/acknowledged',
-        params: { notifications: {} },
+        params: { notifications: {}, _meta: { [MetaKey.SubscriptionId]: id } },
       });
       return { _meta: { [MetaKey.SubscriptionId]: id } };
     },
@@ -178,6 +211,11 @@ export function createDispatcher(options: DispatcherOptions) {
       const remaining = ctx.deadline === undefined ? Infinity : ctx.deadline - Date.now() - options.reserveMs;
       const meta = isObject(params._meta) ? params._meta : {};
       const progressToken = meta.progressToken;
+      const input = inputContext(params, ctx, 'tools/call', name);
+      // 2026-07-28 has no logging/setLevel: a request asks for log messages with _meta logLevel, and gets none
+      // without it. The handshake era cannot remember a level between requests, so it gets every message.
+      const logLevel = meta[MetaKey.LogLevel];
+      const minimumSeverity = ctx.era.era === 'modern' ? LOG_LEVELS.indexOf(logLevel as LoggingLevel) : 0;
       const offloadCtx = {
         tool: name,
         requestId: ctx.requestId,
@@ -204,15 +242,18 @@ export function createDispatcher(options: DispatcherOptions) {
           });
         },
         notify(level, data) {
-          if (!capabilities.logging) return;
+          if (!capabilities.logging || minimumSeverity < 0) return;
+          if (LOG_LEVELS.indexOf(level) < minimumSeverity) return;
           emit({ jsonrpc: '2.0', method: 'notifications/message', params: { level, logger: name, data } });
         },
         store: async (request) => {
           if (!options.offloader) throw new Error('offload storage is not configured');
           return options.offloader.store(request, offloadCtx);
         },
+        ...input,
       };
       const result = await tools.call(name, params.arguments ?? {}, toolCtx, remaining);
+      if (result instanceof InputRequired) return askForInput(result, ctx, 'tools/call', name);
       const final = options.offloader ? await options.offloader.apply(result, offloadCtx) : result;
       return final as unknown as JSONObject;
     },
@@ -252,14 +293,28 @@ export function createDispatcher(options: DispatcherOptions) {
       );
       return { prompts: page, ...(nextCursor ? { nextCursor } : {}) };
     },
-    'prompts/get': async (params) => {
+    'prompts/get': async (params, ctx) => {
       const prompt = prompts.find((p) => p.name === params.name);
       if (!prompt) throw invalidParams(`unknown prompt ${String(params.name)}`, { name: params.name });
       const args = isObject(params.arguments) ? (params.arguments as Record<string, string>) : {};
       const missing = (prompt.arguments ?? []).filter((a) => a.required && typeof args[a.name] !== 'string');
       if (missing.length)
         throw invalidParams(`missing required argument(s): ${missing.map((a) => a.name).join(', ')}`);
-      const out = await prompt.handler(args);
+      const input = inputContext(params, ctx, 'prompts/get', prompt.name);
+      const out = await prompt.handler(args, {
+        requestId: ctx.requestId,
+        era: ctx.era.era,
+        log: ctx.log,
+        ...input,
+      });
+      if (out instanceof InputRequired) {
+        if (ctx.era.era === 'modern') return askForInput(out, ctx, 'prompts/get', prompt.name);
+        // The handshake era cannot carry the question on a stateless server (see ToolRegistry.inputRequired).
+        throw new McpError(
+          ErrorCode.InvalidRequest,
+          `Prompt ${prompt.name} needs input from the client, which this server can only ask for over protocol revision 2026-07-28`,
+        );
+      }
       const result: GetPromptResult =
         typeof out === 'string'
           ? { messages: [{ role: 'user', content: { type: 'text', text: out } }] }
@@ -277,11 +332,23 @@ export function createDispatcher(options: DispatcherOptions) {
       if (typeof argument.name !== 'string' || typeof argument.value !== 'string') {
         throw invalidParams('argument.name and argument.value must be strings');
       }
-      const prompt = ref.type === 'ref/prompt' ? prompts.find((p) => p.name === ref.name) : undefined;
-      const values = prompt?.complete
-        ? (await prompt.complete(argument.name, argument.value)).slice(0, 100)
-        : [];
-      return { completion: { values, total: values.length, hasMore: false } };
+      let all: string[] = [];
+      if (ref.type === 'ref/prompt') {
+        const prompt = prompts.find((p) => p.name === ref.name);
+        if (!prompt) throw invalidParams(`unknown prompt ${String(ref.name)}`, { name: ref.name });
+        all = prompt.complete ? await prompt.complete(argument.name, argument.value) : [];
+      } else if (ref.type === 'ref/resource') {
+        const uri = ref.uri;
+        if (typeof uri !== 'string') throw invalidParams('ref.uri must be a string');
+        const provider = resources.find((p) => p.templates?.().some((t) => t.uriTemplate === uri));
+        if (!provider) throw invalidParams(`unknown resource template ${uri}`, { uri });
+        all = (await provider.complete?.(uri, argument.name, argument.value)) ?? [];
+      } else {
+        throw invalidParams('ref.type must be ref/prompt or ref/resource');
+      }
+      // Spec (utilities/completion): at most 100 values per response; total and hasMore tell the rest.
+      const values = all.slice(0, 100);
+      return { completion: { values, total: all.length, hasMore: all.length > values.length } };
     },
   };
 
@@ -315,12 +382,14 @@ export function createDispatcher(options: DispatcherOptions) {
       let result = await handlers[method]!(params, ctx, (n) => notifications.push(n), id);
       if (modern) {
         const meta = isObject(result._meta) ? result._meta : {};
+        const complete = result.resultType !== 'input_required';
         result = {
           ...result,
-          resultType: 'complete',
+          resultType: complete ? 'complete' : 'input_required',
           _meta: { ...meta, [MetaKey.ServerInfo]: serverInfoMeta },
         };
-        if (CACHEABLE.has(method) && !('ttlMs' in result)) result = { ...result, ...options.listCache };
+        if (complete && CACHEABLE.has(method) && !('ttlMs' in result))
+          result = { ...result, ...options.listCache };
       } else if ('ttlMs' in result) {
         const { ttlMs: _t, cacheScope: _s, ...rest } = result;
         result = rest;
@@ -332,8 +401,9 @@ export function createDispatcher(options: DispatcherOptions) {
         ...(method === 'subscriptions/listen' ? { stream: true } : {}),
       };
     } catch (error) {
+      // Most protocol errors travel in a 200; the few the spec gives a status (e.g. -32021 → 400) carry it.
       if (error instanceof McpError)
-        return { response: errorResponse(id, error), notifications, httpStatus: 200 };
+        return { response: errorResponse(id, error), notifications, httpStatus: error.httpStatus };
       ctx.log.error('request failed', {
         method,
         error:

@@ -6,7 +6,13 @@ export {
   type ToolDefinition,
   type StoreRequest,
 } from './tools/define.ts';
-export { definePrompt, type PromptDefinition } from './prompts/define.ts';
+export { definePrompt, type PromptContext, type PromptDefinition } from './prompts/define.ts';
+export {
+  inputRequired,
+  InputRequired,
+  type InputRequest,
+  type InputResponses,
+} from './input/input-required.ts';
 export { createMcpServer, type McpServer, type McpServerOptions } from './server.ts';
 export { loadConfig, type Config } from './config.ts';
 export { staticResources, type StaticResource, type TemplatedResource } from './resources/static.ts';

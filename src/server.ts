@@ -1,4 +1,5 @@
 import { createDispatcher, type ResultOffloader } from './dispatcher.ts';
+import { createRequestStateCodec } from './input/request-state.ts';
 import { createTransport, type TransportOptions } from './http/transport.ts';
 import type { CacheHint, Implementation, ServerCapabilities } from './protocol/types.ts';
 import type { PromptDefinition } from './prompts/define.ts';
@@ -30,6 +31,14 @@ export interface McpServerOptions {
   listCache?: CacheHint;
   /** Applied to every tool result (large outputs to storage). Default none. */
   offloader?: ResultOffloader;
+  /**
+   * Key material (at least 16 bytes) sealing the `requestState` of multi round-trip requests (2026-07-28,
+   * `inputRequired`). Every instance that may serve a retry needs the same value; default: a random key per
+   * process, which suits local use and single-round tools only.
+   */
+  requestStateSecret?: string | Uint8Array;
+  /** How long a sealed `requestState` stays valid, in ms: the time a user has to answer. Default 15 minutes. */
+  requestStateTtlMs?: number;
   /** Validators generated at build time (`npm run generate`); schemas without one are compiled at first use. */
   validators?: PrecompiledValidators;
   /** HTTP transport rules. */
@@ -71,6 +80,10 @@ export function createMcpServer(options: McpServerOptions) {
     reserveMs: options.reserveMs ?? 2_000,
     listCache: options.listCache ?? { ttlMs: 300_000, cacheScope: 'public' },
     ...(options.offloader ? { offloader: options.offloader } : {}),
+    requestState: createRequestStateCodec({
+      ttlMs: options.requestStateTtlMs ?? 15 * 60_000,
+      ...(options.requestStateSecret !== undefined ? { secret: options.requestStateSecret } : {}),
+    }),
   });
   const handle = createTransport(dispatch, (name) => tools.paramHeaders(name), {
     ...DEFAULT_TRANSPORT,

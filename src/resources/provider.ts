@@ -29,4 +29,6 @@ export interface ResourceProvider {
   list?(ctx: ResourceContext): Resource[] | Promise<Resource[]>;
   /** URI templates to advertise in `resources/templates/list`. */
   templates?(): ResourceTemplate[];
+  /** Suggestions for one variable of one of this provider's URI templates (`completion/complete`, ref/resource). */
+  complete?(uriTemplate: string, argument: string, value: string): string[] | Promise<string[]>;
 }

@@ -14,6 +14,8 @@ export interface TemplatedResource extends ResourceTemplate {
     uri: string,
     ctx: ResourceContext,
   ) => string | Uint8Array | Promise<string | Uint8Array>;
+  /** Suggestions for a template variable's value (`completion/complete`). */
+  complete?: (variable: string, value: string) => string[] | Promise<string[]>;
 }
 
 function toContents(uri: string, mimeType: string | undefined, body: string | Uint8Array): ResourceContents {
@@ -50,7 +52,7 @@ export function staticResources(
   const byUri = new Map(resources.map((r) => [r.uri, r]));
   const matchers = templates.map((t) => ({ template: t, match: templateMatcher(t.uriTemplate) }));
   const listing = resources.map(({ read: _read, ...listed }) => listed);
-  const templateListing = templates.map(({ read: _read, ...listed }) => listed);
+  const templateListing = templates.map(({ read: _read, complete: _complete, ...listed }) => listed);
   return {
     owns: (uri) => byUri.has(uri) || matchers.some((m) => m.match(uri) !== undefined),
     async read(uri, ctx): Promise<ResourceReadResult | undefined> {
@@ -65,5 +67,7 @@ export function staticResources(
     },
     list: () => listing,
     templates: () => templateListing,
+    complete: async (uriTemplate, variable, value) =>
+      (await templates.find((t) => t.uriTemplate === uriTemplate)?.complete?.(variable, value)) ?? [],
   };
 }

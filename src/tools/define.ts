@@ -1,10 +1,12 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { Logger } from '../log.ts';
+import type { InputRequired, InputResponses } from '../input/input-required.ts';
 import type {
   CallToolResult,
   ContentBlock,
   Icon,
   JSONObject,
+  JSONValue,
   JsonSchema,
   LoggingLevel,
   ResourceLink,
@@ -40,10 +42,24 @@ export interface ToolContext {
   notify(level: LoggingLevel, data: unknown): void;
   /** Stores a payload and returns a link to it (needs offload storage to be configured). */
   store(request: StoreRequest): Promise<ResourceLink>;
+  /**
+   * Capabilities the client declared on this request (2026-07-28 `_meta`; empty in the handshake era, which does
+   * not repeat them). The server always sets this and the two fields below; they are optional only so that code
+   * building a context by hand (tests, benchmarks) need not.
+   */
+  clientCapabilities?: JSONObject;
+  /** The client's answers to the previous round's input requests, by key (2026-07-28); empty in round one. */
+  inputResponses?: InputResponses;
+  /** The state handed to `inputRequired` in the previous round, verified; undefined in round one. */
+  requestState?: JSONValue;
 }
 
-/** Anything a handler may return: text, one or more content blocks, a full result, or a structured object. */
-export type ToolReturn<Out = JSONObject> = string | ContentBlock | ContentBlock[] | CallToolResult | Out;
+/**
+ * Anything a handler may return: text, one or more content blocks, a full result, a structured object, or a
+ * request for client input (`inputRequired`, 2026-07-28).
+ */
+export type ToolReturn<Out = JSONObject> =
+  string | ContentBlock | ContentBlock[] | CallToolResult | InputRequired | Out;
 
 type Args<I> = I extends JSONSchema
   ? JSONSchema extends I

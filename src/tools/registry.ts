@@ -1,3 +1,4 @@
+import { InputRequired } from '../input/input-required.ts';
 import { ErrorCode, McpError } from '../protocol/errors.ts';
 import { listFingerprint } from '../protocol/cursor.ts';
 import type { CallToolResult, JsonSchema, Tool } from '../protocol/types.ts';
@@ -97,7 +98,12 @@ export class ToolRegistry {
    * Runs one call within its time budget: the tool's `timeoutMs` (or the default), capped by `remainingMs`. Unknown tool → -32602 (spec: tools, "Error Handling"); everything the
    * tool does wrong → an `isError` result the model can act on.
    */
-  async call(name: string, args: unknown, ctx: CallContext, remainingMs = Infinity): Promise<CallToolResult> {
+  async call(
+    name: string,
+    args: unknown,
+    ctx: CallContext,
+    remainingMs = Infinity,
+  ): Promise<CallToolResult | InputRequired> {
     const entry = this.byName.get(name);
     if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
     await this.compile(entry);
@@ -130,6 +136,7 @@ export class ToolRegistry {
             `Try again with a smaller request, or split the work into several calls.`,
         );
       }
+      if (outcome instanceof InputRequired) return this.inputRequired(name, outcome, ctx);
       return this.finish(entry, toCallToolResult(outcome), ctx);
     } catch (error) {
       if (error instanceof ToolError) return toolErrorResult(error.message);
@@ -147,6 +154,23 @@ export class ToolRegistry {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * A request for client input travels on as is in 2026-07-28. The handshake era has no way to ask it of a
+   * stateless server (it would need a server-to-client request on a session), so the model is told instead.
+   */
+  private inputRequired(
+    name: string,
+    request: InputRequired,
+    ctx: CallContext,
+  ): CallToolResult | InputRequired {
+    if (ctx.era === 'modern') return request;
+    const methods = [...new Set(Object.values(request.inputRequests).map((r) => r.method))].join(', ');
+    return toolErrorResult(
+      `Tool "${name}" needs input from the client (${methods}), which this stateless server can only ask for ` +
+        `over protocol revision 2026-07-28. Ask the user for what the tool needs, or use a client that speaks 2026-07-28.`,
+    );
   }
 
   /** Checks what the handler produced: valid blocks, and conforming structuredContent when an outputSchema exists. */

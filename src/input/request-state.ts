@@ -1,0 +1,85 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { ErrorCode, McpError } from '../protocol/errors.ts';
+import type { JSONValue } from '../protocol/types.ts';
+
+/**
+ * The opaque `requestState` of multi round-trip requests (2026-07-28, SEP-2322). The client echoes it byte for
+ * byte, so it is the only place a stateless server can keep what it learnt in earlier rounds; the spec requires
+ * servers to reject state that fails an integrity check. We seal it with AES-256-GCM: the client can neither
+ * read nor alter it, and it is bound to the method, the tool or prompt name and the caller it was issued for,
+ * and expires.
+ */
+
+/** What a sealed state is bound to: replaying it against another target or caller fails. */
+export interface StateBinding {
+  method: string;
+  name: string;
+  principal?: string;
+}
+
+/** Seals and opens request states with one key. */
+export interface RequestStateCodec {
+  seal(state: JSONValue, binding: StateBinding): string;
+  /** Returns the state, or throws -32602 when the token is malformed, altered, foreign or expired. */
+  open(token: unknown, binding: StateBinding): JSONValue;
+}
+
+const VERSION = 1;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/** Bound on an accepted token, so a hostile client cannot make us base64-decode megabytes. */
+const MAX_TOKEN_CHARS = 64 * 1024;
+
+const aad = (b: StateBinding) =>
+  Buffer.from(JSON.stringify([VERSION, b.method, b.name, b.principal ?? null]));
+
+const rejected = () =>
+  new McpError(
+    ErrorCode.InvalidParams,
+    'Invalid params: requestState is invalid or expired; retry the original request without it',
+  );
+
+/**
+ * Creates a codec. `secret` must be the same on every instance that may serve a retry (set it from a secret
+ * store in production); without one a random key is used, which only works while a single process serves the
+ * whole exchange. `ttlMs` bounds how long a user may take to answer.
+ */
+export function createRequestStateCodec(
+  options: { secret?: string | Uint8Array; ttlMs: number },
+  now: () => number = Date.now,
+): RequestStateCodec {
+  const material = options.secret === undefined ? randomBytes(32) : Buffer.from(options.secret);
+  if (material.length < 16) throw new Error('requestState secret must be at least 16 bytes');
+  const key = Buffer.from(hkdfSync('sha256', material, Buffer.alloc(0), 'mcp request state v1', 32));
+  return {
+    seal(state, binding) {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      cipher.setAAD(aad(binding));
+      const plain = Buffer.from(JSON.stringify({ s: state, e: now() + options.ttlMs }));
+      const body = Buffer.concat([cipher.update(plain), cipher.final()]);
+      return Buffer.concat([Buffer.from([VERSION]), iv, cipher.getAuthTag(), body]).toString('base64url');
+    },
+    open(token, binding) {
+      if (typeof token !== 'string' || token.length > MAX_TOKEN_CHARS || !/^[A-Za-z0-9_-]+$/.test(token))
+        throw rejected();
+      const raw = Buffer.from(token, 'base64url');
+      if (raw.length <= 1 + IV_BYTES + TAG_BYTES || raw[0] !== VERSION) throw rejected();
+      let payload: { s: JSONValue; e: number };
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(1, 1 + IV_BYTES));
+        decipher.setAAD(aad(binding));
+        decipher.setAuthTag(raw.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES));
+        const plain = Buffer.concat([
+          decipher.update(raw.subarray(1 + IV_BYTES + TAG_BYTES)),
+          decipher.final(),
+        ]);
+        payload = JSON.parse(plain.toString('utf8'));
+      } catch {
+        throw rejected();
+      }
+      if (typeof payload?.e !== 'number' || payload.e < now()) throw rejected();
+      return payload.s;
+    },
+  };
+}
