@@ -36,7 +36,8 @@ const isBlock = (v: unknown): v is ContentBlock =>
 /**
  * Turns whatever a handler returned into a CallToolResult (spec: tools, "Tool Result"):
  * a string becomes a text block; a block or block array becomes `content`; an object with a `content` array is a
- * full result; any other object is structured content, serialized into a text block as the spec recommends.
+ * full result; any other object is structured content, serialized into a text block as the spec recommends;
+ * other JSON values (numbers, arrays of non-blocks) become text only.
  */
 export function toCallToolResult(value: unknown): CallToolResult {
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
@@ -44,7 +45,12 @@ export function toCallToolResult(value: unknown): CallToolResult {
   if (isBlock(value)) return { content: [value] };
   if (isObject(value) && Array.isArray(value.content)) return value as unknown as CallToolResult;
   if (value === undefined || value === null) return { content: [] };
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+  const text = JSON.stringify(value);
+  if (text === undefined) return { content: [] };
+  // Handshake-era schemas type structuredContent as an object: only a value that serializes to one carries it.
+  return text.startsWith('{')
+    ? { content: [{ type: 'text', text }], structuredContent: value }
+    : { content: [{ type: 'text', text }] };
 }
 
 /** Builds an `isError` result with text the model can act on. */

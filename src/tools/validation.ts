@@ -71,8 +71,10 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
     const field = e.instancePath
       ? `"${e.instancePath.slice(1).replaceAll('/', '.')}"`
       : 'the arguments object';
-    if (e.keyword === 'required')
-      return `missing required field "${(e.params as { missingProperty: string }).missingProperty}"`;
+    if (e.keyword === 'required') {
+      const missing = `missing required field "${(e.params as { missingProperty: string }).missingProperty}"`;
+      return e.instancePath ? `${field} is ${missing}` : missing;
+    }
     if (e.keyword === 'additionalProperties') {
       return `${field} has unexpected field "${(e.params as { additionalProperty: string }).additionalProperty}"`;
     }
