@@ -40,8 +40,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
+  const value = /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
     throw new Error(
       `Configuration: ${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`,
     );
@@ -49,13 +49,30 @@ function int(env: Env, name: string, fallback: number, min: number, max: number)
   return value;
 }
 
-function list(env: Env, name: string): string[] | undefined {
+function list(env: Env, name: string, entry: RegExp): string[] | undefined {
   const raw = env[name];
   if (raw === undefined) return undefined;
-  return raw
+  const values = raw
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  const bad = values.find((v) => v !== '*' && !entry.test(v));
+  if (bad !== undefined)
+    throw new Error(`Configuration: ${name} has an invalid entry ${JSON.stringify(bad)}`);
+  return values;
+}
+
+/** An origin as browsers send it: scheme, host and optional port (or `:*`), no path and no trailing slash. */
+const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:(\d{1,5}|\*))?$/i;
+/** A Host header value: a name or bracketed IPv6 address, optional port (or `:*`). */
+const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:(\d{1,5}|\*))?$/i;
+
+function hosts(env: Env): string[] | undefined {
+  const values = list(env, 'MCP_ALLOWED_HOSTS', HOST);
+  // An empty list would refuse every request; say so rather than serve nothing.
+  if (values?.length === 0)
+    throw new Error('Configuration: MCP_ALLOWED_HOSTS is set but names no host; unset it to allow any Host');
+  return values;
 }
 
 function str(env: Env, name: string, fallback: string, pattern?: RegExp): string {
@@ -71,8 +88,8 @@ export function loadConfig(env: Env = process.env): Config {
     serverName: str(env, 'MCP_SERVER_NAME', 'mcp-lambda-template'),
     serverVersion: str(env, 'MCP_SERVER_VERSION', '0.1.0'),
     mcpPath: str(env, 'MCP_PATH', '/mcp', /^\/[A-Za-z0-9/_.-]*$/),
-    allowedOrigins: list(env, 'MCP_ALLOWED_ORIGINS') ?? [],
-    allowedHosts: list(env, 'MCP_ALLOWED_HOSTS'),
+    allowedOrigins: list(env, 'MCP_ALLOWED_ORIGINS', ORIGIN) ?? [],
+    allowedHosts: hosts(env),
     // API Gateway accepts 10 MB and Lambda 6 MB; tool arguments are small, so 1 MiB is plenty and cheap to reject.
     maxBodyBytes: int(env, 'MCP_MAX_BODY_BYTES', 1024 * 1024, 1024, 6 * 1024 * 1024),
     toolTimeoutMs: int(env, 'MCP_TOOL_TIMEOUT_MS', 25_000, 100, 900_000),

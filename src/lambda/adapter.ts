@@ -11,7 +11,10 @@ export function toHttpRequest(event: APIGatewayProxyEventV2): HttpRequest {
   const stage = event.requestContext?.stage;
   let path = event.rawPath ?? event.requestContext?.http?.path ?? '/';
   // Named stages prefix the path with the stage; the $default stage does not.
-  if (stage && stage !== '$default' && path.startsWith(`/${stage}/`)) path = path.slice(stage.length + 1);
+  if (stage && stage !== '$default') {
+    if (path === `/${stage}`) path = '/';
+    else if (path.startsWith(`/${stage}/`)) path = path.slice(stage.length + 1);
+  }
   const body =
     event.body === undefined || event.body === null
       ? undefined

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.ts';
+
+describe('loadConfig', () => {
+  it('has a documented default for everything', () => {
+    expect(loadConfig({})).toEqual({
+      serverName: 'mcp-lambda-template',
+      serverVersion: '0.1.0',
+      mcpPath: '/mcp',
+      allowedOrigins: [],
+      allowedHosts: undefined,
+      maxBodyBytes: 1024 * 1024,
+      toolTimeoutMs: 25_000,
+      pageSize: 100,
+      listCacheTtlMs: 300_000,
+      offload: expect.objectContaining({
+        bucket: undefined,
+        prefix: 'outputs/',
+        thresholdBytes: 32 * 1024,
+        ttlDays: 7,
+        resourcesFunctionName: undefined,
+        s3Endpoint: undefined,
+      }),
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      MCP_SERVER_NAME: 'svc',
+      MCP_SERVER_VERSION: '2.0.0',
+      MCP_PATH: '/v1/mcp',
+      MCP_ALLOWED_ORIGINS: 'https://app.example.com, http://localhost:*',
+      MCP_ALLOWED_HOSTS: '127.0.0.1:*,localhost:*,[::1]:*',
+      MCP_MAX_BODY_BYTES: '2048',
+      MCP_TOOL_TIMEOUT_MS: '1000',
+      MCP_PAGE_SIZE: '10',
+      MCP_LIST_CACHE_TTL_MS: '0',
+      OFFLOAD_BUCKET: 'bucket',
+      OFFLOAD_PREFIX: 'a/b/',
+      OFFLOAD_THRESHOLD_BYTES: '100',
+      OFFLOAD_TTL_DAYS: '30',
+      RESOURCES_FUNCTION_NAME: 'fn',
+      S3_ENDPOINT: 'http://127.0.0.1:4569',
+    });
+    expect(config).toMatchObject({
+      serverName: 'svc',
+      serverVersion: '2.0.0',
+      mcpPath: '/v1/mcp',
+      allowedOrigins: ['https://app.example.com', 'http://localhost:*'],
+      allowedHosts: ['127.0.0.1:*', 'localhost:*', '[::1]:*'],
+      maxBodyBytes: 2048,
+      toolTimeoutMs: 1000,
+      pageSize: 10,
+      listCacheTtlMs: 0,
+      offload: {
+        bucket: 'bucket',
+        prefix: 'a/b/',
+        thresholdBytes: 100,
+        ttlDays: 30,
+        resourcesFunctionName: 'fn',
+        s3Endpoint: 'http://127.0.0.1:4569',
+      },
+    });
+  });
+
+  it('accepts "*" as an origin', () => {
+    expect(loadConfig({ MCP_ALLOWED_ORIGINS: '*' }).allowedOrigins).toEqual(['*']);
+  });
+
+  it.each([
+    ['MCP_PATH', 'mcp'],
+    ['MCP_PATH', '/mcp?x=1'],
+    ['MCP_MAX_BODY_BYTES', '10'],
+    ['MCP_MAX_BODY_BYTES', '99999999'],
+    ['MCP_MAX_BODY_BYTES', '1e6'],
+    ['MCP_MAX_BODY_BYTES', '0x1000'],
+    ['MCP_MAX_BODY_BYTES', 'lots'],
+    ['MCP_TOOL_TIMEOUT_MS', '99'],
+    ['MCP_TOOL_TIMEOUT_MS', '1000.5'],
+    ['MCP_PAGE_SIZE', '0'],
+    ['MCP_PAGE_SIZE', '1001'],
+    ['MCP_PAGE_SIZE', '-5'],
+    ['MCP_LIST_CACHE_TTL_MS', '-1'],
+    ['MCP_ALLOWED_ORIGINS', 'https://app.example.com/'],
+    ['MCP_ALLOWED_ORIGINS', 'app.example.com'],
+    ['MCP_ALLOWED_ORIGINS', 'https://app.example.com/path'],
+    ['MCP_ALLOWED_HOSTS', 'http://localhost:3000'],
+    ['MCP_ALLOWED_HOSTS', 'localhost/x'],
+    ['MCP_ALLOWED_HOSTS', ''],
+    ['MCP_ALLOWED_HOSTS', ' , '],
+    ['OFFLOAD_PREFIX', 'outputs'],
+    ['OFFLOAD_PREFIX', '/outputs/'],
+    ['OFFLOAD_PREFIX', '../x/'],
+    ['OFFLOAD_THRESHOLD_BYTES', '0'],
+    ['OFFLOAD_TTL_DAYS', '0'],
+    ['OFFLOAD_TTL_DAYS', '366'],
+  ])('refuses %s=%j and names the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Configuration: ${name} `));
+  });
+
+  it('treats an empty number as unset', () => {
+    expect(loadConfig({ MCP_PAGE_SIZE: '' }).pageSize).toBe(100);
+  });
+});
