@@ -90,7 +90,19 @@ export function classifyEra(
     const level = (meta as JSONObject)[MetaKey.LogLevel];
     if (level !== undefined && !(typeof level === 'string' && LOG_LEVELS.has(level)))
       throw invalidEnvelope(MetaKey.LogLevel, 'must be a logging level');
-    if (!isModernVersion(claim)) throw unsupportedVersion(claim);
+    if (!isModernVersion(claim)) {
+      // A header that disagrees with the body is HeaderMismatch whatever the version (2026-07-28 Streamable HTTP,
+      // "Protocol Version Header"); only a consistent claim of a revision we do not serve is -32022.
+      if (headerVersion !== undefined && headerVersion !== claim) {
+        throw new McpError(
+          ErrorCode.HeaderMismatch,
+          `Header mismatch: MCP-Protocol-Version is ${headerVersion} but the body claims ${claim}`,
+          { header: 'MCP-Protocol-Version' },
+          400,
+        );
+      }
+      throw unsupportedVersion(claim);
+    }
     return {
       era: 'modern',
       protocolVersion: claim,

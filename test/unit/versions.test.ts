@@ -92,6 +92,20 @@ const rows: Row[] = [
     code: ErrorCode.UnsupportedProtocolVersion,
   },
   {
+    name: 'rule 1: an unknown claimed version under a header naming the same version is 400 -32022',
+    params: { _meta: meta({ [MetaKey.ProtocolVersion]: '2099-01-01' }) },
+    header: '2099-01-01',
+    status: 400,
+    code: ErrorCode.UnsupportedProtocolVersion,
+  },
+  {
+    name: 'rule 1: an unknown claimed version under a header naming another version is 400 -32020',
+    params: { _meta: meta({ [MetaKey.ProtocolVersion]: '2099-01-01' }) },
+    header: '2026-07-28',
+    status: 400,
+    code: ErrorCode.HeaderMismatch,
+  },
+  {
     name: 'rule 1: a legacy version claimed in _meta is 400 -32022',
     params: { _meta: meta({ [MetaKey.ProtocolVersion]: '2025-06-18' }) },
     status: 400,
