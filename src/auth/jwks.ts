@@ -1,0 +1,106 @@
+import { createLocalJWKSet, errors, type FlattenedJWSInput, type JWTHeaderParameters } from 'jose';
+import { fetchJsonObject, type RemoteJsonOptions } from './remote-json.ts';
+
+/** How the issuer's signing keys are fetched and kept. */
+export interface KeySetOptions extends RemoteJsonOptions {
+  /** The key set URL, or a function that finds it (issuer discovery); resolved once, on the first token. */
+  jwksUri: string | (() => Promise<string>);
+  /** Keys older than this are refetched (the old ones stay in use if that fails). Default 10 minutes. */
+  maxAgeMs?: number;
+  /**
+   * At most one fetch per this many ms for an unknown `kid`, so a flood of tokens with made-up key ids cannot
+   * hammer the issuer. Default 30 seconds.
+   */
+  cooldownMs?: number;
+  /** After a failed fetch with no keys in hand, wait this long before trying again. Default 2 seconds. */
+  retryMs?: number;
+  /** Clock in epoch ms (tests). */
+  now?: () => number;
+}
+
+/** The issuer's keys could not be obtained: not the caller's fault, so the answer is 503, not 401. */
+export class KeysUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('The authorization server signing keys are unavailable', { cause });
+    this.name = 'KeysUnavailableError';
+  }
+}
+
+type LocalSet = ReturnType<typeof createLocalJWKSet>;
+
+/**
+ * The issuer's JSON Web Key Set, fetched lazily on the first token and cached in the container, so warm
+ * invocations verify without any network call. A token signed with a key id we do not know triggers one refetch
+ * (keys rotate), limited by a cooldown; concurrent requests share a single fetch.
+ */
+export class RemoteKeySet {
+  private local: LocalSet | undefined;
+  private uri: string | undefined;
+  private fetchedAt = -Infinity;
+  private attemptedAt = -Infinity;
+  private lastFailure: unknown;
+  private pending: Promise<void> | undefined;
+  private readonly now: () => number;
+  /** Completed and failed fetch attempts of the key set (observability and tests). */
+  fetches = 0;
+
+  constructor(private readonly options: KeySetOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The key resolver handed to jose's `jwtVerify`. */
+  readonly resolve = async (header: JWTHeaderParameters, token: FlattenedJWSInput) => {
+    const now = this.now();
+    if (!this.local) {
+      if (this.pending || now - this.attemptedAt >= (this.options.retryMs ?? 2_000)) await this.refresh();
+      if (!this.local) throw new KeysUnavailableError(this.lastFailure);
+    } else if (now - this.fetchedAt >= (this.options.maxAgeMs ?? 600_000)) {
+      await this.refreshWithinCooldown(now);
+    }
+    try {
+      return await this.local(header, token);
+    } catch (error) {
+      if (!(error instanceof errors.JWKSNoMatchingKey)) throw error;
+      // Perhaps the issuer rotated its keys since we fetched them: look once more, unless we just did.
+      if (!(await this.refreshWithinCooldown(now))) throw error;
+      return this.local(header, token);
+    }
+  };
+
+  /**
+   * Refetches unless the last attempt was within the cooldown; joins a fetch already under way. True when the
+   * keys were (or are being) looked up again, so the caller should try matching once more.
+   */
+  private async refreshWithinCooldown(now: number): Promise<boolean> {
+    if (this.pending) {
+      await this.pending;
+      return true;
+    }
+    if (now - this.attemptedAt < (this.options.cooldownMs ?? 30_000)) return false;
+    await this.refresh();
+    return true;
+  }
+
+  /** One fetch at a time; a failure keeps the keys we already have. */
+  private refresh(): Promise<void> {
+    this.pending ??= this.fetch().finally(() => {
+      this.pending = undefined;
+    });
+    return this.pending;
+  }
+
+  private async fetch(): Promise<void> {
+    this.attemptedAt = this.now();
+    this.fetches += 1;
+    try {
+      this.uri ??=
+        typeof this.options.jwksUri === 'string' ? this.options.jwksUri : await this.options.jwksUri();
+      const document = await fetchJsonObject(this.uri, this.options);
+      this.local = createLocalJWKSet(document as unknown as Parameters<typeof createLocalJWKSet>[0]);
+      this.fetchedAt = this.now();
+      this.lastFailure = undefined;
+    } catch (error) {
+      this.lastFailure = error;
+    }
+  }
+}

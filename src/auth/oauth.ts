@@ -1,0 +1,213 @@
+import { errors, jwtVerify, type JWTPayload } from 'jose';
+import type { AuthRejection, AuthRequest, Authentication, Authenticator } from './authenticator.ts';
+import { readBearer } from './bearer.ts';
+import { bearerChallenge } from './challenge.ts';
+import { discoverJwksUri } from './discovery.ts';
+import { KeysUnavailableError, RemoteKeySet, type KeySetOptions } from './jwks.ts';
+import { buildProtectedResourceMetadata, metadataPaths, metadataUrl } from './metadata.ts';
+import { principalKey, type Principal } from './principal.ts';
+import { grantedScopes, isScopeToken, missingScopes } from './scopes.ts';
+
+/** Asymmetric JWS algorithms: `none` and the HMAC family (HS*) can never be configured. */
+export const ASYMMETRIC_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+] as const;
+
+/** The default algorithm pin: what mainstream issuers (Cognito, Auth0, Okta, Entra ID, Keycloak) sign with. */
+export const DEFAULT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA', 'Ed25519'];
+
+/** Settings of the `oauth` authenticator; see the README's "Authorization" section. */
+export interface OAuthOptions {
+  /** Issuer identifier, exactly as in the tokens' `iss` and the issuer's metadata. */
+  issuer: string;
+  /** This server's resource URL (the MCP endpoint's absolute URL): the RFC 8707 audience and RFC 9728 `resource`. */
+  resource: string;
+  /** Audiences accepted in `aud`. Default: the resource URL only. */
+  audiences?: readonly string[];
+  /** Scopes every request needs. Default none. */
+  requiredScopes?: readonly string[];
+  /** Scopes listed in the metadata's `scopes_supported`. Default: the required scopes. */
+  scopesSupported?: readonly string[];
+  /** Key set URL. Default: the issuer's `jwks_uri`, discovered from its metadata on the first token. */
+  jwksUri?: string;
+  /** Accepted signature algorithms (a subset of `ASYMMETRIC_ALGORITHMS`). Default `DEFAULT_ALGORITHMS`. */
+  algorithms?: readonly string[];
+  /** Allowed clock difference with the issuer for `exp`/`nbf`, in seconds. Default 30. */
+  clockToleranceSeconds?: number;
+  /** `resource_name` in the metadata document. */
+  resourceName?: string;
+  /** Key cache tuning, a fetch implementation and a clock (tests). */
+  keys?: Omit<KeySetOptions, 'jwksUri'>;
+}
+
+/** Tokens longer than this are refused unread (real access tokens are a few KB). */
+const MAX_TOKEN_LENGTH = 16 * 1024;
+
+/** A URL an issuer or resource may have: https, or http on a loopback host (local development and tests). */
+export function isSecureUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  if (url.hash || url.search || url.username || url.password) return false;
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+}
+
+/** Why a verified-looking token was refused, in words a developer can act on (no claim values echoed). */
+function describe(error: unknown): string {
+  if (error instanceof errors.JWTExpired) return 'The access token has expired';
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.reason === 'missing') return `The access token lacks the "${error.claim}" claim`;
+    switch (error.claim) {
+      case 'nbf':
+        return 'The access token is not valid yet';
+      case 'iss':
+        return 'The access token was not issued by the authorization server this resource trusts';
+      case 'aud':
+        return 'The access token was not issued for this resource (audience mismatch)';
+      default:
+        return `The access token's "${error.claim}" claim is invalid`;
+    }
+  }
+  if (error instanceof errors.JOSEAlgNotAllowed)
+    return 'The access token is signed with an algorithm not accepted here';
+  if (error instanceof errors.JWSSignatureVerificationFailed) return 'The access token signature is invalid';
+  if (error instanceof errors.JWKSNoMatchingKey) return 'The access token is signed with an unknown key';
+  return 'The access token is malformed';
+}
+
+/**
+ * The OAuth 2.1 resource-server side of MCP authorization: validates JWT access tokens locally with jose (signature
+ * against the issuer's published keys, issuer, audience, lifetime, pinned algorithms), applies the required
+ * scopes, and publishes the RFC 9728 metadata that lets clients find the authorization server.
+ */
+export function createOAuthAuthenticator(options: OAuthOptions): Authenticator {
+  const { issuer, resource } = options;
+  if (!isSecureUrl(issuer))
+    throw new Error(`Authorization: issuer ${JSON.stringify(issuer)} must be an https URL`);
+  if (!isSecureUrl(resource))
+    throw new Error(
+      `Authorization: resource ${JSON.stringify(resource)} must be an https URL without query or fragment`,
+    );
+  if (options.jwksUri !== undefined && !isSecureUrl(options.jwksUri))
+    throw new Error(`Authorization: JWKS URL ${JSON.stringify(options.jwksUri)} must be an https URL`);
+  const algorithms = [...(options.algorithms ?? DEFAULT_ALGORITHMS)];
+  const refused = algorithms.filter((a) => !(ASYMMETRIC_ALGORITHMS as readonly string[]).includes(a));
+  if (algorithms.length === 0 || refused.length)
+    throw new Error(
+      `Authorization: algorithms must be asymmetric JWS algorithms (${ASYMMETRIC_ALGORITHMS.join(', ')}); refused: ${refused.join(', ') || 'none given'}`,
+    );
+  const requiredScopes = [...(options.requiredScopes ?? [])];
+  const scopesSupported = [...new Set([...requiredScopes, ...(options.scopesSupported ?? [])])];
+  const badScope = scopesSupported.find((s) => !isScopeToken(s));
+  if (badScope !== undefined)
+    throw new Error(`Authorization: ${JSON.stringify(badScope)} is not a valid scope`);
+  const audiences = [...(options.audiences ?? [resource])];
+  const clockTolerance = options.clockToleranceSeconds ?? 30;
+  const now = options.keys?.now ?? Date.now;
+
+  const metadata = buildProtectedResourceMetadata({
+    resource,
+    authorizationServers: [issuer],
+    scopesSupported,
+    ...(options.resourceName ? { resourceName: options.resourceName } : {}),
+  });
+  const paths = new Set(metadataPaths(resource));
+  const resourceMetadata = metadataUrl(resource);
+  const keys = new RemoteKeySet({
+    ...options.keys,
+    jwksUri: options.jwksUri ?? (() => discoverJwksUri(issuer, options.keys ?? {})),
+  });
+
+  const unauthorized = (error?: string): AuthRejection => ({
+    status: 401,
+    headers: {
+      'www-authenticate': bearerChallenge({
+        ...(error ? { error: 'invalid_token', description: error } : {}),
+        scopes: requiredScopes,
+        resourceMetadata,
+      }),
+    },
+    message: error
+      ? `Unauthorized: ${error.charAt(0).toLowerCase()}${error.slice(1)}`
+      : 'Unauthorized: this server needs a Bearer access token',
+  });
+
+  const insufficientScope = (required: readonly string[]): AuthRejection => ({
+    status: 403,
+    headers: {
+      'www-authenticate': bearerChallenge({
+        error: 'insufficient_scope',
+        description: `This request needs the scope(s): ${required.join(' ')}`,
+        scopes: required,
+        resourceMetadata,
+      }),
+    },
+    message: `Forbidden: this request needs the scope(s) ${required.join(', ')}`,
+  });
+
+  async function authenticate(request: AuthRequest): Promise<Authentication> {
+    const credential = readBearer(request.headers.authorization);
+    if (credential.kind === 'absent') return { ok: false, rejection: unauthorized() };
+    if (credential.kind === 'malformed' || credential.token.length > MAX_TOKEN_LENGTH)
+      return { ok: false, rejection: unauthorized('The access token is malformed') };
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(credential.token, keys.resolve, {
+        issuer,
+        audience: audiences,
+        algorithms,
+        clockTolerance,
+        requiredClaims: ['exp', 'sub'],
+        currentDate: new Date(now()),
+      }));
+    } catch (error) {
+      if (error instanceof KeysUnavailableError) {
+        return {
+          ok: false,
+          rejection: {
+            status: 503,
+            headers: { 'retry-after': '5' },
+            message: 'Service Unavailable: access tokens cannot be verified right now; retry shortly',
+          },
+        };
+      }
+      return { ok: false, rejection: unauthorized(describe(error)) };
+    }
+    if (typeof payload.sub !== 'string' || payload.sub === '' || typeof payload.exp !== 'number')
+      return { ok: false, rejection: unauthorized('The access token lacks a subject or an expiry') };
+    const scopes = grantedScopes(payload);
+    const lacking = missingScopes(scopes, requiredScopes);
+    if (lacking.length) return { ok: false, rejection: insufficientScope(requiredScopes) };
+    const clientId =
+      typeof payload.client_id === 'string'
+        ? payload.client_id
+        : typeof payload.azp === 'string'
+          ? payload.azp
+          : undefined;
+    const principal: Principal = {
+      subject: payload.sub,
+      issuer,
+      ...(clientId !== undefined ? { clientId } : {}),
+      scopes,
+      expiresAt: payload.exp,
+      key: principalKey(issuer, payload.sub),
+    };
+    return { ok: true, principal };
+  }
+
+  return {
+    authenticate,
+    insufficientScope: (required) => insufficientScope([...new Set([...requiredScopes, ...required])]),
+    metadataFor: (path) => (paths.has(path) ? metadata : undefined),
+  };
+}

@@ -1,0 +1,74 @@
+/** Fetching small JSON documents from an issuer (its metadata and its keys), bounded in time and size. */
+
+/** The subset of `fetch` used here, so tests and other runtimes can supply their own. */
+export type FetchLike = (
+  url: string,
+  init: { signal: AbortSignal; redirect: 'error'; headers: Record<string, string> },
+) => Promise<Response>;
+
+/** Limits for one fetch. */
+export interface RemoteJsonOptions {
+  fetch?: FetchLike;
+  /** Give up after this many ms. Default 3,000 (the JWKS fetch happens inside a client's request). */
+  timeoutMs?: number;
+  /** Refuse documents larger than this. Default 256 KiB (a key set with a few keys is a few KB). */
+  maxBytes?: number;
+}
+
+/** Fetches a JSON object with GET; throws an Error naming the URL and the reason on any failure. */
+export async function fetchJsonObject(
+  url: string,
+  options: RemoteJsonOptions = {},
+): Promise<Record<string, unknown>> {
+  const maxBytes = options.maxBytes ?? 256 * 1024;
+  const fetchImpl: FetchLike = options.fetch ?? ((u, init) => fetch(u, init));
+  let response: Response;
+  try {
+    // Redirects are refused: a document must come from the URL that was configured or published.
+    response = await fetchImpl(url, {
+      signal: AbortSignal.timeout(options.timeoutMs ?? 3_000),
+      redirect: 'error',
+      headers: { accept: 'application/json' },
+    });
+  } catch (error) {
+    const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'failed';
+    throw new Error(`GET ${url} ${reason}`, { cause: error });
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    throw new Error(`GET ${url} answered ${response.status}`);
+  }
+  const text = await readBounded(response, maxBytes, url);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error(`GET ${url} did not return JSON`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error(`GET ${url} did not return a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+async function readBounded(response: Response, maxBytes: number, url: string): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw new Error(`GET ${url} returned more than ${maxBytes} bytes`);
+  }
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new Error(`GET ${url} returned more than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
