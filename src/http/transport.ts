@@ -37,11 +37,14 @@ function reject(
   return json(status, errorResponse(id, new McpError(code, message, data)));
 }
 
-/** One SSE event per message; the stream ends with the response, so it is complete when the body is. */
+/**
+ * One SSE event per message; the stream ends with the response, so it is complete when the body is.
+ * `X-Accel-Buffering: no` asks reverse proxies not to hold events back (spec: Streamable HTTP, "Receiving Messages").
+ */
 function sse(status: number, messages: readonly (JSONRPCNotification | JSONRPCResponse)[]): HttpResponse {
   return {
     status,
-    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
     body: messages.map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join(''),
   };
 }

@@ -109,11 +109,14 @@ describe('HTTP transport (rules 1–10)', () => {
       413,
       -32000,
     ],
-  ])('4: %s is answered %i', async (_name, init, status, code) => {
-    const res = await send(fixture, { ...init, headers: { ...HOST, ...init.headers } });
-    expect(res.status).toBe(status);
-    expect(res.json.error.code).toBe(code);
-  });
+  ])(
+    '4: %s is answered %i',
+    async (_name, init: { raw: string; headers?: Record<string, string> }, status, code) => {
+      const res = await send(fixture, { ...init, headers: { ...HOST, ...init.headers } });
+      expect(res.status).toBe(status);
+      expect(res.json.error.code).toBe(code);
+    },
+  );
 
   it.each([
     ['application/json, text/event-stream', 'application/json'],
