@@ -1,3 +1,5 @@
+import type { Principal } from './auth/principal.ts';
+import { missingScopes } from './auth/scopes.ts';
 import {
   checkInputRequests,
   InputRequired,
@@ -52,7 +54,8 @@ export interface DispatchContext {
   requestId: string;
   /** Epoch milliseconds by which the response must be on its way (Lambda deadline), if known. */
   deadline?: number;
-  principal?: string;
+  /** The authenticated caller; absent when authorization is off. */
+  principal?: Principal;
   log: Logger;
 }
 
@@ -64,6 +67,8 @@ export interface DispatchOutcome {
   httpStatus: number;
   /** The method's answer is a stream by nature (`subscriptions/listen`). */
   stream?: boolean;
+  /** A tool call was refused for lack of these scopes: the transport answers 403 with a challenge naming them. */
+  requiredScopes?: readonly string[];
 }
 
 /** The parts of a server the dispatcher routes to. */
@@ -113,6 +118,25 @@ const LOG_LEVELS: readonly LoggingLevel[] = [
   'emergency',
 ];
 
+/** A caller whose token lacks a tool's scopes (RFC 6750 §3.1 `insufficient_scope`; HTTP 403). */
+class InsufficientScopeError extends McpError {
+  constructor(
+    tool: string,
+    readonly requiredScopes: readonly string[],
+  ) {
+    super(
+      ErrorCode.ServerError,
+      `Forbidden: tool "${tool}" needs the scope(s) ${requiredScopes.join(', ')}`,
+      { requiredScopes },
+      403,
+    );
+  }
+}
+
+/** The identity string stored outputs and request states are bound to: the principal's opaque key. */
+const callerKey = (ctx: DispatchContext) =>
+  ctx.principal !== undefined ? { principal: ctx.principal.key } : {};
+
 const isObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const invalidParams = (message: string, data?: unknown) =>
   new McpError(ErrorCode.InvalidParams, `Invalid params: ${message}`, data);
@@ -128,13 +152,13 @@ export function createDispatcher(options: DispatcherOptions) {
     era: ctx.era.era,
     requestId: ctx.requestId,
     log: ctx.log,
-    ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
+    ...callerKey(ctx),
   });
   /** What a handler learns of the 2026-07-28 multi round-trip fields; the handshake era has none of them. */
   const inputContext = (params: JSONObject, ctx: DispatchContext, method: string, name: string) => {
     if (ctx.era.era !== 'modern')
       return { clientCapabilities: {}, inputResponses: {}, requestState: undefined };
-    const binding = { method, name, ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}) };
+    const binding = { method, name, ...callerKey(ctx) };
     return {
       clientCapabilities: ctx.era.clientCapabilities ?? {},
       inputResponses: readInputResponses(params.inputResponses),
@@ -147,7 +171,7 @@ export function createDispatcher(options: DispatcherOptions) {
   /** Turns a handler's request for input into an InputRequiredResult (only reached in 2026-07-28). */
   const askForInput = (request: InputRequired, ctx: DispatchContext, method: string, name: string) => {
     checkInputRequests(request, ctx.era.clientCapabilities ?? {});
-    const binding = { method, name, ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}) };
+    const binding = { method, name, ...callerKey(ctx) };
     const sealed =
       request.state === undefined ? undefined : options.requestState.seal(request.state, binding);
     return inputRequiredResult(request, sealed);
@@ -208,6 +232,10 @@ export function createDispatcher(options: DispatcherOptions) {
       if (params.arguments !== undefined && !isObject(params.arguments))
         throw invalidParams('arguments must be an object');
       if (!tools.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+      // Tools are listed to everyone; a call is where a tool's scopes are enforced (README "Authorization").
+      const scopes = tools.scopes(name);
+      if (ctx.principal && missingScopes(ctx.principal.scopes, scopes).length)
+        throw new InsufficientScopeError(name, scopes);
       const remaining = ctx.deadline === undefined ? Infinity : ctx.deadline - Date.now() - options.reserveMs;
       const meta = isObject(params._meta) ? params._meta : {};
       const progressToken = meta.progressToken;
@@ -220,7 +248,7 @@ export function createDispatcher(options: DispatcherOptions) {
         tool: name,
         requestId: ctx.requestId,
         log: ctx.log,
-        ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
+        ...callerKey(ctx),
       };
       const toolCtx: Omit<ToolContext, 'signal'> = {
         requestId: ctx.requestId,
@@ -363,8 +391,46 @@ export function createDispatcher(options: DispatcherOptions) {
     return Object.hasOwn(handlers, method);
   };
 
-  /** Answers one request. Never throws. */
+  /**
+   * The audit trail: one line per tool call, whatever its outcome, with who called what and how it went.
+   * Never the token; the arguments only when the tool opted in (`logArguments`).
+   */
+  function audit(request: JSONRPCRequest, ctx: DispatchContext, outcome: DispatchOutcome, started: number) {
+    const params = request.params ?? {};
+    const tool = typeof params.name === 'string' ? params.name.slice(0, 128) : undefined;
+    const response = outcome.response;
+    const result = 'result' in response ? response.result : undefined;
+    const verdict = !result
+      ? outcome.requiredScopes
+        ? 'denied'
+        : 'rejected'
+      : result.resultType === 'input_required'
+        ? 'input_required'
+        : result.isError === true
+          ? 'tool_error'
+          : 'ok';
+    ctx.log.info('tool call', {
+      requestId: ctx.requestId,
+      tool,
+      principal: ctx.principal?.subject ?? 'anonymous',
+      ...(ctx.principal?.clientId !== undefined ? { clientId: ctx.principal.clientId } : {}),
+      outcome: verdict,
+      ...('error' in response ? { errorCode: response.error.code } : {}),
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      ...(tool !== undefined && tools.logsArguments(tool) ? { arguments: params.arguments ?? {} } : {}),
+    });
+  }
+
+  /** Answers one request. Never throws. Tool calls leave an audit line. */
   return async function dispatch(request: JSONRPCRequest, ctx: DispatchContext): Promise<DispatchOutcome> {
+    const started = performance.now();
+    const outcome = await answer(request, ctx);
+    if (request.method === 'tools/call') audit(request, ctx, outcome, started);
+    return outcome;
+  };
+
+  /** Routes one request and turns every failure into a JSON-RPC error. Never throws. */
+  async function answer(request: JSONRPCRequest, ctx: DispatchContext): Promise<DispatchOutcome> {
     const { method, id } = request;
     const modern = ctx.era.era === 'modern';
     const notifications: JSONRPCNotification[] = [];
@@ -402,6 +468,13 @@ export function createDispatcher(options: DispatcherOptions) {
       };
     } catch (error) {
       // Most protocol errors travel in a 200; the few the spec gives a status (e.g. -32021 → 400) carry it.
+      if (error instanceof InsufficientScopeError)
+        return {
+          response: errorResponse(id, error),
+          notifications,
+          httpStatus: error.httpStatus,
+          requiredScopes: error.requiredScopes,
+        };
       if (error instanceof McpError)
         return { response: errorResponse(id, error), notifications, httpStatus: error.httpStatus };
       ctx.log.error('request failed', {
@@ -417,7 +490,7 @@ export function createDispatcher(options: DispatcherOptions) {
       );
       return { response: errorResponse(id, internal), notifications, httpStatus: 200 };
     }
-  };
+  }
 }
 
 export type Dispatch = ReturnType<typeof createDispatcher>;

@@ -1,3 +1,4 @@
+import type { Authenticator } from './auth/authenticator.ts';
 import { createDispatcher, type ResultOffloader } from './dispatcher.ts';
 import { createRequestStateCodec } from './input/request-state.ts';
 import { createTransport, type TransportOptions } from './http/transport.ts';
@@ -43,6 +44,11 @@ export interface McpServerOptions {
   validators?: PrecompiledValidators;
   /** HTTP transport rules. */
   http?: Partial<TransportOptions>;
+  /**
+   * Who may call: every request must then carry a valid access token (e.g. `createOAuthAuthenticator`).
+   * Default none: anyone who can reach the endpoint may call it (local development).
+   */
+  auth?: Authenticator;
 }
 
 /** Transport defaults: the secure choice for each (no foreign origins, 1 MiB bodies). */
@@ -85,10 +91,12 @@ export function createMcpServer(options: McpServerOptions) {
       ...(options.requestStateSecret !== undefined ? { secret: options.requestStateSecret } : {}),
     }),
   });
-  const handle = createTransport(dispatch, (name) => tools.paramHeaders(name), {
-    ...DEFAULT_TRANSPORT,
-    ...options.http,
-  });
+  const handle = createTransport(
+    dispatch,
+    (name) => tools.paramHeaders(name),
+    { ...DEFAULT_TRANSPORT, ...options.http },
+    options.auth,
+  );
   return { handle, dispatch, tools, capabilities };
 }
 

@@ -1,3 +1,5 @@
+import type { AuthRejection, Authenticator } from '../auth/authenticator.ts';
+import type { Principal } from '../auth/principal.ts';
 import type { Dispatch, DispatchOutcome } from '../dispatcher.ts';
 import { ErrorCode, McpError } from '../protocol/errors.ts';
 import { errorResponse, parseMessage } from '../protocol/jsonrpc.ts';
@@ -49,20 +51,42 @@ function sse(status: number, messages: readonly (JSONRPCNotification | JSONRPCRe
   };
 }
 
+/** A 401/403/503 from the authenticator: its headers (the `WWW-Authenticate` challenge) and a JSON-RPC error body. */
+function refuse(rejection: AuthRejection): HttpResponse {
+  return json(
+    rejection.status,
+    errorResponse(null, new McpError(ErrorCode.ServerError, rejection.message)),
+    rejection.headers,
+  );
+}
+
 /**
  * The Streamable HTTP rules for one POST endpoint (mcp-checklist.md, "HTTP transport", and 2026-07-28.md,
  * "Modern HTTP rules"), over neutral requests. Adapters only translate; every HTTP decision about MCP is here.
+ * With an authenticator, every request to the endpoint must prove its caller before anything else is read
+ * (mcp-checklist.md, "Authorization"), and the RFC 9728 metadata is served on GET.
  */
 export function createTransport(
   dispatch: Dispatch,
   paramHeadersOf: (tool: string) => readonly ParamHeader[],
   options: TransportOptions,
+  authenticator?: Authenticator,
 ) {
   async function handle(
     req: HttpRequest,
     ctx: InvocationContext,
   ): Promise<{ response: HttpResponse; rpcMethod?: string }> {
     const headers = req.headers;
+    const metadata = req.method === 'GET' ? authenticator?.metadataFor(req.path) : undefined;
+    if (metadata) {
+      // Public, non-secret and the same for everyone: any origin may read it, and caches may keep it.
+      return {
+        response: json(200, metadata, {
+          'access-control-allow-origin': '*',
+          'cache-control': 'public, max-age=3600',
+        }),
+      };
+    }
     if (req.path !== options.path) {
       return {
         response: reject(404, ErrorCode.ServerError, `Not found: the MCP endpoint is ${options.path}`),
@@ -73,6 +97,12 @@ export function createTransport(
     }
     if (!isOriginAllowed(headers.origin, options.allowedOrigins)) {
       return { response: reject(403, ErrorCode.ServerError, 'Forbidden: Origin not allowed') };
+    }
+    let principal: Principal | undefined;
+    if (authenticator) {
+      const authentication = await authenticator.authenticate({ path: req.path, headers });
+      if (!authentication.ok) return { response: refuse(authentication.rejection) };
+      principal = authentication.principal;
     }
     if (req.method !== 'POST') {
       // No server-initiated stream and no sessions on a stateless server: GET and DELETE are 405 (spec: transports).
@@ -146,7 +176,16 @@ export function createTransport(
       requestId: ctx.requestId,
       log: ctx.log,
       ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+      ...(principal ? { principal } : {}),
     });
+    if (outcome.requiredScopes && authenticator) {
+      // A tool needs scopes the token lacks: 403 with the scopes to ask for (RFC 6750 §3.1; MCP "Scope Challenge").
+      const rejection = authenticator.insufficientScope(outcome.requiredScopes);
+      return {
+        response: json(rejection.status, outcome.response, rejection.headers),
+        rpcMethod: message.method,
+      };
+    }
     const streamWanted = outcome.notifications.length > 0 || outcome.stream === true;
     const response =
       accepts.sse && (streamWanted || !accepts.json)

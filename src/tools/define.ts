@@ -1,4 +1,5 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { Principal } from '../auth/principal.ts';
 import type { Logger } from '../log.ts';
 import type { InputRequired, InputResponses } from '../input/input-required.ts';
 import type {
@@ -33,8 +34,8 @@ export interface ToolContext {
   signal: AbortSignal;
   era: Era;
   protocolVersion: string;
-  /** The authenticated caller, when authorization is enabled. */
-  principal?: string;
+  /** The authenticated caller (subject, scopes, client), when authorization is enabled (`MCP_AUTH_MODE=oauth`). */
+  principal?: Principal;
   log: Logger;
   /** Reports progress to the client (delivered when the client asked for progress and accepts SSE). */
   progress(progress: number, total?: number, message?: string): void;
@@ -82,6 +83,14 @@ export interface ToolSpec<I, O> {
   _meta?: JSONObject;
   /** Time budget for one call in milliseconds (capped by the invocation's remaining time). */
   timeoutMs?: number;
+  /**
+   * OAuth scopes a caller's token must grant to call this tool (besides the server's required scopes). The tool
+   * is still listed to everyone; a call without them is refused with 403 `insufficient_scope`, naming the scopes
+   * so the client can ask for them. Not enforced when authorization is off.
+   */
+  scopes?: readonly string[];
+  /** Write the call's arguments into the audit log line. Default false: arguments may hold personal data. */
+  logArguments?: boolean;
   handler: (
     args: Args<I>,
     ctx: ToolContext,
@@ -101,6 +110,8 @@ export interface ToolDefinition {
   icons?: Icon[];
   _meta?: JSONObject;
   timeoutMs?: number;
+  scopes?: readonly string[];
+  logArguments?: boolean;
   handler: (args: any, ctx: ToolContext) => unknown;
 }
 

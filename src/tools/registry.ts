@@ -1,3 +1,4 @@
+import { isScopeToken } from '../auth/scopes.ts';
 import { InputRequired } from '../input/input-required.ts';
 import { ErrorCode, McpError } from '../protocol/errors.ts';
 import { listFingerprint } from '../protocol/cursor.ts';
@@ -51,6 +52,9 @@ export class ToolRegistry {
       }
       if (this.byName.has(name)) throw new Error(`Tool "${name}" is defined twice`);
       if (typeof definition.handler !== 'function') throw new Error(`Tool "${name}" has no handler`);
+      const badScope = (definition.scopes ?? []).find((s) => typeof s !== 'string' || !isScopeToken(s));
+      if (badScope !== undefined)
+        throw new Error(`Tool "${name}" declares an invalid scope ${JSON.stringify(badScope)}`);
       const inputSchema = definition.inputSchema ?? NO_ARGUMENTS;
       assertSupportedSchema(`Tool "${name}"`, inputSchema, 'inputSchema');
       if (definition.outputSchema)
@@ -75,6 +79,16 @@ export class ToolRegistry {
   /** Whether a tool of that name exists. */
   has(name: string): boolean {
     return this.byName.has(name);
+  }
+
+  /** OAuth scopes a caller needs to call the tool (empty for most tools). */
+  scopes(name: string): readonly string[] {
+    return this.byName.get(name)?.definition.scopes ?? [];
+  }
+
+  /** Whether the tool opted in to having its arguments in the audit log. */
+  logsArguments(name: string): boolean {
+    return this.byName.get(name)?.definition.logArguments === true;
   }
 
   /** The `x-mcp-header` declarations of a tool (empty for most tools). */
