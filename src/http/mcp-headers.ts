@@ -72,7 +72,8 @@ export function checkModernHeaders(
   } else if (decodeHeaderValue(methodHeader.trim()) !== message.method) {
     return mismatch('Mcp-Method', `Mcp-Method is ${methodHeader} but the body method is ${message.method}`);
   }
-  const source = NAME_SOURCE[message.method];
+  // Own keys only: a method named "constructor" or "__proto__" must not find Object.prototype members.
+  const source = Object.hasOwn(NAME_SOURCE, message.method) ? NAME_SOURCE[message.method] : undefined;
   const params = message.params ?? {};
   if (source && isRequest) {
     const bodyValue = params[source];

@@ -187,8 +187,10 @@ export function createTransport(
       };
     }
     const streamWanted = outcome.notifications.length > 0 || outcome.stream === true;
+    // An HTTP error status (404 for a modern unknown method) always carries a plain JSON-RPC error, so that
+    // clients probing for the era can read it (2026-07-28 Streamable HTTP, "Backward Compatibility").
     const response =
-      accepts.sse && (streamWanted || !accepts.json)
+      accepts.sse && outcome.httpStatus === 200 && (streamWanted || !accepts.json)
         ? sse(outcome.httpStatus, [...outcome.notifications, outcome.response])
         : json(outcome.httpStatus, outcome.response);
     return { response, rpcMethod: message.method };

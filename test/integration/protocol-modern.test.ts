@@ -312,12 +312,30 @@ describe('standard request headers → 400 -32020', () => {
 });
 
 describe('methods', () => {
-  it.each(['no/such/method', 'initialize', 'ping', 'logging/setLevel', 'notifications/initialized'])(
-    '%s is unknown in 2026-07-28: HTTP 404 with -32601',
-    async (method) => {
-      expectError(await send(method), 404, -32601);
-    },
-  );
+  it.each([
+    'no/such/method',
+    'initialize',
+    'ping',
+    'logging/setLevel',
+    'notifications/initialized',
+    'constructor',
+    '__proto__',
+    'toString',
+  ])('%s is unknown in 2026-07-28: HTTP 404 with -32601', async (method) => {
+    expectError(await send(method), 404, -32601);
+  });
+
+  it('a 404 is plain JSON even when the client accepts only an event stream', async () => {
+    const res = await send('no/such/method', {}, { accept: 'text/event-stream' });
+    expectError(res, 404, -32601);
+  });
+
+  it('an SSE-only Accept gets an event stream for a successful answer', async () => {
+    const res = await send('tools/list', {}, { accept: 'text/event-stream' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/event-stream');
+    expect(events(res.body)[0].result.tools.length).toBeGreaterThan(0);
+  });
 
   it('server/discover answers versions, capabilities, instructions, serverInfo and a cache hint', async () => {
     const res = await send('server/discover');

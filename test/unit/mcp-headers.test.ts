@@ -226,6 +226,16 @@ const rows: Row[] = [
     message: CALL({ dry: { not: 'a boolean' } }),
   },
   {
+    name: 'a method named like an Object.prototype member needs no Mcp-Name',
+    headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'constructor' },
+    message: { method: 'constructor', params: {} },
+  },
+  {
+    name: 'a method named __proto__ needs no Mcp-Name',
+    headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': '__proto__' },
+    message: { method: '__proto__', params: {} },
+  },
+  {
     name: 'tools without declarations ignore Mcp-Param headers',
     headers: HEADERS({ 'mcp-name': 'plain', 'mcp-param-region': 'x' }),
     message: CALL({ region: 'y' }, 'plain'),
