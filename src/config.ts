@@ -1,3 +1,6 @@
+import { isScopeToken } from './auth/scopes.ts';
+import { isSecureUrl } from './auth/urls.ts';
+
 /**
  * Configuration, read once per container from the environment, validated and typed. Nothing else in the code
  * reads `process.env`. Every variable is listed with its default in the README's configuration table.
@@ -17,7 +20,30 @@ export interface Config {
   pageSize: number;
   listCacheTtlMs: number;
   offload: OffloadConfig;
+  auth: AuthConfig;
 }
+
+/**
+ * Who may call (README "Authorization"). `none` lets anyone who reaches the endpoint call it (local default);
+ * `oauth` requires a valid access token from one issuer on every request.
+ */
+export type AuthConfig =
+  | { mode: 'none' }
+  | {
+      mode: 'oauth';
+      /** Issuer identifier (`iss`); its metadata names the key set unless `jwksUrl` is given. */
+      issuer: string;
+      /** This endpoint's public URL: the RFC 9728 `resource` and the default token audience (RFC 8707). */
+      resource: string;
+      /** Audiences accepted in `aud`. */
+      audiences: string[];
+      /** Scopes every request needs. */
+      requiredScopes: string[];
+      /** Key set URL override; undefined = discovered from the issuer's metadata. */
+      jwksUrl: string | undefined;
+      /** Accepted signature algorithms; undefined = the authenticator's default (asymmetric only). */
+      algorithms: string[] | undefined;
+    };
 
 /** Where and when large tool outputs go to storage (issue: large outputs as resource links). */
 export interface OffloadConfig {
@@ -82,6 +108,67 @@ function str(env: Env, name: string, fallback: string, pattern?: RegExp): string
   return value;
 }
 
+function url(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  if (!value) return undefined;
+  if (!isSecureUrl(value))
+    throw new Error(
+      `Configuration: ${name} must be an https URL without query or fragment (http only on loopback); got ${JSON.stringify(value)}`,
+    );
+  return value;
+}
+
+/** Scopes separated by commas or spaces. */
+function scopes(env: Env, name: string): string[] {
+  const values = [...new Set((env[name] ?? '').split(/[\s,]+/).filter(Boolean))];
+  const bad = values.find((v) => !isScopeToken(v));
+  if (bad !== undefined)
+    throw new Error(`Configuration: ${name} has an invalid scope ${JSON.stringify(bad)}`);
+  return values;
+}
+
+const AUTH_VARIABLES = [
+  'MCP_AUTH_ISSUER',
+  'MCP_AUTH_RESOURCE',
+  'MCP_AUTH_AUDIENCE',
+  'MCP_AUTH_REQUIRED_SCOPES',
+  'MCP_AUTH_JWKS_URL',
+  'MCP_AUTH_ALGORITHMS',
+];
+
+function auth(env: Env): AuthConfig {
+  const mode = env.MCP_AUTH_MODE?.trim() || 'none';
+  if (mode === 'none') {
+    // Half a configuration must not silently leave the server open.
+    const stray = AUTH_VARIABLES.find((name) => env[name]?.trim());
+    if (stray)
+      throw new Error(
+        `Configuration: ${stray} is set but MCP_AUTH_MODE is not "oauth"; set MCP_AUTH_MODE=oauth`,
+      );
+    return { mode: 'none' };
+  }
+  if (mode !== 'oauth')
+    throw new Error(`Configuration: MCP_AUTH_MODE must be "none" or "oauth" (got ${JSON.stringify(mode)})`);
+  const issuer = url(env, 'MCP_AUTH_ISSUER');
+  const resource = url(env, 'MCP_AUTH_RESOURCE');
+  if (!issuer) throw new Error('Configuration: MCP_AUTH_MODE=oauth needs MCP_AUTH_ISSUER');
+  if (!resource)
+    throw new Error(
+      'Configuration: MCP_AUTH_MODE=oauth needs MCP_AUTH_RESOURCE (the public URL of this endpoint)',
+    );
+  const audiences = list(env, 'MCP_AUTH_AUDIENCE', /^[^\s,]+$/);
+  const algorithms = list(env, 'MCP_AUTH_ALGORITHMS', /^[A-Za-z0-9]+$/);
+  return {
+    mode: 'oauth',
+    issuer,
+    resource,
+    audiences: audiences?.length ? audiences : [resource],
+    requiredScopes: scopes(env, 'MCP_AUTH_REQUIRED_SCOPES'),
+    jwksUrl: url(env, 'MCP_AUTH_JWKS_URL'),
+    algorithms: algorithms?.length ? algorithms : undefined,
+  };
+}
+
 /** Reads and validates the configuration; throws with the variable's name when a value is invalid. */
 export function loadConfig(env: Env = process.env): Config {
   return {
@@ -103,5 +190,6 @@ export function loadConfig(env: Env = process.env): Config {
       resourcesFunctionName: env.RESOURCES_FUNCTION_NAME || undefined,
       s3Endpoint: env.S3_ENDPOINT || undefined,
     },
+    auth: auth(env),
   };
 }

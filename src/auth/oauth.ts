@@ -7,6 +7,7 @@ import { KeysUnavailableError, RemoteKeySet, type KeySetOptions } from './jwks.t
 import { buildProtectedResourceMetadata, metadataPaths, metadataUrl } from './metadata.ts';
 import { principalKey, type Principal } from './principal.ts';
 import { grantedScopes, isScopeToken, missingScopes } from './scopes.ts';
+import { isSecureUrl } from './urls.ts';
 
 /** Asymmetric JWS algorithms: `none` and the HMAC family (HS*) can never be configured. */
 export const ASYMMETRIC_ALGORITHMS = [
@@ -52,15 +53,6 @@ export interface OAuthOptions {
 
 /** Tokens longer than this are refused unread (real access tokens are a few KB). */
 const MAX_TOKEN_LENGTH = 16 * 1024;
-
-/** A URL an issuer or resource may have: https, or http on a loopback host (local development and tests). */
-export function isSecureUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  if (url.hash || url.search || url.username || url.password) return false;
-  if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-}
 
 /** Why a verified-looking token was refused, in words a developer can act on (no claim values echoed). */
 function describe(error: unknown): string {

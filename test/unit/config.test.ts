@@ -21,6 +21,7 @@ describe('loadConfig', () => {
         resourcesFunctionName: undefined,
         s3Endpoint: undefined,
       }),
+      auth: { mode: 'none' },
     });
   });
 
