@@ -185,7 +185,9 @@ export function loadConfig(env: Env = process.env): Config {
     offload: {
       bucket: env.OFFLOAD_BUCKET || undefined,
       prefix: str(env, 'OFFLOAD_PREFIX', 'outputs/', /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\/$/),
-      thresholdBytes: int(env, 'OFFLOAD_THRESHOLD_BYTES', 32 * 1024, 1, 5 * 1024 * 1024),
+      // 32 KiB (about 8k tokens) per block keeps a result far below the ~150,000 characters hosted connectors
+      // accept, even with three such blocks; the 1 MiB cap keeps inline content inside Lambda's 6 MB response.
+      thresholdBytes: int(env, 'OFFLOAD_THRESHOLD_BYTES', 32 * 1024, 1, 1024 * 1024),
       ttlDays: int(env, 'OFFLOAD_TTL_DAYS', 7, 1, 365),
       resourcesFunctionName: env.RESOURCES_FUNCTION_NAME || undefined,
       s3Endpoint: env.S3_ENDPOINT || undefined,

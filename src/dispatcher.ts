@@ -39,7 +39,14 @@ import type { ToolRegistry } from './tools/registry.ts';
 export interface ResultOffloader {
   apply(
     result: CallToolResult,
-    ctx: { tool: string; requestId: string; principal?: string; log: Logger },
+    ctx: {
+      tool: string;
+      requestId: string;
+      principal?: string;
+      log: Logger;
+      /** The tool has an outputSchema, so structuredContent must stay in the result. */
+      structuredContentRequired?: boolean;
+    },
   ): Promise<CallToolResult>;
   store(
     request: StoreRequest,
@@ -282,7 +289,14 @@ export function createDispatcher(options: DispatcherOptions) {
       };
       const result = await tools.call(name, params.arguments ?? {}, toolCtx, remaining);
       if (result instanceof InputRequired) return askForInput(result, ctx, 'tools/call', name);
-      const final = options.offloader ? await options.offloader.apply(result, offloadCtx) : result;
+      const final = options.offloader
+        ? await options.offloader.apply(result, {
+            ...offloadCtx,
+            structuredContentRequired: tools.listed.some(
+              (t) => t.name === name && t.outputSchema !== undefined,
+            ),
+          })
+        : result;
       return final as unknown as JSONObject;
     },
     'resources/list': async (params, ctx) => {

@@ -1,0 +1,88 @@
+import type { S3Client } from '@aws-sdk/client-s3';
+import { StorageError, type StorageReader, type StorageWriter } from './storage.ts';
+
+/** Where the objects live and how to reach the service. */
+export interface S3StorageOptions {
+  bucket: string;
+  /**
+   * Endpoint of an S3-compatible server (local development and tests). Setting it also switches to path-style
+   * addressing and to checksums only where required, which local servers need. Default: the AWS endpoint.
+   */
+  endpoint?: string;
+  /** Default: the `AWS_REGION` of the environment, or us-east-1 with a custom endpoint. */
+  region?: string;
+  /** Default: the SDK's provider chain (the Lambda role, or `AWS_*` variables). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Time to establish a connection, ms. Default 3,000. */
+  connectionTimeoutMs?: number;
+  /** Time a request may stay idle on its socket, ms. Default 20,000. */
+  requestTimeoutMs?: number;
+}
+
+type Sdk = typeof import('@aws-sdk/client-s3');
+
+const isNotFound = (error: unknown): boolean => {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
+};
+
+/**
+ * Storage over `@aws-sdk/client-s3`. The SDK is imported on first use, so a function that never offloads never
+ * loads it (the bundles leave `@aws-sdk/*` to the Lambda runtime).
+ */
+export function s3Storage(options: S3StorageOptions): StorageWriter & StorageReader {
+  let loaded: Promise<{ sdk: Sdk; client: S3Client }> | undefined;
+  const load = () =>
+    (loaded ??= import('@aws-sdk/client-s3').then((sdk) => {
+      const custom = options.endpoint !== undefined;
+      const region = options.region ?? (custom ? 'us-east-1' : undefined);
+      const client = new sdk.S3Client({
+        ...(region ? { region } : {}),
+        ...(options.credentials ? { credentials: options.credentials } : {}),
+        ...(custom
+          ? {
+              endpoint: options.endpoint,
+              forcePathStyle: true,
+              requestChecksumCalculation: 'WHEN_REQUIRED' as const,
+              responseChecksumValidation: 'WHEN_REQUIRED' as const,
+            }
+          : {}),
+        requestHandler: {
+          connectionTimeout: options.connectionTimeoutMs ?? 3_000,
+          requestTimeout: options.requestTimeoutMs ?? 20_000,
+        },
+      });
+      return { sdk, client };
+    }));
+
+  return {
+    async put(key, body, attributes) {
+      try {
+        const { sdk, client } = await load();
+        await client.send(
+          new sdk.PutObjectCommand({
+            Bucket: options.bucket,
+            Key: key,
+            Body: body,
+            ContentLength: body.byteLength,
+            ContentType: attributes.contentType,
+            Metadata: { ...attributes.metadata },
+          }),
+        );
+      } catch (error) {
+        throw new StorageError('put', key, { cause: error });
+      }
+    },
+    async get(key) {
+      try {
+        const { sdk, client } = await load();
+        const out = await client.send(new sdk.GetObjectCommand({ Bucket: options.bucket, Key: key }));
+        const body = out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
+        return { body, contentType: out.ContentType ?? '', metadata: out.Metadata ?? {} };
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw new StorageError('get', key, { cause: error });
+      }
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../../src/log.ts';
+import { fromStored, ownerTag, sha256Hex } from '../../src/offload/object-info.ts';
+import { createOffloader } from '../../src/offload/offloader.ts';
+import { memoryStorage } from '../../src/storage/memory.ts';
+import { StorageError, type StorageWriter } from '../../src/storage/storage.ts';
+import { ToolError } from '../../src/tools/define.ts';
+
+const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+const ctx = { tool: 'report', requestId: 'req-1', log: silentLogger };
+const failing: StorageWriter = {
+  put: async (key) => {
+    throw new StorageError('put', key, { cause: new Error('connect ECONNREFUSED') });
+  },
+};
+
+function offloader(storage: StorageWriter, extra: { budget?: number } = {}) {
+  return createOffloader({
+    storage,
+    prefix: 'outputs/',
+    thresholdBytes: 100,
+    ttlDays: 7,
+    now: () => NOW,
+    ...(extra.budget ? { limits: { partBudgetBytes: extra.budget } } : {}),
+  });
+}
+
+describe('offloader over a storage', () => {
+  it('writes each stored object with content type, byte size, SHA-256 and expiry, under the prefix', async () => {
+    const storage = memoryStorage();
+    const text = 'x'.repeat(500);
+    const out = await offloader(storage).apply({ content: [{ type: 'text', text }] }, ctx);
+    expect(out.isError).toBeUndefined();
+    const [key, object] = [...storage.objects.entries()][0]!;
+    expect(key).toMatch(/^outputs\/[0-9a-f]{32}$/);
+    expect(object.contentType).toBe('text/plain');
+    expect(object.metadata).toEqual({
+      encoding: 'utf-8',
+      size: '500',
+      sha256: sha256Hex(Buffer.from(text)),
+      'expires-at': '2026-11-29T12:00:00.000Z',
+    });
+    expect(fromStored(object)).toMatchObject({ size: 500, expiresAt: NOW + 7 * 86_400_000 });
+    expect(out.content[1]).toMatchObject({ uri: `mcp-output://${key}`, size: 500 });
+  });
+
+  it('stores a large output as ordered parts whose bytes join to the original', async () => {
+    const storage = memoryStorage();
+    const bytes = Uint8Array.from({ length: 1000 }, (_, i) => (i * 7) % 256);
+    const out = await offloader(storage, { budget: 200 }).apply(
+      { content: [{ type: 'audio', data: Buffer.from(bytes).toString('base64'), mimeType: 'audio/wav' }] },
+      ctx,
+    );
+    const links = out.content.filter((b) => b.type === 'resource_link');
+    expect(links).toHaveLength(Math.ceil(1000 / 150));
+    const joined = Buffer.concat(
+      links.map((l) => Buffer.from(storage.objects.get(l.uri.slice('mcp-output://'.length))!.body)),
+    );
+    expect(joined).toEqual(Buffer.from(bytes));
+    expect(links.map((l) => l.uri)).toEqual(
+      links.map((_, i) => `${links[0]!.uri.replace(/\/part-1$/, '')}/part-${i + 1}`),
+    );
+    expect(links[0]!._meta).toMatchObject({
+      'mcp-lambda-template/output': {
+        part: { index: 1, count: 7, offset: 0 },
+        whole: { size: 1000, sha256: sha256Hex(bytes) },
+      },
+    });
+  });
+
+  it('binds stored objects to the caller when the request is authenticated', async () => {
+    const storage = memoryStorage();
+    await offloader(storage).apply(
+      { content: [{ type: 'text', text: 'y'.repeat(200) }] },
+      { ...ctx, principal: 'alice' },
+    );
+    expect([...storage.objects.values()][0]!.metadata.owner).toBe(ownerTag('alice'));
+    expect(ownerTag('alice')).not.toContain('alice');
+  });
+
+  it('answers isError saying the output could not be stored when storage fails, never a truncated success', async () => {
+    const out = await offloader(failing).apply(
+      {
+        content: [
+          { type: 'text', text: 'small' },
+          { type: 'text', text: 'z'.repeat(500) },
+        ],
+      },
+      ctx,
+    );
+    expect(out.isError).toBe(true);
+    expect(out.content).toHaveLength(1);
+    expect(out.content[0]).toMatchObject({
+      type: 'text',
+      text: expect.stringContaining('could not be stored'),
+    });
+    expect((out.content[0] as { text: string }).text).not.toMatch(/ECONNREFUSED|StorageError|at /);
+  });
+
+  it('returns a result unchanged when nothing needs storing, without touching storage', async () => {
+    const result = { content: [{ type: 'text' as const, text: 'short' }] };
+    expect(await offloader(failing).apply(result, ctx)).toBe(result);
+  });
+
+  it('answers isError when the policy refuses an output', async () => {
+    const out = await offloader(memoryStorage()).apply(
+      { content: [], structuredContent: { x: 'x'.repeat(1024 * 1024 + 10) } },
+      { ...ctx, structuredContentRequired: true },
+    );
+    expect(out).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringMatching(/outputSchema/) }],
+    });
+  });
+
+  it('ctx.store returns one link with the names the tool chose', async () => {
+    const storage = memoryStorage();
+    const link = await offloader(storage).store(
+      {
+        data: '# Title\n',
+        mimeType: 'text/markdown',
+        name: 'summary.md',
+        title: 'Summary',
+        description: 'The summary',
+      },
+      ctx,
+    );
+    expect(link).toMatchObject({
+      type: 'resource_link',
+      name: 'summary.md',
+      title: 'Summary',
+      description: 'The summary',
+      mimeType: 'text/markdown',
+      size: 8,
+    });
+    expect(storage.objects.get(link.uri.slice('mcp-output://'.length))!.contentType).toBe('text/markdown');
+  });
+
+  it('ctx.store throws a ToolError the model can read when storage fails', async () => {
+    const error = await offloader(failing)
+      .store({ data: 'x', mimeType: 'text/plain' }, ctx)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolError);
+    expect((error as Error).message).toMatch(/could not be stored/);
+  });
+});
