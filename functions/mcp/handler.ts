@@ -1,7 +1,12 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { loadConfig } from '../../src/config.ts';
 import { createLambdaHandler } from '../../src/lambda/adapter.ts';
+import { createOffloader } from '../../src/offload/offloader.ts';
+import { remoteStoredOutputs } from '../../src/resources/remote.ts';
+import { lambdaInvoker } from '../../src/resources/remote-lambda.ts';
+import { storedOutputs } from '../../src/resources/stored.ts';
 import { createMcpServer } from '../../src/server.ts';
+import { s3Storage } from '../../src/storage/s3.ts';
 import { serverResources } from './resources.ts';
 import { tools } from './tools/index.ts';
 import { validators } from './validators.generated.ts';
@@ -10,13 +15,37 @@ import { validators } from './validators.generated.ts';
 const config = loadConfig();
 const logger = new Logger({ serviceName: config.serverName });
 
+// Large outputs: written to the bucket by this function (put only); read back in-process, or through the companion
+// resources function when one is deployed (then only it may read the bucket). The S3 and Lambda SDKs load lazily.
+const { offload } = config;
+const storage = offload.bucket
+  ? s3Storage({ bucket: offload.bucket, ...(offload.s3Endpoint ? { endpoint: offload.s3Endpoint } : {}) })
+  : undefined;
+const offloader = storage
+  ? createOffloader({
+      storage,
+      prefix: offload.prefix,
+      thresholdBytes: offload.thresholdBytes,
+      ttlDays: offload.ttlDays,
+    })
+  : undefined;
+const storedOutputReader = !storage
+  ? undefined
+  : offload.resourcesFunctionName
+    ? remoteStoredOutputs({
+        prefix: offload.prefix,
+        invoke: lambdaInvoker({ functionName: offload.resourcesFunctionName }),
+      })
+    : storedOutputs({ storage, prefix: offload.prefix });
+
 const server = createMcpServer({
   info: { name: config.serverName, version: config.serverVersion, title: 'MCP on AWS Lambda' },
   instructions:
     'Large tool outputs arrive as resource_link blocks: read them with resources/read when you need the content.',
   tools,
   validators,
-  resources: [serverResources],
+  resources: storedOutputReader ? [serverResources, storedOutputReader] : [serverResources],
+  ...(offloader ? { offloader } : {}),
   pageSize: config.pageSize,
   toolTimeoutMs: config.toolTimeoutMs,
   listCache: { ttlMs: config.listCacheTtlMs, cacheScope: 'public' },

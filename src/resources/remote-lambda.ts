@@ -1,0 +1,44 @@
+import type { LambdaClient } from '@aws-sdk/client-lambda';
+import type { InvokeCompanion } from './remote.ts';
+
+/** Which function to invoke and how to reach the Lambda service. */
+export interface LambdaInvokerOptions {
+  functionName: string;
+  /** Custom Lambda endpoint (tests). Default: the AWS endpoint of the region. */
+  endpoint?: string;
+  /** Default: the `AWS_REGION` of the environment, or us-east-1 with a custom endpoint. */
+  region?: string;
+  /** Default: the SDK's provider chain (the function's role). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+}
+
+/**
+ * Invokes the companion function synchronously over `@aws-sdk/client-lambda`, imported on first use so the
+ * MCP function only loads it when a stored output is read. A function error is a failure, never an answer.
+ */
+export function lambdaInvoker(options: LambdaInvokerOptions): InvokeCompanion {
+  let loaded: Promise<{ sdk: typeof import('@aws-sdk/client-lambda'); client: LambdaClient }> | undefined;
+  const load = () =>
+    (loaded ??= import('@aws-sdk/client-lambda').then((sdk) => {
+      const region = options.region ?? (options.endpoint ? 'us-east-1' : undefined);
+      const client = new sdk.LambdaClient({
+        ...(region ? { region } : {}),
+        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+        ...(options.credentials ? { credentials: options.credentials } : {}),
+        requestHandler: { connectionTimeout: 3_000, requestTimeout: 25_000 },
+      });
+      return { sdk, client };
+    }));
+  return async (payload) => {
+    const { sdk, client } = await load();
+    const out = await client.send(
+      new sdk.InvokeCommand({
+        FunctionName: options.functionName,
+        InvocationType: 'RequestResponse',
+        Payload: Buffer.from(payload, 'utf8'),
+      }),
+    );
+    if (out.FunctionError) throw new Error(`the companion function failed (${out.FunctionError})`);
+    return Buffer.from(out.Payload ?? new Uint8Array()).toString('utf8');
+  };
+}

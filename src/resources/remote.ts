@@ -1,0 +1,53 @@
+import { outputUriParser, hasOutputScheme } from '../offload/uri.ts';
+import type { ResourceContext, ResourceProvider, ResourceReadResult } from './provider.ts';
+import { parseStoredReadResponse, STORED_READ_VERSION, type StoredReadRequest } from './remote-contract.ts';
+import { outputUnavailable } from './stored.ts';
+
+/** Sends a JSON request to the companion and returns its JSON answer (a Lambda invoke when deployed). */
+export type InvokeCompanion = (payload: string) => Promise<string>;
+
+/** How to reach the companion. */
+export interface RemoteStoredOutputsOptions {
+  invoke: InvokeCompanion;
+  /** The key prefix outputs were written under: URIs are checked here before anything is sent. */
+  prefix: string;
+}
+
+/**
+ * Serves `resources/read` for stored outputs by handing each request to the companion resources function, which
+ * alone may read the bucket. Same ownership and answers as `storedOutputs`; malformed URIs never leave this
+ * function, and any failure or unexpected answer of the companion is a -32603 with a safe message.
+ */
+export function remoteStoredOutputs(options: RemoteStoredOutputsOptions): ResourceProvider {
+  const parse = outputUriParser(options.prefix);
+  return {
+    owns: hasOutputScheme,
+    async read(uri: string, ctx: ResourceContext): Promise<ResourceReadResult | undefined> {
+      if (!parse(uri)) return undefined;
+      const request: StoredReadRequest = {
+        version: STORED_READ_VERSION,
+        uri,
+        requestId: ctx.requestId,
+        era: ctx.era,
+        ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
+      };
+      let answer: unknown;
+      try {
+        answer = JSON.parse(await options.invoke(JSON.stringify(request)));
+      } catch (error) {
+        ctx.log.error('companion invoke failed', {
+          uri,
+          error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+        });
+        throw outputUnavailable(ctx.requestId);
+      }
+      const response = parseStoredReadResponse(answer);
+      if (response?.status === 'not_found') return undefined;
+      if (response?.status === 'found' && response.contents.every((c) => c.uri === uri)) {
+        return { contents: response.contents, cache: { ttlMs: response.ttlMs, cacheScope: 'private' } };
+      }
+      ctx.log.error('companion answer refused', { uri, status: response?.status ?? 'malformed' });
+      throw outputUnavailable(ctx.requestId);
+    },
+  };
+}

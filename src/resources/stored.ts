@@ -1,0 +1,93 @@
+import type { Logger } from '../log.ts';
+import { fromStored, ownerTag, sha256Hex } from '../offload/object-info.ts';
+import { OUTPUT_META_KEY } from '../offload/summary.ts';
+import { hasOutputScheme, outputKey, outputUriParser } from '../offload/uri.ts';
+import { ErrorCode, McpError } from '../protocol/errors.ts';
+import type { ResourceContents } from '../protocol/types.ts';
+import { StorageError, type StorageReader } from '../storage/storage.ts';
+import type { ResourceContext, ResourceProvider, ResourceReadResult } from './provider.ts';
+
+/** Where stored outputs are read from. */
+export interface StoredOutputsOptions {
+  storage: StorageReader;
+  /** The key prefix outputs were written under (the same as the offloader's). */
+  prefix: string;
+  /** Clock (tests). */
+  now?: () => number;
+}
+
+/** The -32603 answer when stored outputs cannot be read: says what to do, never why in detail. */
+export function outputUnavailable(requestId: string): McpError {
+  return new McpError(
+    ErrorCode.InternalError,
+    `The stored output could not be read right now (request id ${requestId}); try again shortly.`,
+  );
+}
+
+function logFailure(log: Logger, uri: string, error: unknown, what: string) {
+  log.error(what, {
+    uri,
+    error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
+  });
+}
+
+/**
+ * Serves `resources/read` for stored tool outputs straight from storage (locally, in tests, and inside the
+ * companion resources function). It owns the whole `mcp-output:` scheme, validates each URI strictly before any
+ * storage access, and answers unknown, malformed, expired, foreign and other callers' URIs alike: `undefined`,
+ * which the dispatcher turns into the era's not-found error.
+ */
+export function storedOutputs(options: StoredOutputsOptions): ResourceProvider {
+  const parse = outputUriParser(options.prefix);
+  const now = options.now ?? Date.now;
+  return {
+    owns: hasOutputScheme,
+    async read(uri: string, ctx: ResourceContext): Promise<ResourceReadResult | undefined> {
+      const address = parse(uri);
+      if (!address) return undefined;
+      let object;
+      try {
+        object = await options.storage.get(outputKey(options.prefix, address));
+      } catch (error) {
+        if (!(error instanceof StorageError)) throw error;
+        logFailure(ctx.log, uri, error, 'stored output read failed');
+        throw outputUnavailable(ctx.requestId);
+      }
+      const info = object && fromStored(object);
+      if (!object || !info) return undefined;
+      const at = now();
+      if (info.expiresAt <= at) return undefined;
+      if (info.owner !== undefined && info.owner !== ownerTag(ctx.principal)) return undefined;
+      if (object.body.byteLength !== info.size || sha256Hex(object.body) !== info.sha256) {
+        logFailure(
+          ctx.log,
+          uri,
+          new Error('size or SHA-256 does not match the object metadata'),
+          'stored output corrupt',
+        );
+        throw outputUnavailable(ctx.requestId);
+      }
+      const body = Buffer.from(object.body.buffer, object.body.byteOffset, object.body.byteLength);
+      const base = {
+        uri,
+        mimeType: info.mimeType,
+        _meta: {
+          [OUTPUT_META_KEY]: {
+            size: info.size,
+            sha256: info.sha256,
+            expiresAt: new Date(info.expiresAt).toISOString(),
+          },
+        },
+      };
+      const content: ResourceContents =
+        info.encoding === 'utf-8'
+          ? { ...base, text: body.toString('utf8') }
+          : { ...base, blob: body.toString('base64') };
+      // Stored outputs never change until they expire, and belong to one caller: cache them privately until then.
+      return {
+        contents: [content],
+        cache: { ttlMs: Math.max(0, Math.floor(info.expiresAt - at)), cacheScope: 'private' },
+      };
+    },
+  };
+}
