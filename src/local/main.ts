@@ -2,7 +2,10 @@
  * `npm start`: the MCP function's very handler behind a local HTTP server on 127.0.0.1, configured through the same
  * environment variables as in Lambda, with local-friendly defaults (loopback Host and Origin allow-lists).
  */
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { startLocalServer } from './dev-server.ts';
+import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from './s3.ts';
 
 const env = process.env;
 const port = Number(env.PORT ?? 3000);
@@ -15,6 +18,25 @@ env.MCP_ALLOWED_HOSTS ??= '127.0.0.1:*,localhost:*,[::1]:*';
 env.MCP_ALLOWED_ORIGINS ??= 'http://localhost:*,http://127.0.0.1:*,http://[::1]:*';
 env.POWERTOOLS_DEV ??= 'false';
 
+// Large outputs: unless OFFLOAD_BUCKET names a bucket of your own, an embedded S3-compatible server on loopback
+// keeps them in .local/s3 (git-ignored), so resource links work offline. Set before the function reads its config.
+let localS3: LocalS3 | undefined;
+if (!env.OFFLOAD_BUCKET) {
+  const directory = fileURLToPath(new URL('../../.local/s3', import.meta.url));
+  await mkdir(directory, { recursive: true });
+  localS3 = await startLocalS3({ directory, bucket: 'mcp-outputs-local' });
+  env.OFFLOAD_BUCKET = localS3.bucket;
+  env.S3_ENDPOINT = localS3.endpoint;
+  env.AWS_ACCESS_KEY_ID = LOCAL_S3_CREDENTIALS.accessKeyId;
+  env.AWS_SECRET_ACCESS_KEY = LOCAL_S3_CREDENTIALS.secretAccessKey;
+  delete env.AWS_SESSION_TOKEN;
+  env.AWS_REGION ??= 'us-east-1';
+  env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  console.log(
+    JSON.stringify({ level: 'INFO', message: 'local S3 listening', endpoint: localS3.endpoint, directory }),
+  );
+}
+
 const { handler } = await import('../../functions/mcp/handler.ts');
 const local = await startLocalServer({ handler, port });
 console.log(JSON.stringify({ level: 'INFO', message: 'listening', url: `${local.url}/mcp` }));
@@ -25,6 +47,7 @@ const stop = async (signal: string) => {
   stopping = true;
   console.log(JSON.stringify({ level: 'INFO', message: 'stopping', signal }));
   await local.close();
+  await localS3?.stop();
   process.exit(0);
 };
 process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,0 +1,120 @@
+/**
+ * An embedded S3-compatible server for `npm start` and the tests (`@20minutes/s3rver`, a dev dependency), bound to
+ * loopback. It is served through our own node:http server so it can be stopped and started again on the same
+ * port (fault tests) and so every request's key can be observed.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+
+/** The only key pair the server accepts (it checks request signatures). */
+export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
+/** One request as the server saw it. */
+export interface LocalS3Request {
+  method: string;
+  bucket: string | undefined;
+  /** Decoded object key, when the request names one. */
+  key: string | undefined;
+}
+
+export interface LocalS3Options {
+  /** Folder the objects live in. */
+  directory: string;
+  /** Bucket created at start. */
+  bucket: string;
+  /** Port on 127.0.0.1; 0 lets the OS choose. Default 0. */
+  port?: number;
+  /** Called for every request, before it is served. */
+  onRequest?: (request: LocalS3Request) => void;
+}
+
+export interface LocalS3 {
+  /** `http://127.0.0.1:PORT` */
+  endpoint: string;
+  port: number;
+  bucket: string;
+  /** Whether it is accepting connections. */
+  readonly running: boolean;
+  /** Stops accepting connections and drops open ones (objects stay on disk). */
+  stop(): Promise<void>;
+  /** Serves again on the same port after `stop()`. */
+  start(): Promise<void>;
+}
+
+interface S3rverInstance {
+  configureBuckets(): Promise<unknown>;
+  callback(): (req: IncomingMessage, res: ServerResponse) => void;
+}
+type S3rverConstructor = new (options: Record<string, unknown>) => S3rverInstance;
+
+/** Splits a path-style request URL into bucket and key. */
+export function parseS3Path(url: string | undefined): {
+  bucket: string | undefined;
+  key: string | undefined;
+} {
+  const path = (url ?? '/').split('?')[0]!;
+  const slash = path.indexOf('/', 1);
+  const bucket = path.slice(1, slash === -1 ? undefined : slash) || undefined;
+  const rawKey = slash === -1 ? '' : path.slice(slash + 1);
+  let key: string | undefined;
+  try {
+    key = rawKey ? decodeURIComponent(rawKey) : undefined;
+  } catch {
+    key = rawKey;
+  }
+  return { bucket: bucket && decodeURIComponent(bucket), key };
+}
+
+/** Starts the server with the bucket created (through the server's own `configureBuckets`). */
+export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
+  const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as S3rverConstructor;
+  const s3rver = new S3rver({
+    directory: options.directory,
+    silent: true,
+    configureBuckets: [{ name: options.bucket }],
+  });
+  await s3rver.configureBuckets();
+  const serve = s3rver.callback();
+  let server: Server | undefined;
+  let port = options.port ?? 0;
+
+  const listen = async () => {
+    const next = createServer((req, res) => {
+      options.onRequest?.({ method: req.method ?? 'GET', ...parseS3Path(req.url) });
+      serve(req, res);
+    });
+    await new Promise<void>((resolve, reject) => {
+      next.once('error', reject);
+      next.listen(port, '127.0.0.1', () => resolve());
+    });
+    port = (next.address() as AddressInfo).port;
+    server = next;
+  };
+  await listen();
+
+  return {
+    get endpoint() {
+      return `http://127.0.0.1:${port}`;
+    },
+    get port() {
+      return port;
+    },
+    bucket: options.bucket,
+    get running() {
+      return server !== undefined;
+    },
+    async stop() {
+      const current = server;
+      if (!current) return;
+      server = undefined;
+      await new Promise<void>((resolve) => {
+        current.close(() => resolve());
+        current.closeAllConnections();
+      });
+    },
+    async start() {
+      if (!server) await listen();
+    },
+  };
+}
