@@ -66,7 +66,7 @@ export function createOffloader(options: OffloaderOptions): ResultOffloader {
       return {
         id,
         bytes,
-        key: outputKey(options.prefix, address),
+        key: outputKey(options.prefix, address, owner),
         uri: outputUri(options.prefix, address),
         size: bytes.byteLength,
         sha256: sha256Hex(bytes),

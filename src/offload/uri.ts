@@ -34,9 +34,17 @@ function suffix(address: OutputAddress): string {
   return `${address.id}/part-${address.part}`;
 }
 
-/** The storage key of an output (or of one of its parts). */
-export function outputKey(prefix: string, address: OutputAddress): string {
-  return `${prefix}${suffix(address)}`;
+const OWNER = /^[0-9a-f]{64}$/;
+
+/**
+ * The storage key of an output (or of one of its parts). With an `owner` (the caller's owner tag, when requests
+ * are authenticated) the key lies in that caller's own key space, `<prefix><owner>/<id>`: a reader can only ever
+ * address objects stored for itself, so another caller's object is never fetched, whoever holds its URI.
+ */
+export function outputKey(prefix: string, address: OutputAddress, owner?: string): string {
+  if (owner === undefined) return `${prefix}${suffix(address)}`;
+  if (!OWNER.test(owner)) throw new Error('invalid owner tag');
+  return `${prefix}${owner}/${suffix(address)}`;
 }
 
 /** The URI clients read an output (or one of its parts) by. */

@@ -45,9 +45,11 @@ export function storedOutputs(options: StoredOutputsOptions): ResourceProvider {
     async read(uri: string, ctx: ResourceContext): Promise<ResourceReadResult | undefined> {
       const address = parse(uri);
       if (!address) return undefined;
+      // The caller's owner tag is part of the key: another caller's object is not even addressable.
+      const owner = ownerTag(ctx.principal);
       let object;
       try {
-        object = await options.storage.get(outputKey(options.prefix, address));
+        object = await options.storage.get(outputKey(options.prefix, address, owner));
       } catch (error) {
         if (!(error instanceof StorageError)) throw error;
         logFailure(ctx.log, uri, error, 'stored output read failed');
@@ -57,7 +59,7 @@ export function storedOutputs(options: StoredOutputsOptions): ResourceProvider {
       if (!object || !info) return undefined;
       const at = now();
       if (info.expiresAt <= at) return undefined;
-      if (info.owner !== undefined && info.owner !== ownerTag(ctx.principal)) return undefined;
+      if (info.owner !== owner) return undefined;
       if (object.body.byteLength !== info.size || sha256Hex(object.body) !== info.sha256) {
         logFailure(
           ctx.log,

@@ -75,6 +75,7 @@ describe('offloader over a storage', () => {
       { ...ctx, principal: 'alice' },
     );
     expect([...storage.objects.values()][0]!.metadata.owner).toBe(ownerTag('alice'));
+    expect([...storage.objects.keys()][0]).toMatch(new RegExp(`^outputs/${ownerTag('alice')}/[0-9a-f]{32}$`));
     expect(ownerTag('alice')).not.toContain('alice');
   });
 

@@ -25,6 +25,13 @@ describe('stored-output URIs', () => {
     expect(outputKey('a/b/', { id: ID, part: 7 })).toBe(`a/b/${ID}/part-7`);
   });
 
+  it("puts an authenticated caller's output in that caller's key space, which the URI does not reveal", () => {
+    const owner = 'ab'.repeat(32);
+    expect(outputKey('outputs/', { id: ID }, owner)).toBe(`outputs/${owner}/${ID}`);
+    expect(outputKey('outputs/', { id: ID, part: 2 }, owner)).toBe(`outputs/${owner}/${ID}/part-2`);
+    expect(() => outputKey('outputs/', { id: ID }, '../other')).toThrow();
+  });
+
   it('refuses to build a URI or key from an id or part number it would not parse', () => {
     expect(() => outputKey('outputs/', { id: '../x' })).toThrow();
     expect(() => outputKey('outputs/', { id: ID, part: 0 })).toThrow();
