@@ -402,6 +402,9 @@ export function createDispatcher(options: DispatcherOptions) {
   const available = (method: string): boolean => {
     if (method.startsWith('prompts/') && prompts.length === 0) return false;
     if (method.startsWith('resources/') && resources.length === 0) return false;
+    // A method of a capability not advertised is unknown here, so 2026-07-28 answers it with 404 too.
+    if (method === 'completion/complete' && !capabilities.completions) return false;
+    if (method === 'logging/setLevel' && !capabilities.logging) return false;
     return Object.hasOwn(handlers, method);
   };
 

@@ -318,6 +318,7 @@ describe('methods', () => {
     'ping',
     'logging/setLevel',
     'notifications/initialized',
+    'completion/complete',
     'constructor',
     '__proto__',
     'toString',
