@@ -1,0 +1,190 @@
+import { parseArgs } from 'node:util';
+import type { LoadEra } from './mcp-request.ts';
+
+/** Everything one load run needs, validated. */
+export interface LoadOptions {
+  /** The MCP endpoint, e.g. http://127.0.0.1:3000/mcp. */
+  url: string;
+  tool: string;
+  args: Record<string, unknown>;
+  connections: number;
+  /** Seconds to run; ignored when `amount` is set. */
+  durationS: number;
+  /** Stop after this many requests instead of after `durationS`. */
+  amount?: number;
+  /** Bearer token for the Authorization header. */
+  token?: string;
+  /** Extra request headers (lower-case names). */
+  headers: Record<string, string>;
+  era: LoadEra;
+  /** Revision to claim (legacy: sent in `initialize` and `MCP-Protocol-Version`). */
+  protocolVersion?: string;
+  /** Send `initialize` (legacy) or `server/discover` (modern) once before the load. */
+  initialize: boolean;
+  /** Seconds to wait for one response. */
+  timeoutS: number;
+  /** Print the report as JSON. */
+  json: boolean;
+}
+
+/** What the command line asked for: a run, or the usage text. */
+export type ParsedCommand = { kind: 'run'; options: LoadOptions } | { kind: 'help' };
+
+/** Usage text of `npm run load`. */
+export const USAGE = `Usage: npm run load -- --url URL [options]
+
+Runs a load test of stateless MCP tools/call requests against URL and prints requests/s, latency percentiles,
+transport errors, non-2xx answers, JSON-RPC errors and isError results. Stops after --duration seconds or
+--amount requests.
+
+Options:
+  --url URL             MCP endpoint (http or https), e.g. http://127.0.0.1:3000/mcp   (required)
+  --tool NAME           tool to call                                      (default: ping)
+  --args JSON           tool arguments as a JSON object                   (default: {})
+  --connections N       concurrent connections, 1-1000                    (default: 10)
+  --duration S          seconds to run, 1-3600                            (default: 10)
+  --amount N            stop after N requests instead (1-10000000)
+  --era legacy|modern   2025-era requests, or 2026-07-28 requests with the _meta envelope
+                        and Mcp-Method / Mcp-Name headers                 (default: legacy)
+  --protocol-version V  revision to claim                    (default: 2025-11-25 / 2026-07-28)
+  --initialize          send initialize (legacy) or server/discover (modern) once first
+  --token T             send "Authorization: Bearer T"
+  --header "Name: value"  extra request header (repeatable)
+  --timeout S           seconds to wait for one response, 1-120          (default: 10)
+  --json                print the report as JSON
+  --help                show this text
+
+Exit status: 0 when every request got a 2xx JSON-RPC result (isError results included), 1 when any request
+failed (transport error, timeout, non-2xx, JSON-RPC error, unreadable answer), 2 on a usage error.`;
+
+/** A usage error: the message names the option and what is wrong. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+function number(
+  raw: string | undefined,
+  option: string,
+  fallback: number,
+  min: number,
+  max: number,
+  integer: boolean,
+): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (
+    raw.trim() === '' ||
+    !Number.isFinite(value) ||
+    (integer && !Number.isInteger(value)) ||
+    value < min ||
+    value > max
+  ) {
+    throw new UsageError(
+      `--${option} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max} (got ${JSON.stringify(raw)})`,
+    );
+  }
+  return value;
+}
+
+function header(raw: string): [string, string] {
+  const colon = raw.indexOf(':');
+  const name = colon > 0 ? raw.slice(0, colon).trim() : '';
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
+    throw new UsageError(`--header must look like "Name: value" (got ${JSON.stringify(raw)})`);
+  }
+  return [name.toLowerCase(), raw.slice(colon + 1).trim()];
+}
+
+/** Parses and validates the command line of `npm run load`. */
+export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        url: { type: 'string' },
+        tool: { type: 'string' },
+        args: { type: 'string' },
+        connections: { type: 'string' },
+        duration: { type: 'string' },
+        amount: { type: 'string' },
+        era: { type: 'string' },
+        'protocol-version': { type: 'string' },
+        initialize: { type: 'boolean' },
+        token: { type: 'string' },
+        header: { type: 'string', multiple: true },
+        timeout: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return { kind: 'help' };
+
+  if (values.url === undefined) throw new UsageError('--url is required');
+  let url: URL;
+  try {
+    url = new URL(values.url);
+  } catch {
+    throw new UsageError(`--url is not a URL (got ${JSON.stringify(values.url)})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--url must be http or https (got ${url.protocol})`);
+  }
+
+  const tool = values.tool ?? 'ping';
+  if (!/^[A-Za-z0-9_.-]{1,128}$/.test(tool)) {
+    throw new UsageError(
+      `--tool must be 1-128 characters of A-Z a-z 0-9 _ - . (got ${JSON.stringify(tool)})`,
+    );
+  }
+
+  let args: unknown = {};
+  if (values.args !== undefined) {
+    try {
+      args = JSON.parse(values.args);
+    } catch {
+      throw new UsageError(`--args must be JSON (got ${JSON.stringify(values.args)})`);
+    }
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    throw new UsageError('--args must be a JSON object, e.g. \'{"a":1,"b":2}\'');
+  }
+
+  const era = values.era ?? 'legacy';
+  if (era !== 'legacy' && era !== 'modern')
+    throw new UsageError(`--era must be legacy or modern (got ${JSON.stringify(era)})`);
+
+  const headers = Object.fromEntries((values.header ?? []).map(header));
+  const version = values['protocol-version'];
+  if (version !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(version)) {
+    throw new UsageError(`--protocol-version must look like 2025-11-25 (got ${JSON.stringify(version)})`);
+  }
+  if (values.token !== undefined && values.token.trim() === '')
+    throw new UsageError('--token must not be empty');
+
+  const amount =
+    values.amount === undefined ? undefined : number(values.amount, 'amount', 0, 1, 10_000_000, true);
+  return {
+    kind: 'run',
+    options: {
+      url: url.href,
+      tool,
+      args: args as Record<string, unknown>,
+      connections: number(values.connections, 'connections', 10, 1, 1000, true),
+      durationS: number(values.duration, 'duration', 10, 1, 3600, false),
+      ...(amount !== undefined ? { amount } : {}),
+      ...(values.token !== undefined ? { token: values.token.trim() } : {}),
+      headers,
+      era,
+      ...(version !== undefined ? { protocolVersion: version } : {}),
+      initialize: values.initialize ?? false,
+      timeoutS: number(values.timeout, 'timeout', 10, 1, 120, false),
+      json: values.json ?? false,
+    },
+  };
+}
