@@ -12,6 +12,15 @@ export const FUNCTION_ENTRIES = {
 /** Node.js major version the functions target (Lambda runtime nodejs22.x). */
 export const NODE_TARGET = 'node22';
 
+/** The Lambda runtime that runs the bundles; its major version must match NODE_TARGET (a test checks it). */
+export const LAMBDA_RUNTIME = 'nodejs22.x';
+
+/**
+ * NODE_OPTIONS for the functions: stack traces in logs point at the TypeScript sources through the source maps.
+ * The maps carry no `sourcesContent`, so they stay small and cheap to load at cold start.
+ */
+export const NODE_OPTIONS = '--enable-source-maps';
+
 /**
  * ESM bundles that include CommonJS dependencies need `require`; this banner provides it
  * (aws-cdk-lib docs, NodejsFunction "ESM").
@@ -37,6 +46,7 @@ export function esbuildOptions(entry: string, outfile: string) {
     format: 'esm' as const,
     minify: true,
     sourcemap: true,
+    sourcesContent: false,
     treeShaking: true,
     mainFields: ['module', 'main'],
     external: EXTERNAL_MODULES,
