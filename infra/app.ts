@@ -1,0 +1,15 @@
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { readSettings } from './context.ts';
+import { McpStack } from './stack.ts';
+
+// Entry point of `cdk synth` / `cdk deploy` (cdk.json "app"): settings come from CDK context, see the README.
+const app = new App();
+const settings = readSettings((key) => app.node.tryGetContext(key));
+new McpStack(app, settings.stackName, {
+  description: 'Stateless MCP server on AWS Lambda behind API Gateway (mcp-lambda-template)',
+  endpoint: settings.endpoint,
+  ...(settings.alarmTopicArn ? { alarmTopicArn: settings.alarmTopicArn } : {}),
+});
+// Every synth runs the AWS Solutions checks; a finding without a written suppression fails the synth.
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

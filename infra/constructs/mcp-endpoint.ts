@@ -1,0 +1,172 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { loadConfig } from '../../src/config.ts';
+import { FUNCTION_ENTRIES } from '../bundling.ts';
+import { BundledFunction, type FunctionLogLevel } from './bundled-function.ts';
+import { McpHttpApi } from './mcp-http-api.ts';
+import { McpMonitoring } from './mcp-monitoring.ts';
+import { OutputBucket } from './output-bucket.ts';
+
+/** Properties of an {@link McpEndpoint}; every field is optional and documented with its default. */
+export interface McpEndpointProps {
+  /** Server name in `serverInfo` and on every log line (MCP_SERVER_NAME). Default `mcp-lambda-template`. */
+  readonly serverName?: string;
+  /** Path of the MCP endpoint (MCP_PATH). Default `/mcp`. */
+  readonly path?: string;
+  /** API stage; `$default` serves `https://…/mcp`, a name such as `prod` serves `https://…/prod/mcp`. Default `$default`. */
+  readonly stageName?: string;
+  /** Browser origins allowed to call (MCP_ALLOWED_ORIGINS and API Gateway CORS), exact or `*`. Default: none. */
+  readonly allowedOrigins?: readonly string[];
+  /** API stage steady-state rate limit, requests per second. Default 50. */
+  readonly throttleRateLimit?: number;
+  /** API stage burst limit, requests. Default 100. */
+  readonly throttleBurstLimit?: number;
+  /** A content block above this many bytes goes to S3 and comes back as a resource_link (OFFLOAD_THRESHOLD_BYTES). Default 32768. */
+  readonly offloadThresholdBytes?: number;
+  /** Days stored outputs live before the bucket's lifecycle rule deletes them (OFFLOAD_TTL_DAYS). Default 7. */
+  readonly offloadTtlDays?: number;
+  /** Key prefix of stored outputs (OFFLOAD_PREFIX). Default `outputs/`. */
+  readonly offloadPrefix?: string;
+  /** Memory of the MCP function in MB. Default 1024. */
+  readonly mcpMemorySize?: number;
+  /** Time limit of the MCP function; at most 29 s, API Gateway's integration limit. Default 28 seconds. */
+  readonly mcpTimeout?: Duration;
+  /** Memory of the companion resources function in MB. Default 512. */
+  readonly resourcesMemorySize?: number;
+  /** Time limit of the companion resources function; at most the MCP function's. Default 10 seconds. */
+  readonly resourcesTimeout?: Duration;
+  /** Extra environment of the MCP function, e.g. `{ MCP_PAGE_SIZE: '50' }` (see src/config.ts). Default: none. */
+  readonly mcpEnvironment?: Readonly<Record<string, string>>;
+  /** Lowest log level written by both functions. Default INFO. */
+  readonly logLevel?: FunctionLogLevel;
+  /** Retention of every log group (functions and API access logs). Default one month. */
+  readonly logRetention?: logs.RetentionDays;
+  /** What `cdk destroy` does with the output bucket and the log groups. Default DESTROY (see OutputBucket). */
+  readonly removalPolicy?: RemovalPolicy;
+  /** Entry file of the MCP function, relative to the project root. Default `functions/mcp/handler.ts`. */
+  readonly mcpEntry?: string;
+  /** Entry file of the companion resources function. Default `functions/resources/handler.ts`. */
+  readonly resourcesEntry?: string;
+  /** Actions run when an alarm changes state (e.g. an SNS topic). Default: none. */
+  readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
+}
+
+const API_GATEWAY_LIMIT = Duration.seconds(29);
+
+function checkMemory(name: string, mb: number): number {
+  if (!Number.isInteger(mb) || mb < 128 || mb > 10240)
+    throw new Error(`McpEndpoint: ${name} must be an integer from 128 to 10240 MB (got ${mb})`);
+  return mb;
+}
+
+/**
+ * A hosted, stateless MCP server: the output bucket, the companion resources function, the MCP function, the HTTP
+ * API in front of it and the monitoring around them. Embed it in any CDK app; `McpStack` is one such app.
+ */
+export class McpEndpoint extends Construct {
+  /** The MCP endpoint URL clients connect to. */
+  readonly url: string;
+  readonly outputs: OutputBucket;
+  readonly mcpFunction: BundledFunction;
+  readonly resourcesFunction: BundledFunction;
+  readonly httpApi: McpHttpApi;
+  readonly monitoring: McpMonitoring;
+
+  constructor(scope: Construct, id: string, props: McpEndpointProps = {}) {
+    super(scope, id);
+    const serverName = props.serverName ?? 'mcp-lambda-template';
+    const path = props.path ?? '/mcp';
+    const mcpTimeout = props.mcpTimeout ?? Duration.seconds(28);
+    const resourcesTimeout = props.resourcesTimeout ?? Duration.seconds(10);
+    if (mcpTimeout.toMilliseconds() > API_GATEWAY_LIMIT.toMilliseconds())
+      throw new Error('McpEndpoint: mcpTimeout must be at most 29 seconds (API Gateway integration limit)');
+    if (resourcesTimeout.toMilliseconds() > mcpTimeout.toMilliseconds())
+      throw new Error(
+        'McpEndpoint: resourcesTimeout must be at most mcpTimeout (the MCP function waits for it)',
+      );
+    const shared = {
+      logLevel: props.logLevel ?? 'INFO',
+      logRetention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.DESTROY,
+    } as const;
+
+    this.outputs = new OutputBucket(this, 'Outputs', {
+      prefix: props.offloadPrefix ?? 'outputs/',
+      ttlDays: props.offloadTtlDays ?? 7,
+      removalPolicy: shared.removalPolicy,
+    });
+    const offloadEnvironment = {
+      OFFLOAD_BUCKET: this.outputs.bucket.bucketName,
+      OFFLOAD_PREFIX: this.outputs.prefix,
+      OFFLOAD_TTL_DAYS: String(this.outputs.ttlDays),
+    };
+
+    this.resourcesFunction = new BundledFunction(this, 'ResourcesFunction', {
+      ...shared,
+      entry: props.resourcesEntry ?? FUNCTION_ENTRIES.resources,
+      description: 'Companion of the MCP function: reads stored tool outputs for resources/read',
+      memorySize: checkMemory('resourcesMemorySize', props.resourcesMemorySize ?? 512),
+      timeout: resourcesTimeout,
+      serviceName: `${serverName}-resources`,
+      environment: { MCP_SERVER_NAME: serverName, ...offloadEnvironment },
+    });
+    this.outputs.grantReadOutputs(this.resourcesFunction.role);
+
+    const mcpEnvironment: Record<string, string> = {
+      ...props.mcpEnvironment,
+      MCP_SERVER_NAME: serverName,
+      MCP_PATH: path,
+      ...(props.allowedOrigins?.length ? { MCP_ALLOWED_ORIGINS: props.allowedOrigins.join(',') } : {}),
+      ...offloadEnvironment,
+      OFFLOAD_THRESHOLD_BYTES: String(props.offloadThresholdBytes ?? 32 * 1024),
+      RESOURCES_FUNCTION_NAME: this.resourcesFunction.function.functionName,
+    };
+    // The function validates its configuration at cold start; validating the same values here fails the synth
+    // instead of the first request.
+    try {
+      loadConfig(mcpEnvironment);
+    } catch (error) {
+      throw new Error(`McpEndpoint: ${(error as Error).message}`);
+    }
+    this.mcpFunction = new BundledFunction(this, 'McpFunction', {
+      ...shared,
+      entry: props.mcpEntry ?? FUNCTION_ENTRIES.mcp,
+      description: 'Stateless MCP server (Streamable HTTP, JSON responses)',
+      memorySize: checkMemory('mcpMemorySize', props.mcpMemorySize ?? 1024),
+      timeout: mcpTimeout,
+      serviceName: serverName,
+      environment: mcpEnvironment,
+    });
+    this.outputs.grantStoreOutputs(this.mcpFunction.role);
+    iam.Grant.addToPrincipal({
+      grantee: this.mcpFunction.role,
+      actions: ['lambda:InvokeFunction'],
+      resourceArns: [this.resourcesFunction.function.functionArn],
+    });
+
+    this.httpApi = new McpHttpApi(this, 'HttpApi', {
+      handler: this.mcpFunction.function,
+      path,
+      ...(props.stageName !== undefined ? { stageName: props.stageName } : {}),
+      ...(props.throttleRateLimit !== undefined ? { throttleRateLimit: props.throttleRateLimit } : {}),
+      ...(props.throttleBurstLimit !== undefined ? { throttleBurstLimit: props.throttleBurstLimit } : {}),
+      ...(props.allowedOrigins ? { allowedOrigins: props.allowedOrigins } : {}),
+      accessLogRetention: shared.logRetention,
+      removalPolicy: shared.removalPolicy,
+    });
+    this.url = this.httpApi.url;
+
+    this.monitoring = new McpMonitoring(this, 'Monitoring', {
+      functions: [
+        { label: 'Mcp', function: this.mcpFunction.function, timeout: mcpTimeout },
+        { label: 'Resources', function: this.resourcesFunction.function, timeout: resourcesTimeout },
+      ],
+      stage: this.httpApi.stage,
+      requestLogGroup: this.mcpFunction.logGroup,
+      ...(props.alarmActions ? { alarmActions: props.alarmActions } : {}),
+    });
+  }
+}

@@ -1,0 +1,156 @@
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+/** Request headers an MCP client sends (Streamable HTTP, all revisions); browsers need them allowed by CORS. */
+export const MCP_CORS_HEADERS = [
+  'content-type',
+  'accept',
+  'authorization',
+  'mcp-protocol-version',
+  'mcp-method',
+  'mcp-name',
+  'last-event-id',
+] as const;
+
+/** Properties of an {@link McpHttpApi}. */
+export interface McpHttpApiProps {
+  /** The MCP function every route of the endpoint invokes. Required. */
+  readonly handler: lambda.IFunction;
+  /** Path of the MCP endpoint (MCP_PATH). Default `/mcp`. */
+  readonly path?: string;
+  /** Stage name; `$default` serves the endpoint at the root of the API URL, any other name prefixes it. Default `$default`. */
+  readonly stageName?: string;
+  /** Steady-state request rate limit of the stage, requests per second. Default 50. */
+  readonly throttleRateLimit?: number;
+  /** Burst limit of the stage, requests. Default 100. */
+  readonly throttleBurstLimit?: number;
+  /**
+   * Browser origins allowed to call the endpoint (MCP_ALLOWED_ORIGINS): exact origins such as
+   * `https://app.example.com`, or `*`. When set, API Gateway answers CORS preflights for them; the function still
+   * rejects any other Origin with 403. Default: none (non-browser clients need no CORS).
+   */
+  readonly allowedOrigins?: readonly string[];
+  /** Extra request headers browsers may send, beyond {@link MCP_CORS_HEADERS} (e.g. `mcp-param-region`). Default: none. */
+  readonly extraCorsHeaders?: readonly string[];
+  /** Retention of the access log group. Default one month. */
+  readonly accessLogRetention?: logs.RetentionDays;
+  /** What happens to the access log group when the stack is deleted. Default DESTROY. */
+  readonly removalPolicy?: RemovalPolicy;
+}
+
+/** One JSON line per request in the access log (HTTP API `$context` variables). */
+const ACCESS_LOG_FORMAT = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  sourceIp: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  httpMethod: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  responseLatencyMs: '$context.responseLatency',
+  integrationLatencyMs: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integrationErrorMessage',
+  lambdaRequestId: '$context.integration.requestId',
+};
+
+/**
+ * The public HTTP side: an API Gateway HTTP API (payload format 2.0) whose MCP path routes POST, GET and DELETE to
+ * the MCP function (the function answers GET and DELETE with 405, as the transport rules require), one stage with
+ * throttling and JSON access logs, and CORS only for configured origins.
+ */
+export class McpHttpApi extends Construct {
+  /** The HTTP API. */
+  readonly api: apigw.HttpApi;
+  /** The stage that serves the endpoint. */
+  readonly stage: apigw.HttpStage;
+  /** The access log group of the stage. */
+  readonly accessLogs: logs.LogGroup;
+  /** The MCP endpoint URL clients connect to. */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: McpHttpApiProps) {
+    super(scope, id);
+    const path = props.path ?? '/mcp';
+    const stageName = props.stageName ?? '$default';
+    if (stageName !== '$default' && !/^[A-Za-z0-9_-]{1,128}$/.test(stageName)) {
+      throw new Error(
+        `McpHttpApi: stage name ${JSON.stringify(stageName)} must be "$default" or 1-128 of A-Z a-z 0-9 _ -`,
+      );
+    }
+    const rateLimit = props.throttleRateLimit ?? 50;
+    const burstLimit = props.throttleBurstLimit ?? 100;
+    if (!(Number.isFinite(rateLimit) && rateLimit > 0))
+      throw new Error('McpHttpApi: throttleRateLimit must be a positive number of requests per second');
+    if (!(Number.isInteger(burstLimit) && burstLimit > 0))
+      throw new Error('McpHttpApi: throttleBurstLimit must be a positive integer');
+    const origins = props.allowedOrigins ?? [];
+    const badOrigin = origins.find((o) => o !== '*' && !/^https?:\/\/[^/*]+$/.test(o));
+    if (badOrigin !== undefined) {
+      throw new Error(
+        `McpHttpApi: allowed origin ${JSON.stringify(badOrigin)} is not an exact origin; API Gateway CORS needs ` +
+          '"scheme://host[:port]" or "*"',
+      );
+    }
+
+    this.api = new apigw.HttpApi(this, 'Api', {
+      apiName: `${Stack.of(this).stackName}-mcp`,
+      description: 'MCP Streamable HTTP endpoint (stateless, JSON responses)',
+      createDefaultStage: false,
+      ...(origins.length
+        ? {
+            corsPreflight: {
+              allowOrigins: [...origins],
+              allowMethods: [apigw.CorsHttpMethod.POST],
+              allowHeaders: [...MCP_CORS_HEADERS, ...(props.extraCorsHeaders ?? [])],
+              maxAge: Duration.hours(1),
+            },
+          }
+        : {}),
+    });
+
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.accessLogRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.DESTROY,
+    });
+    this.stage = this.api.addStage('Stage', {
+      stageName,
+      autoDeploy: true,
+      throttle: { rateLimit, burstLimit },
+      accessLogSettings: {
+        destination: new apigw.LogGroupLogDestination(this.accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FORMAT)),
+      },
+    });
+
+    const integration = new HttpLambdaIntegration('McpIntegration', props.handler, {
+      payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
+      timeout: Duration.seconds(29),
+    });
+    const routes = this.api.addRoutes({
+      path,
+      methods: [apigw.HttpMethod.POST, apigw.HttpMethod.GET, apigw.HttpMethod.DELETE],
+      integration,
+    });
+
+    for (const route of routes) {
+      Validations.of(route).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'The template ships an authless MCP server, which MCP clients and hosted connectors accept; the ' +
+          'planned OAuth resource server validates bearer tokens inside the function, so API Gateway stays ' +
+          'without an authorizer. Throttling on the stage bounds abuse until then.',
+      });
+    }
+
+    this.url = `${this.stage.url.replace(/\/$/, '')}${path}`;
+  }
+}

@@ -1,0 +1,95 @@
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+
+/** Properties of an {@link OutputBucket}. */
+export interface OutputBucketProps {
+  /** Key prefix of stored tool outputs (OFFLOAD_PREFIX); grants and the lifecycle rule are scoped to it. Default `outputs/`. */
+  readonly prefix?: string;
+  /** Days after which stored outputs expire (OFFLOAD_TTL_DAYS). Default 7. */
+  readonly ttlDays?: number;
+  /**
+   * What happens to the bucket when the stack is deleted. Default DESTROY: stored outputs are short-lived copies
+   * that the functions can regenerate, so `cdk destroy` empties and deletes the bucket (through CDK's auto-delete
+   * custom resource). RETAIN keeps the bucket and its objects.
+   */
+  readonly removalPolicy?: RemovalPolicy;
+}
+
+/**
+ * The private bucket that holds large tool outputs until they expire: no public access, ACLs disabled, SSE-S3
+ * encryption, TLS 1.2 or newer only, and a lifecycle rule that deletes outputs after their TTL.
+ */
+export class OutputBucket extends Construct {
+  /** The bucket. */
+  readonly bucket: s3.Bucket;
+  /** Key prefix of stored outputs, ending with `/`. */
+  readonly prefix: string;
+  /** Days an output lives. */
+  readonly ttlDays: number;
+
+  constructor(scope: Construct, id: string, props: OutputBucketProps = {}) {
+    super(scope, id);
+    this.prefix = props.prefix ?? 'outputs/';
+    this.ttlDays = props.ttlDays ?? 7;
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.DESTROY;
+    const autoDelete = removalPolicy === RemovalPolicy.DESTROY;
+
+    this.bucket = new s3.Bucket(this, 'Bucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      minimumTLSVersion: 1.2,
+      versioned: false,
+      lifecycleRules: [
+        {
+          id: 'expire-stored-outputs',
+          prefix: this.prefix,
+          expiration: Duration.days(this.ttlDays),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
+      removalPolicy,
+      autoDeleteObjects: autoDelete,
+    });
+
+    Validations.of(this.bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        'Only the two function roles of this construct can read or write the bucket, and every read and write ' +
+        'happens inside a logged function invocation. Server access logs would need a second bucket; enable ' +
+        'CloudTrail S3 data events on this bucket if an account-level audit trail is required.',
+    });
+  }
+
+  /** Allows `grantee` to store outputs: `s3:PutObject` on keys under the prefix, nothing else. */
+  grantStoreOutputs(grantee: iam.IGrantable): iam.Grant {
+    return this.grantUnderPrefix(grantee, 's3:PutObject');
+  }
+
+  /** Allows `grantee` to read stored outputs: `s3:GetObject` on keys under the prefix, nothing else. */
+  grantReadOutputs(grantee: iam.IGrantable): iam.Grant {
+    return this.grantUnderPrefix(grantee, 's3:GetObject');
+  }
+
+  private grantUnderPrefix(grantee: iam.IGrantable, action: string): iam.Grant {
+    const grant = iam.Grant.addToPrincipal({
+      grantee,
+      actions: [action],
+      resourceArns: [this.bucket.arnForObjects(`${this.prefix}*`)],
+    });
+    const principal = grantee.grantPrincipal;
+    if (Construct.isConstruct(principal)) {
+      const bucketId = Stack.of(this).getLogicalId(this.bucket.node.defaultChild as s3.CfnBucket);
+      Validations.of(principal).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${this.prefix}*]`,
+        reason:
+          `Object keys are generated per output, so ${action} is granted on every key under the ` +
+          `"${this.prefix}" prefix of the output bucket, and on no other key or bucket.`,
+      });
+    }
+    return grant;
+  }
+}

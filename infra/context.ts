@@ -1,0 +1,124 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { FunctionLogLevel } from './constructs/bundled-function.ts';
+import type { McpEndpointProps } from './constructs/mcp-endpoint.ts';
+
+/** What `infra/app.ts` needs to build the stack, read from CDK context (cdk.json `context` or `-c key=value`). */
+export interface AppSettings {
+  /** CloudFormation stack name. */
+  stackName: string;
+  /** ARN of an SNS topic that receives alarm state changes, if any. */
+  alarmTopicArn?: string;
+  endpoint: McpEndpointProps;
+}
+
+/** Every context key the app reads; the README's configuration table lists the same keys with their defaults. */
+export const CONTEXT_KEYS = [
+  'stackName',
+  'serverName',
+  'stageName',
+  'allowedOrigins',
+  'throttleRateLimit',
+  'throttleBurstLimit',
+  'offloadThresholdBytes',
+  'offloadTtlDays',
+  'mcpMemorySize',
+  'mcpTimeoutSeconds',
+  'resourcesMemorySize',
+  'resourcesTimeoutSeconds',
+  'logLevel',
+  'logRetentionDays',
+  'removalPolicy',
+  'alarmTopicArn',
+] as const;
+
+export type ContextKey = (typeof CONTEXT_KEYS)[number];
+
+const LOG_LEVELS: readonly FunctionLogLevel[] = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
+const RETENTION_DAYS = new Set<number>(
+  Object.values(RetentionDays).filter((v): v is number => typeof v === 'number'),
+);
+
+function fail(key: ContextKey, expected: string, value: unknown): never {
+  throw new Error(`Context "${key}" must be ${expected} (got ${JSON.stringify(value)})`);
+}
+
+/**
+ * Reads the app settings from CDK context. Values from `-c key=value` arrive as strings and values from cdk.json
+ * keep their JSON type; both are accepted. Only types are checked here; ranges are checked by the constructs.
+ */
+export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
+  const text = (key: ContextKey): string | undefined => {
+    const value = get(key);
+    if (value === undefined || value === null || value === '') return undefined;
+    if (typeof value !== 'string') fail(key, 'a string', value);
+    return value;
+  };
+  const integer = (key: ContextKey): number | undefined => {
+    const value = get(key);
+    if (value === undefined || value === null || value === '') return undefined;
+    const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isInteger(n)) fail(key, 'an integer', value);
+    return n;
+  };
+  const list = (key: ContextKey): string[] | undefined => {
+    const value = get(key);
+    if (value === undefined || value === null || value === '') return undefined;
+    if (typeof value === 'string')
+      return value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
+    fail(key, 'a comma-separated string or an array of strings', value);
+  };
+
+  const logLevel = text('logLevel')?.toUpperCase();
+  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as FunctionLogLevel))
+    fail('logLevel', `one of ${LOG_LEVELS.join(', ')}`, get('logLevel'));
+  const retention = integer('logRetentionDays');
+  if (retention !== undefined && !RETENTION_DAYS.has(retention))
+    fail(
+      'logRetentionDays',
+      'a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, 180, 365, ...)',
+      retention,
+    );
+  const removal = text('removalPolicy')?.toLowerCase();
+  if (removal !== undefined && removal !== 'destroy' && removal !== 'retain')
+    fail('removalPolicy', '"destroy" or "retain"', get('removalPolicy'));
+  const seconds = (key: ContextKey) => {
+    const value = integer(key);
+    return value === undefined ? undefined : Duration.seconds(value);
+  };
+
+  const endpoint: Record<string, unknown> = {
+    serverName: text('serverName'),
+    stageName: text('stageName'),
+    allowedOrigins: list('allowedOrigins'),
+    throttleRateLimit: integer('throttleRateLimit'),
+    throttleBurstLimit: integer('throttleBurstLimit'),
+    offloadThresholdBytes: integer('offloadThresholdBytes'),
+    offloadTtlDays: integer('offloadTtlDays'),
+    mcpMemorySize: integer('mcpMemorySize'),
+    mcpTimeout: seconds('mcpTimeoutSeconds'),
+    resourcesMemorySize: integer('resourcesMemorySize'),
+    resourcesTimeout: seconds('resourcesTimeoutSeconds'),
+    logLevel,
+    logRetention: retention as RetentionDays | undefined,
+    removalPolicy:
+      removal === undefined ? undefined : removal === 'retain' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+  };
+  const alarmTopicArn = text('alarmTopicArn');
+  if (
+    alarmTopicArn !== undefined &&
+    !/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/.test(alarmTopicArn)
+  )
+    fail('alarmTopicArn', 'an SNS topic ARN', alarmTopicArn);
+  return {
+    stackName: text('stackName') ?? 'McpServer',
+    ...(alarmTopicArn ? { alarmTopicArn } : {}),
+    endpoint: Object.fromEntries(
+      Object.entries(endpoint).filter(([, v]) => v !== undefined),
+    ) as McpEndpointProps,
+  };
+}

@@ -1,0 +1,52 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import type { Construct } from 'constructs';
+import { McpEndpoint, type McpEndpointProps } from './constructs/mcp-endpoint.ts';
+
+/** Properties of the {@link McpStack}. */
+export interface McpStackProps extends StackProps {
+  /** Settings of the MCP endpoint. Default: every McpEndpoint default. */
+  readonly endpoint?: McpEndpointProps;
+  /** SNS topic (existing, by ARN) that receives alarm and recovery notifications. Default: none. */
+  readonly alarmTopicArn?: string;
+}
+
+/** The deployable stack: one MCP endpoint and the outputs a user needs to connect to it. */
+export class McpStack extends Stack {
+  readonly endpoint: McpEndpoint;
+
+  constructor(scope: Construct, id: string, props: McpStackProps = {}) {
+    super(scope, id, props);
+    const alarmActions = props.alarmTopicArn
+      ? [new SnsAction(sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn))]
+      : undefined;
+    this.endpoint = new McpEndpoint(this, 'Mcp', {
+      ...props.endpoint,
+      ...(alarmActions ? { alarmActions } : {}),
+    });
+
+    new CfnOutput(this, 'McpEndpointUrl', {
+      description: 'MCP endpoint (Streamable HTTP): give this URL to MCP clients',
+      value: this.endpoint.url,
+    });
+    new CfnOutput(this, 'OutputBucketName', {
+      description: 'Bucket holding large tool outputs until they expire',
+      value: this.endpoint.outputs.bucket.bucketName,
+    });
+    new CfnOutput(this, 'McpFunctionName', {
+      description: 'MCP Lambda function',
+      value: this.endpoint.mcpFunction.function.functionName,
+    });
+    new CfnOutput(this, 'McpLogGroupName', {
+      description: 'Structured JSON logs of the MCP function (one "request" line per HTTP request)',
+      value: this.endpoint.mcpFunction.logGroup.logGroupName,
+    });
+    new CfnOutput(this, 'DashboardUrl', {
+      description: 'CloudWatch dashboard of the endpoint',
+      value:
+        `https://console.aws.amazon.com/cloudwatch/home?region=${this.region}` +
+        `#dashboards:name=${this.endpoint.monitoring.dashboard.dashboardName}`,
+    });
+  }
+}

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { McpStack, type McpStackProps } from '../../infra/stack.ts';
+
+/** The feature flags and settings of cdk.json: `new App({ context })` does not read cdk.json by itself. */
+export const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
+  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
+).context;
+
+/** Options of {@link synthStack}. */
+export interface SynthOptions {
+  /** Bundle the functions for real with esbuild. Default false (assertion tests only read the template). */
+  bundle?: boolean;
+  /** Cloud assembly directory. Default: a temporary directory chosen by the CDK. */
+  outdir?: string;
+  /** Extra context, e.g. `aws:cdk:enable-asset-metadata`. */
+  context?: Record<string, unknown>;
+}
+
+/**
+ * Builds the deployable stack the way `cdk synth` does (cdk.json flags), without the built-in CloudFormation
+ * validation, which the CI synth keeps on.
+ */
+export function synthStack(props: McpStackProps = {}, options: SynthOptions = {}) {
+  const app = new App({
+    context: {
+      ...CDK_JSON_CONTEXT,
+      ...(options.bundle ? {} : { 'aws:cdk:bundling-stacks': [] }),
+      ...options.context,
+    },
+    builtinCloudFormationValidation: false,
+    ...(options.outdir ? { outdir: options.outdir } : {}),
+  });
+  const stack = new McpStack(app, 'McpServer', props);
+  return { app, stack, template: Template.fromStack(stack) };
+}
+
+/** Logical ids of the resources of a type whose logical id starts with a prefix. */
+export function logicalIds(template: Template, type: string, prefix = ''): string[] {
+  return Object.keys(template.findResources(type)).filter((id) => id.startsWith(prefix));
+}
