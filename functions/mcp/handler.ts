@@ -1,4 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import { createOAuthAuthenticator } from '../../src/auth/oauth.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLambdaHandler } from '../../src/lambda/adapter.ts';
 import { createOffloader } from '../../src/offload/offloader.ts';
@@ -38,6 +39,23 @@ const storedOutputReader = !storage
       })
     : storedOutputs({ storage, prefix: offload.prefix });
 
+// Authorization: with MCP_AUTH_MODE=oauth every request needs an access token for this resource; the issuer's
+// keys are fetched on the first token and cached for the container's life (README "Authorization").
+const { auth } = config;
+const authenticator =
+  auth.mode === 'oauth'
+    ? createOAuthAuthenticator({
+        issuer: auth.issuer,
+        resource: auth.resource,
+        audiences: auth.audiences,
+        requiredScopes: auth.requiredScopes,
+        scopesSupported: tools.flatMap((t) => t.scopes ?? []),
+        resourceName: config.serverName,
+        ...(auth.jwksUrl ? { jwksUri: auth.jwksUrl } : {}),
+        ...(auth.algorithms ? { algorithms: auth.algorithms } : {}),
+      })
+    : undefined;
+
 const server = createMcpServer({
   info: { name: config.serverName, version: config.serverVersion, title: 'MCP on AWS Lambda' },
   instructions:
@@ -46,6 +64,7 @@ const server = createMcpServer({
   validators,
   resources: storedOutputReader ? [serverResources, storedOutputReader] : [serverResources],
   ...(offloader ? { offloader } : {}),
+  ...(authenticator ? { auth: authenticator } : {}),
   pageSize: config.pageSize,
   toolTimeoutMs: config.toolTimeoutMs,
   listCache: { ttlMs: config.listCacheTtlMs, cacheScope: 'public' },
