@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, FUNCTION_ENTRIES, LAMBDA_RUNTIME } from '../../infra/bundling.ts';
 import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../src/local/s3.ts';
 import { modernHeaders, modernMeta } from '../support/rpc.ts';
+import { synthStack } from './synth.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The Node.js 22 binary installed as a dev dependency: the Lambda runtime's major version. */
@@ -159,10 +160,7 @@ const LEGACY = { 'mcp-protocol-version': '2025-06-18' };
 
 beforeAll(async () => {
   outdir = mkdtempSync(join(tmpdir(), 'mcp-bundle-test-'));
-  // aws-cdk-lib keeps a fingerprint cache under HOME: keep it in the scratch folder, not the user's home.
-  process.env.HOME = join(outdir, 'home');
-  mkdirSync(process.env.HOME);
-  const { synthStack } = await import('./synth.ts');
+  mkdirSync(join(outdir, 'home'));
   const started = performance.now();
   const { template } = synthStack(
     {},

@@ -45,14 +45,12 @@ const server = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result ?? null));
     } catch (error) {
       // What Lambda answers for an unhandled error: status 200 with X-Amz-Function-Error.
-      res
-        .writeHead(200, { 'content-type': 'application/json', 'x-amz-function-error': 'Unhandled' })
-        .end(
-          JSON.stringify({
-            errorType: error?.name ?? 'Error',
-            errorMessage: String(error?.message ?? error),
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json', 'x-amz-function-error': 'Unhandled' }).end(
+        JSON.stringify({
+          errorType: error?.name ?? 'Error',
+          errorMessage: String(error?.message ?? error),
+        }),
+      );
     }
   });
 });

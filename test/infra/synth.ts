@@ -1,3 +1,4 @@
+import './cdk-home.ts';
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
