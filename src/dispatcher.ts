@@ -175,9 +175,18 @@ export function createDispatcher(options: DispatcherOptions) {
           : options.requestState.open(params.requestState, binding),
     };
   };
+  let warnedEphemeralState = false;
   /** Turns a handler's request for input into an InputRequiredResult (only reached in 2026-07-28). */
   const askForInput = (request: InputRequired, ctx: DispatchContext, method: string, name: string) => {
     checkInputRequests(request, ctx.era.clientCapabilities ?? {});
+    if (request.state !== undefined && options.requestState.ephemeral && !warnedEphemeralState) {
+      warnedEphemeralState = true;
+      ctx.log.warn(
+        'requestState is sealed with a key random to this instance; set requestStateSecret so that ' +
+          'any instance can serve the retry',
+        { method, name },
+      );
+    }
     const binding = { method, name, ...callerKey(ctx) };
     const sealed =
       request.state === undefined ? undefined : options.requestState.seal(request.state, binding);

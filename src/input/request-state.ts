@@ -19,6 +19,8 @@ export interface StateBinding {
 
 /** Seals and opens request states with one key. */
 export interface RequestStateCodec {
+  /** True when the key is random to this process: a retry served by another instance cannot open the state. */
+  readonly ephemeral: boolean;
   seal(state: JSONValue, binding: StateBinding): string;
   /** Returns the state, or throws -32602 when the token is malformed, altered, foreign or expired. */
   open(token: unknown, binding: StateBinding): JSONValue;
@@ -52,6 +54,7 @@ export function createRequestStateCodec(
   if (material.length < 16) throw new Error('requestState secret must be at least 16 bytes');
   const key = Buffer.from(hkdfSync('sha256', material, Buffer.alloc(0), 'mcp request state v1', 32));
   return {
+    ephemeral: options.secret === undefined,
     seal(state, binding) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv);

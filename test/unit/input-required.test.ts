@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMcpServer, defineTool, definePrompt, inputRequired } from '../../src/index.ts';
-import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { silentLogger } from '../../src/log.ts';
+import { BASE_HEADERS, modernHeaders, modernMeta, send } from '../support/rpc.ts';
 
 const askName = inputRequired({
   user_name: {
@@ -213,6 +214,39 @@ describe('multi round-trip requests (2026-07-28, InputRequiredResult)', () => {
       resultType: 'complete',
       messages: [{ role: 'user', content: { type: 'text', text: 'Use {"context":"x"}' } }],
     });
+  });
+
+  it('warns once when it seals state with a key random to this instance', async () => {
+    const warnings: string[] = [];
+    const log = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
+    const keyless = createMcpServer({
+      info: { name: 'unit', version: '1.0.0' },
+      tools: [
+        defineTool({
+          name: 'stateful',
+          description: 'Keeps state',
+          handler: () => inputRequired({ r: { method: 'roots/list' } }, { n: 1 }),
+        }),
+      ],
+    });
+    for (const id of [1, 2]) {
+      const res = await keyless.handle(
+        {
+          method: 'POST',
+          path: '/mcp',
+          headers: { ...BASE_HEADERS, ...modernHeaders('tools/call', 'stateful') },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id,
+            method: 'tools/call',
+            params: { name: 'stateful', _meta: meta({ roots: {} }) },
+          }),
+        },
+        { requestId: `r${id}`, log },
+      );
+      expect(JSON.parse(res.body).result.resultType).toBe('input_required');
+    }
+    expect(warnings.filter((w) => w.includes('requestStateSecret'))).toHaveLength(1);
   });
 
   it('refuses prompts/get input in the handshake era with a JSON-RPC error', async () => {

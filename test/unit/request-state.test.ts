@@ -69,6 +69,11 @@ describe('sealed requestState (2026-07-28 multi round-trip)', () => {
     expect(rejection(() => clocked.open(token, binding)).code).toBe(ErrorCode.InvalidParams);
   });
 
+  it('says whether its key is random to this process', () => {
+    expect(createRequestStateCodec({ ttlMs: 1 }).ephemeral).toBe(true);
+    expect(createRequestStateCodec({ secret, ttlMs: 1 }).ephemeral).toBe(false);
+  });
+
   it('refuses a secret shorter than 16 bytes at construction', () => {
     expect(() => createRequestStateCodec({ secret: 'short', ttlMs: 1 })).toThrow(/at least 16 bytes/);
   });
