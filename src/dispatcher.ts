@@ -32,7 +32,7 @@ import {
 } from './protocol/versions.ts';
 import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceContext, ResourceProvider } from './resources/provider.ts';
-import type { StoreRequest, ToolContext } from './tools/define.ts';
+import { ToolError, type StoreRequest, type ToolContext } from './tools/define.ts';
 import type { ToolRegistry } from './tools/registry.ts';
 
 /** Post-processing applied to every tool result in one place (the offload policy plugs in here). */
@@ -291,7 +291,11 @@ export function createDispatcher(options: DispatcherOptions) {
           emit({ jsonrpc: '2.0', method: 'notifications/message', params: { level, logger: name, data } });
         },
         store: async (request) => {
-          if (!options.offloader) throw new Error('offload storage is not configured');
+          if (!options.offloader) {
+            throw new ToolError(
+              'This server has no storage for outputs (OFFLOAD_BUCKET is not set), so nothing can be stored.',
+            );
+          }
           return options.offloader.store(request, offloadCtx);
         },
         ...input,

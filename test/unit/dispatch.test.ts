@@ -4,7 +4,14 @@ import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
 
 const server = createMcpServer({
   info: { name: 'unit', version: '1.0.0' },
-  tools: [defineTool({ name: 'ping', description: 'pong', handler: () => 'pong' })],
+  tools: [
+    defineTool({ name: 'ping', description: 'pong', handler: () => 'pong' }),
+    defineTool({
+      name: 'keep',
+      description: 'stores a payload explicitly',
+      handler: async (_args, ctx) => ctx.store({ data: 'x', mimeType: 'text/plain' }),
+    }),
+  ],
 });
 
 describe('dispatch in both eras', () => {
@@ -33,5 +40,13 @@ describe('dispatch in both eras', () => {
       resultType: 'complete',
       _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'unit', version: '1.0.0' } },
     });
+  });
+
+  it('an explicit store without configured storage is an isError result that says why', async () => {
+    const res = await send(server, {
+      body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'keep' } },
+    });
+    expect(res.json.result.isError).toBe(true);
+    expect(res.json.result.content[0].text).toMatch(/no storage for outputs/);
   });
 });
