@@ -41,13 +41,15 @@ export interface BundledFunctionProps {
   readonly logRetention?: logs.RetentionDays;
   /** What happens to the log group when the stack is deleted. Default DESTROY. */
   readonly removalPolicy?: RemovalPolicy;
+  /** Shell commands run in the project root before esbuild bundles the function (local bundling). Default: none. */
+  readonly beforeBundling?: readonly string[];
 }
 
 /**
  * The esbuild settings of every function, from the constants in infra/bundling.ts: the deployed bundle is
  * byte-identical to a direct `esbuild.build(esbuildOptions(...))` (a test checks it).
  */
-export function nodejsBundling(): BundlingOptions {
+export function nodejsBundling(beforeBundling: readonly string[] = []): BundlingOptions {
   return {
     format: OutputFormat.ESM,
     target: NODE_TARGET,
@@ -60,6 +62,15 @@ export function nodejsBundling(): BundlingOptions {
     banner: ESM_REQUIRE_BANNER,
     esbuildArgs: { '--tree-shaking': 'true' },
     logLevel: LogLevel.WARNING,
+    ...(beforeBundling.length
+      ? {
+          commandHooks: {
+            beforeBundling: () => [...beforeBundling],
+            beforeInstall: () => [],
+            afterBundling: () => [],
+          },
+        }
+      : {}),
   };
 }
 
@@ -116,7 +127,7 @@ export class BundledFunction extends Construct {
       loggingFormat: lambda.LoggingFormat.JSON,
       applicationLogLevelV2: lambda.ApplicationLogLevel[logLevel],
       systemLogLevelV2: lambda.SystemLogLevel.INFO,
-      bundling: nodejsBundling(),
+      bundling: nodejsBundling(props.beforeBundling),
       environment: {
         NODE_OPTIONS,
         POWERTOOLS_SERVICE_NAME: props.serviceName ?? id,

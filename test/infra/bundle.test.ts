@@ -12,7 +12,12 @@ import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions, FUNCTION_ENTRIES, LAMBDA_RUNTIME } from '../../infra/bundling.ts';
+import {
+  esbuildOptions,
+  FUNCTION_ENTRIES,
+  GENERATE_VALIDATORS_COMMAND,
+  LAMBDA_RUNTIME,
+} from '../../infra/bundling.ts';
 import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../src/local/s3.ts';
 import { modernHeaders, modernMeta } from '../support/rpc.ts';
 import { synthStack } from './synth.ts';
@@ -157,13 +162,20 @@ async function callApi(init: {
 }
 
 const LEGACY = { 'mcp-protocol-version': '2025-06-18' };
+const regenerated = () => join(outdir, 'validators.generated.ts');
 
 beforeAll(async () => {
   outdir = mkdtempSync(join(tmpdir(), 'mcp-bundle-test-'));
   mkdirSync(join(outdir, 'home'));
   const started = performance.now();
+  // The MCP function's bundling step regenerates the tool validators; here it writes a scratch copy, so the test
+  // never rewrites a source file other tests may be reading.
   const { template } = synthStack(
-    {},
+    {
+      endpoint: {
+        mcpBeforeBundling: [`${GENERATE_VALIDATORS_COMMAND} functions/mcp/tools/index.ts ${regenerated()}`],
+      },
+    },
     { bundle: true, outdir: join(outdir, 'cdk.out'), context: { 'aws:cdk:enable-asset-metadata': true } },
   );
   synthMs = Math.round(performance.now() - started);
@@ -231,6 +243,12 @@ describe('the deployed bundles', () => {
         `companion ${served.companion!.importMs} ms`,
     );
     expect(sizes['mcp index.mjs']).toBeLessThan(1024 * 1024);
+  });
+
+  it('the MCP bundling step regenerates the tool validators, identical to the ones in the bundle', () => {
+    expect(readFileSync(regenerated(), 'utf8')).toBe(
+      readFileSync(join(ROOT, 'functions/mcp/validators.generated.ts'), 'utf8'),
+    );
   });
 
   it.each([
