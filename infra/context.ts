@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { FunctionLogLevel } from './constructs/bundled-function.ts';
-import type { McpEndpointProps } from './constructs/mcp-endpoint.ts';
+import type { McpAuthProps, McpEndpointProps } from './constructs/mcp-endpoint.ts';
 
 /** What `infra/app.ts` needs to build the stack, read from CDK context (cdk.json `context` or `-c key=value`). */
 export interface AppSettings {
@@ -30,7 +30,28 @@ export const CONTEXT_KEYS = [
   'logRetentionDays',
   'removalPolicy',
   'alarmTopicArn',
+  'auth',
+  'authIssuer',
+  'authCognito',
+  'authResource',
+  'authAudiences',
+  'authScopes',
+  'authJwksUrl',
+  'authCognitoDomainPrefix',
+  'authCognitoCallbackUrls',
 ] as const;
+
+/** Context keys that only mean something with `auth=oauth`. */
+const OAUTH_KEYS = [
+  'authIssuer',
+  'authCognito',
+  'authResource',
+  'authAudiences',
+  'authScopes',
+  'authJwksUrl',
+  'authCognitoDomainPrefix',
+  'authCognitoCallbackUrls',
+] as const satisfies readonly ContextKey[];
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
 
@@ -91,6 +112,57 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
     return value === undefined ? undefined : Duration.seconds(value);
   };
 
+  const flag = (key: ContextKey): boolean | undefined => {
+    const value = get(key);
+    if (value === undefined || value === null || value === '') return undefined;
+    if (value === true || value === 'true') return true;
+    if (value === false || value === 'false') return false;
+    fail(key, 'true or false', value);
+  };
+  let auth: McpAuthProps | undefined;
+  const mode = text('auth')?.toLowerCase();
+  if (mode === 'none') {
+    const stray = OAUTH_KEYS.find((key) => get(key) !== undefined && get(key) !== '');
+    if (stray) fail(stray, 'left out unless auth is "oauth"', get(stray));
+    auth = { mode: 'none' };
+  } else if (mode === 'oauth') {
+    const issuer = text('authIssuer');
+    const cognito = flag('authCognito') === true;
+    if (!issuer === !cognito)
+      fail(
+        'authIssuer',
+        'an issuer URL, or left out with authCognito=true (exactly one of them)',
+        get('authIssuer'),
+      );
+    const domainPrefix = text('authCognitoDomainPrefix');
+    const callbackUrls = list('authCognitoCallbackUrls');
+    if (!cognito && (domainPrefix || callbackUrls))
+      fail(
+        domainPrefix ? 'authCognitoDomainPrefix' : 'authCognitoCallbackUrls',
+        'used only with authCognito=true',
+        get(domainPrefix ? 'authCognitoDomainPrefix' : 'authCognitoCallbackUrls'),
+      );
+    const resource = text('authResource');
+    const audiences = list('authAudiences');
+    const scopes = list('authScopes');
+    const jwksUrl = text('authJwksUrl');
+    auth = {
+      mode: 'oauth',
+      ...(issuer ? { issuer } : {}),
+      ...(cognito
+        ? {
+            cognito: { ...(domainPrefix ? { domainPrefix } : {}), ...(callbackUrls ? { callbackUrls } : {}) },
+          }
+        : {}),
+      ...(resource ? { resource } : {}),
+      ...(audiences ? { audiences } : {}),
+      ...(scopes ? { requiredScopes: scopes } : {}),
+      ...(jwksUrl ? { jwksUrl } : {}),
+    };
+  } else if (mode !== undefined) {
+    fail('auth', '"oauth" or "none"', get('auth'));
+  }
+
   const endpoint: Record<string, unknown> = {
     serverName: text('serverName'),
     stageName: text('stageName'),
@@ -107,6 +179,7 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
     logRetention: retention as RetentionDays | undefined,
     removalPolicy:
       removal === undefined ? undefined : removal === 'retain' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    auth,
   };
   const alarmTopicArn = text('alarmTopicArn');
   if (
@@ -121,4 +194,18 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
       Object.entries(endpoint).filter(([, v]) => v !== undefined),
     ) as McpEndpointProps,
   };
+}
+
+/**
+ * Deploying must never leave the endpoint open by default: the app refuses to synthesize until the context says
+ * `auth=oauth` (with an issuer, or `authCognito=true`) or `auth=none` explicitly.
+ */
+export function requireAuthChoice(settings: AppSettings): AppSettings {
+  if (!settings.endpoint.auth) {
+    throw new Error(
+      'Context "auth" is required: deploy with -c auth=oauth -c authIssuer=https://your-issuer (or -c authCognito=true ' +
+        'for a new Cognito user pool), or with -c auth=none to accept an endpoint anyone with the URL can call.',
+    );
+  }
+  return settings;
 }

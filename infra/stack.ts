@@ -42,6 +42,31 @@ export class McpStack extends Stack {
       description: 'Structured JSON logs of the MCP function (one "request" line per HTTP request)',
       value: this.endpoint.mcpFunction.logGroup.logGroupName,
     });
+    const auth = this.endpoint.auth;
+    if (auth) {
+      new CfnOutput(this, 'AuthorizationServer', {
+        description: 'Issuer of the access tokens this endpoint accepts',
+        value: auth.issuer,
+      });
+      new CfnOutput(this, 'ProtectedResourceMetadataUrl', {
+        description: 'RFC 9728 metadata that tells MCP clients where to get a token',
+        value: auth.metadataUrl,
+      });
+    }
+    if (auth?.cognito) {
+      new CfnOutput(this, 'CognitoUserPoolId', {
+        description: 'User pool of the endpoint: add users here (admin-created; no self sign-up)',
+        value: auth.cognito.userPool.userPoolId,
+      });
+      new CfnOutput(this, 'CognitoClientId', {
+        description: 'OAuth client id to give MCP clients (public client, authorization code with PKCE)',
+        value: auth.cognito.client.userPoolClientId,
+      });
+      new CfnOutput(this, 'CognitoSignInUrl', {
+        description: 'Managed sign-in domain of the user pool',
+        value: auth.cognito.domain.baseUrl(),
+      });
+    }
     new CfnOutput(this, 'DashboardUrl', {
       description: 'CloudWatch dashboard of the endpoint',
       value:

@@ -1,14 +1,53 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { metadataPaths, metadataUrl } from '../../src/auth/metadata.ts';
 import { loadConfig } from '../../src/config.ts';
-import { FUNCTION_ENTRIES, GENERATE_VALIDATORS_COMMAND } from '../bundling.ts';
+import { FUNCTION_ENTRIES } from '../bundling.ts';
 import { BundledFunction, type FunctionLogLevel } from './bundled-function.ts';
+import { CognitoIssuer, type CognitoIssuerProps } from './cognito-issuer.ts';
 import { McpHttpApi } from './mcp-http-api.ts';
 import { McpMonitoring } from './mcp-monitoring.ts';
 import { OutputBucket } from './output-bucket.ts';
+
+/**
+ * Who may call the endpoint (README "Authorization"). `none`: anyone who has the URL. `oauth`: every request
+ * needs an access token for this endpoint from one issuer, validated inside the MCP function (MCP_AUTH_*).
+ */
+export type McpAuthProps =
+  | { readonly mode: 'none' }
+  | {
+      readonly mode: 'oauth';
+      /** Issuer URL of an existing authorization server (`iss` of its tokens). Exactly one of `issuer` and `cognito`. */
+      readonly issuer?: string;
+      /** Create a Cognito user pool as the issuer (see {@link CognitoIssuer}). Exactly one of `issuer` and `cognito`. */
+      readonly cognito?: Omit<CognitoIssuerProps, 'resource' | 'removalPolicy'>;
+      /**
+       * The endpoint's public URL: RFC 9728 `resource` and the token audience. Set it when a custom domain serves
+       * the endpoint. Default: the API URL of the endpoint.
+       */
+      readonly resource?: string;
+      /** Audiences accepted in tokens. Default: the resource URL only. */
+      readonly audiences?: readonly string[];
+      /** Scopes every request needs. Default: none, or the Cognito issuer's scope. */
+      readonly requiredScopes?: readonly string[];
+      /** Key set URL. Default: discovered from the issuer's metadata. */
+      readonly jwksUrl?: string;
+    };
+
+/** What an endpoint with `auth: oauth` tells its users. */
+export interface McpEndpointAuth {
+  /** The issuer clients get tokens from. */
+  readonly issuer: string;
+  /** The resource URL tokens must be issued for. */
+  readonly resource: string;
+  /** Where the RFC 9728 metadata document is served. */
+  readonly metadataUrl: string;
+  /** The Cognito issuer, when the endpoint created one. */
+  readonly cognito?: CognitoIssuer;
+}
 
 /** Properties of an {@link McpEndpoint}; every field is optional and documented with its default. */
 export interface McpEndpointProps {
@@ -50,13 +89,13 @@ export interface McpEndpointProps {
   readonly mcpEntry?: string;
   /** Entry file of the companion resources function. Default `functions/resources/handler.ts`. */
   readonly resourcesEntry?: string;
-  /**
-   * Shell commands run in the project root before the MCP function is bundled. Default: with the default
-   * `mcpEntry`, regenerate the precompiled tool validators so a bundle never carries stale ones; none otherwise.
-   */
-  readonly mcpBeforeBundling?: readonly string[];
   /** Actions run when an alarm changes state (e.g. an SNS topic). Default: none. */
   readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
+  /**
+   * Who may call. Default: nobody is asked for anything (as `{ mode: 'none' }`), and synth warns that no choice
+   * was made; `infra/app.ts` refuses to synthesize without an explicit choice.
+   */
+  readonly auth?: McpAuthProps;
 }
 
 const API_GATEWAY_LIMIT = Duration.seconds(29);
@@ -79,6 +118,8 @@ export class McpEndpoint extends Construct {
   readonly resourcesFunction: BundledFunction;
   readonly httpApi: McpHttpApi;
   readonly monitoring: McpMonitoring;
+  /** Issuer, resource and metadata URL when `auth` is `oauth`; undefined when the endpoint is open. */
+  readonly auth?: McpEndpointAuth;
 
   constructor(scope: Construct, id: string, props: McpEndpointProps = {}) {
     super(scope, id);
@@ -139,8 +180,6 @@ export class McpEndpoint extends Construct {
     this.mcpFunction = new BundledFunction(this, 'McpFunction', {
       ...shared,
       entry: props.mcpEntry ?? FUNCTION_ENTRIES.mcp,
-      beforeBundling:
-        props.mcpBeforeBundling ?? (props.mcpEntry === undefined ? [GENERATE_VALIDATORS_COMMAND] : []),
       description: 'Stateless MCP server (Streamable HTTP, JSON responses)',
       memorySize: checkMemory('mcpMemorySize', props.mcpMemorySize ?? 1024),
       timeout: mcpTimeout,
@@ -154,9 +193,35 @@ export class McpEndpoint extends Construct {
       resourceArns: [this.resourcesFunction.function.functionArn],
     });
 
+    const oauth = props.auth?.mode === 'oauth' ? props.auth : undefined;
+    if (!props.auth) {
+      Annotations.of(this).addWarningV2(
+        'mcp-lambda-template:auth-not-chosen',
+        'No authorization chosen: anyone who finds the URL can call every tool. Choose auth "oauth" (an issuer, ' +
+          'or a Cognito user pool) or state auth "none" explicitly.',
+      );
+    }
+    if (oauth) {
+      if (!oauth.issuer === !oauth.cognito)
+        throw new Error('McpEndpoint: auth "oauth" needs exactly one of issuer and cognito');
+      // RFC 9728 puts the metadata at the root of the host: a named stage's URL cannot serve it.
+      if ((props.stageName ?? '$default') !== '$default' && oauth.resource === undefined)
+        throw new Error(
+          'McpEndpoint: auth "oauth" needs the $default stage, or a resource URL served by a custom domain',
+        );
+    }
+    const wellKnownPaths = oauth
+      ? metadataPaths(
+          oauth.resource !== undefined && !Token.isUnresolved(oauth.resource)
+            ? oauth.resource
+            : `https://endpoint.invalid${path}`,
+        )
+      : [];
+
     this.httpApi = new McpHttpApi(this, 'HttpApi', {
       handler: this.mcpFunction.function,
       path,
+      ...(wellKnownPaths.length ? { metadataPaths: wellKnownPaths } : {}),
       ...(props.stageName !== undefined ? { stageName: props.stageName } : {}),
       ...(props.throttleRateLimit !== undefined ? { throttleRateLimit: props.throttleRateLimit } : {}),
       ...(props.throttleBurstLimit !== undefined ? { throttleBurstLimit: props.throttleBurstLimit } : {}),
@@ -165,6 +230,7 @@ export class McpEndpoint extends Construct {
       removalPolicy: shared.removalPolicy,
     });
     this.url = this.httpApi.url;
+    if (oauth) this.auth = this.authorize(oauth, path, mcpEnvironment, shared.removalPolicy);
 
     this.monitoring = new McpMonitoring(this, 'Monitoring', {
       functions: [
@@ -175,5 +241,59 @@ export class McpEndpoint extends Construct {
       requestLogGroup: this.mcpFunction.logGroup,
       ...(props.alarmActions ? { alarmActions: props.alarmActions } : {}),
     });
+  }
+
+  /**
+   * Wires `auth: oauth`: creates the Cognito issuer if asked, and gives the MCP function its MCP_AUTH_* settings,
+   * checked here as the function will check them (values CloudFormation fills in, such as the API URL and the
+   * user pool's issuer URL, are well-formed by construction and stand in as placeholders for the check).
+   */
+  private authorize(
+    oauth: Extract<McpAuthProps, { mode: 'oauth' }>,
+    path: string,
+    mcpEnvironment: Record<string, string>,
+    removalPolicy: RemovalPolicy,
+  ): McpEndpointAuth {
+    const resource = oauth.resource ?? this.url;
+    const cognito = oauth.cognito
+      ? new CognitoIssuer(this, 'Issuer', { ...oauth.cognito, resource, removalPolicy })
+      : undefined;
+    const issuer = cognito?.issuer ?? oauth.issuer!;
+    const requiredScopes = oauth.requiredScopes ?? (cognito ? [cognito.scope] : []);
+    const environment: Record<string, string> = {
+      MCP_AUTH_MODE: 'oauth',
+      MCP_AUTH_ISSUER: issuer,
+      MCP_AUTH_RESOURCE: resource,
+      ...(oauth.audiences?.length ? { MCP_AUTH_AUDIENCE: oauth.audiences.join(',') } : {}),
+      ...(requiredScopes.length ? { MCP_AUTH_REQUIRED_SCOPES: requiredScopes.join(',') } : {}),
+      ...(oauth.jwksUrl ? { MCP_AUTH_JWKS_URL: oauth.jwksUrl } : {}),
+    };
+    const standIn = (name: string, value: string) =>
+      !Token.isUnresolved(value)
+        ? value
+        : name === 'MCP_AUTH_ISSUER' || name === 'MCP_AUTH_RESOURCE'
+          ? 'https://deploy-time.invalid/'
+          : value
+              .split(',')
+              .filter((v) => !Token.isUnresolved(v))
+              .join(',');
+    try {
+      loadConfig({
+        ...mcpEnvironment,
+        ...Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, standIn(k, v)])),
+      });
+    } catch (error) {
+      throw new Error(`McpEndpoint: ${(error as Error).message}`);
+    }
+    for (const [name, value] of Object.entries(environment))
+      this.mcpFunction.function.addEnvironment(name, value);
+    return {
+      issuer,
+      resource,
+      metadataUrl: Token.isUnresolved(resource)
+        ? `${this.httpApi.stage.url.replace(/\/$/, '')}/.well-known/oauth-protected-resource${path}`
+        : metadataUrl(resource),
+      ...(cognito ? { cognito } : {}),
+    };
   }
 }

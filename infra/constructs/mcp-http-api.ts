@@ -35,6 +35,11 @@ export interface McpHttpApiProps {
    * rejects any other Origin with 403. Default: none (non-browser clients need no CORS).
    */
   readonly allowedOrigins?: readonly string[];
+  /**
+   * Paths of the OAuth protected resource metadata (RFC 9728), routed to the MCP function for GET when the
+   * endpoint requires tokens, e.g. `/.well-known/oauth-protected-resource/mcp`. Default: none (authless).
+   */
+  readonly metadataPaths?: readonly string[];
   /** Extra request headers browsers may send, beyond {@link MCP_CORS_HEADERS} (e.g. `mcp-param-region`). Default: none. */
   readonly extraCorsHeaders?: readonly string[];
   /** Retention of the access log group. Default one month. */
@@ -140,14 +145,20 @@ export class McpHttpApi extends Construct {
       methods: [apigw.HttpMethod.POST, apigw.HttpMethod.GET, apigw.HttpMethod.DELETE],
       integration,
     });
+    for (const metadataPath of props.metadataPaths ?? []) {
+      routes.push(
+        ...this.api.addRoutes({ path: metadataPath, methods: [apigw.HttpMethod.GET], integration }),
+      );
+    }
 
     for (const route of routes) {
       Validations.of(route).acknowledge({
         id: 'AwsSolutions-APIG4',
         reason:
-          'The template ships an authless MCP server, which MCP clients and hosted connectors accept; the ' +
-          'planned OAuth resource server validates bearer tokens inside the function, so API Gateway stays ' +
-          'without an authorizer. Throttling on the stage bounds abuse until then.',
+          'Authorization happens inside the MCP function, not in an API Gateway authorizer: with auth=oauth the ' +
+          'function validates bearer tokens and answers 401/403 with the WWW-Authenticate challenge and ' +
+          'resource_metadata that MCP clients need to find the authorization server, which an authorizer cannot ' +
+          'shape; with auth=none the endpoint is deliberately open. Metadata routes are public by RFC 9728.',
       });
     }
 

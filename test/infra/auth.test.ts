@@ -1,0 +1,259 @@
+import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { describe, expect, it } from 'vitest';
+import { readSettings, requireAuthChoice, type ContextKey } from '../../infra/context.ts';
+import type { McpStackProps } from '../../infra/stack.ts';
+import { synthStack } from './synth.ts';
+
+/**
+ * Authorization in the deployed stack: tokens are validated inside the MCP function (so it alone shapes the 401
+ * and its WWW-Authenticate challenge), never by an API Gateway authorizer; an open endpoint is only ever deployed
+ * when someone asked for it.
+ */
+
+const ISSUER = 'https://login.example.com/tenant';
+
+function mcpEnvironment(template: Template): Record<string, unknown> {
+  const functions = template.findResources('AWS::Lambda::Function', {
+    Properties: { Description: Match.stringLikeRegexp('^Stateless MCP server') },
+  });
+  return Object.values(functions)[0]!.Properties.Environment.Variables;
+}
+
+/** A CloudFormation value as readable text: references become `<Id>` / `<Id.Attribute>`, joins are joined. */
+function render(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const v = value as Record<string, any>;
+  if (v.Ref) return `<${v.Ref}>`;
+  if (v['Fn::GetAtt']) return `<${v['Fn::GetAtt'].join('.')}>`;
+  if (v['Fn::Join']) return (v['Fn::Join'][1] as unknown[]).map(render).join(v['Fn::Join'][0]);
+  return JSON.stringify(value);
+}
+const API_URL = /^https:\/\/<McpHttpApi\w+>\.execute-api\.<AWS::Region>\.<AWS::URLSuffix>\/mcp$/;
+
+const routeKeys = (template: Template) =>
+  Object.values(template.findResources('AWS::ApiGatewayV2::Route'))
+    .map((r) => r.Properties.RouteKey as string)
+    .sort();
+
+/** The API URL of the stack's $default stage plus a path, as CloudFormation will join it. */
+const apiUrl = (path: string) =>
+  Match.objectLike({
+    'Fn::Join': [
+      '',
+      Match.arrayWith([Match.stringLikeRegexp('^https://'), Match.stringLikeRegexp(`${path}$`)]),
+    ],
+  });
+
+function nagFindings(props: McpStackProps): string[] {
+  const { app } = synthStack(props);
+  const report = new AwsSolutionsChecks(app).validateScope(app);
+  return report.violations.flatMap((v) =>
+    v.violatingResources.map((r) => `${v.ruleName} at ${r.constructPath}`),
+  );
+}
+
+describe('authorization mechanism of the stack', () => {
+  const open = synthStack({ endpoint: { auth: { mode: 'none' } } }).template;
+  const withIssuer = synthStack({
+    endpoint: { auth: { mode: 'oauth', issuer: ISSUER, requiredScopes: ['mcp:tools'] } },
+  }).template;
+  const withCognito = synthStack({ endpoint: { auth: { mode: 'oauth', cognito: {} } } }).template;
+
+  it.each([
+    ['auth none', open],
+    ['auth oauth with an issuer', withIssuer],
+    ['auth oauth with Cognito', withCognito],
+  ])('%s has no API Gateway authorizer: every route reaches the function, which decides', (_, template) => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
+    for (const route of Object.values(template.findResources('AWS::ApiGatewayV2::Route'))) {
+      expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+    }
+  });
+
+  it('auth none gives the function no MCP_AUTH settings and serves no metadata routes', () => {
+    expect(Object.keys(mcpEnvironment(open)).filter((k) => k.startsWith('MCP_AUTH_'))).toEqual([]);
+    expect(routeKeys(open)).toEqual(['DELETE /mcp', 'GET /mcp', 'POST /mcp']);
+  });
+
+  it('auth oauth gives the function the issuer, the endpoint URL as resource, and the required scopes', () => {
+    expect(mcpEnvironment(withIssuer)).toMatchObject({
+      MCP_AUTH_MODE: 'oauth',
+      MCP_AUTH_ISSUER: ISSUER,
+      MCP_AUTH_REQUIRED_SCOPES: 'mcp:tools',
+    });
+    expect(render(mcpEnvironment(withIssuer).MCP_AUTH_RESOURCE)).toMatch(API_URL);
+  });
+
+  it('auth oauth routes GET for both RFC 9728 metadata paths to the function', () => {
+    expect(routeKeys(withIssuer)).toEqual([
+      'DELETE /mcp',
+      'GET /.well-known/oauth-protected-resource',
+      'GET /.well-known/oauth-protected-resource/mcp',
+      'GET /mcp',
+      'POST /mcp',
+    ]);
+  });
+
+  it('a custom resource URL decides the metadata path and is passed on as is', () => {
+    const { template } = synthStack({
+      endpoint: { auth: { mode: 'oauth', issuer: ISSUER, resource: 'https://mcp.example.com/v1/mcp' } },
+    });
+    expect(mcpEnvironment(template).MCP_AUTH_RESOURCE).toBe('https://mcp.example.com/v1/mcp');
+    expect(routeKeys(template)).toContain('GET /.well-known/oauth-protected-resource/v1/mcp');
+  });
+
+  it('the Cognito issuer is a user pool with resource indicators, required MFA and no self sign-up', () => {
+    withCognito.hasResourceProperties('AWS::Cognito::UserPool', {
+      UserPoolTier: 'ESSENTIALS',
+      MfaConfiguration: 'ON',
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      Policies: { PasswordPolicy: Match.objectLike({ MinimumLength: 12, RequireSymbols: true }) },
+    });
+    withCognito.hasResourceProperties('AWS::Cognito::UserPoolResourceServer', {
+      Identifier: apiUrl('/mcp'),
+      Scopes: [Match.objectLike({ ScopeName: 'tools' })],
+    });
+    withCognito.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      GenerateSecret: false,
+      AllowedOAuthFlows: ['code'],
+      AllowedOAuthFlowsUserPoolClient: true,
+      CallbackURLs: ['http://localhost:6274/oauth/callback'],
+    });
+    withCognito.hasResourceProperties('AWS::Cognito::UserPoolDomain', { ManagedLoginVersion: 2 });
+  });
+
+  it('with Cognito the function trusts the pool as issuer and requires its scope', () => {
+    const env = mcpEnvironment(withCognito);
+    expect(render(env.MCP_AUTH_ISSUER)).toMatch(/^<McpIssuerUserPool\w+\.ProviderURL>$/);
+    expect(render(env.MCP_AUTH_REQUIRED_SCOPES)).toMatch(
+      /^https:\/\/<McpHttpApi\w+>\.execute-api\.<AWS::Region>\.<AWS::URLSuffix>\/mcp\/tools$/,
+    );
+  });
+
+  it('with Cognito the outputs name the issuer, the metadata URL, the pool, the client id and the sign-in URL', () => {
+    const outputs = Object.keys(withCognito.findOutputs('*'));
+    expect(outputs).toEqual(
+      expect.arrayContaining([
+        'AuthorizationServer',
+        'ProtectedResourceMetadataUrl',
+        'CognitoUserPoolId',
+        'CognitoClientId',
+        'CognitoSignInUrl',
+      ]),
+    );
+  });
+
+  it.each<[string, McpStackProps]>([
+    ['auth oauth with an issuer', { endpoint: { auth: { mode: 'oauth', issuer: ISSUER } } }],
+    ['auth oauth with Cognito', { endpoint: { auth: { mode: 'oauth', cognito: {} } } }],
+  ])('%s has no unacknowledged cdk-nag finding', (_, props) => {
+    expect(nagFindings(props)).toEqual([]);
+  });
+
+  it('warns loudly at synth when the construct is used without an authorization choice', () => {
+    const { stack } = synthStack();
+    const warnings = Annotations.fromStack(stack).findWarning(
+      '*',
+      Match.stringLikeRegexp('No authorization chosen'),
+    );
+    expect(warnings).toHaveLength(1);
+    const explicit = synthStack({ endpoint: { auth: { mode: 'none' } } }).stack;
+    expect(
+      Annotations.fromStack(explicit).findWarning('*', Match.stringLikeRegexp('No authorization')),
+    ).toEqual([]);
+  });
+
+  it.each<[string, McpStackProps, RegExp]>([
+    [
+      'oauth with both an issuer and Cognito',
+      { endpoint: { auth: { mode: 'oauth', issuer: ISSUER, cognito: {} } } },
+      /exactly one of issuer and cognito/,
+    ],
+    ['oauth with neither', { endpoint: { auth: { mode: 'oauth' } } }, /exactly one of issuer and cognito/],
+    [
+      'oauth on a named stage without a custom resource URL',
+      { endpoint: { stageName: 'prod', auth: { mode: 'oauth', issuer: ISSUER } } },
+      /needs the \$default stage/,
+    ],
+    [
+      'a plain-http issuer',
+      { endpoint: { auth: { mode: 'oauth', issuer: 'http://login.example.com' } } },
+      /MCP_AUTH_ISSUER must be an https URL/,
+    ],
+    [
+      'a scope with a quote',
+      { endpoint: { auth: { mode: 'oauth', issuer: ISSUER, requiredScopes: ['a"b'] } } },
+      /MCP_AUTH_REQUIRED_SCOPES has an invalid scope/,
+    ],
+  ])('refuses to synthesize %s', (_, props, message) => {
+    expect(() => synthStack(props)).toThrow(message);
+  });
+});
+
+describe('authorization settings from CDK context', () => {
+  const settings = (context: Partial<Record<ContextKey, unknown>>) => readSettings((key) => context[key]);
+
+  it('refuses to deploy without an explicit choice', () => {
+    expect(() => requireAuthChoice(settings({}))).toThrow(/Context "auth" is required/);
+    expect(requireAuthChoice(settings({ auth: 'none' })).endpoint.auth).toEqual({ mode: 'none' });
+  });
+
+  it.each<[string, Partial<Record<ContextKey, unknown>>, unknown]>([
+    ['auth none', { auth: 'none' }, { mode: 'none' }],
+    ['an issuer', { auth: 'oauth', authIssuer: ISSUER }, { mode: 'oauth', issuer: ISSUER }],
+    [
+      'every oauth setting (-c strings)',
+      {
+        auth: 'OAUTH',
+        authIssuer: ISSUER,
+        authResource: 'https://mcp.example.com/mcp',
+        authAudiences: 'https://mcp.example.com/mcp, api://mcp',
+        authScopes: 'mcp:tools,mcp:read',
+        authJwksUrl: 'https://login.example.com/keys',
+      },
+      {
+        mode: 'oauth',
+        issuer: ISSUER,
+        resource: 'https://mcp.example.com/mcp',
+        audiences: ['https://mcp.example.com/mcp', 'api://mcp'],
+        requiredScopes: ['mcp:tools', 'mcp:read'],
+        jwksUrl: 'https://login.example.com/keys',
+      },
+    ],
+    [
+      'Cognito with its settings (cdk.json types)',
+      {
+        auth: 'oauth',
+        authCognito: true,
+        authCognitoDomainPrefix: 'acme-mcp',
+        authCognitoCallbackUrls: ['https://claude.ai/api/mcp/auth_callback'],
+      },
+      {
+        mode: 'oauth',
+        cognito: { domainPrefix: 'acme-mcp', callbackUrls: ['https://claude.ai/api/mcp/auth_callback'] },
+      },
+    ],
+  ])('reads %s', (_, context, auth) => {
+    expect(settings(context).endpoint.auth).toEqual(auth);
+  });
+
+  it.each<[string, Partial<Record<ContextKey, unknown>>, RegExp]>([
+    ['an unknown mode', { auth: 'jwt' }, /"auth" must be "oauth" or "none"/],
+    ['oauth without an issuer or Cognito', { auth: 'oauth' }, /"authIssuer" must be an issuer URL/],
+    ['oauth with both', { auth: 'oauth', authIssuer: ISSUER, authCognito: 'true' }, /"authIssuer"/],
+    ['an issuer with auth none', { auth: 'none', authIssuer: ISSUER }, /"authIssuer" must be left out/],
+    [
+      'Cognito settings without Cognito',
+      { auth: 'oauth', authIssuer: ISSUER, authCognitoDomainPrefix: 'x' },
+      /used only with authCognito=true/,
+    ],
+    [
+      'a non-boolean Cognito flag',
+      { auth: 'oauth', authCognito: 'yes' },
+      /"authCognito" must be true or false/,
+    ],
+  ])('refuses %s and names the context key', (_, context, message) => {
+    expect(() => settings(context)).toThrow(message);
+  });
+});
