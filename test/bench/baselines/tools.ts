@@ -1,0 +1,109 @@
+/**
+ * The example tools as the official SDKs declare them: the same names, titles, descriptions, annotations and
+ * argument rules, written as Zod schemas (the idiom of both SDK lines, which already depend on Zod), and the very
+ * same handler functions as `functions/mcp/tools/`, so every server in the benchmark does identical work.
+ */
+import { z } from 'zod';
+import { contentGallery } from '../../../functions/mcp/tools/content-gallery.ts';
+import { generateReport } from '../../../functions/mcp/tools/generate-report.ts';
+import { ping } from '../../../functions/mcp/tools/ping.ts';
+import { renderChart } from '../../../functions/mcp/tools/render-chart.ts';
+import { safeDivide } from '../../../functions/mcp/tools/safe-divide.ts';
+import { textStats } from '../../../functions/mcp/tools/text-stats.ts';
+import { silentLogger } from '../../../src/log.ts';
+import type { CallToolResult, ToolAnnotations } from '../../../src/protocol/types.ts';
+import type { ToolContext, ToolDefinition } from '../../../src/tools/define.ts';
+import { ToolError } from '../../../src/tools/define.ts';
+import { toCallToolResult } from '../../../src/tools/result.ts';
+
+/** One tool in SDK terms. */
+export interface BaselineTool {
+  name: string;
+  title?: string;
+  description: string;
+  annotations?: ToolAnnotations;
+  inputSchema?: z.ZodObject;
+  outputSchema?: z.ZodObject;
+  /** Runs the shared handler; a thrown error is left to the SDK, which turns it into an `isError` result. */
+  run(args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult>;
+}
+
+/** Instructions sent in `initialize` / `server/discover`, as the MCP function sends them. */
+export const INSTRUCTIONS =
+  'Large tool outputs arrive as resource_link blocks: read them with resources/read when you need the content.';
+
+const int = () => z.number().int();
+
+const SCHEMAS: Record<string, { input?: z.ZodObject; output?: z.ZodObject }> = {
+  ping: {},
+  safe_divide: {
+    input: z.strictObject({
+      a: z.number().describe('Dividend'),
+      b: z.number().describe('Divisor (must not be 0)'),
+    }),
+  },
+  text_stats: {
+    input: z.strictObject({
+      text: z.string().max(200000).describe('The text to analyse'),
+      top: int().min(1).max(50).default(5).describe('How many frequent words to list'),
+    }),
+    output: z.strictObject({
+      characters: int().min(0),
+      words: int().min(0),
+      lines: int().min(0),
+      topWords: z.array(z.strictObject({ word: z.string(), count: int().min(1) })),
+    }),
+  },
+  content_gallery: {},
+  generate_report: {
+    input: z.strictObject({
+      rows: int().min(1).max(500000).default(1000).describe('Number of data rows'),
+      seed: int().min(0).default(1).describe('Seed for the deterministic generator'),
+    }),
+  },
+  render_chart: {
+    input: z.strictObject({
+      values: z.array(z.number().min(0)).min(1).max(100),
+      width: int().min(16).max(4096).default(640),
+      height: int().min(16).max(4096).default(480),
+    }),
+  },
+};
+
+/** The context a shared handler gets outside our server: a signal, and no storage. */
+export function toolContext(signal: AbortSignal): ToolContext {
+  return {
+    requestId: 'baseline',
+    signal,
+    era: 'legacy',
+    protocolVersion: '',
+    log: silentLogger,
+    progress: () => undefined,
+    notify: () => undefined,
+    store: () => Promise.reject(new ToolError('This server has no storage for large outputs.')),
+  };
+}
+
+function toBaseline(definition: ToolDefinition): BaselineTool {
+  const schemas = SCHEMAS[definition.name];
+  if (!schemas) throw new Error(`No SDK schema for tool ${definition.name}`);
+  return {
+    name: definition.name,
+    ...(definition.title ? { title: definition.title } : {}),
+    description: definition.description,
+    ...(definition.annotations ? { annotations: definition.annotations } : {}),
+    ...(schemas.input ? { inputSchema: schemas.input } : {}),
+    ...(schemas.output ? { outputSchema: schemas.output } : {}),
+    run: async (args, signal) => toCallToolResult(await definition.handler(args, toolContext(signal))),
+  };
+}
+
+/** The example tools, in the order the MCP function lists them. */
+export const baselineTools: readonly BaselineTool[] = [
+  ping,
+  safeDivide,
+  textStats,
+  contentGallery,
+  generateReport,
+  renderChart,
+].map(toBaseline);

@@ -1,0 +1,35 @@
+/**
+ * Cold-start probe, run in a fresh Node process: loads a bundled function, answers one `tools/call`, and reports
+ * when each step finished. Usage: node child-coldStart.mjs BUNDLE SPEC_JSON
+ */
+import { writeSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { classify } from '../../load/classify.ts';
+import { apiGatewayEvent, lambdaContext, type BenchHandler } from '../lambda-event.ts';
+import type { ColdStartReport, ProbeSpec } from './protocol.ts';
+
+const started = performance.now();
+const [bundle, specJson] = process.argv.slice(2);
+const spec = JSON.parse(specJson!) as ProbeSpec;
+const { handler } = (await import(pathToFileURL(bundle!).href)) as { handler: BenchHandler };
+const imported = performance.now();
+const result = (await handler(
+  apiGatewayEvent(spec.request),
+  lambdaContext(),
+)) as APIGatewayProxyStructuredResultV2;
+const answered = performance.now();
+const answer = classify(
+  result.statusCode ?? 0,
+  String(result.headers?.['content-type'] ?? ''),
+  result.body ?? '',
+);
+const report: ColdStartReport = {
+  started,
+  imported,
+  answered,
+  outcome: answer.outcome,
+  ...(answer.detail ? { detail: answer.detail } : {}),
+};
+writeSync(3, JSON.stringify(report));
+process.exit(0);

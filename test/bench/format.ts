@@ -1,0 +1,238 @@
+/** Prints a benchmark run as plain-text tables with ratios (what `npm run bench` shows and BENCHMARKS.md quotes). */
+import type { BundleInfo } from './bundle.ts';
+import { SERVERS } from './bundle.ts';
+import type { BenchResults } from './results.ts';
+import type { Variant } from './variants.ts';
+
+/** Lays out rows under a header; columns after the first are right-aligned unless marked with a leading '<'. */
+export function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const left = header.map((h, i) => i === 0 || h.startsWith('<'));
+  const head = header.map((h) => h.replace(/^</, ''));
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((c, i) => (left[i] ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)]
+    .map((l) => `  ${l}`)
+    .join('\n');
+}
+
+const n = (value: number) => Math.round(value).toLocaleString('en-US');
+const ms = (value: number) => value.toFixed(value < 10 ? 1 : 0);
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+const x = (ratio: number) => `${ratio.toFixed(1)}x`;
+
+const ERA_VERSION = { modern: '2026-07-28', legacy: '2025-11-25' } as const;
+
+/** "ours, 2026-07-28" / "SDK 2.x createMcpHandler, 2025-11-25". */
+export function variantLabel(variant: Variant): string {
+  return `${SERVERS[variant.server].label}, ${ERA_VERSION[variant.era]}`;
+}
+
+function partsSummary(bundle: Omit<BundleInfo, 'file'>, count: number): string {
+  const top = bundle.parts.slice(0, count).map((p) => `${p.name} ${kb(p.bytes)}`);
+  const rest = bundle.parts.slice(count).reduce((sum, p) => sum + p.bytes, 0);
+  return [...top, ...(rest > 0 ? [`other ${kb(rest)}`] : [])].join(' · ');
+}
+
+/** The whole report. */
+export function formatBench(results: BenchResults): string {
+  const m = results.machine;
+  const s = results.settings;
+  const out: string[] = [
+    `npm run bench — ${results.date}`,
+    `machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}`,
+    `functions on Node ${m.functionNode} (${s.execArgv.join(' ') || 'no flags'}), load generator on Node ${m.driverNode}`,
+    `load average (1 min): ${m.loadStart} at start, ${m.loadEnd ?? '?'} at end; ${results.durationS.toFixed(0)} s in all`,
+    '',
+  ];
+
+  out.push('Bundles (esbuild with the stack options: minified ESM, @aws-sdk/* external); KB = 1,024 bytes');
+  out.push(
+    table(
+      ['function', 'KB', 'gzip KB', '<what it holds (KB in the minified output)'],
+      results.bundles.map((b) => [b.label, kb(b.bytes), kb(b.gzipBytes), partsSummary(b, 4)]),
+    ),
+  );
+  out.push('');
+
+  if (results.coldStart) {
+    const byId = new Map(results.coldStart.map((r) => [r.variant.id, r]));
+    out.push(
+      `1. Cold start: fresh Node process → first tools/call (safe_divide) answered; median of ${s.coldStartRuns} processes`,
+    );
+    out.push(
+      table(
+        [
+          'server, revision',
+          'process→answer ms',
+          'load+init ms',
+          'first call ms',
+          'ours is',
+          'ours is (code only)',
+        ],
+        results.coldStart.map((r) => {
+          const ours = byId.get(`ours-${r.variant.era}`)!;
+          const isOurs = r.variant.server === 'ours';
+          return [
+            variantLabel(r.variant),
+            ms(r.totalMs),
+            ms(r.importMs),
+            ms(r.firstCallMs),
+            isOurs ? '' : `${x(r.totalMs / ours.totalMs)} faster`,
+            isOurs ? '' : `${x(r.codeMs / ours.codeMs)} faster`,
+          ];
+        }),
+      ),
+    );
+    out.push(
+      "   (code only = load+init + first call, without Node's own start-up, which is the same for every server)",
+    );
+    out.push('');
+  }
+
+  if (results.warm) {
+    const byId = new Map(results.warm.map((r) => [r.variant.id, r]));
+    out.push(
+      `2. Warm in-process: Lambda handler calls/s, tools/call ping, one call at a time; median of ${s.warmRuns} × ${s.warmDurationMs / 1000} s`,
+    );
+    out.push(
+      table(
+        ['server, revision', 'calls/s', 'µs/call', 'ours is'],
+        results.warm.map((r) => {
+          const ours = byId.get(`ours-${r.variant.era}`)!;
+          return [
+            variantLabel(r.variant),
+            n(r.callsPerSecond),
+            r.microsPerCall.toFixed(0),
+            r.variant.server === 'ours' ? '' : `${x(ours.callsPerSecond / r.callsPerSecond)} faster`,
+          ];
+        }),
+      ),
+    );
+    out.push('');
+  }
+
+  if (results.http) {
+    const bare = results.http.find((r) => r.id === 'bare');
+    out.push(
+      `3. HTTP through the local server (npm start's API Gateway emulation), load command, tools/call ping, ` +
+        `${s.httpConnections} connections, ${s.httpDurationS} s; median of ${s.httpRounds} rounds`,
+    );
+    out.push(
+      table(
+        [
+          'server, revision',
+          'req/s',
+          'of bare',
+          'p50 ms',
+          'p90 ms',
+          'p99 ms',
+          'max ms',
+          'failed',
+          'isError',
+          'peak RSS MB',
+        ],
+        results.http.map((r) => [
+          r.variant ? variantLabel(r.variant) : 'bare node:http, fixed response (ceiling)',
+          n(r.report.requestsPerSecond),
+          bare ? `${Math.round((r.report.requestsPerSecond / bare.report.requestsPerSecond) * 100)}%` : '',
+          String(r.report.latencyMs.p50),
+          String(r.report.latencyMs.p90),
+          String(r.report.latencyMs.p99),
+          String(r.report.latencyMs.max),
+          n(r.failures),
+          n(r.report.outcomes['tool-error']),
+          mb(r.peakRssBytes),
+        ]),
+      ),
+    );
+    out.push(
+      '   (failed = transport errors + non-2xx + JSON-RPC errors + unreadable answers, over all rounds)',
+    );
+    out.push('');
+  }
+
+  out.push(
+    '4. Offload round trip: generate_report output stored in the local S3 server as resource links, every part ' +
+      'read back with resources/read over HTTP and checked; median of 3',
+  );
+  if (!results.offload) out.push('  not run');
+  else if ('pending' in results.offload) out.push(`  pending: ${results.offload.pending}`);
+  else {
+    out.push(
+      table(
+        [
+          'output',
+          'tools/call ms',
+          'tool alone ms',
+          'read back ms',
+          'parts',
+          'total ms',
+          'MB/s',
+          'bytes match',
+          'peak RSS MB',
+        ],
+        results.offload.map((r) => [
+          `${(r.outputBytes / 1e6).toFixed(1)} MB`,
+          ms(r.callMs),
+          ms(r.toolMs),
+          ms(r.readMs),
+          String(r.parts),
+          ms(r.callMs + r.readMs),
+          (r.outputBytes / 1e6 / ((r.callMs + r.readMs) / 1000)).toFixed(1),
+          r.verified ? 'yes' : 'NO',
+          mb(r.peakRssBytes),
+        ]),
+      ),
+    );
+    out.push(
+      '   (MB = 1,000,000 bytes here; tool alone = generate_report run once in the benchmark process, for scale)',
+    );
+  }
+  out.push('');
+
+  if (results.soak) {
+    const k = results.soak;
+    out.push(
+      `5. Soak: ${n(k.calls)} tools/call ping through the local server (ours, 2025-11-25), ${s.httpConnections} ` +
+        'connections, after an untimed warm-up; memory after a full GC',
+    );
+    out.push(
+      table(
+        ['after calls', 'RSS MB', 'heap used MB'],
+        [
+          ...k.checkpoints.map((c) => [
+            c.calls === 0 ? 'start (after warm-up)' : n(c.calls),
+            mb(c.memory.rssBytes),
+            mb(c.memory.heapUsedBytes),
+          ]),
+          ['peak RSS', mb(k.peakRssBytes), ''],
+        ],
+      ),
+    );
+    out.push(
+      `   ${n(k.calls)} calls in ${k.durationS} s (${n(k.requestsPerSecond)} req/s), worst p99 ${k.p99Ms} ms, ` +
+        `${n(k.failures)} failed`,
+    );
+    out.push('');
+  }
+
+  out.push('Targets (issue 5)');
+  out.push(
+    table(
+      ['target', '<goal', '<measured', '<result'],
+      results.targets.map((t) => [
+        t.name,
+        t.goal,
+        t.measured,
+        t.met === undefined ? 'not run' : t.met ? 'met' : 'MISSED',
+      ]),
+    ),
+  );
+  for (const t of results.targets) if (t.note) out.push(`   ${t.name}: ${t.note}`);
+  return out.join('\n');
+}

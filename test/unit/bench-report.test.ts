@@ -1,0 +1,268 @@
+import type { Metafile } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { bundleParts, partName } from '../bench/bundle.ts';
+import type { ColdStartResult } from '../bench/cold-start.ts';
+import { formatBench, table } from '../bench/format.ts';
+import type { HttpResult, SoakResult } from '../bench/http.ts';
+import type { BenchResults } from '../bench/results.ts';
+import { median, percentile } from '../bench/stats.ts';
+import { evaluateTargets } from '../bench/targets.ts';
+import { VARIANTS, type Variant } from '../bench/variants.ts';
+import type { WarmResult } from '../bench/warm.ts';
+import type { LoadReport } from '../load/run.ts';
+
+describe('bundle composition from the esbuild metafile', () => {
+  it.each([
+    ['node_modules/ajv/dist/core.js', 'ajv'],
+    ['node_modules/@aws-lambda-powertools/logger/lib/esm/Logger.js', '@aws-lambda-powertools/logger'],
+    ['node_modules/@modelcontextprotocol/sdk/node_modules/zod/v4/core/core.js', 'zod'],
+    ['src/tools/registry.ts', 'src/tools'],
+    ['src/dispatcher.ts', 'src/dispatcher.ts'],
+    ['functions/mcp/tools/ping.ts', 'functions/mcp'],
+    ['<runtime>', '<runtime>'],
+  ])('names %s as part of %s', (input, name) => {
+    expect(partName(input)).toBe(name);
+  });
+
+  it('sums bytes per package, largest first, and lists external imports once', () => {
+    const metafile = {
+      inputs: {},
+      outputs: {
+        'out/fn.mjs': {
+          bytes: 100,
+          entryPoint: 'functions/mcp/handler.ts',
+          exports: ['handler'],
+          imports: [
+            { path: '@aws-sdk/client-s3', kind: 'dynamic-import', external: true },
+            { path: '@aws-sdk/client-s3', kind: 'dynamic-import', external: true },
+            { path: 'node:crypto', kind: 'import-statement', external: true },
+          ],
+          inputs: {
+            'node_modules/ajv/a.js': { bytesInOutput: 30 },
+            'node_modules/ajv/b.js': { bytesInOutput: 20 },
+            'src/tools/x.ts': { bytesInOutput: 40 },
+          },
+        },
+      },
+    } as unknown as Metafile;
+    expect(bundleParts(metafile, 'out/fn.mjs')).toEqual({
+      parts: [
+        { name: 'ajv', bytes: 50 },
+        { name: 'src/tools', bytes: 40 },
+      ],
+      external: ['@aws-sdk/client-s3', 'node:crypto'],
+    });
+  });
+});
+
+describe('statistics', () => {
+  it.each([
+    [[5], 5],
+    [[3, 1, 2], 2],
+    [[4, 1, 3, 2], 2.5],
+  ])('takes the median of %j as %d', (values, expected) => {
+    expect(median(values)).toBe(expected);
+  });
+
+  it('takes percentiles by nearest rank', () => {
+    const values = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect([percentile(values, 50), percentile(values, 90), percentile(values, 100)]).toEqual([50, 90, 100]);
+  });
+});
+
+const variant = (id: string): Variant => VARIANTS.find((v) => v.id === id)!;
+
+const load = (rps: number, failed = 0): LoadReport => ({
+  url: 'http://127.0.0.1:1/mcp',
+  tool: 'ping',
+  era: 'legacy',
+  protocolVersion: '2025-11-25',
+  connections: 16,
+  durationS: 5,
+  requests: rps * 5,
+  requestsPerSecond: rps,
+  latencyMs: { p50: 1, p90: 2, p99: 3, max: 4, mean: 1.2 },
+  errors: failed,
+  timeouts: 0,
+  outcomes: { ok: rps * 5, 'tool-error': 0, 'rpc-error': 0, 'non-2xx': 0, malformed: 0 },
+  samples: {},
+  passed: failed === 0,
+});
+
+function results(scale: {
+  cold: number;
+  warm: number;
+  httpShare: number;
+  bundleKb: number;
+  soakGrowthMb: number;
+}): BenchResults {
+  const cold = (id: string, totalMs: number): ColdStartResult => ({
+    variant: variant(id),
+    runs: 3,
+    totalMs,
+    codeMs: totalMs - 50,
+    importMs: totalMs / 2,
+    firstCallMs: totalMs / 2 - 50,
+    samples: [totalMs],
+    failures: 0,
+  });
+  const warm = (id: string, callsPerSecond: number): WarmResult => ({
+    variant: variant(id),
+    callsPerSecond,
+    microsPerCall: 1e6 / callsPerSecond,
+    samples: [callsPerSecond],
+    failures: 0,
+  });
+  const http = (id: string, rps: number): HttpResult => ({
+    id,
+    ...(id === 'bare' ? {} : { variant: variant(id) }),
+    report: load(rps),
+    rounds: [rps],
+    failures: 0,
+    peakRssBytes: 80 * 2 ** 20,
+  });
+  // Memory settles after the first quarter, then grows by soakGrowthMb per quarter (0 = flat).
+  const memory = (quarter: number) => ({
+    rssBytes: (quarter === 0 ? 76 : 80 + scale.soakGrowthMb * quarter) * 2 ** 20,
+    maxRssBytes: 90 * 2 ** 20,
+    heapUsedBytes: (8 + scale.soakGrowthMb * quarter * 0.5) * 2 ** 20,
+  });
+  const soak: SoakResult = {
+    calls: 100_000,
+    checkpoints: [0, 1, 2, 3, 4].map((q) => ({ calls: q * 25_000, memory: memory(q) })),
+    peakRssBytes: 90 * 2 ** 20,
+    failures: 0,
+    durationS: 20,
+    requestsPerSecond: 5000,
+    p99Ms: 9,
+  };
+  return {
+    date: '2026-11-22T00:00:00.000Z',
+    machine: {
+      os: 'linux',
+      cpu: 'test cpu',
+      cores: 2,
+      memoryGiB: 8,
+      driverNode: 'v20',
+      functionNode: 'v22',
+      loadStart: 0.1,
+      loadEnd: 0.2,
+    },
+    settings: {
+      coldStartRuns: 3,
+      warmRuns: 1,
+      warmDurationMs: 1000,
+      httpConnections: 16,
+      httpDurationS: 5,
+      httpRounds: 1,
+      soakCalls: 100_000,
+      execArgv: ['--enable-source-maps'],
+    },
+    bundles: [
+      {
+        label: 'ours',
+        entry: 'functions/mcp/handler.ts',
+        bytes: scale.bundleKb * 1024,
+        gzipBytes: 1000,
+        parts: [{ name: 'ajv', bytes: 1000 }],
+        external: [],
+      },
+    ],
+    coldStart: [
+      cold('ours-modern', 100),
+      cold('ours-legacy', 100),
+      cold('sdk2-modern', 100 * scale.cold),
+      cold('sdk2-legacy', 100 * scale.cold),
+      cold('sdk1-legacy', 400),
+    ],
+    warm: [
+      warm('ours-modern', 1000 * scale.warm),
+      warm('ours-legacy', 1000 * scale.warm),
+      warm('sdk2-modern', 1000),
+      warm('sdk2-legacy', 1000),
+      warm('sdk1-legacy', 1000),
+    ],
+    http: [
+      http('bare', 10_000),
+      http('ours-modern', 10_000 * scale.httpShare),
+      http('ours-legacy', 10_000 * scale.httpShare),
+      http('sdk2-modern', 1000),
+    ],
+    offload: { pending: 'not landed' },
+    soak,
+    targets: [],
+    durationS: 120,
+  };
+}
+
+const GOOD = { cold: 4, warm: 6, httpShare: 0.8, bundleKb: 90, soakGrowthMb: 0 };
+
+describe('the targets of issue 5', () => {
+  it('are all met by a run that reaches every goal', () => {
+    const checks = evaluateTargets(results(GOOD));
+    expect(checks.map((c) => [c.name, c.met])).toEqual([
+      ['cold start vs SDK 2.x', true],
+      ['warm in-process throughput vs SDK 2.x', true],
+      ['local HTTP throughput vs bare node:http', true],
+      ['errors in every run', true],
+      ['MCP function bundle (minified)', true],
+      ['soak memory over 100,000 calls', true],
+    ]);
+  });
+
+  it.each([
+    ['cold start vs SDK 2.x', { cold: 2.5 }, 'short by 0.50x'],
+    ['warm in-process throughput vs SDK 2.x', { warm: 4 }, 'short by 1.00x'],
+    ['local HTTP throughput vs bare node:http', { httpShare: 0.6 }, 'short by 10 points'],
+    ['MCP function bundle (minified)', { bundleKb: 190 }, 'over by 40.0 KB'],
+    ['soak memory over 100,000 calls', { soakGrowthMb: 3 }, 'growth in every quarter points to a leak'],
+  ])('report %s as missed, and by how much', (name, change, note) => {
+    const check = evaluateTargets(results({ ...GOOD, ...change })).find((c) => c.name === name)!;
+    expect(check.met).toBe(false);
+    if (note) expect(check.note).toContain(note);
+  });
+
+  it('count every failed request of every run as an error', () => {
+    const run = results(GOOD);
+    run.soak!.failures = 3;
+    const check = evaluateTargets(run).find((c) => c.name === 'errors in every run')!;
+    expect(check).toMatchObject({
+      met: false,
+      measured: '3 (HTTP 0, soak 3, warm 0, cold start 0, offload 0)',
+    });
+  });
+});
+
+describe('the printed report', () => {
+  it('aligns text left and numbers right under a rule', () => {
+    expect(
+      table(
+        ['name', 'n'],
+        [
+          ['a', '1'],
+          ['bb', '22'],
+        ],
+      ),
+    ).toBe(['  name   n', '  ----  --', '  a      1', '  bb    22'].join('\n'));
+  });
+
+  it('shows every part, the ratios and the targets', () => {
+    const run = results(GOOD);
+    run.targets = evaluateTargets(run);
+    const text = formatBench(run);
+    for (const heading of [
+      'Bundles',
+      '1. Cold start',
+      '2. Warm in-process',
+      '3. HTTP',
+      '4. Offload',
+      '5. Soak',
+      'Targets',
+    ]) {
+      expect(text).toContain(heading);
+    }
+    expect(text).toContain('4.0x faster');
+    expect(text).toContain('pending: not landed');
+    expect(text).not.toContain('MISSED');
+  });
+});
