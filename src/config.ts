@@ -19,6 +19,8 @@ export interface Config {
   toolTimeoutMs: number;
   pageSize: number;
   listCacheTtlMs: number;
+  /** Key sealing `requestState` of 2026-07-28 multi round-trip requests; undefined = random per instance. */
+  requestStateSecret: string | undefined;
   offload: OffloadConfig;
   auth: AuthConfig;
 }
@@ -169,6 +171,14 @@ function auth(env: Env): AuthConfig {
   };
 }
 
+/** A secret long enough to key AES-256 through a hash: at least 32 characters. */
+function secret(env: Env, name: string): string | undefined {
+  const value = env[name];
+  if (value === undefined || value === '') return undefined;
+  if (value.length < 32) throw new Error(`Configuration: ${name} must be at least 32 characters`);
+  return value;
+}
+
 /** Reads and validates the configuration; throws with the variable's name when a value is invalid. */
 export function loadConfig(env: Env = process.env): Config {
   return {
@@ -182,6 +192,7 @@ export function loadConfig(env: Env = process.env): Config {
     toolTimeoutMs: int(env, 'MCP_TOOL_TIMEOUT_MS', 25_000, 100, 900_000),
     pageSize: int(env, 'MCP_PAGE_SIZE', 100, 1, 1000),
     listCacheTtlMs: int(env, 'MCP_LIST_CACHE_TTL_MS', 300_000, 0, 86_400_000),
+    requestStateSecret: secret(env, 'MCP_REQUEST_STATE_SECRET'),
     offload: {
       bucket: env.OFFLOAD_BUCKET || undefined,
       prefix: str(env, 'OFFLOAD_PREFIX', 'outputs/', /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\/$/),

@@ -68,6 +68,7 @@ const server = createMcpServer({
   pageSize: config.pageSize,
   toolTimeoutMs: config.toolTimeoutMs,
   listCache: { ttlMs: config.listCacheTtlMs, cacheScope: 'public' },
+  ...(config.requestStateSecret ? { requestStateSecret: config.requestStateSecret } : {}),
   http: {
     path: config.mcpPath,
     allowedOrigins: config.allowedOrigins,

@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       toolTimeoutMs: 25_000,
       pageSize: 100,
       listCacheTtlMs: 300_000,
+      requestStateSecret: undefined,
       offload: expect.objectContaining({
         bucket: undefined,
         prefix: 'outputs/',
@@ -101,5 +102,10 @@ describe('loadConfig', () => {
 
   it('treats an empty number as unset', () => {
     expect(loadConfig({ MCP_PAGE_SIZE: '' }).pageSize).toBe(100);
+  });
+
+  it('reads a request-state secret of at least 32 characters and refuses a shorter one by name', () => {
+    expect(loadConfig({ MCP_REQUEST_STATE_SECRET: 'k'.repeat(32) }).requestStateSecret).toBe('k'.repeat(32));
+    expect(() => loadConfig({ MCP_REQUEST_STATE_SECRET: 'short' })).toThrow(/MCP_REQUEST_STATE_SECRET/);
   });
 });
