@@ -27,6 +27,16 @@ const isNotFound = (error: unknown): boolean => {
 };
 
 /**
+ * S3 answers GetObject on a missing key with 403 AccessDenied (not 404) when the caller may not ListBucket, and the
+ * companion deliberately may not: it can only read keys it is given. Readers call `get` only with keys that passed
+ * strict URI validation under our prefix, so there a 403 means "no such object".
+ */
+const isDeniedAsMissing = (error: unknown): boolean => {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'AccessDenied' || e?.$metadata?.httpStatusCode === 403;
+};
+
+/**
  * Storage over `@aws-sdk/client-s3`. The SDK is imported on first use, so a function that never offloads never
  * loads it (the bundles leave `@aws-sdk/*` to the Lambda runtime).
  */
@@ -80,7 +90,7 @@ export function s3Storage(options: S3StorageOptions): StorageWriter & StorageRea
         const body = out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
         return { body, contentType: out.ContentType ?? '', metadata: out.Metadata ?? {} };
       } catch (error) {
-        if (isNotFound(error)) return undefined;
+        if (isNotFound(error) || isDeniedAsMissing(error)) return undefined;
         throw new StorageError('get', key, { cause: error });
       }
     },
