@@ -114,8 +114,13 @@ export class McpHttpApi extends Construct {
         ? {
             corsPreflight: {
               allowOrigins: [...origins],
-              allowMethods: [apigw.CorsHttpMethod.POST],
+              // GET only for the public metadata documents, when the endpoint requires tokens.
+              allowMethods: props.metadataPaths?.length
+                ? [apigw.CorsHttpMethod.POST, apigw.CorsHttpMethod.GET]
+                : [apigw.CorsHttpMethod.POST],
               allowHeaders: [...MCP_CORS_HEADERS, ...(props.extraCorsHeaders ?? [])],
+              // A browser client must read the 401/403 challenge to find the authorization server.
+              exposeHeaders: ['www-authenticate'],
               maxAge: Duration.hours(1),
             },
           }

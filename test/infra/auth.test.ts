@@ -103,6 +103,18 @@ describe('authorization mechanism of the stack', () => {
     expect(routeKeys(template)).toContain('GET /.well-known/oauth-protected-resource/v1/mcp');
   });
 
+  it('lets allowed browser origins read the challenge and fetch the metadata', () => {
+    const { template } = synthStack({
+      endpoint: { allowedOrigins: ['https://app.example.com'], auth: { mode: 'oauth', issuer: ISSUER } },
+    });
+    const api = Object.values(template.findResources('AWS::ApiGatewayV2::Api'))[0]!;
+    expect(api.Properties.CorsConfiguration).toMatchObject({
+      AllowOrigins: ['https://app.example.com'],
+      AllowMethods: ['POST', 'GET'],
+      ExposeHeaders: ['www-authenticate'],
+    });
+  });
+
   it('the Cognito issuer is a user pool with resource indicators, required MFA and no self sign-up', () => {
     withCognito.hasResourceProperties('AWS::Cognito::UserPool', {
       UserPoolTier: 'ESSENTIALS',
