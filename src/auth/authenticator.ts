@@ -18,6 +18,8 @@ export interface AuthRejection {
   status: 401 | 403 | 503;
   headers: Record<string, string>;
   message: string;
+  /** Why the server could not decide (503 only), for the operator's log; never sent to the client. */
+  cause?: string;
 }
 
 /** The outcome of authenticating one request. */

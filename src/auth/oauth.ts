@@ -170,6 +170,7 @@ export function createOAuthAuthenticator(options: OAuthOptions): Authenticator {
             status: 503,
             headers: { 'retry-after': '5' },
             message: 'Service Unavailable: access tokens cannot be verified right now; retry shortly',
+            cause: error.cause instanceof Error ? error.cause.message : String(error.cause),
           },
         };
       }

@@ -101,7 +101,11 @@ export function createTransport(
     let principal: Principal | undefined;
     if (authenticator) {
       const authentication = await authenticator.authenticate({ path: req.path, headers });
-      if (!authentication.ok) return { response: refuse(authentication.rejection) };
+      if (!authentication.ok) {
+        const { rejection } = authentication;
+        if (rejection.cause) ctx.log.error('access tokens cannot be verified', { cause: rejection.cause });
+        return { response: refuse(rejection) };
+      }
       principal = authentication.principal;
     }
     if (req.method !== 'POST') {

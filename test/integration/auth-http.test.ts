@@ -239,6 +239,47 @@ describe('authorization over HTTP', () => {
   });
 });
 
+describe('an unreachable issuer', () => {
+  it('answers 503 with Retry-After, not 401, and logs the cause for the operator', async () => {
+    const down = await startIssuer({ audience: RESOURCE });
+    down.setAvailable(false);
+    const log = captureLog();
+    const local = await serveServer(
+      {
+        info: { name: 'auth-down', version: '1.0.0' },
+        tools,
+        auth: createOAuthAuthenticator({ issuer: down.issuer, resource: RESOURCE, jwksUri: down.jwksUri }),
+      },
+      { log: log.log },
+    );
+    try {
+      const res = await fetch(local.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${await down.token()}`,
+        },
+        body: JSON.stringify(call('ping')),
+      });
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
+      expect(res.headers.get('www-authenticate')).toBeNull();
+      expect(await res.text()).not.toContain(down.jwksUri);
+      expect(log.lines).toContainEqual(
+        expect.objectContaining({
+          level: 'error',
+          message: 'access tokens cannot be verified',
+          attributes: expect.objectContaining({ cause: `GET ${down.jwksUri} answered 503` }),
+        }),
+      );
+    } finally {
+      await local.close();
+      await down.close();
+    }
+  });
+});
+
 describe('the audit trail', () => {
   const auditLines = () => captured.lines.filter((l) => l.message === 'tool call').map((l) => l.attributes);
 

@@ -92,6 +92,7 @@ describe('the issuer key cache', () => {
     expect(first.ok === false && first.rejection).toMatchObject({
       status: 503,
       headers: { 'retry-after': '5' },
+      cause: `GET ${issuer.jwksUri} answered 503`,
     });
     const second = await present(await issuer.token());
     expect(second.ok === false && second.rejection.status).toBe(503);
