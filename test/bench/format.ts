@@ -137,7 +137,11 @@ export function formatBench(results: BenchResults): string {
           'peak RSS MB',
         ],
         results.http.map((r) => [
-          r.variant ? variantLabel(r.variant) : 'bare node:http, fixed response (ceiling)',
+          r.variant
+            ? variantLabel(r.variant)
+            : r.id === 'bare'
+              ? 'bare node:http, fixed response (ceiling)'
+              : 'local server emulation, fixed response',
           n(r.report.requestsPerSecond),
           bare ? `${Math.round((r.report.requestsPerSecond / bare.report.requestsPerSecond) * 100)}%` : '',
           String(r.report.latencyMs.p50),

@@ -58,19 +58,26 @@ function next(proc: ChildProcess, type: ServeMessage['type'], timeoutMs: number)
   });
 }
 
-/** Starts a server child: a bundled function behind the local server, or the bare node:http server. */
+/** What a server child serves: a bundle behind the local server, the local server alone, or bare node:http. */
+export type ServeTarget = string | 'bare' | 'emulation';
+
+/** Starts a server child: a bundled function behind the local server, the local server alone, or bare node:http. */
 export async function startServeChild(
   runtime: ChildRuntime,
   artifacts: Artifacts,
-  bundle: string | 'bare',
+  bundle: ServeTarget,
   env: Readonly<Record<string, string>> = {},
 ): Promise<ServeChild> {
-  const proc = fork(artifacts.children.serve, [bundle === 'bare' ? '--bare' : bundle], {
-    execPath: runtime.node,
-    execArgv: [...runtime.execArgv, '--expose-gc'],
-    env: lambdaEnvironment(env),
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-  });
+  const proc = fork(
+    artifacts.children.serve,
+    [bundle === 'bare' || bundle === 'emulation' ? `--${bundle}` : bundle],
+    {
+      execPath: runtime.node,
+      execArgv: [...runtime.execArgv, '--expose-gc'],
+      env: lambdaEnvironment(env),
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    },
+  );
   const send = (command: ServeCommand) => proc.send(command);
   let listening: ServeMessage;
   try {
@@ -130,7 +137,7 @@ function loadOptions(
 
 /** One server's HTTP runs. */
 export interface HttpResult {
-  /** A variant id, or `bare`. */
+  /** A variant id, `bare` or `emulation`. */
   id: string;
   variant?: Variant;
   /** The run with the median requests/s (its latencies are the ones shown). */
@@ -157,7 +164,8 @@ function prepared(era: LoadEra): Prepared {
 }
 
 /**
- * Runs the load command against the bare ceiling and every variant behind the local server, `rounds` times in
+ * Runs the load command against the bare ceiling, the local server's emulation alone, and every variant behind
+ * the local server, `rounds` times in
  * turn (so drift on the machine spreads over all of them), each run after a short warm-up.
  */
 export async function measureHttp(
@@ -166,8 +174,9 @@ export async function measureHttp(
   settings: HttpSettings,
   progress: (message: string) => void,
 ): Promise<HttpResult[]> {
-  const targets: { id: string; variant?: Variant; era: LoadEra; bundle: string | 'bare' }[] = [
+  const targets: { id: string; variant?: Variant; era: LoadEra; bundle: ServeTarget }[] = [
     { id: 'bare', era: 'legacy', bundle: 'bare' },
+    { id: 'emulation', era: 'legacy', bundle: 'emulation' },
     ...VARIANTS.map((variant) => ({
       id: variant.id,
       variant,

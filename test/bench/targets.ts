@@ -80,27 +80,27 @@ function warmCheck(list: readonly WarmResult[]): TargetCheck {
 
 function httpCheck(list: readonly HttpResult[]): TargetCheck {
   const bare = list.find((r) => r.id === 'bare');
+  const emulation = list.find((r) => r.id === 'emulation');
   const ours = list.filter((r) => r.variant?.server === 'ours');
-  if (!bare || ours.length === 0)
-    return { name: 'local HTTP vs bare node:http', goal: '', measured: 'not run', met: undefined };
-  const shares = ours.map((r) => ({
-    id: r.id,
-    share: r.report.requestsPerSecond / bare.report.requestsPerSecond,
-  }));
+  if (!bare || ours.length === 0) {
+    return { name: 'local HTTP throughput vs bare node:http', goal: '', measured: 'not run', met: undefined };
+  }
+  const rate = (r: HttpResult) => r.report.requestsPerSecond;
+  const shares = ours.map((r) => ({ id: r.id, share: rate(r) / rate(bare) }));
   const worst = Math.min(...shares.map((s) => s.share));
   const met = worst >= HTTP_SHARE;
+  const breakdown = emulation
+    ? `; the API Gateway event emulation of the local server alone reaches ${pct(rate(emulation) / rate(bare))} ` +
+      `of bare, and our function behind it ${shares
+        .map((s) => pct((s.share * rate(bare)) / rate(emulation)))
+        .join(' / ')} of the emulation alone`
+    : '';
   return {
     name: 'local HTTP throughput vs bare node:http',
     goal: `≥ ${pct(HTTP_SHARE)}`,
     measured: shares.map((s) => `${s.id} ${pct(s.share)}`).join(', '),
     met,
-    ...(met
-      ? {}
-      : {
-          note:
-            `short by ${Math.round((HTTP_SHARE - worst) * 100)} points; each request also crosses the API Gateway ` +
-            'event emulation and writes a structured access-log line, which the bare server does not',
-        }),
+    ...(met ? {} : { note: `short by ${Math.round((HTTP_SHARE - worst) * 100)} points${breakdown}` }),
   };
 }
 

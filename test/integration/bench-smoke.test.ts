@@ -81,13 +81,13 @@ describe('the benchmark pieces', () => {
     expect(report.calls).toBeGreaterThan(0);
   });
 
-  it.each(['ours', 'bare'] as const)(
+  it.each(['ours', 'bare', 'emulation'] as const)(
     'serves the %s server on loopback for the load command and reports its memory',
     async (target) => {
       const child = await startServeChild(
         runtime,
         artifacts,
-        target === 'bare' ? 'bare' : artifacts.servers.ours.file,
+        target === 'ours' ? artifacts.servers.ours.file : target,
       );
       try {
         expect(child.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);

@@ -1,7 +1,8 @@
 /**
- * HTTP server child for the load runs: either a bundled function behind the local API Gateway emulation
- * (`npm start`'s server), or a bare node:http server answering a fixed JSON-RPC response (the ceiling of this
- * machine). Reports its URL and memory over IPC. Usage: node child-serve.mjs (BUNDLE | --bare)
+ * HTTP server child for the load runs: a bundled function behind the local API Gateway emulation (`npm start`'s
+ * server); the same emulation in front of a handler that answers a fixed response (what the emulation alone
+ * costs); or a bare node:http server answering that fixed JSON-RPC response (the ceiling of this machine).
+ * Reports its URL and memory over IPC. Usage: node child-serve.mjs (BUNDLE | --bare | --emulation)
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,15 +40,26 @@ async function bare(): Promise<{ url: string; close(): Promise<void> }> {
   };
 }
 
-async function lambda(bundle: string): Promise<{ url: string; close(): Promise<void> }> {
-  const { handler } = (await import(pathToFileURL(bundle).href)) as { handler: LambdaHttpHandler };
+/** A Lambda handler that answers every event with the fixed response. */
+const fixedHandler: LambdaHttpHandler = async () => ({
+  statusCode: 200,
+  headers: { 'content-type': 'application/json' },
+  body: FIXED_RESPONSE,
+});
+
+async function lambda(bundle: string | undefined): Promise<{ url: string; close(): Promise<void> }> {
+  const handler =
+    bundle === undefined
+      ? fixedHandler
+      : ((await import(pathToFileURL(bundle).href)) as { handler: LambdaHttpHandler }).handler;
   const local = await startLocalServer({ handler, port: 0 });
   return { url: `${local.url}/mcp`, close: local.close };
 }
 
 const target = process.argv[2];
 try {
-  const server = target === '--bare' ? await bare() : await lambda(target!);
+  const server =
+    target === '--bare' ? await bare() : await lambda(target === '--emulation' ? undefined : target);
   process.on('message', async (command: ServeCommand) => {
     if (command.type === 'stop') {
       await server.close();
