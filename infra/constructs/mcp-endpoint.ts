@@ -5,7 +5,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { metadataPaths, metadataUrl } from '../../src/auth/metadata.ts';
 import { loadConfig } from '../../src/config.ts';
-import { FUNCTION_ENTRIES } from '../bundling.ts';
+import { FUNCTION_ENTRIES, GENERATE_VALIDATORS_COMMAND } from '../bundling.ts';
 import { BundledFunction, type FunctionLogLevel } from './bundled-function.ts';
 import { CognitoIssuer, type CognitoIssuerProps } from './cognito-issuer.ts';
 import { McpHttpApi } from './mcp-http-api.ts';
@@ -89,6 +89,11 @@ export interface McpEndpointProps {
   readonly mcpEntry?: string;
   /** Entry file of the companion resources function. Default `functions/resources/handler.ts`. */
   readonly resourcesEntry?: string;
+  /**
+   * Shell commands run in the project root before the MCP function is bundled. Default: with the default
+   * `mcpEntry`, regenerate the precompiled tool validators so a bundle never carries stale ones; none otherwise.
+   */
+  readonly mcpBeforeBundling?: readonly string[];
   /** Actions run when an alarm changes state (e.g. an SNS topic). Default: none. */
   readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
   /**
@@ -180,6 +185,8 @@ export class McpEndpoint extends Construct {
     this.mcpFunction = new BundledFunction(this, 'McpFunction', {
       ...shared,
       entry: props.mcpEntry ?? FUNCTION_ENTRIES.mcp,
+      beforeBundling:
+        props.mcpBeforeBundling ?? (props.mcpEntry === undefined ? [GENERATE_VALIDATORS_COMMAND] : []),
       description: 'Stateless MCP server (Streamable HTTP, JSON responses)',
       memorySize: checkMemory('mcpMemorySize', props.mcpMemorySize ?? 1024),
       timeout: mcpTimeout,
