@@ -1,11 +1,11 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { readSettings, requireAuthChoice } from './context.ts';
+import { applyAuthDefault, readSettings } from './context.ts';
 import { McpStack } from './stack.ts';
 
 // Entry point of `cdk synth` / `cdk deploy` (cdk.json "app"): settings come from CDK context, see the README.
 const app = new App();
-const settings = requireAuthChoice(readSettings((key) => app.node.tryGetContext(key)));
+const settings = applyAuthDefault(readSettings((key) => app.node.tryGetContext(key)));
 new McpStack(app, settings.stackName, {
   description: 'Stateless MCP server on AWS Lambda behind API Gateway (mcp-lambda-template)',
   endpoint: settings.endpoint,

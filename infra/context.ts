@@ -197,15 +197,12 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
 }
 
 /**
- * Deploying must never leave the endpoint open by default: the app refuses to synthesize until the context says
- * `auth=oauth` (with an issuer, or `authCognito=true`) or `auth=none` explicitly.
+ * Deploying must never leave the endpoint open by default: without an `auth` setting the endpoint is protected by a
+ * new Cognito user pool (`auth=oauth`, `authCognito=true`), so `cdk synth` and `cdk deploy` work on a fresh clone and
+ * what they deploy is closed. An open endpoint takes an explicit `-c auth=none`; another issuer takes
+ * `-c auth=oauth -c authIssuer=https://…`.
  */
-export function requireAuthChoice(settings: AppSettings): AppSettings {
-  if (!settings.endpoint.auth) {
-    throw new Error(
-      'Context "auth" is required: deploy with -c auth=oauth -c authIssuer=https://your-issuer (or -c authCognito=true ' +
-        'for a new Cognito user pool), or with -c auth=none to accept an endpoint anyone with the URL can call.',
-    );
-  }
-  return settings;
+export function applyAuthDefault(settings: AppSettings): AppSettings {
+  if (settings.endpoint.auth) return settings;
+  return { ...settings, endpoint: { ...settings.endpoint, auth: { mode: 'oauth', cognito: {} } } };
 }

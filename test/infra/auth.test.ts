@@ -1,7 +1,7 @@
 import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { readSettings, requireAuthChoice, type ContextKey } from '../../infra/context.ts';
+import { applyAuthDefault, readSettings, type ContextKey } from '../../infra/context.ts';
 import type { McpStackProps } from '../../infra/stack.ts';
 import { synthStack } from './synth.ts';
 
@@ -206,9 +206,11 @@ describe('authorization mechanism of the stack', () => {
 describe('authorization settings from CDK context', () => {
   const settings = (context: Partial<Record<ContextKey, unknown>>) => readSettings((key) => context[key]);
 
-  it('refuses to deploy without an explicit choice', () => {
-    expect(() => requireAuthChoice(settings({}))).toThrow(/Context "auth" is required/);
-    expect(requireAuthChoice(settings({ auth: 'none' })).endpoint.auth).toEqual({ mode: 'none' });
+  it('protects the endpoint with a new Cognito issuer unless auth=none is given explicitly', () => {
+    expect(applyAuthDefault(settings({})).endpoint.auth).toEqual({ mode: 'oauth', cognito: {} });
+    expect(applyAuthDefault(settings({ auth: 'none' })).endpoint.auth).toEqual({ mode: 'none' });
+    const issuer = applyAuthDefault(settings({ auth: 'oauth', authIssuer: 'https://issuer.example.com' }));
+    expect(issuer.endpoint.auth).toMatchObject({ mode: 'oauth', issuer: 'https://issuer.example.com' });
   });
 
   it.each<[string, Partial<Record<ContextKey, unknown>>, unknown]>([
