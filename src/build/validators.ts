@@ -4,7 +4,7 @@
  * `npm run generate` rewrites `functions/mcp/validators.generated.ts`; bundling runs it too, and a test fails
  * when the committed file is stale.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
@@ -73,7 +73,15 @@ async function main(): Promise<void> {
   const [toolsModule = 'functions/mcp/tools/index.ts', outFile = 'functions/mcp/validators.generated.ts'] =
     process.argv.slice(2);
   const { tools } = (await import(pathToFileURL(toolsModule).href)) as { tools: ToolDefinition[] };
-  writeFileSync(outFile, generateValidatorModule(tools));
+  const source = generateValidatorModule(tools);
+  if (existsSync(outFile) && readFileSync(outFile, 'utf8') === source) {
+    console.log(`${outFile} is up to date (${tools.length} tools)`);
+    return;
+  }
+  // Write beside and rename, so a concurrent bundler never reads a half-written module.
+  const temporary = `${outFile}.${process.pid}.tmp`;
+  writeFileSync(temporary, source);
+  renameSync(temporary, outFile);
   console.log(`wrote ${outFile} (${tools.length} tools)`);
 }
 
