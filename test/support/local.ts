@@ -13,8 +13,15 @@ export interface RunningServer {
 }
 
 /** Serves any Lambda handler on 127.0.0.1 with a free port, through the same adapter as `npm start`. */
-export async function serveHandler(handler: LambdaHttpHandler, options: { timeoutMs?: number; path?: string } = {}): Promise<RunningServer> {
-  const local = await startLocalServer({ handler, port: 0, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+export async function serveHandler(
+  handler: LambdaHttpHandler,
+  options: { timeoutMs?: number; path?: string } = {},
+): Promise<RunningServer> {
+  const local = await startLocalServer({
+    handler,
+    port: 0,
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
   return { base: local.url, url: `${local.url}${options.path ?? '/mcp'}`, close: local.close };
 }
 
@@ -34,7 +41,10 @@ export async function serveServer(
  * Serves the real MCP function (`functions/mcp/handler.ts`) with the given environment. The module reads its
  * configuration at import, so call this once per test file (vitest isolates modules per file).
  */
-export async function serveMcpFunction(env: Record<string, string> = {}, options: { timeoutMs?: number } = {}): Promise<RunningServer> {
+export async function serveMcpFunction(
+  env: Record<string, string> = {},
+  options: { timeoutMs?: number } = {},
+): Promise<RunningServer> {
   Object.assign(process.env, { POWERTOOLS_LOG_LEVEL: 'SILENT', ...env });
   const { handler } = await import('../../functions/mcp/handler.ts');
   return serveHandler(handler, options);
