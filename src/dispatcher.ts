@@ -76,6 +76,8 @@ export interface DispatchOutcome {
   stream?: boolean;
   /** A tool call was refused for lack of these scopes: the transport answers 403 with a challenge naming them. */
   requiredScopes?: readonly string[];
+  /** For tool calls, the audit fields (who called what, how it went) the request's log line carries. */
+  audit?: Record<string, unknown>;
 }
 
 /** The parts of a server the dispatcher routes to. */
@@ -422,10 +424,14 @@ export function createDispatcher(options: DispatcherOptions) {
   };
 
   /**
-   * The audit trail: one line per tool call, whatever its outcome, with who called what and how it went.
-   * Never the token; the arguments only when the tool opted in (`logArguments`).
+   * The audit trail of a tool call, whatever its outcome: who called what and how it went. The transport writes it
+   * on the request's one log line. Never the token; the arguments only when the tool opted in (`logArguments`).
    */
-  function audit(request: JSONRPCRequest, ctx: DispatchContext, outcome: DispatchOutcome, started: number) {
+  function audit(
+    request: JSONRPCRequest,
+    ctx: DispatchContext,
+    outcome: DispatchOutcome,
+  ): Record<string, unknown> {
     const params = request.params ?? {};
     const tool = typeof params.name === 'string' ? params.name.slice(0, 128) : undefined;
     const response = outcome.response;
@@ -439,23 +445,20 @@ export function createDispatcher(options: DispatcherOptions) {
         : result.isError === true
           ? 'tool_error'
           : 'ok';
-    ctx.log.info('tool call', {
-      requestId: ctx.requestId,
+    return {
       tool,
       principal: ctx.principal?.subject ?? 'anonymous',
       ...(ctx.principal?.clientId !== undefined ? { clientId: ctx.principal.clientId } : {}),
       outcome: verdict,
       ...('error' in response ? { errorCode: response.error.code } : {}),
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
       ...(tool !== undefined && tools.logsArguments(tool) ? { arguments: params.arguments ?? {} } : {}),
-    });
+    };
   }
 
-  /** Answers one request. Never throws. Tool calls leave an audit line. */
+  /** Answers one request. Never throws. Tool calls carry their audit fields. */
   return async function dispatch(request: JSONRPCRequest, ctx: DispatchContext): Promise<DispatchOutcome> {
-    const started = performance.now();
     const outcome = await answer(request, ctx);
-    if (request.method === 'tools/call') audit(request, ctx, outcome, started);
+    if (request.method === 'tools/call') outcome.audit = audit(request, ctx, outcome);
     return outcome;
   };
 

@@ -75,7 +75,7 @@ export function createTransport(
   async function handle(
     req: HttpRequest,
     ctx: InvocationContext,
-  ): Promise<{ response: HttpResponse; rpcMethod?: string }> {
+  ): Promise<{ response: HttpResponse; rpcMethod?: string; audit?: Record<string, unknown> }> {
     const headers = req.headers;
     const metadata = req.method === 'GET' ? authenticator?.metadataFor(req.path) : undefined;
     if (metadata) {
@@ -188,6 +188,7 @@ export function createTransport(
       return {
         response: json(rejection.status, outcome.response, rejection.headers),
         rpcMethod: message.method,
+        ...(outcome.audit ? { audit: outcome.audit } : {}),
       };
     }
     const streamWanted = outcome.notifications.length > 0 || outcome.stream === true;
@@ -197,13 +198,16 @@ export function createTransport(
       accepts.sse && outcome.httpStatus === 200 && (streamWanted || !accepts.json)
         ? sse(outcome.httpStatus, [...outcome.notifications, outcome.response])
         : json(outcome.httpStatus, outcome.response);
-    return { response, rpcMethod: message.method };
+    return { response, rpcMethod: message.method, ...(outcome.audit ? { audit: outcome.audit } : {}) };
   }
 
-  /** Handles one HTTP request and writes one structured access-log line for it. */
+  /**
+   * Handles one HTTP request and writes one structured log line for it: the access fields, plus the audit fields
+   * when it was a tool call (one line per request keeps logging cheap on the hot path).
+   */
   return async function transport(req: HttpRequest, ctx: InvocationContext): Promise<HttpResponse> {
     const started = performance.now();
-    const { response, rpcMethod } = await handle(req, ctx);
+    const { response, rpcMethod, audit } = await handle(req, ctx);
     ctx.log.info('request', {
       requestId: ctx.requestId,
       httpMethod: req.method,
@@ -211,6 +215,7 @@ export function createTransport(
       rpcMethod,
       status: response.status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
+      ...audit,
     });
     return response;
   };

@@ -132,18 +132,32 @@ export class ToolRegistry {
       0,
       Math.floor(Math.min(entry.definition.timeoutMs ?? this.options.defaultTimeoutMs, remainingMs)),
     );
-    const controller = new AbortController();
+    // Most tools never look at their signal: create the controller only when one does.
+    let controller: AbortController | undefined;
+    let expired = false;
+    const stop = () => controller?.abort(new Error('time budget exhausted'));
+    const toolCtx = Object.defineProperty({ ...ctx } as ToolContext, 'signal', {
+      get: () => {
+        if (!controller) {
+          controller = new AbortController();
+          if (expired) stop();
+        }
+        return controller.signal;
+      },
+      enumerable: true,
+    });
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), Math.max(0, budgetMs));
     });
     try {
       const outcome = await Promise.race([
-        Promise.resolve().then(() => entry.definition.handler(input, { ...ctx, signal: controller.signal })),
+        Promise.resolve().then(() => entry.definition.handler(input, toolCtx)),
         timedOut,
       ]);
       if (outcome === 'timeout') {
-        controller.abort(new Error('time budget exhausted'));
+        expired = true;
+        stop();
         ctx.log.warn('tool timed out', { tool: name, budgetMs });
         return toolErrorResult(
           `Tool "${name}" did not finish within its time budget of ${budgetMs} ms and was stopped. ` +

@@ -281,7 +281,11 @@ describe('an unreachable issuer', () => {
 });
 
 describe('the audit trail', () => {
-  const auditLines = () => captured.lines.filter((l) => l.message === 'tool call').map((l) => l.attributes);
+  // The audit fields ride on the request's one log line.
+  const auditLines = () =>
+    captured.lines
+      .filter((l) => l.message === 'request' && l.attributes.tool !== undefined)
+      .map((l) => l.attributes);
 
   it('writes one line per tool call with principal, tool, outcome, duration and request id', async () => {
     const before = auditLines().length;

@@ -220,6 +220,23 @@ describe('tools/call (mcp-checklist.md rules 17–19)', () => {
     expect(aborted).toBe(true);
   });
 
+  it('a tool that first looks at its signal after the budget ran out finds it aborted', async () => {
+    let late: AbortSignal | undefined;
+    const slow = tool({
+      timeoutMs: 20,
+      handler: (_args, ctx) =>
+        new Promise((resolve) =>
+          setTimeout(() => {
+            late = ctx.signal;
+            resolve('too late');
+          }, 60),
+        ),
+    });
+    expect(text(await call(slow))).toContain('time budget of 20 ms');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(late?.aborted).toBe(true);
+  });
+
   it('the time budget is capped by the invocation time that remains', async () => {
     const hang = tool({ timeoutMs: 10_000, handler: () => new Promise(() => undefined) });
     const started = Date.now();
