@@ -78,21 +78,29 @@ function lambdaContext(timeoutMs: number): Context {
   };
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > GATEWAY_BODY_LIMIT) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/** Reads the whole body, or `undefined` once it passes API Gateway's limit (the rest is drained unread). */
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= GATEWAY_BODY_LIMIT) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > GATEWAY_BODY_LIMIT ? undefined : Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
 }
 
+/** Writes a Lambda result as API Gateway does: a complete body with its Content-Length (no chunked encoding). */
 function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
-  const body = result.body ?? '';
-  res.writeHead(result.statusCode ?? 200, result.headers as Record<string, string>);
-  res.end(result.isBase64Encoded ? Buffer.from(body, 'base64') : body);
+  const text = result.body ?? '';
+  const body = result.isBase64Encoded ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
+  res.writeHead(result.statusCode ?? 200, {
+    ...(result.headers as Record<string, string>),
+    'content-length': String(body.length),
+  });
+  res.end(body);
 }
 
 /** Serves a Lambda handler over node:http, translating each request into an API Gateway event and back. */
