@@ -34,6 +34,7 @@ import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceContext, ResourceProvider } from './resources/provider.ts';
 import { ToolError, type StoreRequest, type ToolContext } from './tools/define.ts';
 import type { ToolRegistry } from './tools/registry.ts';
+import { fitResult } from './tools/result.ts';
 
 /** Post-processing applied to every tool result in one place (the offload policy plugs in here). */
 export interface ResultOffloader {
@@ -146,6 +147,9 @@ class InsufficientScopeError extends McpError {
 const callerKey = (ctx: DispatchContext) =>
   ctx.principal !== undefined ? { principal: ctx.principal.key } : {};
 
+/** A client-supplied name, safe to echo: strings are cut short, anything else is only named by its type. */
+const echo = (value: unknown): string =>
+  typeof value === 'string' ? value.slice(0, 128) : `(${value === null ? 'null' : typeof value})`;
 const isObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const invalidParams = (message: string, data?: unknown) =>
   new McpError(ErrorCode.InvalidParams, `Invalid params: ${message}`, data);
@@ -312,7 +316,7 @@ export function createDispatcher(options: DispatcherOptions) {
             ),
           })
         : result;
-      return final as unknown as JSONObject;
+      return fitResult(final, name, options.offloader !== undefined) as unknown as JSONObject;
     },
     'resources/list': async (params, ctx) => {
       const all = (await Promise.all(resources.map((p) => p.list?.(resourceContext(ctx)) ?? []))).flat();
@@ -352,7 +356,7 @@ export function createDispatcher(options: DispatcherOptions) {
     },
     'prompts/get': async (params, ctx) => {
       const prompt = prompts.find((p) => p.name === params.name);
-      if (!prompt) throw invalidParams(`unknown prompt ${String(params.name)}`, { name: params.name });
+      if (!prompt) throw invalidParams(`unknown prompt ${echo(params.name)}`, { name: echo(params.name) });
       const args = isObject(params.arguments) ? (params.arguments as Record<string, string>) : {};
       const missing = (prompt.arguments ?? []).filter((a) => a.required && typeof args[a.name] !== 'string');
       if (missing.length)
@@ -392,7 +396,7 @@ export function createDispatcher(options: DispatcherOptions) {
       let all: string[] = [];
       if (ref.type === 'ref/prompt') {
         const prompt = prompts.find((p) => p.name === ref.name);
-        if (!prompt) throw invalidParams(`unknown prompt ${String(ref.name)}`, { name: ref.name });
+        if (!prompt) throw invalidParams(`unknown prompt ${echo(ref.name)}`, { name: echo(ref.name) });
         all = prompt.complete ? await prompt.complete(argument.name, argument.value) : [];
       } else if (ref.type === 'ref/resource') {
         const uri = ref.uri;

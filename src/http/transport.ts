@@ -207,18 +207,39 @@ export function createTransport(
    */
   return async function transport(req: HttpRequest, ctx: InvocationContext): Promise<HttpResponse> {
     const started = performance.now();
-    const { response, rpcMethod, audit } = await handle(req, ctx);
-    ctx.log.info('request', {
+    let outcome: Awaited<ReturnType<typeof handle>>;
+    try {
+      outcome = await handle(req, ctx);
+    } catch (error) {
+      // Nothing below should throw; if something does (say, a value that cannot be serialized), the client still
+      // gets a JSON-RPC error rather than a gateway failure, and the details stay in the log.
+      ctx.log.error('request failed unexpectedly', { error: describe(error) });
+      const internal = new McpError(ErrorCode.InternalError, `Internal error (request id ${ctx.requestId})`);
+      outcome = { response: json(500, errorResponse(null, internal)) };
+    }
+    const { response, rpcMethod, audit } = outcome;
+    const line = {
       requestId: ctx.requestId,
       httpMethod: req.method,
       path: req.path,
       rpcMethod,
       status: response.status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
-      ...audit,
-    });
+    };
+    try {
+      ctx.log.info('request', { ...line, ...audit });
+    } catch {
+      ctx.log.info('request', line); // audit fields a logger cannot serialize (e.g. arguments nested too deep)
+    }
     return response;
   };
+}
+
+/** How an unexpected error is logged (the log only: clients see a generic message with the request id). */
+function describe(error: unknown): { name: string; message: string; stack?: string } {
+  return error instanceof Error
+    ? { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
+    : { name: 'Error', message: String(error) };
 }
 
 export type Transport = ReturnType<typeof createTransport>;

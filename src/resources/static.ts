@@ -40,7 +40,19 @@ function templateMatcher(template: string): (uri: string) => Record<string, stri
   return (uri) => {
     const m = re.exec(uri);
     if (!m) return undefined;
-    return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
+    const vars: Record<string, string> = {};
+    for (const [i, name] of names.entries()) {
+      let value: string;
+      try {
+        value = decodeURIComponent(m[i + 1]!);
+      } catch {
+        return undefined; // a malformed escape names no resource
+      }
+      // A variable is one path segment: an encoded slash or a dot segment must not smuggle a path into it.
+      if (value.includes('/') || value === '.' || value === '..') return undefined;
+      vars[name] = value;
+    }
+    return vars;
   };
 }
 

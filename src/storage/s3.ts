@@ -29,11 +29,12 @@ const isNotFound = (error: unknown): boolean => {
 /**
  * S3 answers GetObject on a missing key with 403 AccessDenied (not 404) when the caller may not ListBucket, and the
  * companion deliberately may not: it can only read keys it is given. Readers call `get` only with keys that passed
- * strict URI validation under our prefix, so there a 403 means "no such object".
+ * strict URI validation under our prefix, so there AccessDenied means "no such object". Other 403s (bad signature,
+ * unknown key id, KMS) are real failures and stay errors.
  */
 const isDeniedAsMissing = (error: unknown): boolean => {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-  return e?.name === 'AccessDenied' || e?.$metadata?.httpStatusCode === 403;
+  return e?.name === 'AccessDenied';
 };
 
 /**

@@ -57,3 +57,40 @@ export function toCallToolResult(value: unknown): CallToolResult {
 export function toolErrorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
+
+/**
+ * Largest tool result a response can carry: Lambda returns at most 6 MB, and the result travels as JSON inside the
+ * API Gateway envelope's JSON, so it is measured doubly escaped, with room left for the envelope.
+ */
+export const MAX_RESULT_BYTES = 6 * 1024 * 1024 - 64 * 1024;
+
+/** A cheap lower bound of a result's serialized size: the lengths of its payload strings. */
+function payloadLength(result: CallToolResult): number {
+  let length = 0;
+  for (const block of result.content) {
+    const b = block as unknown as Record<string, unknown> & { resource?: Record<string, unknown> };
+    for (const value of [b.text, b.data, b.resource?.text, b.resource?.blob]) {
+      if (typeof value === 'string') length += value.length;
+    }
+  }
+  return length;
+}
+
+/**
+ * Refuses, as an `isError` result, a result too large for one response (never a gateway 500 or a cut-down
+ * success). Results whose payload is small are passed without serializing them.
+ */
+export function fitResult(result: CallToolResult, tool: string, storageConfigured: boolean): CallToolResult {
+  const lowerBound = payloadLength(result);
+  // Escaping twice grows a string at most 8x (a control character becomes \\u0001).
+  if (lowerBound < MAX_RESULT_BYTES / 8 && result.structuredContent === undefined) return result;
+  const bytes = Buffer.byteLength(JSON.stringify(JSON.stringify(result)));
+  if (bytes <= MAX_RESULT_BYTES) return result;
+  return toolErrorResult(
+    `The result of tool "${tool}" is too large to return in one response (${bytes} bytes serialized; the limit is ` +
+      `${MAX_RESULT_BYTES}). ` +
+      (storageConfigured
+        ? 'Ask for less data at a time, or split the work into several calls.'
+        : 'Storage for large outputs is not configured (OFFLOAD_BUCKET), so ask for less data at a time.'),
+  );
+}

@@ -20,6 +20,12 @@ export const safeDivide = defineTool({
       throw new ToolError(
         'Cannot divide by zero: "b" must be a non-zero number. Call safe_divide again with another divisor.',
       );
-    return String(a / b);
+    const quotient = a / b;
+    if (!Number.isFinite(quotient)) {
+      throw new ToolError(
+        `The quotient of ${a} / ${b} is too large to represent as a number. Scale the inputs down.`,
+      );
+    }
+    return String(quotient);
   },
 });
