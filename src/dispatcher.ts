@@ -34,7 +34,7 @@ import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceContext, ResourceProvider } from './resources/provider.ts';
 import { ToolError, type StoreRequest, type ToolContext } from './tools/define.ts';
 import type { ToolRegistry } from './tools/registry.ts';
-import { fitResult } from './tools/result.ts';
+import { fitResult, withLinksAsText } from './tools/result.ts';
 
 /** Post-processing applied to every tool result in one place (the offload policy plugs in here). */
 export interface ResultOffloader {
@@ -316,7 +316,10 @@ export function createDispatcher(options: DispatcherOptions) {
             ),
           })
         : result;
-      return fitResult(final, name, options.offloader !== undefined) as unknown as JSONObject;
+      const fitted = fitResult(final, name, options.offloader !== undefined);
+      return (ctx.era.protocolVersion === '2025-03-26'
+        ? withLinksAsText(fitted)
+        : fitted) as unknown as JSONObject;
     },
     'resources/list': async (params, ctx) => {
       const all = (await Promise.all(resources.map((p) => p.list?.(resourceContext(ctx)) ?? []))).flat();

@@ -94,3 +94,22 @@ export function fitResult(result: CallToolResult, tool: string, storageConfigure
         : 'Storage for large outputs is not configured (OFFLOAD_BUCKET), so ask for less data at a time.'),
   );
 }
+
+/**
+ * 2025-03-26 has no `resource_link` content type (it arrived in 2025-06-18): for clients of that revision each link
+ * becomes a text block naming the URI, so the pointer still reaches the model and the client can validate the result.
+ */
+export function withLinksAsText(result: CallToolResult): CallToolResult {
+  if (!result.content.some((block) => block.type === 'resource_link')) return result;
+  return {
+    ...result,
+    content: result.content.map((block) => {
+      if (block.type !== 'resource_link') return block;
+      const facts = [block.uri, block.mimeType, block.size !== undefined ? `${block.size} bytes` : undefined];
+      const text =
+        `Resource "${block.title ?? block.name}" (${facts.filter(Boolean).join(', ')})` +
+        `${block.description ? `: ${block.description}` : ''}. Read it with resources/read.`;
+      return { type: 'text', text, ...(block.annotations ? { annotations: block.annotations } : {}) };
+    }),
+  };
+}

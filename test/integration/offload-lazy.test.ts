@@ -19,7 +19,11 @@ const { handler } = await import('./functions/mcp/handler.ts');
 const call = async (name, args) => {
   const event = {
     version: '2.0', routeKey: '$default', rawPath: '/mcp', rawQueryString: '', isBase64Encoded: false,
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
     requestContext: { http: { method: 'POST', path: '/mcp' }, stage: '$default' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   };

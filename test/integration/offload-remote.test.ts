@@ -50,7 +50,11 @@ async function startLambdaApi(): Promise<void> {
 async function rpc(method: string, params: Record<string, unknown>) {
   const res = await fetch(mcp.url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
   });
   expect(res.status).toBe(200);

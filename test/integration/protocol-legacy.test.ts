@@ -165,7 +165,8 @@ describe('HTTP transport (rules 1–10)', () => {
   });
 
   it('8: without an MCP-Protocol-Version header a request is served as 2025-03-26', async () => {
-    expect(toolText(await rpc('tools/call', { name: 'echo_context' }))).toBe('legacy 2025-03-26');
+    const res = await rpc('tools/call', { name: 'echo_context' }, { 'mcp-protocol-version': undefined });
+    expect(toolText(res)).toBe('legacy 2025-03-26');
   });
 
   it.each(['2025-03-26', '2025-06-18', '2025-11-25'])(

@@ -73,3 +73,45 @@ describe('hostile or oversized input and output', () => {
     expect(res.json.result.content[0].text).toMatch(/too large to represent/);
   });
 });
+
+describe('resource links for 2025-03-26 clients', () => {
+  const linking = createMcpServer({
+    info: { name: 'links', version: '1.0.0' },
+    tools: [
+      defineTool({
+        name: 'link',
+        description: 'returns a link',
+        handler: () => ({
+          type: 'resource_link',
+          uri: 'docs://server/about',
+          name: 'about',
+          mimeType: 'text/markdown',
+          size: 42,
+        }),
+      }),
+    ],
+  });
+  const callLink = (version: string | undefined) =>
+    send(linking, {
+      headers: { 'mcp-protocol-version': version },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'link' } },
+    });
+
+  it('a client that sends no version header (2025-03-26 has no resource_link) gets the link as text', async () => {
+    const res = await callLink(undefined);
+    expect(res.json.result.content).toEqual([
+      {
+        type: 'text',
+        text: 'Resource "about" (docs://server/about, text/markdown, 42 bytes). Read it with resources/read.',
+      },
+    ]);
+  });
+
+  it.each(['2025-06-18', '2025-11-25'])(
+    'a %s client gets the resource_link block itself',
+    async (version) => {
+      const res = await callLink(version);
+      expect(res.json.result.content[0]).toMatchObject({ type: 'resource_link', uri: 'docs://server/about' });
+    },
+  );
+});

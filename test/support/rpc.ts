@@ -2,10 +2,14 @@ import type { HttpRequest, HttpResponse } from '../../src/http/types.ts';
 import { silentLogger } from '../../src/log.ts';
 import type { McpServer } from '../../src/server.ts';
 
-/** Headers every well-behaved legacy client sends. */
+/**
+ * Headers every well-behaved handshake-era client sends after negotiating 2025-11-25. Pass
+ * `'mcp-protocol-version': undefined` to act as a 2025-03-26 client, which never sends the header.
+ */
 export const BASE_HEADERS = {
   'content-type': 'application/json',
   accept: 'application/json, text/event-stream',
+  'mcp-protocol-version': '2025-11-25',
 } as const;
 
 /** The 2026-07-28 per-request envelope. */
