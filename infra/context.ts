@@ -41,17 +41,8 @@ export const CONTEXT_KEYS = [
   'authCognitoCallbackUrls',
 ] as const;
 
-/** Context keys that only mean something with `auth=oauth`. */
-const OAUTH_KEYS = [
-  'authIssuer',
-  'authCognito',
-  'authResource',
-  'authAudiences',
-  'authScopes',
-  'authJwksUrl',
-  'authCognitoDomainPrefix',
-  'authCognitoCallbackUrls',
-] as const satisfies readonly ContextKey[];
+/** Context keys that only mean something with `auth=oauth`: every `auth…` key but `auth` itself. */
+const OAUTH_KEYS = CONTEXT_KEYS.filter((key) => key.startsWith('auth') && key !== 'auth');
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
 
