@@ -26,7 +26,7 @@ export interface McpServerOptions {
   pageSize?: number;
   /** Default time budget of one tool call in ms. Default 25,000. */
   toolTimeoutMs?: number;
-  /** Time kept back from the invocation deadline for offloading and answering, in ms. Default 2,000. */
+  /** Time kept back from the invocation deadline for offloading and answering, in ms. Default 2,000 (5,000 with an offloader). */
   reserveMs?: number;
   /** Cache hint on list results and `server/discover` (2026-07-28). Default 5 minutes, public. */
   listCache?: CacheHint;
@@ -83,7 +83,8 @@ export function createMcpServer(options: McpServerOptions) {
     resources,
     prompts,
     pageSize: options.pageSize ?? 100,
-    reserveMs: options.reserveMs ?? 2_000,
+    // Storing a large output takes S3 round trips after the tool returns: keep more time back when that can happen.
+    reserveMs: options.reserveMs ?? (options.offloader ? 5_000 : 2_000),
     listCache: options.listCache ?? { ttlMs: 300_000, cacheScope: 'public' },
     ...(options.offloader ? { offloader: options.offloader } : {}),
     requestState: createRequestStateCodec({

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createMcpServer, defineTool } from '../../src/index.ts';
-import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { createOffloader } from '../../src/offload/offloader.ts';
+import { silentLogger } from '../../src/log.ts';
+import { memoryStorage } from '../../src/storage/memory.ts';
+import { BASE_HEADERS, modernHeaders, modernMeta, send } from '../support/rpc.ts';
 
 const server = createMcpServer({
   info: { name: 'unit', version: '1.0.0' },
@@ -48,5 +51,48 @@ describe('dispatch in both eras', () => {
     });
     expect(res.json.result.isError).toBe(true);
     expect(res.json.result.content[0].text).toMatch(/no storage for outputs/);
+  });
+});
+
+describe('time kept back from the invocation deadline', () => {
+  const hang = defineTool({
+    name: 'hang',
+    description: 'never ends',
+    handler: () => new Promise(() => undefined),
+  });
+  const budgetOf = async (withOffloader: boolean) => {
+    const target = createMcpServer({
+      info: { name: 'budget', version: '1.0.0' },
+      tools: [hang],
+      ...(withOffloader
+        ? {
+            offloader: createOffloader({
+              storage: memoryStorage(),
+              prefix: 'outputs/',
+              thresholdBytes: 1024,
+              ttlDays: 1,
+            }),
+          }
+        : {}),
+    });
+    const res = await target.handle(
+      {
+        method: 'POST',
+        path: '/mcp',
+        headers: { ...BASE_HEADERS },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'hang' } }),
+      },
+      { requestId: 'r', log: silentLogger, deadline: Date.now() + 5_300 },
+    );
+    const text: string = JSON.parse(res.body).result.content[0].text;
+    return Number(/time budget of (\d+) ms/.exec(text)?.[1]);
+  };
+
+  it('keeps 5 s back when large outputs may still have to be stored, 2 s otherwise', async () => {
+    const [offloading, plain] = await Promise.all([budgetOf(true), budgetOf(false)]);
+    expect(offloading).toBeGreaterThan(200);
+    expect(offloading).toBeLessThanOrEqual(300);
+    expect(plain).toBeGreaterThan(3_200);
+    expect(plain).toBeLessThanOrEqual(3_300);
   });
 });
