@@ -30,7 +30,14 @@ export async function startTestS3(): Promise<TestS3> {
     requests,
     keys: () => requests.flatMap((r) => (r.key === undefined ? [] : [r.key])),
     storage: () =>
-      s3Storage({ bucket: TEST_BUCKET, endpoint: s3.endpoint, credentials: { ...LOCAL_S3_CREDENTIALS } }),
+      s3Storage({
+        bucket: TEST_BUCKET,
+        endpoint: s3.endpoint,
+        credentials: { ...LOCAL_S3_CREDENTIALS },
+        // The local server shares two cores with every other test file: allow it time under load.
+        connectionTimeoutMs: 15_000,
+        requestTimeoutMs: 60_000,
+      }),
     env: (prefix = 'outputs/') => ({
       OFFLOAD_BUCKET: TEST_BUCKET,
       OFFLOAD_PREFIX: prefix,
