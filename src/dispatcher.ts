@@ -35,6 +35,7 @@ import type { ResourceContext, ResourceProvider } from './resources/provider.ts'
 import { ToolError, type StoreRequest, type ToolContext } from './tools/define.ts';
 import type { ToolRegistry } from './tools/registry.ts';
 import { fitResult, withLinksAsText } from './tools/result.ts';
+import { isJsonObject } from './protocol/json.ts';
 
 /** Post-processing applied to every tool result in one place (the offload policy plugs in here). */
 export interface ResultOffloader {
@@ -150,7 +151,6 @@ const callerKey = (ctx: DispatchContext) =>
 /** A client-supplied name, safe to echo: strings are cut short, anything else is only named by its type. */
 const echo = (value: unknown): string =>
   typeof value === 'string' ? value.slice(0, 128) : `(${value === null ? 'null' : typeof value})`;
-const isObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const invalidParams = (message: string, data?: unknown) =>
   new McpError(ErrorCode.InvalidParams, `Invalid params: ${message}`, data);
 
@@ -225,7 +225,7 @@ export function createDispatcher(options: DispatcherOptions) {
       ...(options.instructions ? { instructions: options.instructions } : {}),
     }),
     'subscriptions/listen': async (params, _ctx, emit, id) => {
-      if (!isObject(params.notifications))
+      if (!isJsonObject(params.notifications))
         throw invalidParams('notifications must be a subscription filter object');
       // Nothing here can change while a Lambda runs, so we honour no notification type: acknowledge an empty
       // filter, then end the subscription at once with its result.
@@ -251,7 +251,7 @@ export function createDispatcher(options: DispatcherOptions) {
     'tools/call': async (params, ctx, emit) => {
       const name = params.name;
       if (typeof name !== 'string') throw invalidParams('name must be a string');
-      if (params.arguments !== undefined && !isObject(params.arguments))
+      if (params.arguments !== undefined && !isJsonObject(params.arguments))
         throw invalidParams('arguments must be an object');
       if (!tools.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
       // Tools are listed to everyone; a call is where a tool's scopes are enforced (README "Authorization").
@@ -259,7 +259,7 @@ export function createDispatcher(options: DispatcherOptions) {
       if (ctx.principal && missingScopes(ctx.principal.scopes, scopes).length)
         throw new InsufficientScopeError(name, scopes);
       const remaining = ctx.deadline === undefined ? Infinity : ctx.deadline - Date.now() - options.reserveMs;
-      const meta = isObject(params._meta) ? params._meta : {};
+      const meta = isJsonObject(params._meta) ? params._meta : {};
       const progressToken = meta.progressToken;
       const input = inputContext(params, ctx, 'tools/call', name);
       // 2026-07-28 has no logging/setLevel: a request asks for log messages with _meta logLevel, and gets none
@@ -360,7 +360,7 @@ export function createDispatcher(options: DispatcherOptions) {
     'prompts/get': async (params, ctx) => {
       const prompt = prompts.find((p) => p.name === params.name);
       if (!prompt) throw invalidParams(`unknown prompt ${echo(params.name)}`, { name: echo(params.name) });
-      const args = isObject(params.arguments) ? (params.arguments as Record<string, string>) : {};
+      const args = isJsonObject(params.arguments) ? (params.arguments as Record<string, string>) : {};
       const missing = (prompt.arguments ?? []).filter((a) => a.required && typeof args[a.name] !== 'string');
       if (missing.length)
         throw invalidParams(`missing required argument(s): ${missing.map((a) => a.name).join(', ')}`);
@@ -391,8 +391,8 @@ export function createDispatcher(options: DispatcherOptions) {
     'completion/complete': async (params) => {
       if (!capabilities.completions)
         throw new McpError(ErrorCode.MethodNotFound, 'Method not found: completion/complete');
-      const ref = isObject(params.ref) ? params.ref : {};
-      const argument = isObject(params.argument) ? params.argument : {};
+      const ref = isJsonObject(params.ref) ? params.ref : {};
+      const argument = isJsonObject(params.argument) ? params.argument : {};
       if (typeof argument.name !== 'string' || typeof argument.value !== 'string') {
         throw invalidParams('argument.name and argument.value must be strings');
       }
@@ -487,7 +487,7 @@ export function createDispatcher(options: DispatcherOptions) {
       const params = request.params ?? {};
       let result = await handlers[method]!(params, ctx, (n) => notifications.push(n), id);
       if (modern) {
-        const meta = isObject(result._meta) ? result._meta : {};
+        const meta = isJsonObject(result._meta) ? result._meta : {};
         const complete = result.resultType !== 'input_required';
         result = {
           ...result,

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from '../protocol/errors.ts';
 import type { JSONObject, JSONValue } from '../protocol/types.ts';
+import { isJsonObject } from '../protocol/json.ts';
 
 /**
  * Multi round-trip requests (2026-07-28, SEP-2322 "InputRequiredResult"): a stateless server that needs the
@@ -47,8 +48,6 @@ const CAPABILITY_OF: Readonly<Record<InputRequest['method'], string>> = {
   'roots/list': 'roots',
 };
 
-const isObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * Checks that every input request names a known method and relies only on capabilities the client declared.
  * Spec (2026-07-28, basic/lifecycle): a server MUST NOT rely on an undeclared capability; it answers
@@ -62,7 +61,7 @@ export function checkInputRequests(request: InputRequired, clientCapabilities: J
     if (capability === undefined) {
       throw new Error(`input request "${key}" has unsupported method ${JSON.stringify(input?.method)}`);
     }
-    if (!isObject(clientCapabilities[capability])) missing[capability] = {};
+    if (!isJsonObject(clientCapabilities[capability])) missing[capability] = {};
   }
   if (Object.keys(missing).length > 0) {
     throw new McpError(
@@ -97,14 +96,14 @@ export function inputRequiredResult(request: InputRequired, requestState: string
  */
 export function readInputResponses(value: unknown): InputResponses {
   if (value === undefined) return {};
-  if (!isObject(value)) {
+  if (!isJsonObject(value)) {
     throw new McpError(
       ErrorCode.InvalidParams,
       'Invalid params: inputResponses must be an object mapping input request keys to their results',
     );
   }
   for (const [key, response] of Object.entries(value)) {
-    if (!isObject(response)) {
+    if (!isJsonObject(response)) {
       throw new McpError(
         ErrorCode.InvalidParams,
         `Invalid params: inputResponses.${key} must be the result object of the input request`,

@@ -6,6 +6,7 @@ import type {
   JSONRPCNotification,
   RequestId,
 } from './types.ts';
+import { isJsonObject } from './json.ts';
 
 /** One parsed POST body: a request to answer, a notification or client response to acknowledge, or a rejection. */
 export type ParsedMessage =
@@ -13,8 +14,6 @@ export type ParsedMessage =
   | { kind: 'notification'; message: JSONRPCNotification }
   | { kind: 'response' }
   | { kind: 'invalid'; id: RequestId | null; error: McpError };
-
-const isObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Request ids are strings or integers (spec: basic/index, "Requests"); null is never a valid request id. */
 export function isValidRequestId(id: unknown): id is RequestId {
@@ -42,7 +41,7 @@ export function parseMessage(body: string): ParsedMessage {
   if (Array.isArray(value)) {
     return invalid('Invalid Request: JSON-RPC batches are not supported; send one message per POST');
   }
-  if (!isObject(value)) return invalid('Invalid Request: a JSON-RPC message must be a JSON object');
+  if (!isJsonObject(value)) return invalid('Invalid Request: a JSON-RPC message must be a JSON object');
   const id = isValidRequestId(value.id) ? value.id : null;
   if (value.jsonrpc !== '2.0') return invalid('Invalid Request: "jsonrpc" must be "2.0"', id);
   if (!('method' in value)) {
@@ -54,7 +53,7 @@ export function parseMessage(body: string): ParsedMessage {
   if (typeof value.method !== 'string' || value.method === '') {
     return invalid('Invalid Request: "method" must be a non-empty string', id);
   }
-  if ('params' in value && value.params !== undefined && !isObject(value.params)) {
+  if ('params' in value && value.params !== undefined && !isJsonObject(value.params)) {
     return invalid('Invalid Request: "params" must be an object', id);
   }
   if (!('id' in value)) {

@@ -1,5 +1,6 @@
 import { ErrorCode, McpError } from './errors.ts';
 import type { JSONObject } from './types.ts';
+import { isJsonObject } from './json.ts';
 
 /** Handshake-era revisions, newest first (negotiated through `initialize`). */
 export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
@@ -32,8 +33,6 @@ export interface RequestEra {
   clientCapabilities?: JSONObject;
   clientInfo?: JSONObject;
 }
-
-const isObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether a revision is served here in the handshake era. */
 export function isLegacyVersion(version: string): boolean {
@@ -77,16 +76,17 @@ export function classifyEra(
   headerVersion: string | undefined,
   kind: 'request' | 'notification' = 'request',
 ): RequestEra {
-  const meta = isObject(params) ? params._meta : undefined;
-  const claim = isObject(meta) ? meta[MetaKey.ProtocolVersion] : undefined;
+  const meta = isJsonObject(params) ? params._meta : undefined;
+  const claim = isJsonObject(meta) ? meta[MetaKey.ProtocolVersion] : undefined;
   if (claim !== undefined) {
     if (typeof claim !== 'string' || claim === '')
       throw invalidEnvelope(MetaKey.ProtocolVersion, 'must be a string');
     const caps = (meta as JSONObject)[MetaKey.ClientCapabilities];
     if (caps === undefined) throw invalidEnvelope(MetaKey.ClientCapabilities, 'is missing');
-    if (!isObject(caps)) throw invalidEnvelope(MetaKey.ClientCapabilities, 'must be an object');
+    if (!isJsonObject(caps)) throw invalidEnvelope(MetaKey.ClientCapabilities, 'must be an object');
     const info = (meta as JSONObject)[MetaKey.ClientInfo];
-    if (info !== undefined && !isObject(info)) throw invalidEnvelope(MetaKey.ClientInfo, 'must be an object');
+    if (info !== undefined && !isJsonObject(info))
+      throw invalidEnvelope(MetaKey.ClientInfo, 'must be an object');
     const level = (meta as JSONObject)[MetaKey.LogLevel];
     if (level !== undefined && !(typeof level === 'string' && LOG_LEVELS.has(level)))
       throw invalidEnvelope(MetaKey.LogLevel, 'must be a logging level');

@@ -1,5 +1,6 @@
 import type { ResourceContents } from '../protocol/types.ts';
 import type { Era } from '../protocol/versions.ts';
+import { isJsonObject } from '../protocol/json.ts';
 
 /**
  * The contract between the MCP function and the companion resources function (direct Lambda invoke), versioned
@@ -25,15 +26,13 @@ export type StoredReadResponse =
   | { version: typeof STORED_READ_VERSION; status: 'unavailable' }
   | { version: typeof STORED_READ_VERSION; status: 'invalid_request' };
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 const shortString = (v: unknown, max: number): v is string =>
   typeof v === 'string' && v.length > 0 && v.length <= max;
 const KEYS_REQUEST = new Set(['version', 'uri', 'requestId', 'era', 'principal']);
 
 /** Checks a request; `undefined` when it is not exactly a version-1 request. */
 export function parseStoredReadRequest(value: unknown): StoredReadRequest | undefined {
-  if (!isObject(value) || value.version !== STORED_READ_VERSION) return undefined;
+  if (!isJsonObject(value) || value.version !== STORED_READ_VERSION) return undefined;
   if (Object.keys(value).some((k) => !KEYS_REQUEST.has(k))) return undefined;
   const { uri, requestId, era, principal } = value;
   if (!shortString(uri, 2048) || !shortString(requestId, 256)) return undefined;
@@ -49,15 +48,15 @@ export function parseStoredReadRequest(value: unknown): StoredReadRequest | unde
 }
 
 function isContents(value: unknown): value is ResourceContents {
-  if (!isObject(value) || typeof value.uri !== 'string') return false;
+  if (!isJsonObject(value) || typeof value.uri !== 'string') return false;
   if (value.mimeType !== undefined && typeof value.mimeType !== 'string') return false;
-  if (value._meta !== undefined && !isObject(value._meta)) return false;
+  if (value._meta !== undefined && !isJsonObject(value._meta)) return false;
   return (typeof value.text === 'string') !== (typeof value.blob === 'string');
 }
 
 /** Checks a response; `undefined` when it is not a well-formed version-1 response. */
 export function parseStoredReadResponse(value: unknown): StoredReadResponse | undefined {
-  if (!isObject(value) || value.version !== STORED_READ_VERSION) return undefined;
+  if (!isJsonObject(value) || value.version !== STORED_READ_VERSION) return undefined;
   switch (value.status) {
     case 'found': {
       const { contents, ttlMs } = value;

@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../protocol/types.ts';
+import { isJsonObject } from '../protocol/json.ts';
 
 /**
  * `x-mcp-header` (2026-07-28, Streamable HTTP "Schema Extension"): a tool parameter mirrored by clients into an
@@ -38,9 +39,6 @@ const UNREACHABLE = [
 ] as const;
 const MAP_VALUED = new Set(['patternProperties', 'dependentSchemas', '$defs', 'definitions']);
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** Collects the `x-mcp-header` declarations of an input schema; throws a definition error when one is invalid. */
 export function scanParamHeaders(toolName: string, schema: JsonSchema): ParamHeader[] {
   const found: ParamHeader[] = [];
@@ -49,7 +47,7 @@ export function scanParamHeaders(toolName: string, schema: JsonSchema): ParamHea
     throw new Error(`Tool "${toolName}": x-mcp-header at ${path.join('.') || '<root>'} ${why}`);
   };
   const visit = (node: unknown, path: string[], reachable: boolean): void => {
-    if (!isObject(node)) return;
+    if (!isJsonObject(node)) return;
     if ('x-mcp-header' in node) {
       if (!reachable || path.length === 0)
         fail(path, 'must sit on a property reachable through "properties" only');
@@ -65,7 +63,7 @@ export function scanParamHeaders(toolName: string, schema: JsonSchema): ParamHea
       seen.set(lower, name as string);
       found.push({ path, name: name as string, type: type as ParamHeader['type'] });
     }
-    if (isObject(node.properties)) {
+    if (isJsonObject(node.properties)) {
       for (const [key, child] of Object.entries(node.properties)) visit(child, [...path, key], reachable);
     }
     for (const keyword of UNREACHABLE) {
@@ -73,7 +71,7 @@ export function scanParamHeaders(toolName: string, schema: JsonSchema): ParamHea
       if (sub === undefined) continue;
       const branches = Array.isArray(sub)
         ? sub
-        : MAP_VALUED.has(keyword) && isObject(sub)
+        : MAP_VALUED.has(keyword) && isJsonObject(sub)
           ? Object.values(sub)
           : [sub];
       for (const branch of branches) visit(branch, [...path, `<${keyword}>`], false);
@@ -95,7 +93,7 @@ export function paramHeaderValue(value: unknown): string | undefined {
 export function valueAtPath(args: unknown, path: readonly string[]): unknown {
   let node = args;
   for (const key of path) {
-    if (!isObject(node)) return undefined;
+    if (!isJsonObject(node)) return undefined;
     node = node[key];
   }
   return node;

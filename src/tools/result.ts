@@ -1,11 +1,11 @@
 import type { CallToolResult, ContentBlock, JSONObject } from '../protocol/types.ts';
+import { isJsonObject } from '../protocol/json.ts';
 
-const isObject = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource_link', 'resource']);
 
 /** Checks one content block's required fields (spec: schema ContentBlock); returns what is wrong, if anything. */
 export function contentBlockProblem(block: unknown): string | undefined {
-  if (!isObject(block) || typeof block.type !== 'string' || !BLOCK_TYPES.has(block.type)) {
+  if (!isJsonObject(block) || typeof block.type !== 'string' || !BLOCK_TYPES.has(block.type)) {
     return 'a content block must have type text, image, audio, resource_link or resource';
   }
   const str = (key: string) => typeof block[key] === 'string';
@@ -21,7 +21,7 @@ export function contentBlockProblem(block: unknown): string | undefined {
       return str('uri') && str('name') ? undefined : 'a resource_link block needs "uri" and "name"';
     default: {
       const r = block.resource;
-      return isObject(r) &&
+      return isJsonObject(r) &&
         typeof r.uri === 'string' &&
         (typeof r.text === 'string' || typeof r.blob === 'string')
         ? undefined
@@ -31,7 +31,7 @@ export function contentBlockProblem(block: unknown): string | undefined {
 }
 
 const isBlock = (v: unknown): v is ContentBlock =>
-  isObject(v) && typeof v.type === 'string' && BLOCK_TYPES.has(v.type);
+  isJsonObject(v) && typeof v.type === 'string' && BLOCK_TYPES.has(v.type);
 
 /**
  * Turns whatever a handler returned into a CallToolResult (spec: tools, "Tool Result"):
@@ -43,7 +43,7 @@ export function toCallToolResult(value: unknown): CallToolResult {
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   if (Array.isArray(value) && value.every(isBlock)) return { content: value };
   if (isBlock(value)) return { content: [value] };
-  if (isObject(value) && Array.isArray(value.content)) return value as unknown as CallToolResult;
+  if (isJsonObject(value) && Array.isArray(value.content)) return value as unknown as CallToolResult;
   if (value === undefined || value === null) return { content: [] };
   const text = JSON.stringify(value);
   if (text === undefined) return { content: [] };
