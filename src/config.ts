@@ -1,5 +1,6 @@
 import { isScopeToken } from './auth/scopes.ts';
 import { isSecureUrl } from './auth/urls.ts';
+import { DEFAULT_TOOL_TIMEOUT_MS, Defaults, Ranges } from './limits.ts';
 
 /**
  * Configuration, read once per container from the environment, validated and typed. Nothing else in the code
@@ -181,25 +182,28 @@ function secret(env: Env, name: string): string | undefined {
 
 /** Reads and validates the configuration; throws with the variable's name when a value is invalid. */
 export function loadConfig(env: Env = process.env): Config {
+  const range = (name: string, fallback: number, r: { min: number; max: number }) =>
+    int(env, name, fallback, r.min, r.max);
   return {
-    serverName: str(env, 'MCP_SERVER_NAME', 'mcp-lambda-template'),
-    serverVersion: str(env, 'MCP_SERVER_VERSION', '0.1.0'),
-    mcpPath: str(env, 'MCP_PATH', '/mcp', /^\/[A-Za-z0-9/_.-]*$/),
+    serverName: str(env, 'MCP_SERVER_NAME', Defaults.serverName),
+    serverVersion: str(env, 'MCP_SERVER_VERSION', Defaults.serverVersion),
+    mcpPath: str(env, 'MCP_PATH', Defaults.mcpPath, /^\/[A-Za-z0-9/_.-]*$/),
     allowedOrigins: list(env, 'MCP_ALLOWED_ORIGINS', ORIGIN) ?? [],
     allowedHosts: hosts(env),
-    // API Gateway accepts 10 MB and Lambda 6 MB; tool arguments are small, so 1 MiB is plenty and cheap to reject.
-    maxBodyBytes: int(env, 'MCP_MAX_BODY_BYTES', 1024 * 1024, 1024, 6 * 1024 * 1024),
-    toolTimeoutMs: int(env, 'MCP_TOOL_TIMEOUT_MS', 25_000, 100, 900_000),
-    pageSize: int(env, 'MCP_PAGE_SIZE', 100, 1, 1000),
-    listCacheTtlMs: int(env, 'MCP_LIST_CACHE_TTL_MS', 300_000, 0, 86_400_000),
+    maxBodyBytes: range('MCP_MAX_BODY_BYTES', Defaults.maxBodyBytes, Ranges.maxBodyBytes),
+    toolTimeoutMs: range('MCP_TOOL_TIMEOUT_MS', DEFAULT_TOOL_TIMEOUT_MS, Ranges.toolTimeoutMs),
+    pageSize: range('MCP_PAGE_SIZE', Defaults.pageSize, Ranges.pageSize),
+    listCacheTtlMs: range('MCP_LIST_CACHE_TTL_MS', Defaults.listCacheTtlMs, Ranges.listCacheTtlMs),
     requestStateSecret: secret(env, 'MCP_REQUEST_STATE_SECRET'),
     offload: {
       bucket: env.OFFLOAD_BUCKET || undefined,
-      prefix: str(env, 'OFFLOAD_PREFIX', 'outputs/', /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\/$/),
-      // 32 KiB (about 8k tokens) per block keeps a result far below the ~150,000 characters hosted connectors
-      // accept, even with three such blocks; the 1 MiB cap keeps inline content inside Lambda's 6 MB response.
-      thresholdBytes: int(env, 'OFFLOAD_THRESHOLD_BYTES', 32 * 1024, 1, 1024 * 1024),
-      ttlDays: int(env, 'OFFLOAD_TTL_DAYS', 7, 1, 365),
+      prefix: str(env, 'OFFLOAD_PREFIX', Defaults.offloadPrefix, /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*\/$/),
+      thresholdBytes: range(
+        'OFFLOAD_THRESHOLD_BYTES',
+        Defaults.offloadThresholdBytes,
+        Ranges.offloadThresholdBytes,
+      ),
+      ttlDays: range('OFFLOAD_TTL_DAYS', Defaults.offloadTtlDays, Ranges.offloadTtlDays),
       resourcesFunctionName: env.RESOURCES_FUNCTION_NAME || undefined,
       s3Endpoint: env.S3_ENDPOINT || undefined,
     },

@@ -7,6 +7,7 @@ import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceProvider } from './resources/provider.ts';
 import type { ToolDefinition } from './tools/define.ts';
 import { ToolRegistry } from './tools/registry.ts';
+import { DEFAULT_TOOL_TIMEOUT_MS } from './limits.ts';
 import type { PrecompiledValidators } from './tools/validation.ts';
 
 /** What a server is made of. Only `info` is required; every other field has a documented default. */
@@ -24,7 +25,7 @@ export interface McpServerOptions {
   completions?: boolean;
   /** Items per page of every list method. Default 100. */
   pageSize?: number;
-  /** Default time budget of one tool call in ms. Default 25,000. */
+  /** Default time budget of one tool call in ms. Default `DEFAULT_TOOL_TIMEOUT_MS` (23,000). */
   toolTimeoutMs?: number;
   /** Time kept back from the invocation deadline for offloading and answering, in ms. Default 2,000 (5,000 with an offloader). */
   reserveMs?: number;
@@ -60,7 +61,7 @@ export const DEFAULT_TRANSPORT: TransportOptions = {
 
 /** Builds a stateless MCP server: a registry, a dispatcher and the HTTP transport in front of them. */
 export function createMcpServer(options: McpServerOptions) {
-  const toolTimeoutMs = options.toolTimeoutMs ?? 25_000;
+  const toolTimeoutMs = options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const tools = new ToolRegistry(options.tools ?? [], {
     defaultTimeoutMs: toolTimeoutMs,
     ...(options.validators ? { validators: options.validators } : {}),

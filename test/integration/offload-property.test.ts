@@ -129,7 +129,7 @@ function generator(seed: number) {
   };
 }
 
-const SEED = Date.now() >>> 0;
+const SEED = Number(process.env.PROPERTY_SEED ?? Date.now()) >>> 0;
 
 /** Edge cases first, then random kinds with sizes log-uniform from 1 byte to 8 MiB (small and huge both common). */
 function samples(): [Kind, number][] {
@@ -242,8 +242,9 @@ describe('offload property', () => {
           differences.push(`#${i} ${kind} ${size} B: ${got.length} B read back`);
       }
       expect(differences, `sizes from seed ${SEED}`).toEqual([]);
-      // The sample really exercised both paths and multi-part outputs.
-      expect(stored).toBeGreaterThan(OUTPUTS / 3);
+      // The sample really exercised both paths and multi-part outputs. About 35% of log-uniform sizes pass the
+      // 32 KiB threshold (about 73 of 200, σ ≈ 6.5): a fifth is far below any seed's count, a third was not.
+      expect(stored).toBeGreaterThan(OUTPUTS / 5);
       expect(parts).toBeGreaterThan(stored);
     },
   );

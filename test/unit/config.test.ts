@@ -10,7 +10,7 @@ describe('loadConfig', () => {
       allowedOrigins: [],
       allowedHosts: undefined,
       maxBodyBytes: 1024 * 1024,
-      toolTimeoutMs: 25_000,
+      toolTimeoutMs: 23_000,
       pageSize: 100,
       listCacheTtlMs: 300_000,
       requestStateSecret: undefined,
