@@ -60,4 +60,7 @@ export function esbuildOptions(entry: string, outfile: string) {
  * Regenerates the precompiled tool validators (`functions/mcp/validators.generated.ts`). Run it before bundling the
  * MCP function (a NodejsFunction `commandHooks.beforeBundling` step), so the bundle can never carry stale ones.
  */
-export const GENERATE_VALIDATORS_COMMAND = 'node --import tsx src/build/validators.ts';
+export const VALIDATOR_GENERATOR = 'node --import tsx src/build/validators.ts';
+
+/** The generator run on the MCP function's tools, as `npm run generate` runs it. */
+export const GENERATE_VALIDATORS_COMMAND = `${VALIDATOR_GENERATOR} functions/mcp/tools/index.ts functions/mcp/validators.generated.ts`;

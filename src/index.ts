@@ -1,10 +1,17 @@
-/** The public API of the template: define tools, build a server, read configuration. */
+/**
+ * The complete public surface of the template: everything `functions/` (and a template user) may import. Deep
+ * imports are internal and may change; a test keeps `functions/` and `src/local` on this list.
+ */
+
+// Tools, prompts and client input: what a template user writes.
 export {
   defineTool,
   ToolError,
+  type StoreRequest,
   type ToolContext,
   type ToolDefinition,
-  type StoreRequest,
+  type ToolReturn,
+  type ToolSpec,
 } from './tools/define.ts';
 export { definePrompt, type PromptContext, type PromptDefinition } from './prompts/define.ts';
 export {
@@ -13,11 +20,90 @@ export {
   type InputRequest,
   type InputResponses,
 } from './input/input-required.ts';
-export { createMcpServer, type McpServer, type McpServerOptions } from './server.ts';
-export { loadConfig, type Config, type AuthConfig } from './config.ts';
-export { createOAuthAuthenticator, type OAuthOptions } from './auth/oauth.ts';
-export type { Authenticator, AuthRejection, Authentication } from './auth/authenticator.ts';
-export type { Principal } from './auth/principal.ts';
+export type { PrecompiledValidators, Validator } from './tools/validation.ts';
+
+// The server and its configuration.
+export { createMcpServer, DEFAULT_TRANSPORT, type McpServer, type McpServerOptions } from './server.ts';
+export type { TransportOptions } from './http/transport.ts';
+export { loadConfig, type AuthConfig, type Config, type OffloadConfig } from './config.ts';
+export { DEFAULT_TOOL_TIMEOUT_MS, Defaults, OutputLimits, Platform, Ranges } from './limits.ts';
+export { silentLogger, type Logger } from './log.ts';
+
+// Resources.
 export { staticResources, type StaticResource, type TemplatedResource } from './resources/static.ts';
-export type { ResourceProvider, ResourceContext, ResourceReadResult } from './resources/provider.ts';
-export type * from './protocol/types.ts';
+export type { ResourceContext, ResourceProvider, ResourceReadResult } from './resources/provider.ts';
+
+// Large outputs: the offloader (write side), the readers (in-process and through the companion function).
+export {
+  createOffloader,
+  type OffloadContext,
+  type OffloaderOptions,
+  type ResultOffloader,
+} from './outputs/offloader.ts';
+export { storedOutputs, type StoredOutputsOptions } from './outputs/reader.ts';
+export {
+  remoteStoredOutputs,
+  type InvokeCompanion,
+  type RemoteStoredOutputsOptions,
+} from './outputs/companion/client.ts';
+export { createStoredReadHandler } from './outputs/companion/handler.ts';
+export type { StoredReadRequest, StoredReadResponse } from './outputs/companion/contract.ts';
+export { lambdaInvoker, type LambdaInvokerOptions } from './outputs/companion/lambda-invoker.ts';
+
+// Storage.
+export {
+  StorageError,
+  type ObjectAttributes,
+  type StorageReader,
+  type StorageWriter,
+  type StoredObject,
+} from './storage/storage.ts';
+export { s3Storage, type S3StorageOptions } from './storage/s3.ts';
+export { memoryStorage } from './storage/memory.ts';
+
+// Authorization (OAuth resource server).
+export { createOAuthAuthenticator, type OAuthOptions } from './auth/oauth.ts';
+export type { Authentication, Authenticator, AuthRejection, AuthRequest } from './auth/authenticator.ts';
+export type { ProtectedResourceMetadata } from './auth/metadata.ts';
+export type { Principal } from './auth/principal.ts';
+
+// Runtimes: the Lambda adapter, and the local server and embedded S3 of `npm start`.
+export { createLambdaHandler } from './lambda/adapter.ts';
+export type { HttpRequest, HttpResponse, InvocationContext } from './http/types.ts';
+export { startLocalServer, type LambdaHttpHandler, type LocalServerOptions } from './local/dev-server.ts';
+export { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3, type LocalS3Options } from './local/s3.ts';
+
+// Wire types, named as in the specification schema.
+export type {
+  Annotations,
+  AudioContent,
+  BaseMetadata,
+  BlobResourceContents,
+  CacheHint,
+  CallToolResult,
+  ContentBlock,
+  EmbeddedResource,
+  GetPromptResult,
+  Icon,
+  Icons,
+  ImageContent,
+  Implementation,
+  JSONObject,
+  JSONValue,
+  JsonSchema,
+  LoggingLevel,
+  Prompt,
+  PromptArgument,
+  PromptMessage,
+  Resource,
+  ResourceContents,
+  ResourceLink,
+  ResourceTemplate,
+  Role,
+  ServerCapabilities,
+  TextContent,
+  TextResourceContents,
+  Tool,
+  ToolAnnotations,
+} from './protocol/types.ts';
+export type { Era } from './protocol/versions.ts';

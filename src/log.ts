@@ -1,6 +1,6 @@
 /**
  * The structured logger the core writes to. Powertools' Logger satisfies it in the functions and the local
- * server; tests may pass a silent one. Every line carries the request id through `appendKeys` or attributes.
+ * server; tests may pass a silent one. Every line of a request carries its request id (`withKeys`).
  */
 export interface Logger {
   debug(message: string, ...attributes: Record<string, unknown>[]): void;
@@ -11,3 +11,28 @@ export interface Logger {
 
 /** A logger that drops everything (tests, benchmarks). */
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/** A logger whose every line also carries `keys` (e.g. the invocation's request id). */
+export function withKeys(log: Logger, keys: Readonly<Record<string, unknown>>): Logger {
+  // One merged attributes object per line: the logger then serializes a single object (cheap on the hot path).
+  const merged = (a: Record<string, unknown>[]) => (a.length ? Object.assign({}, keys, ...a) : keys);
+  return {
+    debug: (m, ...a) => log.debug(m, merged(a)),
+    info: (m, ...a) => log.info(m, merged(a)),
+    warn: (m, ...a) => log.warn(m, merged(a)),
+    error: (m, ...a) => log.error(m, merged(a)),
+  };
+}
+
+/** How an error appears in a log line: name and message, and the stack only when asked for (unexpected errors). */
+export function errorFields(
+  error: unknown,
+  options: { stack?: boolean } = {},
+): { name: string; message: string; stack?: string } {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  return {
+    name: error.name,
+    message: error.message,
+    ...(options.stack && error.stack ? { stack: error.stack } : {}),
+  };
+}

@@ -1,5 +1,6 @@
 import type { Authenticator } from './auth/authenticator.ts';
-import { createDispatcher, type ResultOffloader } from './dispatcher.ts';
+import { createDispatcher } from './dispatcher.ts';
+import type { ResultOffloader } from './outputs/offloader.ts';
 import { createRequestStateCodec } from './input/request-state.ts';
 import { createTransport, type TransportOptions } from './http/transport.ts';
 import type { CacheHint, Implementation, ServerCapabilities } from './protocol/types.ts';
@@ -7,7 +8,7 @@ import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceProvider } from './resources/provider.ts';
 import type { ToolDefinition } from './tools/define.ts';
 import { ToolRegistry } from './tools/registry.ts';
-import { DEFAULT_TOOL_TIMEOUT_MS } from './limits.ts';
+import { DEFAULT_TOOL_TIMEOUT_MS, Defaults } from './limits.ts';
 import type { PrecompiledValidators } from './tools/validation.ts';
 
 /** What a server is made of. Only `info` is required; every other field has a documented default. */
@@ -54,16 +55,15 @@ export interface McpServerOptions {
 
 /** Transport defaults: the secure choice for each (no foreign origins, 1 MiB bodies). */
 export const DEFAULT_TRANSPORT: TransportOptions = {
-  path: '/mcp',
+  path: Defaults.mcpPath,
   allowedOrigins: [],
-  maxBodyBytes: 1024 * 1024,
+  maxBodyBytes: Defaults.maxBodyBytes,
 };
 
 /** Builds a stateless MCP server: a registry, a dispatcher and the HTTP transport in front of them. */
 export function createMcpServer(options: McpServerOptions) {
-  const toolTimeoutMs = options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const tools = new ToolRegistry(options.tools ?? [], {
-    defaultTimeoutMs: toolTimeoutMs,
+    defaultTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     ...(options.validators ? { validators: options.validators } : {}),
   });
   const resources = options.resources ?? [];
@@ -83,21 +83,23 @@ export function createMcpServer(options: McpServerOptions) {
     tools,
     resources,
     prompts,
-    pageSize: options.pageSize ?? 100,
+    pageSize: options.pageSize ?? Defaults.pageSize,
     // Storing a large output takes S3 round trips after the tool returns: keep more time back when that can happen.
-    reserveMs: options.reserveMs ?? (options.offloader ? 5_000 : 2_000),
-    listCache: options.listCache ?? { ttlMs: 300_000, cacheScope: 'public' },
+    reserveMs: options.reserveMs ?? (options.offloader ? Defaults.offloadReserveMs : Defaults.reserveMs),
+    listCache: options.listCache ?? { ttlMs: Defaults.listCacheTtlMs, cacheScope: 'public' },
     ...(options.offloader ? { offloader: options.offloader } : {}),
     requestState: createRequestStateCodec({
-      ttlMs: options.requestStateTtlMs ?? 15 * 60_000,
+      ttlMs: options.requestStateTtlMs ?? Defaults.requestStateTtlMs,
       ...(options.requestStateSecret !== undefined ? { secret: options.requestStateSecret } : {}),
     }),
   });
   const handle = createTransport(
-    dispatch,
-    (name) => tools.paramHeaders(name),
+    {
+      dispatch,
+      paramHeadersOf: (name) => tools.paramHeaders(name),
+      ...(options.auth ? { authenticator: options.auth } : {}),
+    },
     { ...DEFAULT_TRANSPORT, ...options.http },
-    options.auth,
   );
   return { handle, dispatch, tools, capabilities };
 }

@@ -1,13 +1,15 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { createOAuthAuthenticator } from '../../src/auth/oauth.ts';
-import { loadConfig } from '../../src/config.ts';
-import { createLambdaHandler } from '../../src/lambda/adapter.ts';
-import { createOffloader } from '../../src/offload/offloader.ts';
-import { remoteStoredOutputs } from '../../src/resources/remote.ts';
-import { lambdaInvoker } from '../../src/resources/remote-lambda.ts';
-import { storedOutputs } from '../../src/resources/stored.ts';
-import { createMcpServer } from '../../src/server.ts';
-import { s3Storage } from '../../src/storage/s3.ts';
+import {
+  createLambdaHandler,
+  createMcpServer,
+  createOAuthAuthenticator,
+  createOffloader,
+  lambdaInvoker,
+  loadConfig,
+  remoteStoredOutputs,
+  s3Storage,
+  storedOutputs,
+} from '../../src/index.ts';
 import { serverResources } from './resources.ts';
 import { tools } from './tools/index.ts';
 import { validators } from './validators.generated.ts';

@@ -1,8 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { loadConfig } from '../../src/config.ts';
-import { createStoredReadHandler } from '../../src/resources/remote-handler.ts';
-import { storedOutputs } from '../../src/resources/stored.ts';
-import { s3Storage } from '../../src/storage/s3.ts';
+import { createStoredReadHandler, loadConfig, s3Storage, storedOutputs } from '../../src/index.ts';
 
 // Cold start: the companion only reads stored outputs (its role may only get objects under the prefix).
 const config = loadConfig();

@@ -22,7 +22,7 @@ export interface ProtectedResourceMetadata {
 }
 
 /** The RFC 9728 §3 well-known prefix. */
-export const WELL_KNOWN_PREFIX = '/.well-known/oauth-protected-resource';
+const WELL_KNOWN_PREFIX = '/.well-known/oauth-protected-resource';
 
 /** Inputs of the document; `resource` is the MCP endpoint's absolute URL (the token audience, RFC 8707). */
 export interface MetadataOptions {

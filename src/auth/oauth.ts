@@ -4,13 +4,18 @@ import { readBearer } from './bearer.ts';
 import { bearerChallenge } from './challenge.ts';
 import { discoverJwksUri } from './discovery.ts';
 import { KeysUnavailableError, RemoteKeySet, type KeySetOptions } from './jwks.ts';
-import { buildProtectedResourceMetadata, metadataPaths, metadataUrl } from './metadata.ts';
+import {
+  buildProtectedResourceMetadata,
+  metadataPaths,
+  metadataUrl,
+  type ProtectedResourceMetadata,
+} from './metadata.ts';
 import { principalKey, type Principal } from './principal.ts';
 import { grantedScopes, isScopeToken, missingScopes } from './scopes.ts';
 import { isSecureUrl } from './urls.ts';
 
 /** Asymmetric JWS algorithms: `none` and the HMAC family (HS*) can never be configured. */
-export const ASYMMETRIC_ALGORITHMS = [
+const ASYMMETRIC_ALGORITHMS = [
   'RS256',
   'RS384',
   'RS512',
@@ -25,7 +30,7 @@ export const ASYMMETRIC_ALGORITHMS = [
 ] as const;
 
 /** The default algorithm pin: what mainstream issuers (Cognito, Auth0, Okta, Entra ID, Keycloak) sign with. */
-export const DEFAULT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA', 'Ed25519'];
+const DEFAULT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA', 'Ed25519'];
 
 /** Settings of the `oauth` authenticator; see the README's "Authorization" section. */
 export interface OAuthOptions {
@@ -55,7 +60,7 @@ export interface OAuthOptions {
 const MAX_TOKEN_LENGTH = 16 * 1024;
 
 /** Why a verified-looking token was refused, in words a developer can act on (no claim values echoed). */
-function describe(error: unknown): string {
+function whyRefused(error: unknown): string {
   if (error instanceof errors.JWTExpired) return 'The access token has expired';
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.reason === 'missing') return `The access token lacks the "${error.claim}" claim`;
@@ -77,12 +82,19 @@ function describe(error: unknown): string {
   return 'The access token is malformed';
 }
 
-/**
- * The OAuth 2.1 resource-server side of MCP authorization: validates JWT access tokens locally with jose (signature
- * against the issuer's published keys, issuer, audience, lifetime, pinned algorithms), applies the required
- * scopes, and publishes the RFC 9728 metadata that lets clients find the authorization server.
- */
-export function createOAuthAuthenticator(options: OAuthOptions): Authenticator {
+/** The checked settings of one authenticator. */
+interface Settings {
+  issuer: string;
+  resource: string;
+  audiences: string[];
+  algorithms: string[];
+  requiredScopes: string[];
+  scopesSupported: string[];
+  clockTolerance: number;
+}
+
+/** Checks the options as configuration (throws with the setting's name); the authenticator trusts them after. */
+function checkOptions(options: OAuthOptions): Settings {
   const { issuer, resource } = options;
   if (!isSecureUrl(issuer))
     throw new Error(`Authorization: issuer ${JSON.stringify(issuer)} must be an https URL`);
@@ -103,104 +115,147 @@ export function createOAuthAuthenticator(options: OAuthOptions): Authenticator {
   const badScope = scopesSupported.find((s) => !isScopeToken(s));
   if (badScope !== undefined)
     throw new Error(`Authorization: ${JSON.stringify(badScope)} is not a valid scope`);
-  const audiences = [...(options.audiences ?? [resource])];
-  const clockTolerance = options.clockToleranceSeconds ?? 30;
-  const now = options.keys?.now ?? Date.now;
-
-  const metadata = buildProtectedResourceMetadata({
+  return {
+    issuer,
     resource,
-    authorizationServers: [issuer],
+    audiences: [...(options.audiences ?? [resource])],
+    algorithms,
+    requiredScopes,
     scopesSupported,
-    ...(options.resourceName ? { resourceName: options.resourceName } : {}),
-  });
-  const paths = new Set(metadataPaths(resource));
-  const resourceMetadata = metadataUrl(resource);
-  const keys = new RemoteKeySet({
-    ...options.keys,
-    jwksUri: options.jwksUri ?? (() => discoverJwksUri(issuer, options.keys ?? {})),
-  });
+    clockTolerance: options.clockToleranceSeconds ?? 30,
+  };
+}
 
-  const unauthorized = (error?: string): AuthRejection => ({
-    status: 401,
-    headers: {
-      'www-authenticate': bearerChallenge({
-        ...(error ? { error: 'invalid_token', description: error } : {}),
-        scopes: requiredScopes,
-        resourceMetadata,
-      }),
-    },
-    message: error
-      ? `Unauthorized: ${error.charAt(0).toLowerCase()}${error.slice(1)}`
-      : 'Unauthorized: this server needs a Bearer access token',
-  });
+/** The caller a verified token describes, or why the token does not describe one. */
+function principalOf(payload: JWTPayload, issuer: string): Principal | string {
+  if (typeof payload.sub !== 'string' || payload.sub === '' || typeof payload.exp !== 'number')
+    return 'The access token lacks a subject or an expiry';
+  const clientId =
+    typeof payload.client_id === 'string'
+      ? payload.client_id
+      : typeof payload.azp === 'string'
+        ? payload.azp
+        : undefined;
+  return {
+    subject: payload.sub,
+    issuer,
+    ...(clientId !== undefined ? { clientId } : {}),
+    scopes: grantedScopes(payload),
+    expiresAt: payload.exp,
+    key: principalKey(issuer, payload.sub),
+  };
+}
 
-  const insufficientScope = (required: readonly string[]): AuthRejection => ({
-    status: 403,
-    headers: {
-      'www-authenticate': bearerChallenge({
-        error: 'insufficient_scope',
-        description: `This request needs the scope(s): ${required.join(' ')}`,
-        scopes: required,
-        resourceMetadata,
-      }),
-    },
-    message: `Forbidden: this request needs the scope(s) ${required.join(', ')}`,
-  });
+/**
+ * The OAuth 2.1 resource-server side of MCP authorization: validates JWT access tokens locally with jose (signature
+ * against the issuer's published keys, issuer, audience, lifetime, pinned algorithms), applies the required
+ * scopes, and publishes the RFC 9728 metadata that lets clients find the authorization server.
+ */
+class OAuthAuthenticator implements Authenticator {
+  private readonly metadata: ProtectedResourceMetadata;
+  private readonly paths: Set<string>;
+  private readonly resourceMetadata: string;
+  private readonly keys: RemoteKeySet;
+  private readonly now: () => number;
 
-  async function authenticate(request: AuthRequest): Promise<Authentication> {
+  constructor(
+    private readonly settings: Settings,
+    options: OAuthOptions,
+  ) {
+    const { issuer, resource } = settings;
+    this.metadata = buildProtectedResourceMetadata({
+      resource,
+      authorizationServers: [issuer],
+      scopesSupported: settings.scopesSupported,
+      ...(options.resourceName ? { resourceName: options.resourceName } : {}),
+    });
+    this.paths = new Set(metadataPaths(resource));
+    this.resourceMetadata = metadataUrl(resource);
+    this.now = options.keys?.now ?? Date.now;
+    this.keys = new RemoteKeySet({
+      ...options.keys,
+      jwksUri: options.jwksUri ?? (() => discoverJwksUri(issuer, options.keys ?? {})),
+    });
+  }
+
+  async authenticate(request: AuthRequest): Promise<Authentication> {
     const credential = readBearer(request.headers.authorization);
-    if (credential.kind === 'absent') return { ok: false, rejection: unauthorized() };
+    if (credential.kind === 'absent') return { ok: false, rejection: this.unauthorized() };
     if (credential.kind === 'malformed' || credential.token.length > MAX_TOKEN_LENGTH)
-      return { ok: false, rejection: unauthorized('The access token is malformed') };
+      return { ok: false, rejection: this.unauthorized('The access token is malformed') };
+    const { issuer, audiences, algorithms, clockTolerance, requiredScopes } = this.settings;
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(credential.token, keys.resolve, {
+      ({ payload } = await jwtVerify(credential.token, this.keys.resolve, {
         issuer,
         audience: audiences,
         algorithms,
         clockTolerance,
         requiredClaims: ['exp', 'sub'],
-        currentDate: new Date(now()),
+        currentDate: new Date(this.now()),
       }));
     } catch (error) {
-      if (error instanceof KeysUnavailableError) {
-        return {
-          ok: false,
-          rejection: {
-            status: 503,
-            headers: { 'retry-after': '5' },
-            message: 'Service Unavailable: access tokens cannot be verified right now; retry shortly',
-            cause: error.cause instanceof Error ? error.cause.message : String(error.cause),
-          },
-        };
-      }
-      return { ok: false, rejection: unauthorized(describe(error)) };
+      return { ok: false, rejection: this.refusal(error) };
     }
-    if (typeof payload.sub !== 'string' || payload.sub === '' || typeof payload.exp !== 'number')
-      return { ok: false, rejection: unauthorized('The access token lacks a subject or an expiry') };
-    const scopes = grantedScopes(payload);
-    const lacking = missingScopes(scopes, requiredScopes);
-    if (lacking.length) return { ok: false, rejection: insufficientScope(requiredScopes) };
-    const clientId =
-      typeof payload.client_id === 'string'
-        ? payload.client_id
-        : typeof payload.azp === 'string'
-          ? payload.azp
-          : undefined;
-    const principal: Principal = {
-      subject: payload.sub,
-      issuer,
-      ...(clientId !== undefined ? { clientId } : {}),
-      scopes,
-      expiresAt: payload.exp,
-      key: principalKey(issuer, payload.sub),
-    };
+    const principal = principalOf(payload, issuer);
+    if (typeof principal === 'string') return { ok: false, rejection: this.unauthorized(principal) };
+    if (missingScopes(principal.scopes, requiredScopes).length)
+      return { ok: false, rejection: this.scopeRefusal(requiredScopes) };
     return { ok: true, principal };
   }
 
-  return {
-    authenticate,
-    insufficientScope: (required) => insufficientScope([...new Set([...requiredScopes, ...required])]),
-    metadataFor: (path) => (paths.has(path) ? metadata : undefined),
-  };
+  insufficientScope(required: readonly string[]): AuthRejection {
+    return this.scopeRefusal([...new Set([...this.settings.requiredScopes, ...required])]);
+  }
+
+  metadataFor(path: string): ProtectedResourceMetadata | undefined {
+    return this.paths.has(path) ? this.metadata : undefined;
+  }
+
+  /** 503 when the issuer's keys cannot be fetched (not the client's fault), else 401 saying why. */
+  private refusal(error: unknown): AuthRejection {
+    if (!(error instanceof KeysUnavailableError)) return this.unauthorized(whyRefused(error));
+    return {
+      status: 503,
+      headers: { 'retry-after': '5' },
+      message: 'Service Unavailable: access tokens cannot be verified right now; retry shortly',
+      cause: error.cause instanceof Error ? error.cause.message : String(error.cause),
+    };
+  }
+
+  private unauthorized(error?: string): AuthRejection {
+    return {
+      status: 401,
+      headers: {
+        'www-authenticate': bearerChallenge({
+          ...(error ? { error: 'invalid_token', description: error } : {}),
+          scopes: this.settings.requiredScopes,
+          resourceMetadata: this.resourceMetadata,
+        }),
+      },
+      message: error
+        ? `Unauthorized: ${error.charAt(0).toLowerCase()}${error.slice(1)}`
+        : 'Unauthorized: this server needs a Bearer access token',
+    };
+  }
+
+  private scopeRefusal(required: readonly string[]): AuthRejection {
+    return {
+      status: 403,
+      headers: {
+        'www-authenticate': bearerChallenge({
+          error: 'insufficient_scope',
+          description: `This request needs the scope(s): ${required.join(' ')}`,
+          scopes: required,
+          resourceMetadata: this.resourceMetadata,
+        }),
+      },
+      message: `Forbidden: this request needs the scope(s) ${required.join(', ')}`,
+    };
+  }
+}
+
+/** Builds the `oauth` authenticator; throws on invalid settings (see README "Authorization"). */
+export function createOAuthAuthenticator(options: OAuthOptions): Authenticator {
+  return new OAuthAuthenticator(checkOptions(options), options);
 }

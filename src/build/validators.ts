@@ -68,10 +68,15 @@ ${table.join('\n')}
 `;
 }
 
-/** CLI: `node --import tsx src/build/validators.ts [toolsModule] [outFile]`. */
+/** CLI: `node --import tsx src/build/validators.ts TOOLS_MODULE OUT_FILE` (`npm run generate` names both). */
 async function main(): Promise<void> {
-  const [toolsModule = 'functions/mcp/tools/index.ts', outFile = 'functions/mcp/validators.generated.ts'] =
-    process.argv.slice(2);
+  const [toolsModule, outFile] = process.argv.slice(2);
+  if (!toolsModule || !outFile) {
+    console.error(
+      'usage: validators.ts TOOLS_MODULE OUT_FILE (a module exporting `tools`, the file to write)',
+    );
+    process.exit(2);
+  }
   const { tools } = (await import(pathToFileURL(toolsModule).href)) as { tools: ToolDefinition[] };
   const source = generateValidatorModule(tools);
   if (existsSync(outFile) && readFileSync(outFile, 'utf8') === source) {

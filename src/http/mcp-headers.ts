@@ -1,4 +1,5 @@
-import { ErrorCode, McpError } from '../protocol/errors.ts';
+import { clientText } from '../protocol/client-text.ts';
+import { HeaderMismatchError } from '../protocol/errors.ts';
 import type { JSONObject } from '../protocol/types.ts';
 import type { ParamHeader } from '../tools/param-headers.ts';
 import { paramHeaderValue, valueAtPath } from '../tools/param-headers.ts';
@@ -43,8 +44,7 @@ export function decodeHeaderValue(raw: string): string | undefined {
   }
 }
 
-const mismatch = (header: string, detail: string) =>
-  new McpError(ErrorCode.HeaderMismatch, `Header mismatch: ${detail}`, { header }, 400);
+const mismatch = (header: string, detail: string) => new HeaderMismatchError(header, detail);
 
 /**
  * Checks a modern request's headers against its body; returns the -32020 error to answer with, if any.
@@ -56,21 +56,24 @@ export function checkModernHeaders(
   protocolVersion: string,
   isRequest: boolean,
   paramHeadersOf: (tool: string) => readonly ParamHeader[],
-): McpError | undefined {
+): HeaderMismatchError | undefined {
   const version = headers['mcp-protocol-version'];
   if (version === undefined) {
     if (isRequest) return mismatch('MCP-Protocol-Version', 'the MCP-Protocol-Version header is required');
   } else if (version.trim() !== protocolVersion) {
     return mismatch(
       'MCP-Protocol-Version',
-      `MCP-Protocol-Version is ${version} but the body claims ${protocolVersion}`,
+      `MCP-Protocol-Version is ${clientText(version)} but the body claims ${protocolVersion}`,
     );
   }
   const methodHeader = headers['mcp-method'];
   if (methodHeader === undefined) {
     if (isRequest) return mismatch('Mcp-Method', 'the Mcp-Method header is required');
   } else if (decodeHeaderValue(methodHeader.trim()) !== message.method) {
-    return mismatch('Mcp-Method', `Mcp-Method is ${methodHeader} but the body method is ${message.method}`);
+    return mismatch(
+      'Mcp-Method',
+      `Mcp-Method is ${clientText(methodHeader)} but the body method is ${clientText(message.method)}`,
+    );
   }
   // Own keys only: a method named "constructor" or "__proto__" must not find Object.prototype members.
   const source = Object.hasOwn(NAME_SOURCE, message.method) ? NAME_SOURCE[message.method] : undefined;
@@ -89,44 +92,40 @@ export function checkModernHeaders(
     if (typeof bodyValue === 'string' && decoded !== bodyValue) {
       return mismatch(
         'Mcp-Name',
-        `Mcp-Name is ${JSON.stringify(decoded)} but params.${source} is ${JSON.stringify(bodyValue)}`,
+        `Mcp-Name is ${JSON.stringify(clientText(decoded))} but params.${source} is ${JSON.stringify(clientText(bodyValue))}`,
       );
     }
   }
   if (message.method === 'tools/call' && typeof params.name === 'string') {
     for (const declared of paramHeadersOf(params.name)) {
-      const header = `mcp-param-${declared.name.toLowerCase()}`;
-      const raw = headers[header];
-      const value = valueAtPath(params.arguments, declared.path);
-      const expected = value === undefined || value === null ? undefined : paramHeaderValue(value);
-      if (expected === undefined) {
-        if (raw !== undefined && value !== undefined && value !== null) continue; // wrong type: the schema check reports it
-        if (raw !== undefined)
-          return mismatch(
-            `Mcp-Param-${declared.name}`,
-            `Mcp-Param-${declared.name} is sent but the argument is absent`,
-          );
-        continue;
-      }
-      if (raw === undefined)
-        return mismatch(`Mcp-Param-${declared.name}`, `the Mcp-Param-${declared.name} header is required`);
-      const decoded = decodeHeaderValue(raw.trim());
-      if (decoded === undefined)
-        return mismatch(
-          `Mcp-Param-${declared.name}`,
-          `Mcp-Param-${declared.name} has characters that need =?base64?…?= or a malformed =?base64?…?= value`,
-        );
-      const same =
-        declared.type === 'integer' && typeof value === 'number' && DECIMAL.test(decoded)
-          ? Number(decoded) === value
-          : decoded === expected;
-      if (!same) {
-        return mismatch(
-          `Mcp-Param-${declared.name}`,
-          `Mcp-Param-${declared.name} does not match arguments.${declared.path.join('.')}`,
-        );
-      }
+      const problem = checkParamHeader(headers, declared, params.arguments);
+      if (problem) return problem;
     }
   }
   return undefined;
+}
+
+/** Checks one `Mcp-Param-*` header against the argument it mirrors (2026-07-28, `x-mcp-header`). */
+function checkParamHeader(
+  headers: Readonly<Record<string, string | undefined>>,
+  declared: ParamHeader,
+  args: unknown,
+): HeaderMismatchError | undefined {
+  const name = `Mcp-Param-${declared.name}`;
+  const raw = headers[name.toLowerCase()];
+  const value = valueAtPath(args, declared.path);
+  const expected = value === undefined || value === null ? undefined : paramHeaderValue(value);
+  if (expected === undefined) {
+    if (raw !== undefined && value !== undefined && value !== null) return undefined; // wrong type: the schema check reports it
+    return raw !== undefined ? mismatch(name, `${name} is sent but the argument is absent`) : undefined;
+  }
+  if (raw === undefined) return mismatch(name, `the ${name} header is required`);
+  const decoded = decodeHeaderValue(raw.trim());
+  if (decoded === undefined)
+    return mismatch(name, `${name} has characters that need =?base64?…?= or a malformed =?base64?…?= value`);
+  const same =
+    declared.type === 'integer' && typeof value === 'number' && DECIMAL.test(decoded)
+      ? Number(decoded) === value
+      : decoded === expected;
+  return same ? undefined : mismatch(name, `${name} does not match arguments.${declared.path.join('.')}`);
 }

@@ -1,14 +1,18 @@
-import type { AuthRejection, Authenticator } from '../auth/authenticator.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { Dispatch, DispatchOutcome } from '../dispatcher.ts';
-import { ErrorCode, McpError } from '../protocol/errors.ts';
-import { errorResponse, parseMessage } from '../protocol/jsonrpc.ts';
-import type { JSONRPCNotification, JSONRPCResponse, RequestId } from '../protocol/types.ts';
-import { classifyEra } from '../protocol/versions.ts';
+import type { Dispatch } from '../dispatcher.ts';
+import { errorFields } from '../log.ts';
+import { clientText } from '../protocol/client-text.ts';
+import { InternalError, type McpError } from '../protocol/errors.ts';
+import { parseMessage } from '../protocol/jsonrpc.ts';
+import type { JSONRPCNotification, JSONRPCRequest } from '../protocol/types.ts';
+import { classifyEra, type Revision } from '../protocol/versions.ts';
 import type { ParamHeader } from '../tools/param-headers.ts';
 import { checkModernHeaders } from './mcp-headers.ts';
-import { acceptable, isJsonContentType } from './media.ts';
+import { acceptable, isJsonContentType, type Acceptable } from './media.ts';
 import { isHostAllowed, isOriginAllowed } from './origin.ts';
+import { ACCEPTED, authRefusal, errorReply, json, refusal, sse } from './replies.ts';
+import { PRE_DISPATCH_STATUS, responseStatus } from './status.ts';
 import type { HttpRequest, HttpResponse, InvocationContext } from './types.ts';
 
 /** Transport settings; see the configuration table in the README. */
@@ -23,183 +27,165 @@ export interface TransportOptions {
   maxBodyBytes: number;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
-
-function json(status: number, body: unknown, extra: Record<string, string> = {}): HttpResponse {
-  return { status, headers: { ...JSON_HEADERS, ...extra }, body: JSON.stringify(body) };
+/** What the transport sends and what the request's log line says about it. */
+interface Handled {
+  response: HttpResponse;
+  rpcMethod?: string;
+  audit?: Record<string, unknown>;
 }
 
-function reject(
-  status: number,
-  code: number,
-  message: string,
-  id: RequestId | null = null,
-  data?: unknown,
-): HttpResponse {
-  return json(status, errorResponse(id, new McpError(code, message, data)));
+/** A request that passed the HTTP checks: who calls, and what they accept. */
+interface Admitted {
+  principal?: Principal;
+  accepts: Acceptable;
+  body: string;
 }
 
-/**
- * One SSE event per message; the stream ends with the response, so it is complete when the body is.
- * `X-Accel-Buffering: no` asks reverse proxies not to hold events back (spec: Streamable HTTP, "Receiving Messages").
- */
-function sse(status: number, messages: readonly (JSONRPCNotification | JSONRPCResponse)[]): HttpResponse {
-  return {
-    status,
-    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
-    body: messages.map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join(''),
-  };
+/** What the transport needs besides its options. */
+export interface TransportParts {
+  dispatch: Dispatch;
+  /** The `x-mcp-header` declarations of a tool (2026-07-28 header checks). */
+  paramHeadersOf: (tool: string) => readonly ParamHeader[];
+  /** Every request must prove its caller; the RFC 9728 metadata is served on GET. Absent: open endpoint. */
+  authenticator?: Authenticator;
 }
 
-/** A 401/403/503 from the authenticator: its headers (the `WWW-Authenticate` challenge) and a JSON-RPC error body. */
-function refuse(rejection: AuthRejection): HttpResponse {
-  return json(
-    rejection.status,
-    errorResponse(null, new McpError(ErrorCode.ServerError, rejection.message)),
-    rejection.headers,
-  );
+/** A transport's parts and options, passed to each step. */
+interface Setup {
+  parts: TransportParts;
+  options: TransportOptions;
+}
+
+/** The HTTP checks, in the spec's order: a response when the request is refused, else what was admitted. */
+async function admit(
+  { parts: { authenticator }, options }: Setup,
+  req: HttpRequest,
+  ctx: InvocationContext,
+): Promise<HttpResponse | Admitted> {
+  const { headers } = req;
+  const metadata = req.method === 'GET' ? authenticator?.metadataFor(req.path) : undefined;
+  // Public, non-secret and the same for everyone: any origin may read it, and caches may keep it.
+  if (metadata)
+    return json(200, metadata, {
+      'access-control-allow-origin': '*',
+      'cache-control': 'public, max-age=3600',
+    });
+  if (req.path !== options.path) return refusal(404, `Not found: the MCP endpoint is ${options.path}`);
+  if (!isHostAllowed(headers.host, options.allowedHosts))
+    return refusal(403, 'Forbidden: Host header not allowed');
+  if (!isOriginAllowed(headers.origin, options.allowedOrigins))
+    return refusal(403, 'Forbidden: Origin not allowed');
+  let principal: Principal | undefined;
+  if (authenticator) {
+    const authentication = await authenticator.authenticate({ path: req.path, headers });
+    if (!authentication.ok) {
+      const { rejection } = authentication;
+      if (rejection.cause) ctx.log.error('access tokens cannot be verified', { cause: rejection.cause });
+      return authRefusal(rejection);
+    }
+    principal = authentication.principal;
+  }
+  // No server-initiated stream and no sessions on a stateless server: GET and DELETE are 405 (spec: transports).
+  if (req.method !== 'POST')
+    return refusal(405, `Method not allowed: ${req.method}; use POST`, { allow: 'POST' });
+  if (!isJsonContentType(headers['content-type']))
+    return refusal(415, 'Unsupported Media Type: Content-Type must be application/json');
+  const accepts = acceptable(headers.accept);
+  if (!accepts.json && !accepts.sse)
+    return refusal(406, 'Not Acceptable: Accept must include application/json and text/event-stream');
+  const body = req.body ?? '';
+  if (Buffer.byteLength(body, 'utf8') > options.maxBodyBytes)
+    return refusal(413, `Payload Too Large: the body limit is ${options.maxBodyBytes} bytes`);
+  return { ...(principal ? { principal } : {}), accepts, body };
+}
+
+/** Reads the one JSON-RPC message, decides its revision, checks its headers and answers it. */
+async function answer(
+  setup: Setup,
+  req: HttpRequest,
+  ctx: InvocationContext,
+  admitted: Admitted,
+): Promise<Handled> {
+  const parsed = parseMessage(admitted.body);
+  if (parsed.kind === 'invalid')
+    return { response: errorReply(PRE_DISPATCH_STATUS, parsed.error, parsed.id) };
+  if (parsed.kind === 'response') return { response: ACCEPTED };
+  const { message } = parsed;
+  const isRequest = parsed.kind === 'request';
+  const rpcMethod = clientText(message.method);
+  const id = isRequest ? parsed.message.id : null;
+  let revision: Revision;
+  try {
+    revision = classifyEra(
+      message.method,
+      message.params,
+      req.headers['mcp-protocol-version']?.trim(),
+      isRequest ? 'request' : 'notification',
+    );
+  } catch (error) {
+    return { response: errorReply(PRE_DISPATCH_STATUS, error as McpError, id), rpcMethod };
+  }
+  if (revision.era === 'modern') {
+    const problem = checkModernHeaders(
+      req.headers,
+      message,
+      revision.protocolVersion,
+      isRequest,
+      setup.parts.paramHeadersOf,
+    );
+    if (problem) return { response: errorReply(PRE_DISPATCH_STATUS, problem, id), rpcMethod };
+  }
+  // Notifications are acknowledged and never answered (spec: transports; notifications/cancelled needs no action
+  // because every request is answered within its own invocation).
+  if (!isRequest) return { response: ACCEPTED, rpcMethod };
+  return { ...(await respond(setup.parts, parsed.message, revision, ctx, admitted)), rpcMethod };
+}
+
+/** Dispatches a request and puts the outcome on the wire: JSON, or an SSE stream when there is more to send. */
+async function respond(
+  parts: TransportParts,
+  request: JSONRPCRequest,
+  revision: Revision,
+  ctx: InvocationContext,
+  admitted: Admitted,
+): Promise<Handled> {
+  const outcome = await parts.dispatch(request, {
+    revision,
+    requestId: ctx.requestId,
+    log: ctx.log,
+    ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+    ...(admitted.principal ? { principal: admitted.principal } : {}),
+  });
+  const audit = outcome.audit ? { audit: outcome.audit } : {};
+  if (outcome.requiredScopes && parts.authenticator) {
+    // A tool needs scopes the token lacks: 403 with the scopes to ask for (RFC 6750 §3.1; MCP "Scope Challenge").
+    const rejection = parts.authenticator.insufficientScope(outcome.requiredScopes);
+    return { response: json(rejection.status, outcome.response, rejection.headers), ...audit };
+  }
+  const status = responseStatus(outcome.response, revision.era);
+  const streamWanted = outcome.notifications.length > 0 || outcome.stream === true;
+  const { accepts } = admitted;
+  // An HTTP error status (404 for a modern unknown method) always carries a plain JSON-RPC error, so that
+  // clients probing for the era can read it (2026-07-28 Streamable HTTP, "Backward Compatibility").
+  const messages: (JSONRPCNotification | typeof outcome.response)[] = [
+    ...outcome.notifications,
+    outcome.response,
+  ];
+  const response =
+    accepts.sse && status === 200 && (streamWanted || !accepts.json)
+      ? sse(messages)
+      : json(status, outcome.response);
+  return { response, ...audit };
 }
 
 /**
  * The Streamable HTTP rules for one POST endpoint (mcp-checklist.md, "HTTP transport", and 2026-07-28.md,
- * "Modern HTTP rules"), over neutral requests. Adapters only translate; every HTTP decision about MCP is here.
- * With an authenticator, every request to the endpoint must prove its caller before anything else is read
- * (mcp-checklist.md, "Authorization"), and the RFC 9728 metadata is served on GET.
+ * "Modern HTTP rules"), over neutral requests. Adapters only translate; every HTTP decision about MCP is here,
+ * HTTP statuses included. With an authenticator, every request to the endpoint must prove its caller before
+ * anything else is read (mcp-checklist.md, "Authorization").
  */
-export function createTransport(
-  dispatch: Dispatch,
-  paramHeadersOf: (tool: string) => readonly ParamHeader[],
-  options: TransportOptions,
-  authenticator?: Authenticator,
-) {
-  async function handle(
-    req: HttpRequest,
-    ctx: InvocationContext,
-  ): Promise<{ response: HttpResponse; rpcMethod?: string; audit?: Record<string, unknown> }> {
-    const headers = req.headers;
-    const metadata = req.method === 'GET' ? authenticator?.metadataFor(req.path) : undefined;
-    if (metadata) {
-      // Public, non-secret and the same for everyone: any origin may read it, and caches may keep it.
-      return {
-        response: json(200, metadata, {
-          'access-control-allow-origin': '*',
-          'cache-control': 'public, max-age=3600',
-        }),
-      };
-    }
-    if (req.path !== options.path) {
-      return {
-        response: reject(404, ErrorCode.ServerError, `Not found: the MCP endpoint is ${options.path}`),
-      };
-    }
-    if (!isHostAllowed(headers.host, options.allowedHosts)) {
-      return { response: reject(403, ErrorCode.ServerError, 'Forbidden: Host header not allowed') };
-    }
-    if (!isOriginAllowed(headers.origin, options.allowedOrigins)) {
-      return { response: reject(403, ErrorCode.ServerError, 'Forbidden: Origin not allowed') };
-    }
-    let principal: Principal | undefined;
-    if (authenticator) {
-      const authentication = await authenticator.authenticate({ path: req.path, headers });
-      if (!authentication.ok) {
-        const { rejection } = authentication;
-        if (rejection.cause) ctx.log.error('access tokens cannot be verified', { cause: rejection.cause });
-        return { response: refuse(rejection) };
-      }
-      principal = authentication.principal;
-    }
-    if (req.method !== 'POST') {
-      // No server-initiated stream and no sessions on a stateless server: GET and DELETE are 405 (spec: transports).
-      return {
-        response: {
-          ...reject(405, ErrorCode.ServerError, `Method not allowed: ${req.method}; use POST`),
-          headers: { ...JSON_HEADERS, allow: 'POST' },
-        },
-      };
-    }
-    if (!isJsonContentType(headers['content-type'])) {
-      return {
-        response: reject(
-          415,
-          ErrorCode.ServerError,
-          'Unsupported Media Type: Content-Type must be application/json',
-        ),
-      };
-    }
-    const accepts = acceptable(headers.accept);
-    if (!accepts.json && !accepts.sse) {
-      return {
-        response: reject(
-          406,
-          ErrorCode.ServerError,
-          'Not Acceptable: Accept must include application/json and text/event-stream',
-        ),
-      };
-    }
-    const body = req.body ?? '';
-    if (Buffer.byteLength(body, 'utf8') > options.maxBodyBytes) {
-      return {
-        response: reject(
-          413,
-          ErrorCode.ServerError,
-          `Payload Too Large: the body limit is ${options.maxBodyBytes} bytes`,
-        ),
-      };
-    }
-    const parsed = parseMessage(body);
-    if (parsed.kind === 'invalid')
-      return { response: json(parsed.error.httpStatus, errorResponse(parsed.id, parsed.error)) };
-    if (parsed.kind === 'response') return { response: { status: 202, headers: {}, body: '' } };
-
-    const message = parsed.message;
-    const isRequest = parsed.kind === 'request';
-    const id = isRequest ? parsed.message.id : null;
-    let era;
-    try {
-      era = classifyEra(
-        message.method,
-        message.params,
-        headers['mcp-protocol-version']?.trim(),
-        isRequest ? 'request' : 'notification',
-      );
-    } catch (error) {
-      const e = error as McpError;
-      return { response: json(e.httpStatus, errorResponse(id, e)), rpcMethod: message.method };
-    }
-    if (era.era === 'modern') {
-      const problem = checkModernHeaders(headers, message, era.protocolVersion, isRequest, paramHeadersOf);
-      if (problem)
-        return { response: json(problem.httpStatus, errorResponse(id, problem)), rpcMethod: message.method };
-    }
-    // Notifications are acknowledged and never answered (spec: transports; notifications/cancelled needs no action
-    // because every request is answered within its own invocation).
-    if (!isRequest) return { response: { status: 202, headers: {}, body: '' }, rpcMethod: message.method };
-
-    const outcome: DispatchOutcome = await dispatch(parsed.message, {
-      era,
-      requestId: ctx.requestId,
-      log: ctx.log,
-      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
-      ...(principal ? { principal } : {}),
-    });
-    if (outcome.requiredScopes && authenticator) {
-      // A tool needs scopes the token lacks: 403 with the scopes to ask for (RFC 6750 §3.1; MCP "Scope Challenge").
-      const rejection = authenticator.insufficientScope(outcome.requiredScopes);
-      return {
-        response: json(rejection.status, outcome.response, rejection.headers),
-        rpcMethod: message.method,
-        ...(outcome.audit ? { audit: outcome.audit } : {}),
-      };
-    }
-    const streamWanted = outcome.notifications.length > 0 || outcome.stream === true;
-    // An HTTP error status (404 for a modern unknown method) always carries a plain JSON-RPC error, so that
-    // clients probing for the era can read it (2026-07-28 Streamable HTTP, "Backward Compatibility").
-    const response =
-      accepts.sse && outcome.httpStatus === 200 && (streamWanted || !accepts.json)
-        ? sse(outcome.httpStatus, [...outcome.notifications, outcome.response])
-        : json(outcome.httpStatus, outcome.response);
-    return { response, rpcMethod: message.method, ...(outcome.audit ? { audit: outcome.audit } : {}) };
-  }
+export function createTransport(parts: TransportParts, options: TransportOptions) {
+  const setup: Setup = { parts, options };
 
   /**
    * Handles one HTTP request and writes one structured log line for it: the access fields, plus the audit fields
@@ -207,17 +193,17 @@ export function createTransport(
    */
   return async function transport(req: HttpRequest, ctx: InvocationContext): Promise<HttpResponse> {
     const started = performance.now();
-    let outcome: Awaited<ReturnType<typeof handle>>;
+    let handled: Handled;
     try {
-      outcome = await handle(req, ctx);
+      const admitted = await admit(setup, req, ctx);
+      handled = 'status' in admitted ? { response: admitted } : await answer(setup, req, ctx, admitted);
     } catch (error) {
       // Nothing below should throw; if something does (say, a value that cannot be serialized), the client still
       // gets a JSON-RPC error rather than a gateway failure, and the details stay in the log.
-      ctx.log.error('request failed unexpectedly', { error: describe(error) });
-      const internal = new McpError(ErrorCode.InternalError, `Internal error (request id ${ctx.requestId})`);
-      outcome = { response: json(500, errorResponse(null, internal)) };
+      ctx.log.error('request failed unexpectedly', { error: errorFields(error, { stack: true }) });
+      handled = { response: errorReply(500, new InternalError(ctx.requestId)) };
     }
-    const { response, rpcMethod, audit } = outcome;
+    const { response, rpcMethod, audit } = handled;
     const line = {
       requestId: ctx.requestId,
       httpMethod: req.method,
@@ -233,13 +219,6 @@ export function createTransport(
     }
     return response;
   };
-}
-
-/** How an unexpected error is logged (the log only: clients see a generic message with the request id). */
-function describe(error: unknown): { name: string; message: string; stack?: string } {
-  return error instanceof Error
-    ? { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
-    : { name: 'Error', message: String(error) };
 }
 
 export type Transport = ReturnType<typeof createTransport>;

@@ -23,5 +23,11 @@ export interface InvocationContext {
   requestId: string;
   /** Epoch milliseconds at which the runtime will stop this invocation, if it has such a limit. */
   deadline?: number;
+  /** Every line carries the request id. */
   log: Logger;
+  /**
+   * The raw runtime context the adapter received (for Lambda: `{ event, context }`), passed through untouched for
+   * code that needs a platform detail the neutral request does not carry. The core never reads it.
+   */
+  platform?: unknown;
 }

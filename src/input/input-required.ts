@@ -1,4 +1,5 @@
-import { ErrorCode, McpError } from '../protocol/errors.ts';
+import { clientText } from '../protocol/client-text.ts';
+import { InvalidParamsError, MissingCapabilityError } from '../protocol/errors.ts';
 import type { JSONObject, JSONValue } from '../protocol/types.ts';
 import { isJsonObject } from '../protocol/json.ts';
 
@@ -18,6 +19,16 @@ export type InputRequest =
 
 /** What the client answered to each input request of the previous round, by key (schema: `InputResponses`). */
 export type InputResponses = Readonly<Record<string, JSONObject>>;
+
+/** What a handler learns of a multi round-trip request (empty in round one, and where the revision has none). */
+export interface InputContext {
+  /** Capabilities the client declared on this request (2026-07-28 `_meta`; the handshake era does not repeat them). */
+  clientCapabilities: JSONObject;
+  /** The client's answers to the previous round's input requests, by key; empty in round one. */
+  inputResponses: InputResponses;
+  /** The state handed to `inputRequired` in the previous round, verified; undefined in round one. */
+  requestState: JSONValue | undefined;
+}
 
 /** The handler's request for client input; the server turns it into an InputRequiredResult. */
 export class InputRequired {
@@ -52,7 +63,7 @@ const CAPABILITY_OF: Readonly<Record<InputRequest['method'], string>> = {
  * Checks that every input request names a known method and relies only on capabilities the client declared.
  * Spec (2026-07-28, basic/lifecycle): a server MUST NOT rely on an undeclared capability; it answers
  * MissingRequiredClientCapabilityError (-32021, HTTP 400) with `data.requiredCapabilities` as a
- * ClientCapabilities object, e.g. `{ "sampling": {} }`.
+ * ClientCapabilities object, e.g. `{ "sampling": {} }`; the transport answers it with HTTP 400.
  */
 export function checkInputRequests(request: InputRequired, clientCapabilities: JSONObject): void {
   const missing: Record<string, JSONObject> = {};
@@ -64,13 +75,7 @@ export function checkInputRequests(request: InputRequired, clientCapabilities: J
     if (!isJsonObject(clientCapabilities[capability])) missing[capability] = {};
   }
   if (Object.keys(missing).length > 0) {
-    throw new McpError(
-      ErrorCode.MissingRequiredClientCapability,
-      `Missing required client capability: ${Object.keys(missing).join(', ')}. ` +
-        'Declare it in io.modelcontextprotocol/clientCapabilities to use this feature.',
-      { requiredCapabilities: missing },
-      400,
-    );
+    throw new MissingCapabilityError(missing);
   }
 }
 
@@ -97,17 +102,15 @@ export function inputRequiredResult(request: InputRequired, requestState: string
 export function readInputResponses(value: unknown): InputResponses {
   if (value === undefined) return {};
   if (!isJsonObject(value)) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      'Invalid params: inputResponses must be an object mapping input request keys to their results',
+    throw new InvalidParamsError(
+      'inputResponses must be an object mapping input request keys to their results',
     );
   }
   for (const [key, response] of Object.entries(value)) {
     if (!isJsonObject(response)) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid params: inputResponses.${key} must be the result object of the input request`,
-        { key },
+      throw new InvalidParamsError(
+        `inputResponses.${clientText(key)} must be the result object of the input request`,
+        { key: clientText(key) },
       );
     }
   }

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import { ErrorCode, McpError } from '../protocol/errors.ts';
+import { InvalidParamsError } from '../protocol/errors.ts';
 import type { JSONValue } from '../protocol/types.ts';
 
 /**
@@ -36,10 +36,7 @@ const aad = (b: StateBinding) =>
   Buffer.from(JSON.stringify([VERSION, b.method, b.name, b.principal ?? null]));
 
 const rejected = () =>
-  new McpError(
-    ErrorCode.InvalidParams,
-    'Invalid params: requestState is invalid or expired; retry the original request without it',
-  );
+  new InvalidParamsError('requestState is invalid or expired; retry the original request without it');
 
 /**
  * Creates a codec. `secret` must be the same on every instance that may serve a retry (set it from a secret

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { HttpRequest, HttpResponse, InvocationContext } from '../http/types.ts';
-import type { Logger } from '../log.ts';
+import { withKeys, type Logger } from '../log.ts';
 
 /** Translates an API Gateway HTTP API (payload 2.0) event into a neutral request. */
 export function toHttpRequest(event: APIGatewayProxyEventV2): HttpRequest {
@@ -39,16 +39,6 @@ export function toLambdaResult(response: HttpResponse): APIGatewayProxyStructure
   };
 }
 
-/** A logger whose every line carries this invocation's request id. */
-function withRequestId(log: Logger, requestId: string): Logger {
-  return {
-    debug: (m, a) => log.debug(m, { requestId, ...a }),
-    info: (m, a) => log.info(m, { requestId, ...a }),
-    warn: (m, a) => log.warn(m, { requestId, ...a }),
-    error: (m, a) => log.error(m, { requestId, ...a }),
-  };
-}
-
 /** Wraps a neutral handler as a Lambda handler for API Gateway HTTP API events. */
 export function createLambdaHandler(
   handle: (req: HttpRequest, ctx: InvocationContext) => Promise<HttpResponse>,
@@ -65,7 +55,8 @@ export function createLambdaHandler(
         : undefined;
     const response = await handle(toHttpRequest(event), {
       requestId,
-      log: withRequestId(log, requestId),
+      log: withKeys(log, { requestId }),
+      platform: { event, context },
       ...(deadline !== undefined ? { deadline } : {}),
     });
     return toLambdaResult(response);

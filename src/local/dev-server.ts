@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { Defaults, Platform } from '../index.ts';
 
 /** A Lambda handler for API Gateway HTTP API events, as `functions/mcp/handler.ts` exports. */
 export type LambdaHttpHandler = (
@@ -14,16 +15,14 @@ export interface LocalServerOptions {
   port: number;
   /** Interface to bind; loopback by default so nothing outside this machine can connect. */
   host?: string;
-  /** Simulated Lambda timeout in ms (drives the tool time budget). Default 30,000. */
+  /** Simulated Lambda timeout in ms (drives the tool time budget). Default: the MCP function's, 28 s. */
   timeoutMs?: number;
 }
 
-/** API Gateway refuses bodies above 10 MB before Lambda runs; the local server does the same. */
-const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
 const TEXTUAL = /^(application\/(json|[\w.+-]*\+json|x-www-form-urlencoded)|text\/)/i;
 
 /** Builds the very event API Gateway (HTTP API, payload 2.0, $default stage) would deliver. */
-export function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
+function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
   const url = new URL(req.url ?? '/', 'http://local');
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
@@ -81,13 +80,15 @@ function lambdaContext(timeoutMs: number): Context {
 /** Reads the whole body, or `undefined` once it passes API Gateway's limit (the rest is drained unread). */
 function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
+    // API Gateway refuses bodies above 10 MB before Lambda runs; the local server does the same.
+    const limit = Platform.gatewayBodyBytes;
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= GATEWAY_BODY_LIMIT) chunks.push(chunk);
+      if (size <= limit) chunks.push(chunk);
     });
-    req.on('end', () => resolve(size > GATEWAY_BODY_LIMIT ? undefined : Buffer.concat(chunks, size)));
+    req.on('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks, size)));
     req.on('error', reject);
   });
 }
@@ -107,7 +108,7 @@ function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): 
 export async function startLocalServer(
   options: LocalServerOptions,
 ): Promise<{ url: string; server: Server; close(): Promise<void> }> {
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? Defaults.mcpFunctionTimeoutSeconds * 1000;
   const server = createServer(async (req, res) => {
     try {
       const body = await readBody(req);

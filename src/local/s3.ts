@@ -49,7 +49,7 @@ interface S3rverInstance {
 type S3rverConstructor = new (options: Record<string, unknown>) => S3rverInstance;
 
 /** Splits a path-style request URL into bucket and key. */
-export function parseS3Path(url: string | undefined): {
+function parseS3Path(url: string | undefined): {
   bucket: string | undefined;
   key: string | undefined;
 } {

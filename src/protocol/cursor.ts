@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from './errors.ts';
+import { InvalidParamsError } from './errors.ts';
 
 /**
  * Opaque pagination cursors (spec: server/utilities/pagination). A cursor names a list, an offset and a
@@ -29,9 +29,8 @@ const CURSOR_SHAPE = /^[a-z]+:(\d{1,9}):([0-9a-z]{1,13})$/;
 /** Decodes a cursor for `list`; anything we did not issue for that list and fingerprint is -32602. */
 export function decodeCursor(cursor: unknown, list: string, fingerprint: string, total: number): number {
   const reject = () =>
-    new McpError(
-      ErrorCode.InvalidParams,
-      'Invalid params: unknown or expired cursor',
+    new InvalidParamsError(
+      'unknown or expired cursor',
       // Echo only a short string: an arbitrary client value could be huge or nested too deep to serialize.
       typeof cursor === 'string' ? { cursor: cursor.slice(0, 64) } : undefined,
     );

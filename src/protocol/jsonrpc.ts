@@ -1,14 +1,11 @@
 import { ErrorCode, McpError } from './errors.ts';
-import type {
-  JSONObject,
-  JSONRPCErrorResponse,
-  JSONRPCRequest,
-  JSONRPCNotification,
-  RequestId,
-} from './types.ts';
+import type { JSONObject, JSONRPCRequest, JSONRPCNotification, RequestId } from './types.ts';
 import { isJsonObject } from './json.ts';
 
-/** One parsed POST body: a request to answer, a notification or client response to acknowledge, or a rejection. */
+/**
+ * One parsed POST body: a request to answer, a notification or client response to acknowledge, or a rejection
+ * (which the transport answers with HTTP 400).
+ */
 export type ParsedMessage =
   | { kind: 'request'; message: JSONRPCRequest }
   | { kind: 'notification'; message: JSONRPCNotification }
@@ -23,7 +20,7 @@ export function isValidRequestId(id: unknown): id is RequestId {
 const invalid = (message: string, id: RequestId | null = null): ParsedMessage => ({
   kind: 'invalid',
   id,
-  error: new McpError(ErrorCode.InvalidRequest, message, undefined, 400),
+  error: new McpError(ErrorCode.InvalidRequest, message),
 });
 
 /** Parses and shape-checks exactly one JSON-RPC 2.0 message (no batches: removed in 2025-06-18). */
@@ -35,7 +32,7 @@ export function parseMessage(body: string): ParsedMessage {
     return {
       kind: 'invalid',
       id: null,
-      error: new McpError(ErrorCode.ParseError, 'Parse error: body is not valid JSON', undefined, 400),
+      error: new McpError(ErrorCode.ParseError, 'Parse error: body is not valid JSON'),
     };
   }
   if (Array.isArray(value)) {
@@ -61,17 +58,4 @@ export function parseMessage(body: string): ParsedMessage {
   }
   if (id === null) return invalid('Invalid Request: "id" must be a string or an integer');
   return { kind: 'request', message: value as unknown as JSONRPCRequest };
-}
-
-/** Builds a JSON-RPC error response from an McpError. */
-export function errorResponse(id: RequestId | null, error: McpError): JSONRPCErrorResponse {
-  return {
-    jsonrpc: '2.0',
-    id,
-    error: {
-      code: error.code,
-      message: error.message,
-      ...(error.data !== undefined ? { data: error.data } : {}),
-    },
-  };
 }

@@ -36,13 +36,21 @@ export interface JSONRPCErrorResponse {
 
 export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 
-export interface Implementation {
+/** Name and display name shared by tools, prompts, resources and implementations (schema: `BaseMetadata`). */
+export interface BaseMetadata {
   name: string;
-  version: string;
   title?: string;
+}
+
+/** Optional icons of a listed item (schema: `Icons`). */
+export interface Icons {
+  icons?: Icon[];
+}
+
+export interface Implementation extends BaseMetadata, Icons {
+  version: string;
   description?: string;
   websiteUrl?: string;
-  icons?: Icon[];
 }
 
 export interface Icon {
@@ -85,18 +93,8 @@ export interface AudioContent {
   _meta?: JSONObject;
 }
 
-export interface ResourceLink {
+export interface ResourceLink extends Resource {
   type: 'resource_link';
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  /** Raw byte count of the resource. */
-  size?: number;
-  annotations?: Annotations;
-  icons?: Icon[];
-  _meta?: JSONObject;
 }
 
 export interface TextResourceContents {
@@ -136,14 +134,11 @@ export interface ToolAnnotations {
 /** A JSON Schema (2020-12) object; kept open because any keyword is allowed. */
 export type JsonSchema = { [key: string]: unknown };
 
-export interface Tool {
-  name: string;
-  title?: string;
+export interface Tool extends BaseMetadata, Icons {
   description?: string;
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   annotations?: ToolAnnotations;
-  icons?: Icon[];
   _meta?: JSONObject;
 }
 
@@ -154,27 +149,18 @@ export interface CallToolResult {
   _meta?: JSONObject;
 }
 
-export interface Resource {
+export interface Resource extends BaseMetadata, Icons {
   uri: string;
-  name: string;
-  title?: string;
   description?: string;
   mimeType?: string;
+  /** Raw byte count of the resource. */
   size?: number;
   annotations?: Annotations;
-  icons?: Icon[];
   _meta?: JSONObject;
 }
 
-export interface ResourceTemplate {
+export interface ResourceTemplate extends Omit<Resource, 'uri' | 'size'> {
   uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  annotations?: Annotations;
-  icons?: Icon[];
-  _meta?: JSONObject;
 }
 
 export interface ReadResourceResult {
@@ -182,19 +168,14 @@ export interface ReadResourceResult {
   _meta?: JSONObject;
 }
 
-export interface PromptArgument {
-  name: string;
-  title?: string;
+export interface PromptArgument extends BaseMetadata {
   description?: string;
   required?: boolean;
 }
 
-export interface Prompt {
-  name: string;
-  title?: string;
+export interface Prompt extends BaseMetadata, Icons {
   description?: string;
   arguments?: PromptArgument[];
-  icons?: Icon[];
   _meta?: JSONObject;
 }
 
@@ -217,8 +198,23 @@ export interface ServerCapabilities {
   completions?: JSONObject;
 }
 
-export type LoggingLevel =
-  'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+/** Log levels in increasing severity (RFC 5424 names, as the schema lists them). */
+export const LOGGING_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+
+export type LoggingLevel = (typeof LOGGING_LEVELS)[number];
+
+/** Whether a value is one of the logging levels. */
+export const isLoggingLevel = (value: unknown): value is LoggingLevel =>
+  (LOGGING_LEVELS as readonly unknown[]).includes(value);
 
 /** Cache hint carried by cacheable results in the 2026-07-28 revision. */
 export interface CacheHint {

@@ -1,11 +1,12 @@
-import { ErrorCode, McpError } from './errors.ts';
-import type { JSONObject } from './types.ts';
+import { HeaderMismatchError, InvalidParamsError, UnsupportedVersionError } from './errors.ts';
+import { isLoggingLevel, type JSONObject } from './types.ts';
 import { isJsonObject } from './json.ts';
+import { clientText } from './client-text.ts';
 
 /** Handshake-era revisions, newest first (negotiated through `initialize`). */
-export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
+const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 /** Stateless-era revisions, newest first (claimed per request in `params._meta`). */
-export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
 /** Everything this endpoint serves, newest first: the `supportedVersions` of `server/discover` and of -32022. */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
   ...MODERN_PROTOCOL_VERSIONS,
@@ -24,10 +25,15 @@ export const MetaKey = {
   SubscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const;
 
-export type Era = 'legacy' | 'modern';
+/** The two protocol eras: the handshake era (up to 2025-11-25) and the stateless one (2026-07-28). */
+const ERAS = ['legacy', 'modern'] as const;
+export type Era = (typeof ERAS)[number];
 
-/** What a single request says about the protocol it speaks. */
-export interface RequestEra {
+/** Whether a value names an era (messages between our own functions carry it). */
+export const isEra = (value: unknown): value is Era => (ERAS as readonly unknown[]).includes(value);
+
+/** What a single request says about the protocol revision it speaks. */
+export interface Revision {
   era: Era;
   protocolVersion: string;
   clientCapabilities?: JSONObject;
@@ -35,47 +41,33 @@ export interface RequestEra {
 }
 
 /** Whether a revision is served here in the handshake era. */
-export function isLegacyVersion(version: string): boolean {
+function isLegacyVersion(version: string): boolean {
   return (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }
 
 /** Whether a revision is served here in the stateless era. */
-export function isModernVersion(version: string): boolean {
+function isModernVersion(version: string): boolean {
   return (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }
 
-function unsupportedVersion(requested: string): McpError {
-  return new McpError(
-    ErrorCode.UnsupportedProtocolVersion,
-    `Unsupported protocol version: ${requested}. Supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
-    { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested },
-    400,
-  );
-}
+const unsupportedVersion = (requested: string) =>
+  new UnsupportedVersionError(requested, SUPPORTED_PROTOCOL_VERSIONS);
 
-function invalidEnvelope(key: string, problem: string): McpError {
-  return new McpError(
-    ErrorCode.InvalidParams,
-    `Invalid _meta envelope: ${key} ${problem}`,
-    { envelope: { key, problem } },
-    400,
-  );
-}
-
-const LOG_LEVELS = new Set(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+const invalidEnvelope = (key: string, problem: string) =>
+  new InvalidParamsError(`the _meta envelope's ${key} ${problem}`, { envelope: { key, problem } });
 
 /**
  * Decides the era of one message (2026-07-28.md, "How to tell the eras apart"): the body decides, the
  * `MCP-Protocol-Version` header never switches the era. Notifications carry no envelope in 2026-07-28
  * (the envelope is a request's), so for them a modern header names the era instead of being refused.
- * Throws an McpError carrying the HTTP status.
+ * Throws an McpError; the transport answers every one of them with HTTP 400.
  */
 export function classifyEra(
   method: string,
   params: unknown,
   headerVersion: string | undefined,
   kind: 'request' | 'notification' = 'request',
-): RequestEra {
+): Revision {
   const meta = isJsonObject(params) ? params._meta : undefined;
   const claim = isJsonObject(meta) ? meta[MetaKey.ProtocolVersion] : undefined;
   if (claim !== undefined) {
@@ -88,17 +80,15 @@ export function classifyEra(
     if (info !== undefined && !isJsonObject(info))
       throw invalidEnvelope(MetaKey.ClientInfo, 'must be an object');
     const level = (meta as JSONObject)[MetaKey.LogLevel];
-    if (level !== undefined && !(typeof level === 'string' && LOG_LEVELS.has(level)))
+    if (level !== undefined && !isLoggingLevel(level))
       throw invalidEnvelope(MetaKey.LogLevel, 'must be a logging level');
     if (!isModernVersion(claim)) {
       // A header that disagrees with the body is HeaderMismatch whatever the version (2026-07-28 Streamable HTTP,
       // "Protocol Version Header"); only a consistent claim of a revision we do not serve is -32022.
       if (headerVersion !== undefined && headerVersion !== claim) {
-        throw new McpError(
-          ErrorCode.HeaderMismatch,
-          `Header mismatch: MCP-Protocol-Version is ${headerVersion} but the body claims ${claim}`,
-          { header: 'MCP-Protocol-Version' },
-          400,
+        throw new HeaderMismatchError(
+          'MCP-Protocol-Version',
+          `MCP-Protocol-Version is ${clientText(headerVersion)} but the body claims ${clientText(claim)}`,
         );
       }
       throw unsupportedVersion(claim);
@@ -114,12 +104,10 @@ export function classifyEra(
   if (headerVersion === undefined) return { era: 'legacy', protocolVersion: DEFAULT_LEGACY_VERSION };
   if (isModernVersion(headerVersion)) {
     if (kind === 'notification') return { era: 'modern', protocolVersion: headerVersion };
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `The MCP-Protocol-Version header names ${headerVersion}, but the request lacks the params._meta envelope ` +
+    throw new InvalidParamsError(
+      `the MCP-Protocol-Version header names ${headerVersion}, but the request lacks the params._meta envelope ` +
         `(${MetaKey.ProtocolVersion}, ${MetaKey.ClientCapabilities}) that revision requires`,
       { envelope: { missing: [MetaKey.ProtocolVersion, MetaKey.ClientCapabilities] } },
-      400,
     );
   }
   if (!isLegacyVersion(headerVersion)) throw unsupportedVersion(headerVersion);

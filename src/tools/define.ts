@@ -1,17 +1,16 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Logger } from '../log.ts';
-import type { InputRequired, InputResponses } from '../input/input-required.ts';
+import type { InputContext, InputRequired } from '../input/input-required.ts';
 import type {
   CallToolResult,
   ContentBlock,
-  Icon,
   JSONObject,
   JSONValue,
   JsonSchema,
   LoggingLevel,
   ResourceLink,
-  ToolAnnotations,
+  Tool,
 } from '../protocol/types.ts';
 import type { Era } from '../protocol/versions.ts';
 
@@ -27,7 +26,7 @@ export interface StoreRequest {
 }
 
 /** What a tool handler receives besides its arguments. */
-export interface ToolContext {
+export interface ToolContext extends Partial<InputContext> {
   /** Id of this invocation (the Lambda request id, or the local server's), for logs and support. */
   requestId: string;
   /** Fires when the call's time budget runs out: stop work and return. */
@@ -43,16 +42,8 @@ export interface ToolContext {
   notify(level: LoggingLevel, data: unknown): void;
   /** Stores a payload and returns a link to it (needs offload storage to be configured). */
   store(request: StoreRequest): Promise<ResourceLink>;
-  /**
-   * Capabilities the client declared on this request (2026-07-28 `_meta`; empty in the handshake era, which does
-   * not repeat them). The server always sets this and the two fields below; they are optional only so that code
-   * building a context by hand (tests, benchmarks) need not.
-   */
-  clientCapabilities?: JSONObject;
-  /** The client's answers to the previous round's input requests, by key (2026-07-28); empty in round one. */
-  inputResponses?: InputResponses;
-  /** The state handed to `inputRequired` in the previous round, verified; undefined in round one. */
-  requestState?: JSONValue;
+  // clientCapabilities, inputResponses and requestState (InputContext): the server always sets them; they are
+  // optional only so that code building a context by hand (tests, benchmarks) need not.
 }
 
 /**
@@ -68,19 +59,8 @@ type Args<I> = I extends JSONSchema
     : FromSchema<I>
   : never;
 
-/** The definition a template user writes: see README "Add a tool". */
-export interface ToolSpec<I, O> {
-  /** 1–128 characters of A-Z a-z 0-9 _ - . (unique within the server). */
-  name: string;
-  title?: string;
-  description: string;
-  /** JSON Schema 2020-12 for the arguments; root `type: "object"`. Defaults to "no arguments". */
-  inputSchema?: I;
-  /** JSON Schema 2020-12 for `structuredContent`; when present, the result must conform. */
-  outputSchema?: O;
-  annotations?: ToolAnnotations;
-  icons?: Icon[];
-  _meta?: JSONObject;
+/** What a tool adds to its listed form (`Tool`) besides the handler: a time budget, scopes, audit logging. */
+interface ToolOptions {
   /** Time budget for one call in milliseconds (capped by the invocation's remaining time). */
   timeoutMs?: number;
   /**
@@ -91,6 +71,18 @@ export interface ToolSpec<I, O> {
   scopes?: readonly string[];
   /** Write the call's arguments into the audit log line. Default false: arguments may hold personal data. */
   logArguments?: boolean;
+}
+
+/** The definition a template user writes: see README "Add a tool". */
+export interface ToolSpec<I, O>
+  extends Omit<Tool, 'name' | 'description' | 'inputSchema' | 'outputSchema'>, ToolOptions {
+  /** 1–128 characters of A-Z a-z 0-9 _ - . (unique within the server). */
+  name: string;
+  description: string;
+  /** JSON Schema 2020-12 for the arguments; root `type: "object"`. Defaults to "no arguments". */
+  inputSchema?: I;
+  /** JSON Schema 2020-12 for `structuredContent`; when present, the result must conform. */
+  outputSchema?: O;
   handler: (
     args: Args<I>,
     ctx: ToolContext,
@@ -100,18 +92,9 @@ export interface ToolSpec<I, O> {
 }
 
 /** A tool as the registry holds it (argument types erased). */
-export interface ToolDefinition {
-  name: string;
-  title?: string;
+export interface ToolDefinition extends Omit<Tool, 'description' | 'inputSchema'>, ToolOptions {
   description: string;
   inputSchema?: JsonSchema;
-  outputSchema?: JsonSchema;
-  annotations?: ToolAnnotations;
-  icons?: Icon[];
-  _meta?: JSONObject;
-  timeoutMs?: number;
-  scopes?: readonly string[];
-  logArguments?: boolean;
   handler: (args: any, ctx: ToolContext) => unknown;
 }
 

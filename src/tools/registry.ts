@@ -1,6 +1,7 @@
 import { isScopeToken } from '../auth/scopes.ts';
 import { InputRequired } from '../input/input-required.ts';
-import { ErrorCode, McpError } from '../protocol/errors.ts';
+import { errorFields } from '../log.ts';
+import { UnknownToolError } from '../protocol/errors.ts';
 import { listFingerprint } from '../protocol/cursor.ts';
 import type { CallToolResult, JsonSchema, Tool } from '../protocol/types.ts';
 import type { ToolContext, ToolDefinition } from './define.ts';
@@ -91,6 +92,11 @@ export class ToolRegistry {
     return this.byName.get(name)?.definition.logArguments === true;
   }
 
+  /** Whether the tool declares an outputSchema (its structuredContent must then stay in the result). */
+  hasOutputSchema(name: string): boolean {
+    return this.byName.get(name)?.listed.outputSchema !== undefined;
+  }
+
   /** The `x-mcp-header` declarations of a tool (empty for most tools). */
   paramHeaders(name: string): readonly ParamHeader[] {
     return this.byName.get(name)?.paramHeaders ?? [];
@@ -119,7 +125,7 @@ export class ToolRegistry {
     remainingMs = Infinity,
   ): Promise<CallToolResult | InputRequired> {
     const entry = this.byName.get(name);
-    if (!entry) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`, { name });
+    if (!entry) throw new UnknownToolError(name);
     await this.compile(entry);
     const input = args ?? {};
     if (!entry.validateInput!(input)) {
@@ -164,17 +170,12 @@ export class ToolRegistry {
             `Try again with a smaller request, or split the work into several calls.`,
         );
       }
-      if (outcome instanceof InputRequired) return this.inputRequired(name, outcome, ctx);
+      // A request for client input goes back to the caller, whose revision decides how to ask.
+      if (outcome instanceof InputRequired) return outcome;
       return this.finish(entry, toCallToolResult(outcome), ctx);
     } catch (error) {
       if (error instanceof ToolError) return toolErrorResult(error.message);
-      ctx.log.error('tool threw', {
-        tool: name,
-        error:
-          error instanceof Error
-            ? { name: error.name, message: error.message, stack: error.stack }
-            : String(error),
-      });
+      ctx.log.error('tool threw', { tool: name, error: errorFields(error, { stack: true }) });
       return toolErrorResult(
         `Tool "${name}" failed unexpectedly; the error was logged with request id ${ctx.requestId}. ` +
           `Retrying may help if the failure was transient.`,
@@ -182,23 +183,6 @@ export class ToolRegistry {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  /**
-   * A request for client input travels on as is in 2026-07-28. The handshake era has no way to ask it of a
-   * stateless server (it would need a server-to-client request on a session), so the model is told instead.
-   */
-  private inputRequired(
-    name: string,
-    request: InputRequired,
-    ctx: CallContext,
-  ): CallToolResult | InputRequired {
-    if (ctx.era === 'modern') return request;
-    const methods = [...new Set(Object.values(request.inputRequests).map((r) => r.method))].join(', ');
-    return toolErrorResult(
-      `Tool "${name}" needs input from the client (${methods}), which this stateless server can only ask for ` +
-        `over protocol revision 2026-07-28. Ask the user for what the tool needs, or use a client that speaks 2026-07-28.`,
-    );
   }
 
   /** Checks what the handler produced: valid blocks, and conforming structuredContent when an outputSchema exists. */

@@ -1,3 +1,4 @@
+import { OutputLimits } from '../limits.ts';
 import type { CallToolResult, ContentBlock, JSONObject } from '../protocol/types.ts';
 import { isJsonObject } from '../protocol/json.ts';
 
@@ -62,7 +63,7 @@ export function toolErrorResult(message: string): CallToolResult {
  * Largest tool result a response can carry: Lambda returns at most 6 MB, and the result travels as JSON inside the
  * API Gateway envelope's JSON, so it is measured doubly escaped, with room left for the envelope.
  */
-export const MAX_RESULT_BYTES = 6 * 1024 * 1024 - 64 * 1024;
+export const MAX_RESULT_BYTES = OutputLimits.maxResultBytes;
 
 /** A cheap lower bound of a result's serialized size: the lengths of its payload strings. */
 function payloadLength(result: CallToolResult): number {
@@ -93,23 +94,4 @@ export function fitResult(result: CallToolResult, tool: string, storageConfigure
         ? 'Ask for less data at a time, or split the work into several calls.'
         : 'Storage for large outputs is not configured (OFFLOAD_BUCKET), so ask for less data at a time.'),
   );
-}
-
-/**
- * 2025-03-26 has no `resource_link` content type (it arrived in 2025-06-18): for clients of that revision each link
- * becomes a text block naming the URI, so the pointer still reaches the model and the client can validate the result.
- */
-export function withLinksAsText(result: CallToolResult): CallToolResult {
-  if (!result.content.some((block) => block.type === 'resource_link')) return result;
-  return {
-    ...result,
-    content: result.content.map((block) => {
-      if (block.type !== 'resource_link') return block;
-      const facts = [block.uri, block.mimeType, block.size !== undefined ? `${block.size} bytes` : undefined];
-      const text =
-        `Resource "${block.title ?? block.name}" (${facts.filter(Boolean).join(', ')})` +
-        `${block.description ? `: ${block.description}` : ''}. Read it with resources/read.`;
-      return { type: 'text', text, ...(block.annotations ? { annotations: block.annotations } : {}) };
-    }),
-  };
 }

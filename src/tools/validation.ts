@@ -3,7 +3,7 @@ import type { ErrorObject } from 'ajv';
 import type { JsonSchema } from '../protocol/types.ts';
 
 /** The JSON Schema dialect MCP tools default to (spec 2025-11-25: "JSON Schema Usage"). */
-export const DIALECT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+const DIALECT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
 /** A compiled validator, as ajv produces it (compiled at run time or precompiled at build time). */
 export type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };

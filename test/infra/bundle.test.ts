@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   esbuildOptions,
   FUNCTION_ENTRIES,
-  GENERATE_VALIDATORS_COMMAND,
+  VALIDATOR_GENERATOR,
   LAMBDA_RUNTIME,
 } from '../../infra/bundling.ts';
 import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../src/local/s3.ts';
@@ -173,7 +173,7 @@ beforeAll(async () => {
   const { template } = synthStack(
     {
       endpoint: {
-        mcpBeforeBundling: [`${GENERATE_VALIDATORS_COMMAND} functions/mcp/tools/index.ts ${regenerated()}`],
+        mcpBeforeBundling: [`${VALIDATOR_GENERATOR} functions/mcp/tools/index.ts ${regenerated()}`],
       },
     },
     { bundle: true, outdir: join(outdir, 'cdk.out'), context: { 'aws:cdk:enable-asset-metadata': true } },

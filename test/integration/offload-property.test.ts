@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOffloader } from '../../src/offload/offloader.ts';
-import { storedOutputs } from '../../src/resources/stored.ts';
+import { createOffloader } from '../../src/outputs/offloader.ts';
+import { storedOutputs } from '../../src/outputs/reader.ts';
 import { createMcpServer, type McpServer } from '../../src/server.ts';
 import { defineTool } from '../../src/tools/define.ts';
 import type { CallToolResult } from '../../src/protocol/types.ts';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.ts';
-import { createOffloader } from '../../src/offload/offloader.ts';
-import { storedOutputs } from '../../src/resources/stored.ts';
+import { createOffloader } from '../../src/outputs/offloader.ts';
+import { storedOutputs } from '../../src/outputs/reader.ts';
 import { createMcpServer, type McpServer } from '../../src/server.ts';
 import type { StorageReader, StorageWriter } from '../../src/storage/storage.ts';
 import { defineTool, type ToolDefinition } from '../../src/tools/define.ts';

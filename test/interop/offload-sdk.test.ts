@@ -5,8 +5,8 @@ import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
 import { renderChart } from '../../functions/mcp/tools/render-chart.ts';
-import { createOffloader } from '../../src/offload/offloader.ts';
-import { storedOutputs } from '../../src/resources/stored.ts';
+import { createOffloader } from '../../src/outputs/offloader.ts';
+import { storedOutputs } from '../../src/outputs/reader.ts';
 import { defineTool } from '../../src/tools/define.ts';
 import { serveMcpFunction, serveServer, type RunningServer } from '../support/local.ts';
 import { startTestS3, type TestS3 } from '../support/s3.ts';

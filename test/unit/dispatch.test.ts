@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMcpServer, defineTool } from '../../src/index.ts';
-import { createOffloader } from '../../src/offload/offloader.ts';
+import { createOffloader } from '../../src/outputs/offloader.ts';
 import { silentLogger } from '../../src/log.ts';
 import { memoryStorage } from '../../src/storage/memory.ts';
 import { BASE_HEADERS, modernHeaders, modernMeta, send } from '../support/rpc.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, McpError } from '../../src/protocol/errors.ts';
-import { errorResponse, isValidRequestId, parseMessage } from '../../src/protocol/jsonrpc.ts';
+import { isValidRequestId, parseMessage } from '../../src/protocol/jsonrpc.ts';
 
 /** One row per message shape (mcp-checklist.md rules 1, 4 and 10; JSON-RPC 2.0 "Request object"). */
 const rows: {
@@ -131,7 +131,6 @@ describe('parseMessage', () => {
     expect(parsed.kind).toBe(kind);
     if (parsed.kind === 'invalid') {
       expect(parsed.error.code).toBe(code);
-      expect(parsed.error.httpStatus).toBe(400);
       expect(parsed.id).toBe(id);
     }
   });
@@ -163,9 +162,9 @@ describe('request ids', () => {
   });
 });
 
-describe('errorResponse', () => {
+describe('McpError.toResponse', () => {
   it('carries code, message and data', () => {
-    expect(errorResponse(4, new McpError(ErrorCode.InvalidParams, 'bad', { uri: 'x' }))).toEqual({
+    expect(new McpError(ErrorCode.InvalidParams, 'bad', { uri: 'x' }).toResponse(4)).toEqual({
       jsonrpc: '2.0',
       id: 4,
       error: { code: -32602, message: 'bad', data: { uri: 'x' } },
@@ -173,7 +172,7 @@ describe('errorResponse', () => {
   });
 
   it('omits data when there is none', () => {
-    expect(errorResponse(null, new McpError(ErrorCode.MethodNotFound, 'nope'))).toEqual({
+    expect(new McpError(ErrorCode.MethodNotFound, 'nope').toResponse(null)).toEqual({
       jsonrpc: '2.0',
       id: null,
       error: { code: -32601, message: 'nope' },

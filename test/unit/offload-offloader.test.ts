@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.ts';
-import { fromStored, ownerTag, sha256Hex } from '../../src/offload/object-info.ts';
-import { createOffloader } from '../../src/offload/offloader.ts';
+import { fromStored, ownerTag, sha256Hex } from '../../src/outputs/object-info.ts';
+import { createOffloader } from '../../src/outputs/offloader.ts';
 import { memoryStorage } from '../../src/storage/memory.ts';
 import { StorageError, type StorageWriter } from '../../src/storage/storage.ts';
 import { ToolError } from '../../src/tools/define.ts';

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  planExplicitStore,
-  planOffload,
-  type OffloadLimits,
-  type PlannedPayload,
-} from '../../src/offload/policy.ts';
-import type { StoredPayload } from '../../src/offload/summary.ts';
+import { planExplicitStore, planOffload, type OffloadLimits } from '../../src/outputs/policy.ts';
+import type { PlannedPayload } from '../../src/outputs/payloads.ts';
+import type { StoredPayload } from '../../src/outputs/summary.ts';
 import type { CallToolResult, ContentBlock } from '../../src/protocol/types.ts';
 
 const limits: OffloadLimits = {

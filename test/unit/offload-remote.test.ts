@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.ts';
-import { createOffloader } from '../../src/offload/offloader.ts';
+import { createOffloader } from '../../src/outputs/offloader.ts';
 import { McpError } from '../../src/protocol/errors.ts';
 import type { ResourceContext } from '../../src/resources/provider.ts';
-import { remoteStoredOutputs, type InvokeCompanion } from '../../src/resources/remote.ts';
+import { remoteStoredOutputs, type InvokeCompanion } from '../../src/outputs/companion/client.ts';
 import {
   parseStoredReadRequest,
   parseStoredReadResponse,
   STORED_READ_VERSION,
-} from '../../src/resources/remote-contract.ts';
-import { createStoredReadHandler } from '../../src/resources/remote-handler.ts';
-import { storedOutputs } from '../../src/resources/stored.ts';
+} from '../../src/outputs/companion/contract.ts';
+import { createStoredReadHandler } from '../../src/outputs/companion/handler.ts';
+import { storedOutputs } from '../../src/outputs/reader.ts';
 import { memoryStorage } from '../../src/storage/memory.ts';
 import { StorageError } from '../../src/storage/storage.ts';
 

@@ -23,7 +23,6 @@ type Row = {
   kind?: 'request' | 'notification';
   era?: 'legacy' | 'modern';
   version?: string;
-  status?: number;
   code?: number;
 };
 
@@ -52,31 +51,26 @@ const rows: Row[] = [
   {
     name: 'rule 1: a claim without clientCapabilities is 400 -32602',
     params: { _meta: { [MetaKey.ProtocolVersion]: '2026-07-28' } },
-    status: 400,
     code: ErrorCode.InvalidParams,
   },
   {
     name: 'rule 1: clientCapabilities that are not an object are 400 -32602',
     params: { _meta: meta({ [MetaKey.ClientCapabilities]: [] }) },
-    status: 400,
     code: ErrorCode.InvalidParams,
   },
   {
     name: 'rule 1: a non-string version claim is 400 -32602',
     params: { _meta: meta({ [MetaKey.ProtocolVersion]: 20260728 }) },
-    status: 400,
     code: ErrorCode.InvalidParams,
   },
   {
     name: 'rule 1: clientInfo that is not an object is 400 -32602',
     params: { _meta: meta({ [MetaKey.ClientInfo]: 'me' }) },
-    status: 400,
     code: ErrorCode.InvalidParams,
   },
   {
     name: 'rule 1: a logLevel that is not a logging level is 400 -32602',
     params: { _meta: meta({ [MetaKey.LogLevel]: 'verbose' }) },
-    status: 400,
     code: ErrorCode.InvalidParams,
   },
   {
@@ -88,27 +82,23 @@ const rows: Row[] = [
   {
     name: 'rule 1: an unknown claimed version is 400 -32022',
     params: { _meta: meta({ [MetaKey.ProtocolVersion]: '2099-01-01' }) },
-    status: 400,
     code: ErrorCode.UnsupportedProtocolVersion,
   },
   {
     name: 'rule 1: an unknown claimed version under a header naming the same version is 400 -32022',
     params: { _meta: meta({ [MetaKey.ProtocolVersion]: '2099-01-01' }) },
     header: '2099-01-01',
-    status: 400,
     code: ErrorCode.UnsupportedProtocolVersion,
   },
   {
     name: 'rule 1: an unknown claimed version under a header naming another version is 400 -32020',
     params: { _meta: meta({ [MetaKey.ProtocolVersion]: '2099-01-01' }) },
     header: '2026-07-28',
-    status: 400,
     code: ErrorCode.HeaderMismatch,
   },
   {
     name: 'rule 1: a legacy version claimed in _meta is 400 -32022',
     params: { _meta: meta({ [MetaKey.ProtocolVersion]: '2025-06-18' }) },
-    status: 400,
     code: ErrorCode.UnsupportedProtocolVersion,
   },
   { name: 'rule 2: initialize without a claim is legacy', method: 'initialize', era: 'legacy' },
@@ -127,14 +117,12 @@ const rows: Row[] = [
   {
     name: 'rule 3: a modern header on a request without a claim is 400 -32602',
     header: '2026-07-28',
-    status: 400,
     code: ErrorCode.InvalidParams,
   },
   {
     name: 'rule 3: a modern header with an incomplete envelope is 400 -32602',
     params: { _meta: { [MetaKey.ClientCapabilities]: {} } },
     header: '2026-07-28',
-    status: 400,
     code: ErrorCode.InvalidParams,
   },
   {
@@ -160,7 +148,6 @@ const rows: Row[] = [
   {
     name: 'rule 4: an unknown header version is 400 -32022',
     header: '2024-11-05',
-    status: 400,
     code: ErrorCode.UnsupportedProtocolVersion,
   },
   {
@@ -168,7 +155,6 @@ const rows: Row[] = [
     header: 'banana',
     kind: 'notification',
     method: 'notifications/initialized',
-    status: 400,
     code: ErrorCode.UnsupportedProtocolVersion,
   },
   {
@@ -180,7 +166,7 @@ const rows: Row[] = [
 ];
 
 describe('classifyEra', () => {
-  it.each(rows)('$name', ({ method = 'tools/list', params, header, kind, era, version, status, code }) => {
+  it.each(rows)('$name', ({ method = 'tools/list', params, header, kind, era, version, code }) => {
     if (era) {
       const result = classifyEra(method, params, header, kind);
       expect(result.era).toBe(era);
@@ -195,7 +181,6 @@ describe('classifyEra', () => {
     }
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(code);
-    expect((error as McpError).httpStatus).toBe(status);
   });
 
   it('a modern request keeps its client capabilities and info', () => {

@@ -1,7 +1,7 @@
-import type { Logger } from '../log.ts';
-import { McpError } from '../protocol/errors.ts';
-import type { ResourceProvider } from './provider.ts';
-import { parseStoredReadRequest, STORED_READ_VERSION, type StoredReadResponse } from './remote-contract.ts';
+import { errorFields, withKeys, type Logger } from '../../log.ts';
+import { McpError } from '../../protocol/errors.ts';
+import type { ResourceProvider } from '../../resources/provider.ts';
+import { parseStoredReadRequest, STORED_READ_VERSION, type StoredReadResponse } from './contract.ts';
 
 /**
  * The companion function's logic: check the request against the contract, read through the same provider the
@@ -16,12 +16,7 @@ export function createStoredReadHandler(provider: ResourceProvider, log: Logger)
       return { version: STORED_READ_VERSION, status: 'invalid_request' };
     }
     const { requestId } = request;
-    const scoped: Logger = {
-      debug: (m, a) => log.debug(m, { requestId, ...a }),
-      info: (m, a) => log.info(m, { requestId, ...a }),
-      warn: (m, a) => log.warn(m, { requestId, ...a }),
-      error: (m, a) => log.error(m, { requestId, ...a }),
-    };
+    const scoped = withKeys(log, { requestId });
     try {
       const read = provider.owns(request.uri)
         ? await provider.read(request.uri, {
@@ -41,10 +36,7 @@ export function createStoredReadHandler(provider: ResourceProvider, log: Logger)
     } catch (error) {
       // The provider logs storage failures itself before answering with an McpError.
       if (!(error instanceof McpError))
-        scoped.error('stored read failed', {
-          uri: request.uri,
-          error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
-        });
+        scoped.error('stored read failed', { uri: request.uri, error: errorFields(error) });
       return { version: STORED_READ_VERSION, status: 'unavailable' };
     }
   };

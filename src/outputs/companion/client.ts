@@ -1,7 +1,8 @@
-import { outputUriParser, hasOutputScheme } from '../offload/uri.ts';
-import type { ResourceContext, ResourceProvider, ResourceReadResult } from './provider.ts';
-import { parseStoredReadResponse, STORED_READ_VERSION, type StoredReadRequest } from './remote-contract.ts';
-import { outputUnavailable } from './stored.ts';
+import { outputUriParser, hasOutputScheme } from '../uri.ts';
+import type { ResourceContext, ResourceProvider, ResourceReadResult } from '../../resources/provider.ts';
+import { parseStoredReadResponse, STORED_READ_VERSION, type StoredReadRequest } from './contract.ts';
+import { errorFields } from '../../log.ts';
+import { OutputUnavailableError } from '../../protocol/errors.ts';
 
 /** Sends a JSON request to the companion and returns its JSON answer (a Lambda invoke when deployed). */
 export type InvokeCompanion = (payload: string) => Promise<string>;
@@ -35,11 +36,8 @@ export function remoteStoredOutputs(options: RemoteStoredOutputsOptions): Resour
       try {
         answer = JSON.parse(await options.invoke(JSON.stringify(request)));
       } catch (error) {
-        ctx.log.error('companion invoke failed', {
-          uri,
-          error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
-        });
-        throw outputUnavailable(ctx.requestId);
+        ctx.log.error('companion invoke failed', { uri, error: errorFields(error) });
+        throw new OutputUnavailableError(ctx.requestId);
       }
       const response = parseStoredReadResponse(answer);
       if (response?.status === 'not_found') return undefined;
@@ -47,7 +45,7 @@ export function remoteStoredOutputs(options: RemoteStoredOutputsOptions): Resour
         return { contents: response.contents, cache: { ttlMs: response.ttlMs, cacheScope: 'private' } };
       }
       ctx.log.error('companion answer refused', { uri, status: response?.status ?? 'malformed' });
-      throw outputUnavailable(ctx.requestId);
+      throw new OutputUnavailableError(ctx.requestId);
     },
   };
 }

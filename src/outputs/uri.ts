@@ -1,3 +1,4 @@
+import { OutputLimits } from '../limits.ts';
 import { randomBytes } from 'node:crypto';
 
 /**
@@ -6,10 +7,10 @@ import { randomBytes } from 'node:crypto';
  * after the scheme is exactly the object key, but keys are always rebuilt from the parsed parts, never sliced out
  * of a URI, so nothing outside the prefix can ever be asked of storage.
  */
-export const OUTPUT_URI_SCHEME = 'mcp-output';
+const OUTPUT_URI_SCHEME = 'mcp-output';
 
 /** Most parts one output may be split into (the part number in a URI has at most three digits). */
-export const MAX_PARTS = 100;
+export const MAX_PARTS = OutputLimits.maxParts;
 
 /** A parsed stored-output address. */
 export interface OutputAddress {

@@ -1,6 +1,6 @@
-import type { ResourceContents } from '../protocol/types.ts';
-import type { Era } from '../protocol/versions.ts';
-import { isJsonObject } from '../protocol/json.ts';
+import type { ResourceContents } from '../../protocol/types.ts';
+import { isEra, type Era } from '../../protocol/versions.ts';
+import { isJsonObject } from '../../protocol/json.ts';
 
 /**
  * The contract between the MCP function and the companion resources function (direct Lambda invoke), versioned
@@ -36,7 +36,7 @@ export function parseStoredReadRequest(value: unknown): StoredReadRequest | unde
   if (Object.keys(value).some((k) => !KEYS_REQUEST.has(k))) return undefined;
   const { uri, requestId, era, principal } = value;
   if (!shortString(uri, 2048) || !shortString(requestId, 256)) return undefined;
-  if (era !== 'legacy' && era !== 'modern') return undefined;
+  if (!isEra(era)) return undefined;
   if (principal !== undefined && !shortString(principal, 1024)) return undefined;
   return {
     version: STORED_READ_VERSION,

@@ -1,16 +1,16 @@
-import type { Annotations, CallToolResult, ContentBlock } from '../protocol/types.ts';
+import { OutputLimits } from '../limits.ts';
+import type { CallToolResult, ContentBlock } from '../protocol/types.ts';
 import type { StoreRequest } from '../tools/define.ts';
-import { PART_BUDGET_BYTES, splitBytes, splitText } from './parts.ts';
+import { PART_BUDGET_BYTES } from './parts.ts';
 import {
-  describeBinary,
-  describeJson,
-  describeText,
-  formatSize,
-  payloadLinks,
-  payloadNotice,
-  type PayloadSource,
-  type StoredPayload,
-} from './summary.ts';
+  binaryPayload,
+  blockPayload,
+  inlineSize,
+  storable,
+  textPayload,
+  type PlannedPayload,
+} from './payloads.ts';
+import { describeJson, formatSize, payloadLinks, payloadNotice, type StoredPayload } from './summary.ts';
 import { MAX_PARTS } from './uri.ts';
 
 /**
@@ -34,8 +34,8 @@ export interface OffloadLimits {
  * Inline content of a result is capped at 1 MiB serialized and so is structuredContent an outputSchema makes
  * mandatory: escaped a second time inside the Lambda response (at most twice the size) both still fit its 6 MB.
  */
-export const MAX_INLINE_CAP_BYTES = 1024 * 1024;
-export const MAX_REQUIRED_STRUCTURED_BYTES = 1024 * 1024;
+const MAX_INLINE_CAP_BYTES = OutputLimits.maxInlineBytes;
+const MAX_REQUIRED_STRUCTURED_BYTES = OutputLimits.maxRequiredStructuredBytes;
 
 /** Limits derived from the one configured threshold: at most three blocks' worth inline, capped. */
 export function offloadLimits(thresholdBytes: number): OffloadLimits {
@@ -45,20 +45,6 @@ export function offloadLimits(thresholdBytes: number): OffloadLimits {
     partBudgetBytes: PART_BUDGET_BYTES,
     maxParts: MAX_PARTS,
   };
-}
-
-/** A payload chosen for storage, already cut into parts (bytes in order). */
-export interface PlannedPayload {
-  source: PayloadSource;
-  mimeType: string;
-  encoding: 'utf-8' | 'binary';
-  parts: Uint8Array[];
-  /** Total bytes over all parts. */
-  size: number;
-  summary?: string;
-  preview?: string;
-  originUri?: string;
-  annotations?: Annotations;
 }
 
 /** What to do with one tool result. */
@@ -73,96 +59,47 @@ export type OffloadPlan =
   /** The result cannot be returned honestly; answer `isError` with this message instead. */
   | { action: 'refuse'; message: string };
 
-const utf8 = (text: string) => Buffer.from(text, 'utf8');
-const sum = (parts: readonly Uint8Array[]) => parts.reduce((n, p) => n + p.byteLength, 0);
-
-function textPayload(
-  source: PayloadSource,
-  text: string,
-  mimeType: string,
-  limits: OffloadLimits,
-  extra: Partial<PlannedPayload> = {},
-): PlannedPayload {
-  const parts = splitText(text, limits.partBudgetBytes).map(utf8);
-  return { source, mimeType, encoding: 'utf-8', parts, size: sum(parts), ...describeText(text), ...extra };
-}
-
-function binaryPayload(
-  source: PayloadSource,
-  bytes: Uint8Array,
-  mimeType: string,
-  limits: OffloadLimits,
-  extra: Partial<PlannedPayload> = {},
-): PlannedPayload {
-  const parts = splitBytes(bytes, limits.partBudgetBytes);
-  return {
-    source,
-    mimeType,
-    encoding: 'binary',
-    parts,
-    size: bytes.byteLength,
-    ...describeBinary(bytes),
-    ...extra,
-  };
-}
-
-/** Size of a block as it sits in the conversation: text bytes, or the base64 length of binary data. */
-export function inlineSize(block: ContentBlock): number {
-  switch (block.type) {
-    case 'text':
-      return Buffer.byteLength(block.text, 'utf8');
-    case 'image':
-    case 'audio':
-      return block.data.length;
-    case 'resource':
-      return 'text' in block.resource
-        ? Buffer.byteLength(block.resource.text, 'utf8')
-        : block.resource.blob.length;
-    default:
-      return 0;
-  }
-}
-
-const storable = (block: ContentBlock) => block.type !== 'resource_link';
-
-function blockPayload(block: ContentBlock, limits: OffloadLimits): PlannedPayload {
-  const annotations =
-    block.type !== 'resource_link' && block.annotations ? { annotations: block.annotations } : {};
-  switch (block.type) {
-    case 'text':
-      return textPayload('text', block.text, 'text/plain', limits, annotations);
-    case 'image':
-    case 'audio':
-      return binaryPayload(
-        block.type,
-        Buffer.from(block.data, 'base64'),
-        block.mimeType,
-        limits,
-        annotations,
-      );
-    case 'resource': {
-      const r = block.resource;
-      const extra = { ...annotations, originUri: r.uri };
-      return 'text' in r
-        ? textPayload('resource', r.text, r.mimeType ?? 'text/plain', limits, extra)
-        : binaryPayload(
-            'resource',
-            Buffer.from(r.blob, 'base64'),
-            r.mimeType ?? 'application/octet-stream',
-            limits,
-            extra,
-          );
-    }
-    default:
-      throw new Error('resource links are never stored');
-  }
-}
-
 function tooManyParts(tool: string, payload: PlannedPayload, limits: OffloadLimits): string {
   return (
     `The output of tool "${tool}" (${formatSize(payload.size)}) is too large to store: it would need ` +
     `${payload.parts.length} parts and at most ${limits.maxParts} are allowed. Ask for less data per call.`
   );
+}
+
+/** Which blocks of a result go to storage, and whether structuredContent leaves the result. */
+interface Selection {
+  selected: ReadonlySet<number>;
+  dropStructured: boolean;
+}
+
+/**
+ * Chooses the blocks to store: every storable block above the threshold (and the mirror of structuredContent that
+ * is dropped), then the largest others until what stays inline fits `maxInlineBytes`.
+ */
+function selectBlocks(
+  blocks: readonly ContentBlock[],
+  limits: OffloadLimits,
+  dropStructured: boolean,
+  isMirror: (b: ContentBlock) => boolean,
+): Set<number> {
+  const selected = new Set<number>();
+  blocks.forEach((b, i) => {
+    if (storable(b) && (inlineSize(b) > limits.thresholdBytes || (dropStructured && isMirror(b))))
+      selected.add(i);
+  });
+  const cost = blocks.map((b, i) => (selected.has(i) ? 0 : Buffer.byteLength(JSON.stringify(b), 'utf8')));
+  let inline = cost.reduce((a, b) => a + b, 0);
+  if (inline <= limits.maxInlineBytes) return selected;
+  const candidates = blocks
+    .map((_b, i) => i)
+    .filter((i) => !selected.has(i) && storable(blocks[i]!))
+    .sort((a, b) => cost[b]! - cost[a]! || a - b);
+  for (const i of candidates) {
+    if (inline <= limits.maxInlineBytes) break;
+    selected.add(i);
+    inline -= cost[i]!;
+  }
+  return selected;
 }
 
 /**
@@ -183,42 +120,32 @@ export function planOffload(
   const json = result.structuredContent === undefined ? undefined : JSON.stringify(result.structuredContent);
   const jsonBytes = json === undefined ? 0 : Buffer.byteLength(json, 'utf8');
   const isMirror = (b: ContentBlock) => json !== undefined && b.type === 'text' && b.text === json;
-
-  let dropStructured = false;
-  if (json !== undefined && jsonBytes > limits.thresholdBytes) {
-    if (!options.structuredContentRequired) dropStructured = true;
-    else if (jsonBytes > MAX_REQUIRED_STRUCTURED_BYTES) {
-      return {
-        action: 'refuse',
-        message:
-          `Tool "${tool}" returned structuredContent of ${formatSize(jsonBytes)}, more than one response can ` +
-          `carry (${formatSize(MAX_REQUIRED_STRUCTURED_BYTES)}). Its outputSchema requires it inline, so it ` +
-          `cannot be stored and linked; this is a limit of the tool, not of the request.`,
-      };
-    }
-  }
-
-  const selected = new Set<number>();
-  blocks.forEach((b, i) => {
-    if (storable(b) && (inlineSize(b) > limits.thresholdBytes || (dropStructured && isMirror(b))))
-      selected.add(i);
-  });
-  const cost = blocks.map((b, i) => (selected.has(i) ? 0 : Buffer.byteLength(JSON.stringify(b), 'utf8')));
-  let inline = cost.reduce((a, b) => a + b, 0);
-  if (inline > limits.maxInlineBytes) {
-    const candidates = blocks
-      .map((b, i) => i)
-      .filter((i) => !selected.has(i) && storable(blocks[i]!))
-      .sort((a, b) => cost[b]! - cost[a]! || a - b);
-    for (const i of candidates) {
-      if (inline <= limits.maxInlineBytes) break;
-      selected.add(i);
-      inline -= cost[i]!;
-    }
-  }
+  const large = json !== undefined && jsonBytes > limits.thresholdBytes;
+  if (large && options.structuredContentRequired && jsonBytes > MAX_REQUIRED_STRUCTURED_BYTES)
+    return { action: 'refuse', message: requiredStructuredTooLarge(tool, jsonBytes) };
+  const dropStructured = large && !options.structuredContentRequired;
+  const selected = selectBlocks(blocks, limits, dropStructured, isMirror);
   if (selected.size === 0 && !dropStructured) return { action: 'keep' };
+  return storePlan(result, blocks, { selected, dropStructured }, limits, { tool, json, isMirror });
+}
 
-  // One payload per stored block, except that every copy of the structured JSON shares one.
+function requiredStructuredTooLarge(tool: string, jsonBytes: number): string {
+  return (
+    `Tool "${tool}" returned structuredContent of ${formatSize(jsonBytes)}, more than one response can ` +
+    `carry (${formatSize(MAX_REQUIRED_STRUCTURED_BYTES)}). Its outputSchema requires it inline, so it ` +
+    `cannot be stored and linked; this is a limit of the tool, not of the request.`
+  );
+}
+
+/** The payloads of the selected blocks (every copy of the structured JSON shares one) and how to reassemble. */
+function storePlan(
+  result: CallToolResult,
+  blocks: readonly ContentBlock[],
+  { selected, dropStructured }: Selection,
+  limits: OffloadLimits,
+  source: { tool: string; json: string | undefined; isMirror: (b: ContentBlock) => boolean },
+): OffloadPlan {
+  const { tool, json, isMirror } = source;
   const payloads: PlannedPayload[] = [];
   const payloadOf = new Map<number, number>();
   let jsonPayload: number | undefined;

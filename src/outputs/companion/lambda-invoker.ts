@@ -1,5 +1,5 @@
 import type { LambdaClient } from '@aws-sdk/client-lambda';
-import type { InvokeCompanion } from './remote.ts';
+import type { InvokeCompanion } from './client.ts';
 
 /** Which function to invoke and how to reach the Lambda service. */
 export interface LambdaInvokerOptions {

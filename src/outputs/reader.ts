@@ -1,11 +1,11 @@
-import type { Logger } from '../log.ts';
-import { fromStored, ownerTag, sha256Hex } from '../offload/object-info.ts';
-import { OUTPUT_META_KEY } from '../offload/summary.ts';
-import { hasOutputScheme, outputKey, outputUriParser } from '../offload/uri.ts';
-import { ErrorCode, McpError } from '../protocol/errors.ts';
+import { errorFields, type Logger } from '../log.ts';
+import { fromStored, ownerTag, sha256Hex } from './object-info.ts';
+import { OUTPUT_META_KEY } from './summary.ts';
+import { hasOutputScheme, outputKey, outputUriParser } from './uri.ts';
+import { OutputUnavailableError } from '../protocol/errors.ts';
 import type { ResourceContents } from '../protocol/types.ts';
 import { StorageError, type StorageReader } from '../storage/storage.ts';
-import type { ResourceContext, ResourceProvider, ResourceReadResult } from './provider.ts';
+import type { ResourceContext, ResourceProvider, ResourceReadResult } from '../resources/provider.ts';
 
 /** Where stored outputs are read from. */
 export interface StoredOutputsOptions {
@@ -16,19 +16,8 @@ export interface StoredOutputsOptions {
   now?: () => number;
 }
 
-/** The -32603 answer when stored outputs cannot be read: says what to do, never why in detail. */
-export function outputUnavailable(requestId: string): McpError {
-  return new McpError(
-    ErrorCode.InternalError,
-    `The stored output could not be read right now (request id ${requestId}); try again shortly.`,
-  );
-}
-
 function logFailure(log: Logger, uri: string, error: unknown, what: string) {
-  log.error(what, {
-    uri,
-    error: error instanceof Error ? { name: error.name, message: error.message } : String(error),
-  });
+  log.error(what, { uri, error: errorFields(error) });
 }
 
 /**
@@ -53,7 +42,7 @@ export function storedOutputs(options: StoredOutputsOptions): ResourceProvider {
       } catch (error) {
         if (!(error instanceof StorageError)) throw error;
         logFailure(ctx.log, uri, error, 'stored output read failed');
-        throw outputUnavailable(ctx.requestId);
+        throw new OutputUnavailableError(ctx.requestId);
       }
       const info = object && fromStored(object);
       if (!object || !info) return undefined;
@@ -67,7 +56,7 @@ export function storedOutputs(options: StoredOutputsOptions): ResourceProvider {
           new Error('size or SHA-256 does not match the object metadata'),
           'stored output corrupt',
         );
-        throw outputUnavailable(ctx.requestId);
+        throw new OutputUnavailableError(ctx.requestId);
       }
       const body = Buffer.from(object.body.buffer, object.body.byteOffset, object.body.byteLength);
       const base = {

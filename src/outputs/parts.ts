@@ -1,3 +1,4 @@
+import { OutputLimits } from '../limits.ts';
 /**
  * How an output is cut into parts so that each part fits one `resources/read` response.
  *
@@ -7,7 +8,7 @@
  * doubly escaped size, not by their byte count, and text stays text for the model. Binary parts are sized by
  * their base64 length (base64 needs no escaping). The budget leaves a megabyte for the envelopes.
  */
-export const PART_BUDGET_BYTES = 5 * 1024 * 1024;
+export const PART_BUDGET_BYTES = OutputLimits.partBudgetBytes;
 
 /** Size of one UTF-16 code unit (or surrogate pair) of text after two rounds of JSON string escaping. */
 function unitCost(code: number): number {

@@ -4,11 +4,16 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { startLocalServer } from './dev-server.ts';
-import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from './s3.ts';
+import {
+  Defaults,
+  LOCAL_S3_CREDENTIALS,
+  startLocalS3,
+  startLocalServer,
+  type LocalS3,
+} from '../../src/index.ts';
 
 const env = process.env;
-const port = Number(env.PORT ?? 3000);
+const port = Number(env.PORT ?? Defaults.localPort);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`PORT must be an integer from 0 to 65535 (got ${env.PORT})`);
   process.exit(1);
@@ -37,7 +42,7 @@ if (!env.OFFLOAD_BUCKET) {
   );
 }
 
-const { handler } = await import('../../functions/mcp/handler.ts');
+const { handler } = await import('../mcp/handler.ts');
 const local = await startLocalServer({ handler, port });
 console.log(JSON.stringify({ level: 'INFO', message: 'listening', url: `${local.url}/mcp` }));
 

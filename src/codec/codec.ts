@@ -1,0 +1,61 @@
+import type { InputContext, InputRequired } from '../input/input-required.ts';
+import type { RequestStateCodec } from '../input/request-state.ts';
+import type { Logger } from '../log.ts';
+import type { McpError } from '../protocol/errors.ts';
+import type { CacheHint, CallToolResult, Implementation, JSONObject, JSONValue } from '../protocol/types.ts';
+import type { Revision } from '../protocol/versions.ts';
+import { LegacyCodec } from './legacy.ts';
+import { ModernCodec } from './modern.ts';
+
+/**
+ * Every difference between protocol revisions that a method's answer depends on, in one object per request.
+ * Method handlers are era-blind: they ask the codec, and only codecs (and the HTTP transport) look at the era.
+ */
+export interface RevisionCodec {
+  /** The request's revision, as data for tools and providers (`ToolContext.era`); never branched on elsewhere. */
+  readonly revision: Revision;
+  /** Whether the revision has this method at all (`initialize` is handshake-era only, `server/discover` modern). */
+  has(method: string): boolean;
+  /** A method's successful result as the revision puts it on the wire (envelope, cache hints). */
+  result(method: string, result: JSONObject): JSONObject;
+  /** The revision's "resource not found" error. */
+  resourceNotFound(uri: string): McpError;
+  /** A tool result in the content types the revision knows. */
+  toolResult(result: CallToolResult): CallToolResult;
+  /** What a handler learns of the multi round-trip fields of a request (empty where the revision has none). */
+  input(params: JSONObject, target: InputTarget): InputContext;
+  /** The answer to a handler that needs input from the client. */
+  askForInput(request: InputRequired, target: InputTarget, log: Logger): JSONObject;
+  /** Lowest severity (index in LOGGING_LEVELS) of log notifications this request receives; -1 for none. */
+  logThreshold(meta: JSONObject): number;
+}
+
+/** Which request a sealed state belongs to: replaying it against another target or caller fails. */
+export interface InputTarget {
+  kind: 'tool' | 'prompt';
+  method: string;
+  name: string;
+  /** The caller's opaque key, when authorization is on. */
+  principal?: string;
+}
+
+/** What the codecs of one server share. */
+export interface CodecOptions {
+  info: Implementation;
+  /** Cache hint of cacheable results that set none themselves (2026-07-28). */
+  listCache: CacheHint;
+  /** Seals the `requestState` of multi round-trip requests (2026-07-28). */
+  requestState: RequestStateCodec;
+}
+
+/** Returns the codec of a request's revision; the handshake era's are built once per version. */
+export function createCodecs(options: CodecOptions): (revision: Revision) => RevisionCodec {
+  const legacy = new Map<string, LegacyCodec>();
+  const modern = ModernCodec.shared(options);
+  return (revision) => {
+    if (revision.era === 'modern') return new ModernCodec(revision, modern);
+    let codec = legacy.get(revision.protocolVersion);
+    if (!codec) legacy.set(revision.protocolVersion, (codec = new LegacyCodec(revision)));
+    return codec;
+  };
+}

@@ -1,0 +1,89 @@
+import type { InputContext, InputRequired } from '../input/input-required.ts';
+import { ErrorCode, McpError, ResourceNotFoundError } from '../protocol/errors.ts';
+import type { CallToolResult, JSONObject } from '../protocol/types.ts';
+import { DEFAULT_LEGACY_VERSION, type Revision } from '../protocol/versions.ts';
+import { toolErrorResult } from '../tools/result.ts';
+import type { InputTarget, RevisionCodec } from './codec.ts';
+
+/** Methods only the stateless revision has. */
+const MODERN_ONLY = new Set(['server/discover', 'subscriptions/listen']);
+const NO_INPUT: InputContext = Object.freeze({
+  clientCapabilities: {},
+  inputResponses: {},
+  requestState: undefined,
+});
+
+/**
+ * The handshake era (2025-03-26, 2025-06-18, 2025-11-25): plain results without cache hints, -32002 for a missing
+ * resource, no way to ask the client for input on a stateless server, and every log message delivered (there is
+ * no per-request level, and `logging/setLevel` cannot be remembered between requests).
+ */
+export class LegacyCodec implements RevisionCodec {
+  constructor(readonly revision: Revision) {}
+
+  has(method: string): boolean {
+    return !MODERN_ONLY.has(method);
+  }
+
+  result(_method: string, result: JSONObject): JSONObject {
+    if (!('ttlMs' in result) && !('cacheScope' in result)) return result;
+    const { ttlMs: _t, cacheScope: _s, ...rest } = result;
+    return rest;
+  }
+
+  resourceNotFound(uri: string): McpError {
+    return new ResourceNotFoundError(uri, ErrorCode.ResourceNotFound);
+  }
+
+  toolResult(result: CallToolResult): CallToolResult {
+    // 2025-03-26 has no resource_link block (it arrived in 2025-06-18).
+    return this.revision.protocolVersion === DEFAULT_LEGACY_VERSION ? withLinksAsText(result) : result;
+  }
+
+  input(): InputContext {
+    return NO_INPUT;
+  }
+
+  /**
+   * Asking needs a server-to-client request on a session, which a stateless server cannot make: a tool tells the
+   * model instead (it can ask the user itself), a prompt is refused.
+   */
+  askForInput(request: InputRequired, target: InputTarget): JSONObject {
+    const methods = [...new Set(Object.values(request.inputRequests).map((r) => r.method))].join(', ');
+    if (target.kind === 'tool') {
+      return toolErrorResult(
+        `Tool "${target.name}" needs input from the client (${methods}), which this stateless server can only ask ` +
+          `for over protocol revision 2026-07-28. Ask the user for what the tool needs, or use a client that ` +
+          `speaks 2026-07-28.`,
+      ) as unknown as JSONObject;
+    }
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      `Prompt ${target.name} needs input from the client, which this server can only ask for over protocol ` +
+        `revision 2026-07-28`,
+    );
+  }
+
+  logThreshold(): number {
+    return 0;
+  }
+}
+
+/**
+ * Each resource link of a result as a text block naming the URI, for clients of 2025-03-26: the pointer still
+ * reaches the model and the client can validate the result.
+ */
+function withLinksAsText(result: CallToolResult): CallToolResult {
+  if (!result.content.some((block) => block.type === 'resource_link')) return result;
+  return {
+    ...result,
+    content: result.content.map((block) => {
+      if (block.type !== 'resource_link') return block;
+      const facts = [block.uri, block.mimeType, block.size !== undefined ? `${block.size} bytes` : undefined];
+      const text =
+        `Resource "${block.title ?? block.name}" (${facts.filter(Boolean).join(', ')})` +
+        `${block.description ? `: ${block.description}` : ''}. Read it with resources/read.`;
+      return { type: 'text', text, ...(block.annotations ? { annotations: block.annotations } : {}) };
+    }),
+  };
+}

@@ -1,0 +1,123 @@
+import {
+  checkInputRequests,
+  inputRequiredResult,
+  readInputResponses,
+  type InputContext,
+  type InputRequired,
+} from '../input/input-required.ts';
+import type { StateBinding } from '../input/request-state.ts';
+import type { Logger } from '../log.ts';
+import { isJsonObject } from '../protocol/json.ts';
+import { ErrorCode, ResourceNotFoundError, type McpError } from '../protocol/errors.ts';
+import {
+  LOGGING_LEVELS,
+  type CallToolResult,
+  type JSONObject,
+  type LoggingLevel,
+} from '../protocol/types.ts';
+import { MetaKey, type Revision } from '../protocol/versions.ts';
+import type { CodecOptions, InputTarget, RevisionCodec } from './codec.ts';
+
+/** Methods only the handshake era has. */
+const LEGACY_ONLY = new Set(['initialize', 'ping', 'logging/setLevel']);
+/** Results that carry cache hints (spec 2026-07-28: server/utilities/caching). */
+const CACHEABLE = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+
+/** What every modern codec of one server shares. */
+interface ModernShared extends CodecOptions {
+  serverInfo: JSONObject;
+  /** Set once the "state sealed with a key random to this instance" warning has been logged. */
+  warnedEphemeral: boolean;
+}
+
+const binding = (target: InputTarget): StateBinding => ({
+  method: target.method,
+  name: target.name,
+  ...(target.principal !== undefined ? { principal: target.principal } : {}),
+});
+
+/**
+ * The stateless revision (2026-07-28): every result says `resultType` and carries serverInfo, cacheable results
+ * carry cache hints, a missing resource is -32602 (the revision forbids -32002), and a handler may ask the client
+ * for input through an InputRequiredResult whose state travels sealed in `requestState`.
+ */
+export class ModernCodec implements RevisionCodec {
+  /** The part of a modern codec that is the same for every request of a server. */
+  static shared(options: CodecOptions): ModernShared {
+    const { name, version, title } = options.info;
+    return {
+      ...options,
+      serverInfo: { name, version, ...(title ? { title } : {}) },
+      warnedEphemeral: false,
+    };
+  }
+
+  constructor(
+    readonly revision: Revision,
+    private readonly shared: ModernShared,
+  ) {}
+
+  has(method: string): boolean {
+    return !LEGACY_ONLY.has(method);
+  }
+
+  result(method: string, result: JSONObject): JSONObject {
+    const meta = isJsonObject(result._meta) ? result._meta : {};
+    const complete = result.resultType !== 'input_required';
+    const wrapped: JSONObject = {
+      ...result,
+      resultType: complete ? 'complete' : 'input_required',
+      _meta: { ...meta, [MetaKey.ServerInfo]: this.shared.serverInfo },
+    };
+    return complete && CACHEABLE.has(method) && !('ttlMs' in wrapped)
+      ? { ...wrapped, ...this.shared.listCache }
+      : wrapped;
+  }
+
+  resourceNotFound(uri: string): McpError {
+    return new ResourceNotFoundError(uri, ErrorCode.InvalidParams);
+  }
+
+  toolResult(result: CallToolResult): CallToolResult {
+    return result;
+  }
+
+  input(params: JSONObject, target: InputTarget): InputContext {
+    return {
+      clientCapabilities: this.revision.clientCapabilities ?? {},
+      inputResponses: readInputResponses(params.inputResponses),
+      requestState:
+        params.requestState === undefined
+          ? undefined
+          : this.shared.requestState.open(params.requestState, binding(target)),
+    };
+  }
+
+  askForInput(request: InputRequired, target: InputTarget, log: Logger): JSONObject {
+    checkInputRequests(request, this.revision.clientCapabilities ?? {});
+    const { requestState } = this.shared;
+    if (request.state !== undefined && requestState.ephemeral && !this.shared.warnedEphemeral) {
+      this.shared.warnedEphemeral = true;
+      log.warn(
+        'requestState is sealed with a key random to this instance; set requestStateSecret so that ' +
+          'any instance can serve the retry',
+        { method: target.method, name: target.name },
+      );
+    }
+    const sealed =
+      request.state === undefined ? undefined : requestState.seal(request.state, binding(target));
+    return inputRequiredResult(request, sealed);
+  }
+
+  /** 2026-07-28 has no logging/setLevel: a request asks for log messages with `_meta` logLevel, none without. */
+  logThreshold(meta: JSONObject): number {
+    return LOGGING_LEVELS.indexOf(meta[MetaKey.LogLevel] as LoggingLevel);
+  }
+}

@@ -1,0 +1,46 @@
+import type { AuthRejection } from '../auth/authenticator.ts';
+import { ErrorCode, McpError } from '../protocol/errors.ts';
+import type { JSONRPCNotification, JSONRPCResponse, RequestId } from '../protocol/types.ts';
+import type { HttpResponse } from './types.ts';
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** A JSON body with its status. */
+export function json(status: number, body: unknown, extra: Record<string, string> = {}): HttpResponse {
+  return { status, headers: { ...JSON_HEADERS, ...extra }, body: JSON.stringify(body) };
+}
+
+/** A JSON-RPC error response with an HTTP status. */
+export function errorReply(
+  status: number,
+  error: McpError,
+  id: RequestId | null = null,
+  extra: Record<string, string> = {},
+): HttpResponse {
+  return json(status, error.toResponse(id), extra);
+}
+
+/** A transport-level refusal (-32000) before any message is read: wrong path, Origin, method, media type, size. */
+export function refusal(status: number, message: string, extra: Record<string, string> = {}): HttpResponse {
+  return errorReply(status, new McpError(ErrorCode.ServerError, message), null, extra);
+}
+
+/** A 401/403/503 from the authenticator: its headers (the `WWW-Authenticate` challenge) and a JSON-RPC error body. */
+export function authRefusal(rejection: AuthRejection): HttpResponse {
+  return refusal(rejection.status, rejection.message, rejection.headers);
+}
+
+/** 202 with no body: a notification or a client's response, acknowledged and never answered. */
+export const ACCEPTED: HttpResponse = Object.freeze({ status: 202, headers: {}, body: '' }) as HttpResponse;
+
+/**
+ * One SSE event per message; the stream ends with the response, so it is complete when the body is.
+ * `X-Accel-Buffering: no` asks reverse proxies not to hold events back (spec: Streamable HTTP, "Receiving Messages").
+ */
+export function sse(messages: readonly (JSONRPCNotification | JSONRPCResponse)[]): HttpResponse {
+  return {
+    status: 200,
+    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
+    body: messages.map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join(''),
+  };
+}

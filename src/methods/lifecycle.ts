@@ -1,0 +1,67 @@
+import { InvalidParamsError } from '../protocol/errors.ts';
+import { isJsonObject } from '../protocol/json.ts';
+import { isLoggingLevel, type Implementation, type ServerCapabilities } from '../protocol/types.ts';
+import { MetaKey, negotiateLegacyVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/versions.ts';
+import type { MethodTable } from './method.ts';
+
+/** What the lifecycle methods tell clients about the server. */
+export interface LifecycleOptions {
+  info: Implementation;
+  instructions?: string;
+  capabilities: ServerCapabilities;
+}
+
+/**
+ * Lifecycle and session-free utilities: `initialize` and `ping` (handshake era), `server/discover` and
+ * `subscriptions/listen` (2026-07-28), `logging/setLevel` when logging is advertised. The codec decides which
+ * revision has which.
+ */
+export function lifecycleMethods(options: LifecycleOptions): MethodTable {
+  const { info, capabilities } = options;
+  const instructions = options.instructions ? { instructions: options.instructions } : {};
+  return {
+    initialize: {
+      handler: async (params) => ({
+        protocolVersion: negotiateLegacyVersion(params.protocolVersion),
+        capabilities,
+        serverInfo: info,
+        ...instructions,
+      }),
+    },
+    ping: { handler: async () => ({}) },
+    'server/discover': {
+      handler: async () => ({
+        supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+        capabilities,
+        ...instructions,
+      }),
+    },
+    'subscriptions/listen': {
+      stream: true,
+      handler: async (params, ctx) => {
+        if (!isJsonObject(params.notifications))
+          throw new InvalidParamsError('notifications must be a subscription filter object');
+        // Nothing here can change while a Lambda runs, so we honour no notification type: acknowledge an empty
+        // filter, then end the subscription at once with its result. The acknowledgement is the first message
+        // carrying the subscription's id (schema: SubscriptionsAcknowledgedNotification); the request id serves.
+        ctx.emit({
+          jsonrpc: '2.0',
+          method: 'notifications/subscriptions/acknowledged',
+          params: { notifications: {}, _meta: { [MetaKey.SubscriptionId]: ctx.id } },
+        });
+        return { _meta: { [MetaKey.SubscriptionId]: ctx.id } };
+      },
+    },
+    ...(capabilities.logging
+      ? {
+          'logging/setLevel': {
+            handler: async (params) => {
+              if (!isLoggingLevel(params.level))
+                throw new InvalidParamsError('level must be a logging level');
+              return {};
+            },
+          },
+        }
+      : {}),
+  };
+}

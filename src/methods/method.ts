@@ -1,0 +1,44 @@
+import type { Principal } from '../auth/principal.ts';
+import type { RevisionCodec } from '../codec/codec.ts';
+import type { Logger } from '../log.ts';
+import type { JSONObject, JSONRPCNotification, JSONRPCResponse, RequestId } from '../protocol/types.ts';
+
+/** What a method handler knows of the request it answers, besides its params. */
+export interface MethodContext {
+  /** The JSON-RPC id of the request. */
+  id: RequestId;
+  /** Invocation id (Lambda request id or the local server's). */
+  requestId: string;
+  /** Epoch milliseconds by which the response must be on its way (the Lambda deadline), if known. */
+  deadline?: number;
+  /** The authenticated caller; absent when authorization is off. */
+  principal?: Principal;
+  log: Logger;
+  /** Everything that differs between protocol revisions. */
+  codec: RevisionCodec;
+  /** Sends a notification ahead of the response (delivered when the response is an SSE stream). */
+  emit(notification: JSONRPCNotification): void;
+}
+
+/** Answers one method; throws an McpError for a protocol failure. */
+export type MethodHandler = (params: JSONObject, ctx: MethodContext) => Promise<JSONObject>;
+
+/** One entry of the method table. */
+export interface MethodSpec {
+  handler: MethodHandler;
+  /** The answer is a stream by nature (`subscriptions/listen`). */
+  stream?: boolean;
+  /** Audit fields for the request's log line, whatever the outcome (tool calls). */
+  audit?(
+    params: JSONObject,
+    ctx: MethodContext,
+    outcome: { response: JSONRPCResponse; error?: unknown },
+  ): Record<string, unknown>;
+}
+
+/** Methods by name, as a capability module registers them. */
+export type MethodTable = Readonly<Record<string, MethodSpec>>;
+
+/** The opaque key stored outputs and request states are bound to: the caller's, when authorization is on. */
+export const callerKey = (ctx: Pick<MethodContext, 'principal'>): { principal?: string } =>
+  ctx.principal !== undefined ? { principal: ctx.principal.key } : {};

@@ -1,0 +1,174 @@
+import { missingScopes } from '../auth/scopes.ts';
+import type { InputTarget } from '../codec/codec.ts';
+import { InputRequired } from '../input/input-required.ts';
+import type { ResultOffloader } from '../outputs/offloader.ts';
+import { clientText } from '../protocol/client-text.ts';
+import { paginate } from '../protocol/cursor.ts';
+import { InsufficientScopeError, InvalidParamsError, UnknownToolError } from '../protocol/errors.ts';
+import { isJsonObject } from '../protocol/json.ts';
+import { LOGGING_LEVELS, type JSONObject, type ServerCapabilities } from '../protocol/types.ts';
+import { ToolError } from '../tools/define.ts';
+import type { CallContext, ToolRegistry } from '../tools/registry.ts';
+import { fitResult } from '../tools/result.ts';
+import { callerKey, type MethodContext, type MethodSpec, type MethodTable } from './method.ts';
+
+/** What the tool methods work with. */
+export interface ToolMethodsOptions {
+  tools: ToolRegistry;
+  capabilities: ServerCapabilities;
+  pageSize: number;
+  /** Time kept back from the invocation deadline for offloading and answering. */
+  reserveMs: number;
+  /** Applied to every tool result (large outputs to storage); absent when no storage is configured. */
+  offloader?: ResultOffloader;
+}
+
+/** `tools/list` and `tools/call`. */
+export function toolMethods(options: ToolMethodsOptions): MethodTable {
+  const { tools, pageSize } = options;
+  return {
+    'tools/list': {
+      handler: async (params) => {
+        const { page, nextCursor } = paginate(
+          tools.listed,
+          params.cursor,
+          pageSize,
+          'tools',
+          tools.fingerprint,
+        );
+        return { tools: page, ...(nextCursor ? { nextCursor } : {}) };
+      },
+    },
+    'tools/call': {
+      handler: (params, ctx) => callTool(options, params, ctx),
+      audit: (params, ctx, outcome) => auditToolCall(tools, params, ctx, outcome),
+    },
+  };
+}
+
+/** Checks the call's params; returns the tool's name. Unknown tool → -32602 (spec: tools, "Error Handling"). */
+function toolName(params: JSONObject, tools: ToolRegistry): string {
+  const name = params.name;
+  if (typeof name !== 'string') throw new InvalidParamsError('name must be a string');
+  if (params.arguments !== undefined && !isJsonObject(params.arguments))
+    throw new InvalidParamsError('arguments must be an object');
+  if (!tools.has(name)) throw new UnknownToolError(name);
+  return name;
+}
+
+async function callTool(
+  options: ToolMethodsOptions,
+  params: JSONObject,
+  ctx: MethodContext,
+): Promise<JSONObject> {
+  const { tools, offloader } = options;
+  const name = toolName(params, tools);
+  // Tools are listed to everyone; a call is where a tool's scopes are enforced (README "Authorization").
+  const scopes = tools.scopes(name);
+  if (ctx.principal && missingScopes(ctx.principal.scopes, scopes).length)
+    throw new InsufficientScopeError(name, scopes);
+  const remaining = ctx.deadline === undefined ? Infinity : ctx.deadline - Date.now() - options.reserveMs;
+  const target: InputTarget = { kind: 'tool', method: 'tools/call', name, ...callerKey(ctx) };
+  const result = await tools.call(
+    name,
+    params.arguments ?? {},
+    toolContext(options, params, ctx, target),
+    remaining,
+  );
+  if (result instanceof InputRequired) return ctx.codec.askForInput(result, target, ctx.log);
+  const final = offloader
+    ? await offloader.apply(result, {
+        ...offloadContext(ctx, name),
+        structuredContentRequired: tools.hasOutputSchema(name),
+      })
+    : result;
+  return ctx.codec.toolResult(fitResult(final, name, offloader !== undefined)) as unknown as JSONObject;
+}
+
+const offloadContext = (ctx: MethodContext, tool: string) => ({
+  tool,
+  requestId: ctx.requestId,
+  log: ctx.log,
+  ...callerKey(ctx),
+});
+
+/** What a tool handler gets besides its arguments and signal: progress, log messages, storage, client input. */
+function toolContext(
+  options: ToolMethodsOptions,
+  params: JSONObject,
+  ctx: MethodContext,
+  target: InputTarget,
+): CallContext {
+  const meta = isJsonObject(params._meta) ? params._meta : {};
+  const progressToken = meta.progressToken;
+  const threshold = options.capabilities.logging ? ctx.codec.logThreshold(meta) : -1;
+  const { revision } = ctx.codec;
+  return {
+    requestId: ctx.requestId,
+    era: revision.era,
+    protocolVersion: revision.protocolVersion,
+    log: ctx.log,
+    ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
+    progress(progress, total, message) {
+      if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return;
+      ctx.emit({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: {
+          progressToken,
+          progress,
+          ...(total !== undefined ? { total } : {}),
+          ...(message ? { message } : {}),
+        },
+      });
+    },
+    notify(level, data) {
+      if (threshold < 0 || LOGGING_LEVELS.indexOf(level) < threshold) return;
+      ctx.emit({
+        jsonrpc: '2.0',
+        method: 'notifications/message',
+        params: { level, logger: target.name, data },
+      });
+    },
+    store: async (request) => {
+      if (!options.offloader) {
+        throw new ToolError(
+          'This server has no storage for outputs (OFFLOAD_BUCKET is not set), so nothing can be stored.',
+        );
+      }
+      return options.offloader.store(request, offloadContext(ctx, target.name));
+    },
+    ...ctx.codec.input(params, target),
+  };
+}
+
+/**
+ * The audit trail of a tool call, whatever its outcome: who called what and how it went. The transport writes it
+ * on the request's one log line. Never the token; the arguments only when the tool opted in (`logArguments`).
+ */
+const auditToolCall: (
+  tools: ToolRegistry,
+  ...args: Parameters<NonNullable<MethodSpec['audit']>>
+) => Record<string, unknown> = (tools, params, ctx, { response, error }) => {
+  const tool = typeof params.name === 'string' ? clientText(params.name) : undefined;
+  const result = 'result' in response ? response.result : undefined;
+  const verdict = !result
+    ? error instanceof InsufficientScopeError
+      ? 'denied'
+      : 'rejected'
+    : result.resultType === 'input_required'
+      ? 'input_required'
+      : result.isError === true
+        ? 'tool_error'
+        : 'ok';
+  return {
+    tool,
+    principal: ctx.principal?.subject ?? 'anonymous',
+    ...(ctx.principal?.clientId !== undefined ? { clientId: ctx.principal.clientId } : {}),
+    outcome: verdict,
+    ...('error' in response ? { errorCode: response.error.code } : {}),
+    ...(typeof params.name === 'string' && tools.logsArguments(params.name)
+      ? { arguments: params.arguments ?? {} }
+      : {}),
+  };
+};

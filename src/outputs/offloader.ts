@@ -1,0 +1,189 @@
+import { errorFields, type Logger } from '../log.ts';
+import type { CallToolResult, ResourceLink } from '../protocol/types.ts';
+import type { StorageWriter } from '../storage/storage.ts';
+import { ToolError, type StoreRequest } from '../tools/define.ts';
+import { toolErrorResult } from '../tools/result.ts';
+import { ownerTag, sha256Hex, toAttributes } from './object-info.ts';
+import { offloadLimits, planExplicitStore, planOffload, type OffloadLimits } from './policy.ts';
+import type { PlannedPayload } from './payloads.ts';
+import { payloadLinks, type StoredPayload } from './summary.ts';
+import { newOutputId, outputKey, outputUri } from './uri.ts';
+
+/** Who produced a result and for whom: what storing it needs to know besides the result. */
+export interface OffloadContext {
+  tool: string;
+  requestId: string;
+  /** The caller's opaque key, when authorization is on: stored outputs are bound to it. */
+  principal?: string;
+  log: Logger;
+}
+
+/** Post-processing applied to every tool result in one place (the tool methods call it), and `ctx.store()`. */
+export interface ResultOffloader {
+  /** Stores the large parts of a result and links them; `structuredContentRequired` when the tool has an outputSchema. */
+  apply(
+    result: CallToolResult,
+    ctx: OffloadContext & { structuredContentRequired?: boolean },
+  ): Promise<CallToolResult>;
+  store(request: StoreRequest, ctx: OffloadContext): Promise<ResourceLink>;
+}
+
+/** What the offloader needs: where to write, under which prefix, and for how long outputs stay readable. */
+export interface OffloaderOptions {
+  storage: StorageWriter;
+  /** Key prefix, e.g. `outputs/` (also part of every URI). */
+  prefix: string;
+  /** A block above this many bytes is stored and linked. */
+  thresholdBytes: number;
+  /** Lifetime of stored outputs in days; the bucket's lifecycle rule must expire them no earlier. */
+  ttlDays: number;
+  /** Overrides of the limits derived from the threshold (tests). */
+  limits?: Partial<OffloadLimits>;
+  /** Parallel writes per result. Default 4. */
+  concurrency?: number;
+  /** Clock and id source (tests). */
+  now?: () => number;
+  newId?: () => string;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Runs `jobs` with at most `limit` in flight; rejects with the first failure. */
+async function runAll(jobs: readonly (() => Promise<void>)[], limit: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) await jobs[next++]!();
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
+}
+
+/** One payload ready to write: a write job per part, and the description of what will be stored. */
+interface PayloadWrite {
+  jobs: (() => Promise<void>)[];
+  stored: StoredPayload;
+}
+
+/**
+ * The offload policy wired to storage: the tool methods hand every tool result to `apply`, so it applies in one
+ * place, and `ctx.store()` calls `store`. A storage failure never yields a truncated success: the call answers
+ * `isError` saying the output could not be stored.
+ */
+class Offloader implements ResultOffloader {
+  private readonly limits: OffloadLimits;
+  private readonly now: () => number;
+  private readonly newId: () => string;
+  private readonly concurrency: number;
+
+  constructor(private readonly options: OffloaderOptions) {
+    this.limits = { ...offloadLimits(options.thresholdBytes), ...options.limits };
+    this.now = options.now ?? Date.now;
+    this.newId = options.newId ?? newOutputId;
+    this.concurrency = options.concurrency ?? 4;
+  }
+
+  async apply(result: CallToolResult, ctx: OffloadContext & { structuredContentRequired?: boolean }) {
+    const plan = planOffload(result, this.limits, {
+      tool: ctx.tool,
+      structuredContentRequired: ctx.structuredContentRequired === true,
+    });
+    if (plan.action === 'keep') return result;
+    if (plan.action === 'refuse') {
+      ctx.log.warn('output refused', { tool: ctx.tool });
+      return toolErrorResult(plan.message);
+    }
+    const expiresAt = this.expiresAt();
+    const owner = ownerTag(ctx.principal);
+    const writes = plan.payloads.map((p) => this.write(p, expiresAt, owner));
+    try {
+      await runAll(
+        writes.flatMap((w) => w.jobs),
+        this.concurrency,
+      );
+    } catch (error) {
+      logFailure(ctx.log, ctx.tool, error);
+      const bytes = plan.payloads.reduce((n, p) => n + p.size, 0);
+      return toolErrorResult(
+        `The output of tool "${ctx.tool}" (${bytes.toLocaleString('en-US')} bytes) was too large to return ` +
+          `inline and could not be stored (storage is unavailable right now), so no output was returned. ` +
+          `Try the call again shortly. Request id: ${ctx.requestId}.`,
+      );
+    }
+    ctx.log.info('output offloaded', {
+      tool: ctx.tool,
+      objects: writes.reduce((n, w) => n + w.stored.parts.length, 0),
+      bytes: writes.reduce((n, w) => n + w.stored.size, 0),
+    });
+    return plan.assemble(writes.map((w) => w.stored));
+  }
+
+  async store(request: StoreRequest, ctx: OffloadContext): Promise<ResourceLink> {
+    const plan = planExplicitStore(request, this.limits, ctx.tool);
+    if ('refuse' in plan) throw new ToolError(plan.refuse);
+    const { jobs, stored } = this.write(plan.payload, this.expiresAt(), ownerTag(ctx.principal));
+    try {
+      await runAll(jobs, this.concurrency);
+    } catch (error) {
+      logFailure(ctx.log, ctx.tool, error);
+      throw new ToolError(
+        `The output of tool "${ctx.tool}" could not be stored (storage is unavailable right now), so no link ` +
+          `was returned. Try the call again shortly. Request id: ${ctx.requestId}.`,
+      );
+    }
+    const named: StoredPayload = {
+      ...stored,
+      ...(request.name !== undefined ? { name: request.name } : {}),
+      ...(request.title !== undefined ? { title: request.title } : {}),
+      ...(request.description !== undefined ? { description: request.description } : {}),
+    };
+    return payloadLinks(ctx.tool, named)[0]!;
+  }
+
+  private expiresAt(): number {
+    return this.now() + this.options.ttlDays * DAY_MS;
+  }
+
+  /** Prepares the writes of one payload (all its parts) and describes what will be stored. */
+  private write(payload: PlannedPayload, expiresAt: number, owner: string | undefined): PayloadWrite {
+    const { prefix, storage } = this.options;
+    const id = this.newId();
+    const multi = payload.parts.length > 1;
+    const parts = payload.parts.map((bytes, i) => {
+      const address = multi ? { id, part: i + 1 } : { id };
+      return {
+        bytes,
+        key: outputKey(prefix, address, owner),
+        uri: outputUri(prefix, address),
+        size: bytes.byteLength,
+        sha256: sha256Hex(bytes),
+      };
+    });
+    const attributes = (p: { size: number; sha256: string }) =>
+      toAttributes({
+        mimeType: payload.mimeType,
+        encoding: payload.encoding,
+        size: p.size,
+        sha256: p.sha256,
+        expiresAt,
+        ...(owner !== undefined ? { owner } : {}),
+      });
+    const { parts: _bytes, ...described } = payload;
+    return {
+      jobs: parts.map((p) => () => storage.put(p.key, p.bytes, attributes(p))),
+      stored: {
+        ...described,
+        sha256: multi ? sha256Hex(payload.parts) : parts[0]!.sha256,
+        expiresAt,
+        parts: parts.map(({ uri, size, sha256 }) => ({ uri, size, sha256, id })),
+      },
+    };
+  }
+}
+
+function logFailure(log: Logger, tool: string, error: unknown) {
+  log.error('offload failed', { tool, error: errorFields(error) });
+}
+
+/** Wires the offload policy to storage (see {@link OffloaderOptions}). */
+export function createOffloader(options: OffloaderOptions): ResultOffloader {
+  return new Offloader(options);
+}
