@@ -1,0 +1,109 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The shape of the code, checked: the public surface is one named list, dependencies point inward, and no module
+ * or function grows past what one reading can hold (README "Project layout").
+ */
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const INDEX = 'src/index.ts';
+
+function sources(folder: string): string[] {
+  return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.generated.ts'))
+    .map((f) => join(folder, f).split('\\').join('/'));
+}
+
+const parse = (file: string) =>
+  ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
+
+/** Every module specifier a file imports or re-exports, statically or with `import()`. */
+function specifiers(file: string): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier)
+      found.push((node.moduleSpecifier as ts.StringLiteral).text);
+    if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    )
+      found.push(node.arguments[0].text);
+    ts.forEachChild(node, visit);
+  };
+  visit(parse(file));
+  return found;
+}
+
+/** The repository-relative file a relative specifier names; undefined for packages and builtins. */
+const target = (file: string, specifier: string) =>
+  specifier.startsWith('.')
+    ? relative(root, resolve(root, dirname(file), specifier))
+        .split('\\')
+        .join('/')
+    : undefined;
+
+describe('the public surface', () => {
+  it('src/index.ts names every export: no wildcard re-exports', () => {
+    expect(readFileSync(join(root, INDEX), 'utf8')).not.toMatch(/export\s+(type\s+)?\*/);
+  });
+
+  it.each([...sources('functions'), ...sources('src/local')])(
+    '%s imports the library only through src/index.ts',
+    (file) => {
+      const deep = specifiers(file)
+        .map((s) => target(file, s))
+        .filter((t): t is string => t !== undefined && t.startsWith('src/') && t !== INDEX);
+      expect(deep).toEqual([]);
+    },
+  );
+
+  it.each(sources('src'))('%s imports nothing from functions/ or infra/', (file) => {
+    const outward = specifiers(file)
+      .map((s) => target(file, s))
+      .filter((t) => t !== undefined && /^(functions|infra)\//.test(t));
+    expect(outward).toEqual([]);
+  });
+});
+
+describe('sizes that one reading can hold', () => {
+  it.each(sources('src'))('%s has at most 300 lines and no function over 80', (file) => {
+    const source = parse(file);
+    const long: string[] = [];
+    const visit = (node: ts.Node) => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
+        const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+        if (last - first + 1 > 80) long.push(`line ${first + 1}: ${last - first + 1} lines`);
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    expect(source.getLineAndCharacterOfPosition(source.getEnd()).line + 1).toBeLessThanOrEqual(300);
+    expect(long).toEqual([]);
+  });
+
+  it('the dispatcher is the method table, availability and error mapping: under 150 lines', () => {
+    expect(readFileSync(join(root, 'src/dispatcher.ts'), 'utf8').split('\n').length).toBeLessThan(150);
+  });
+});
+
+describe('era differences live in the codecs and the transport', () => {
+  // A comparison with an era name, or of an `era` value: a branch on the protocol era.
+  const ERA_CHECK = /(\bera\s*[!=]==)|([!=]==\s*'(legacy|modern)')|('(legacy|modern)'\s*[!=]==)/;
+  const allowed = (file: string) => file.startsWith('src/codec/') || file.startsWith('src/http/');
+
+  it.each(sources('src').filter((f) => !allowed(f)))('%s does not branch on the era', (file) => {
+    const lines = readFileSync(join(root, file), 'utf8')
+      .split('\n')
+      .map((line, i) => [i + 1, line] as const)
+      .filter(([, line]) => ERA_CHECK.test(line))
+      .map(([n, line]) => `${n}: ${line.trim()}`);
+    expect(lines).toEqual([]);
+  });
+});
