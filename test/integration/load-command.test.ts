@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadOptions } from '../load/options.ts';
@@ -110,6 +113,11 @@ describe('the load command against the MCP function on loopback', () => {
   it.each([
     ['an unknown era', ['--era', 'x'], /^error: --era must be legacy or modern \(got "x"\)/],
     ['both --amount and --duration', ['--amount', '5', '--duration', '2'], /^error: --amount and --duration/],
+    [
+      'a report in a missing folder',
+      ['--report', 'no/such/folder/r.html'],
+      /^error: --report: the folder .* does not exist/,
+    ],
   ])('exits with 2 and one line, no stack trace, on %s', async (_name, argv, message) => {
     const run = cli('--url', server.url, ...argv);
     const error = (await run.catch((e: unknown) => e)) as { code: number; stderr: string; stdout: string };
@@ -118,6 +126,32 @@ describe('the load command against the MCP function on loopback', () => {
     expect(error.stderr.trim().split('\n')).toHaveLength(1);
     expect(error.stderr).not.toMatch(/\n\s+at /);
     expect(error.stdout).toBe('');
+  });
+
+  it('writes a self-contained HTML report with --report', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'load-report-'));
+    try {
+      const file = join(folder, 'load.html');
+      const { stderr } = await cli(
+        '--url',
+        server.url,
+        '--amount',
+        '200',
+        '--connections',
+        '4',
+        '--report',
+        file,
+      );
+      expect(stderr).toContain(`report written to ${file}`);
+      expect(existsSync(file)).toBe(true);
+      const html = readFileSync(file, 'utf8');
+      for (const chart of ['percentiles', 'histogram', 'throughput'])
+        expect(html).toContain(`data-chart="${chart}"`);
+      expect(html).toMatch(/<td class="num" data-metric="requests" data-value="200">/);
+      expect(html).not.toMatch(/<script|<link|src=/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

@@ -3,16 +3,34 @@
  * "Load testing" section. Exit status: 0 passed, 1 failed or could not run, 2 usage error; errors are one line on
  * stderr, never a stack trace.
  */
-import { parseLoadArgs, UsageError, USAGE, type ParsedCommand } from './options.ts';
+import { statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseLoadArgs, UsageError, USAGE, type ParsedCommand, type ReportFile } from './options.ts';
+import { renderHtmlReport } from './report-html.ts';
+import { renderSvgReport } from './report-svg.ts';
 import { formatReport } from './report-text.ts';
 import { PreflightError, runLoad } from './run.ts';
+import { RunRecorder } from './samples.ts';
 
 const HELP_HINT = '(npm run load -- --help lists the options)';
+
+/** Refuses a report path that could not be written, before spending the run on it. */
+function checkReportFolder(report: ReportFile): void {
+  const folder = dirname(resolve(report.path));
+  let isFolder = false;
+  try {
+    isFolder = statSync(folder).isDirectory();
+  } catch {
+    isFolder = false;
+  }
+  if (!isFolder) throw new UsageError(`--report: the folder ${folder} does not exist`);
+}
 
 async function main(): Promise<number> {
   let command: ParsedCommand;
   try {
     command = parseLoadArgs(process.argv.slice(2));
+    if (command.kind === 'run' && command.options.report) checkReportFolder(command.options.report);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(`error: ${error.message} ${HELP_HINT}`);
@@ -38,9 +56,10 @@ async function main(): Promise<number> {
     const span = options.amount !== undefined ? `${options.amount} requests` : `${options.durationS} s`;
     console.error(`preflight, then ${span} on ${options.connections} connections against ${options.url}…`);
   }
+  const recorder = new RunRecorder();
   let report;
   try {
-    report = await runLoad(options, stop.signal);
+    report = await runLoad(options, stop.signal, recorder);
   } catch (error) {
     if (!(error instanceof PreflightError)) throw error;
     if (options.json) console.log(JSON.stringify({ passed: false, preflightError: error.message }, null, 2));
@@ -48,6 +67,14 @@ async function main(): Promise<number> {
     return 1;
   }
   console.log(options.json ? JSON.stringify(report, null, 2) : formatReport(report));
+  if (options.report) {
+    const run = { options, report, recorder };
+    writeFileSync(
+      options.report.path,
+      options.report.format === 'html' ? renderHtmlReport(run) : renderSvgReport(run),
+    );
+    console.error(`report written to ${options.report.path}`);
+  }
   return report.passed ? 0 : 1;
 }
 

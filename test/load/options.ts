@@ -25,6 +25,14 @@ export interface LoadOptions {
   timeoutS: number;
   /** Print the report as JSON. */
   json: boolean;
+  /** Also write a self-contained report file (HTML page or SVG image) with charts. */
+  report?: ReportFile;
+}
+
+/** A report file to write, its format told by its extension. */
+export interface ReportFile {
+  path: string;
+  format: 'html' | 'svg';
 }
 
 /** What the command line asked for: a run (with notices for stderr about adjusted options), or the usage text. */
@@ -52,6 +60,8 @@ Options:
   --header "Name: value"  extra request header (repeatable)
   --timeout S           seconds to wait for one response, 1-120          (default: 10)
   --json                print the report as JSON
+  --report FILE         also write a self-contained report with charts: FILE.html (a page)
+                        or FILE.svg (an image)
   --help                show this text
 
 Exit status: 0 when every request got a 2xx JSON-RPC result (isError results included), 1 when any request
@@ -115,6 +125,14 @@ function header(raw: string): [string, string] {
   return [lower, raw.slice(colon + 1).trim()];
 }
 
+function reportFile(path: string): ReportFile {
+  const format = /\.html?$/i.test(path) ? 'html' : /\.svg$/i.test(path) ? 'svg' : undefined;
+  if (format === undefined) {
+    throw new UsageError(`--report must name a .html or .svg file (got ${quote(path)})`);
+  }
+  return { path, format };
+}
+
 const OPTIONS = {
   url: { type: 'string' },
   tool: { type: 'string' },
@@ -129,6 +147,7 @@ const OPTIONS = {
   header: { type: 'string', multiple: true },
   timeout: { type: 'string' },
   json: { type: 'boolean' },
+  report: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -234,6 +253,7 @@ export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
       initialize: values.initialize ?? false,
       timeoutS: number(values.timeout, 'timeout', 10, 1, 120, false),
       json: values.json ?? false,
+      ...(values.report !== undefined ? { report: reportFile(values.report) } : {}),
     },
   };
 }

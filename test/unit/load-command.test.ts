@@ -56,6 +56,8 @@ describe('load command options', () => {
       '--timeout',
       '5',
       '--json',
+      '--report',
+      'load.html',
     ]);
     expect(parsed).toEqual({
       kind: 'run',
@@ -74,6 +76,7 @@ describe('load command options', () => {
         initialize: true,
         timeoutS: 5,
         json: true,
+        report: { path: 'load.html', format: 'html' },
       },
     });
   });
@@ -94,6 +97,16 @@ describe('load command options', () => {
     expect(parseLoadArgs([...URL_ARG, '--amount', '4', '--connections', '4'])).toMatchObject({
       options: { amount: 4, connections: 4 },
       notices: [],
+    });
+  });
+
+  it.each([
+    ['report.html', 'html'],
+    ['out/REPORT.HTM', 'html'],
+    ['report.svg', 'svg'],
+  ])('writes --report %s as %s', (path, format) => {
+    expect(parseLoadArgs([...URL_ARG, '--report', path])).toMatchObject({
+      options: { report: { path, format } },
     });
   });
 
@@ -155,6 +168,11 @@ describe('load command options', () => {
       /--header cannot set Mcp-Param-Region/,
     ],
     ['a length header', [...URL_ARG, '--header', 'Content-Length: 5'], /--header cannot set Content-Length/],
+    [
+      'a report that is neither HTML nor SVG',
+      [...URL_ARG, '--report', 'load.pdf'],
+      /--report must name a .html or .svg file/,
+    ],
     ['an option without its value', ['--url'], /Option '--url <value>' argument missing/],
   ])('rejects %s', (_name, argv, message) => {
     expect(() => parseLoadArgs(argv as string[])).toThrow(UsageError);
