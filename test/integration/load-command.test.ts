@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -113,11 +113,7 @@ describe('the load command against the MCP function on loopback', () => {
   it.each([
     ['an unknown era', ['--era', 'x'], /^error: --era must be legacy or modern \(got "x"\)/],
     ['both --amount and --duration', ['--amount', '5', '--duration', '2'], /^error: --amount and --duration/],
-    [
-      'a report in a missing folder',
-      ['--report', 'no/such/folder/r.html'],
-      /^error: --report: the folder .* does not exist/,
-    ],
+    ['a report that is neither HTML nor SVG', ['--report', 'load.pdf'], /^error: --report must name a .html/],
   ])('exits with 2 and one line, no stack trace, on %s', async (_name, argv, message) => {
     const run = cli('--url', server.url, ...argv);
     const error = (await run.catch((e: unknown) => e)) as { code: number; stderr: string; stdout: string };
@@ -128,10 +124,24 @@ describe('the load command against the MCP function on loopback', () => {
     expect(error.stdout).toBe('');
   });
 
+  it('refuses a report path that is a folder before the run', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'load-report-'));
+    try {
+      mkdirSync(join(folder, 'taken.html'));
+      const error = (await cli('--url', server.url, '--report', join(folder, 'taken.html')).catch(
+        (e: unknown) => e,
+      )) as { code: number; stderr: string };
+      expect(error.code).toBe(2);
+      expect(error.stderr).toMatch(/^error: --report: .*taken\.html is a folder/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('writes a self-contained HTML report with --report', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'load-report-'));
     try {
-      const file = join(folder, 'load.html');
+      const file = join(folder, 'new-folder', 'load.html');
       const { stderr } = await cli(
         '--url',
         server.url,

@@ -3,7 +3,7 @@
  * "Load testing" section. Exit status: 0 passed, 1 failed or could not run, 2 usage error; errors are one line on
  * stderr, never a stack trace.
  */
-import { statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseLoadArgs, UsageError, USAGE, type ParsedCommand, type ReportFile } from './options.ts';
 import { renderHtmlReport } from './report-html.ts';
@@ -14,23 +14,25 @@ import { RunRecorder } from './samples.ts';
 
 const HELP_HINT = '(npm run load -- --help lists the options)';
 
-/** Refuses a report path that could not be written, before spending the run on it. */
-function checkReportFolder(report: ReportFile): void {
-  const folder = dirname(resolve(report.path));
-  let isFolder = false;
-  try {
-    isFolder = statSync(folder).isDirectory();
-  } catch {
-    isFolder = false;
+/** Makes sure the report can be written (creating its folder), before spending the run on it. */
+function prepareReportFolder(report: ReportFile): void {
+  const path = resolve(report.path);
+  if (existsSync(path) && statSync(path).isDirectory()) {
+    throw new UsageError(`--report: ${report.path} is a folder`);
   }
-  if (!isFolder) throw new UsageError(`--report: the folder ${folder} does not exist`);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? (error as Error).message;
+    throw new UsageError(`--report: cannot create the folder of ${report.path} (${code})`);
+  }
 }
 
 async function main(): Promise<number> {
   let command: ParsedCommand;
   try {
     command = parseLoadArgs(process.argv.slice(2));
-    if (command.kind === 'run' && command.options.report) checkReportFolder(command.options.report);
+    if (command.kind === 'run' && command.options.report) prepareReportFolder(command.options.report);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(`error: ${error.message} ${HELP_HINT}`);
