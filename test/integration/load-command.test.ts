@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadOptions } from '../load/options.ts';
-import { fire, prepare, PreflightError, runLoad, type LoadReport } from '../load/run.ts';
+import { prepare, PreflightError } from '../load/preflight.ts';
+import { fire, runLoad, type LoadReport } from '../load/run.ts';
 import { RunRecorder } from '../load/samples.ts';
 import { serveMcpFunction, type RunningServer } from '../support/local.ts';
 

@@ -9,7 +9,8 @@ import { parseLoadArgs, UsageError, USAGE, type ParsedCommand, type ReportFile }
 import { renderHtmlReport } from './report-html.ts';
 import { renderSvgReport } from './report-svg.ts';
 import { formatReport } from './report-text.ts';
-import { PreflightError, runLoad } from './run.ts';
+import { PreflightError } from './preflight.ts';
+import { runLoad } from './run.ts';
 import { RunRecorder } from './samples.ts';
 
 const HELP_HINT = '(npm run load -- --help lists the options)';

@@ -174,6 +174,26 @@ function words(argv: readonly string[]) {
   return parsed.values;
 }
 
+/** When the run stops and on how many connections; a notice when the connections are lowered to the amount. */
+function stopRule(
+  rawAmount: string | undefined,
+  rawDuration: string | undefined,
+  rawConnections: string | undefined,
+) {
+  if (rawAmount !== undefined && rawDuration !== undefined) {
+    throw new UsageError('--amount and --duration both say when to stop: give one');
+  }
+  const amount = rawAmount === undefined ? undefined : number(rawAmount, 'amount', 0, 1, 10_000_000, true);
+  const notices: string[] = [];
+  let connections = number(rawConnections, 'connections', 10, 1, 1000, true);
+  // Every connection sends at least one request, so there cannot be more connections than requests.
+  if (amount !== undefined && amount < connections) {
+    notices.push(`--amount ${amount} is below ${connections} connections: using ${amount} connections`);
+    connections = amount;
+  }
+  return { amount, connections, notices };
+}
+
 /** Parses and validates the command line of `npm run load`. */
 export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
   const values = words(argv);
@@ -224,18 +244,7 @@ export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
     );
   }
 
-  if (values.amount !== undefined && values.duration !== undefined) {
-    throw new UsageError('--amount and --duration both say when to stop: give one');
-  }
-  const amount =
-    values.amount === undefined ? undefined : number(values.amount, 'amount', 0, 1, 10_000_000, true);
-  const notices: string[] = [];
-  let connections = number(values.connections, 'connections', 10, 1, 1000, true);
-  // Every connection sends at least one request, so there cannot be more connections than requests.
-  if (amount !== undefined && amount < connections) {
-    notices.push(`--amount ${amount} is below ${connections} connections: using ${amount} connections`);
-    connections = amount;
-  }
+  const { amount, connections, notices } = stopRule(values.amount, values.duration, values.connections);
   return {
     kind: 'run',
     notices,

@@ -157,6 +157,12 @@ export class RunRecorder {
     this.lastAtMs = Math.max(this.lastAtMs, at);
   }
 
+  /** Files the requests of an `expected` total that never ended, as transport errors at the end of the run. */
+  fileMissing(expected: number, detail: string): void {
+    for (let i = this.ended; i < expected; i++)
+      this.record(this.lastAtMs, 'transport-error', undefined, detail);
+  }
+
   /** Requests that ended, answered or not. */
   get ended(): number {
     return KINDS.reduce((sum, k) => sum + this.counts[k], 0);
