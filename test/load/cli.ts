@@ -1,18 +1,42 @@
 /**
  * `npm run load -- --url URL [options]`: a load test that speaks MCP. See `USAGE` in options.ts and the README's
- * "Load testing" section.
+ * "Load testing" section. Exit status: 0 passed, 1 failed or could not run, 2 usage error; errors are one line on
+ * stderr, never a stack trace.
  */
-import { parseLoadArgs, UsageError, USAGE } from './options.ts';
-import { formatReport } from './report.ts';
-import { PreflightError, runLoad } from './run.ts';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseLoadArgs, UsageError, USAGE, type ParsedCommand, type ReportFile } from './options.ts';
+import { renderHtmlReport } from './report-html.ts';
+import { renderSvgReport } from './report-svg.ts';
+import { formatReport } from './report-text.ts';
+import { PreflightError } from './preflight.ts';
+import { runLoad } from './run.ts';
+import { RunRecorder } from './samples.ts';
+
+const HELP_HINT = '(npm run load -- --help lists the options)';
+
+/** Makes sure the report can be written (creating its folder), before spending the run on it. */
+function prepareReportFolder(report: ReportFile): void {
+  const path = resolve(report.path);
+  if (existsSync(path) && statSync(path).isDirectory()) {
+    throw new UsageError(`--report: ${report.path} is a folder`);
+  }
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? (error as Error).message;
+    throw new UsageError(`--report: cannot create the folder of ${report.path} (${code})`);
+  }
+}
 
 async function main(): Promise<number> {
-  let command;
+  let command: ParsedCommand;
   try {
     command = parseLoadArgs(process.argv.slice(2));
+    if (command.kind === 'run' && command.options.report) prepareReportFolder(command.options.report);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`${error.message}\n\n${USAGE}`);
+    console.error(`error: ${error.message} ${HELP_HINT}`);
     return 2;
   }
   if (command.kind === 'help') {
@@ -20,6 +44,7 @@ async function main(): Promise<number> {
     return 0;
   }
   const options = command.options;
+  for (const notice of command.notices) console.error(`note: ${notice}`);
   const target = new URL(options.url);
   if (
     options.token &&
@@ -34,16 +59,32 @@ async function main(): Promise<number> {
     const span = options.amount !== undefined ? `${options.amount} requests` : `${options.durationS} s`;
     console.error(`preflight, then ${span} on ${options.connections} connections against ${options.url}…`);
   }
+  const recorder = new RunRecorder();
+  let report;
   try {
-    const report = await runLoad(options, stop.signal);
-    console.log(options.json ? JSON.stringify(report, null, 2) : formatReport(report));
-    return report.passed ? 0 : 1;
+    report = await runLoad(options, stop.signal, recorder);
   } catch (error) {
     if (!(error instanceof PreflightError)) throw error;
     if (options.json) console.log(JSON.stringify({ passed: false, preflightError: error.message }, null, 2));
     else console.error(`preflight failed: ${error.message}`);
     return 1;
   }
+  console.log(options.json ? JSON.stringify(report, null, 2) : formatReport(report));
+  if (options.report) {
+    const run = { options, report, recorder };
+    writeFileSync(
+      options.report.path,
+      options.report.format === 'html' ? renderHtmlReport(run) : renderSvgReport(run),
+    );
+    console.error(`report written to ${options.report.path}`);
+  }
+  return report.passed ? 0 : 1;
 }
 
-process.exitCode = await main();
+try {
+  process.exitCode = await main();
+} catch (error) {
+  // Anything else (a refused write, an error inside the load generator) is one line too.
+  console.error(`load test failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}

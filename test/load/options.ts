@@ -25,17 +25,25 @@ export interface LoadOptions {
   timeoutS: number;
   /** Print the report as JSON. */
   json: boolean;
+  /** Also write a self-contained report file (HTML page or SVG image) with charts. */
+  report?: ReportFile;
 }
 
-/** What the command line asked for: a run, or the usage text. */
-export type ParsedCommand = { kind: 'run'; options: LoadOptions } | { kind: 'help' };
+/** A report file to write, its format told by its extension. */
+export interface ReportFile {
+  path: string;
+  format: 'html' | 'svg';
+}
+
+/** What the command line asked for: a run (with notices for stderr about adjusted options), or the usage text. */
+export type ParsedCommand = { kind: 'run'; options: LoadOptions; notices: string[] } | { kind: 'help' };
 
 /** Usage text of `npm run load`. */
 export const USAGE = `Usage: npm run load -- --url URL [options]
 
 Runs a load test of stateless MCP tools/call requests against URL and prints requests/s, latency percentiles,
 transport errors, non-2xx answers, JSON-RPC errors and isError results. Stops after --duration seconds or
---amount requests.
+--amount requests (not both); with --amount below --connections, the connections are lowered to the amount.
 
 Options:
   --url URL             MCP endpoint (http or https), e.g. http://127.0.0.1:3000/mcp   (required)
@@ -43,7 +51,7 @@ Options:
   --args JSON           tool arguments as a JSON object                   (default: {})
   --connections N       concurrent connections, 1-1000                    (default: 10)
   --duration S          seconds to run, 1-3600                            (default: 10)
-  --amount N            stop after N requests instead (1-10000000)
+  --amount N            stop after N requests instead of a duration (1-10000000)
   --era legacy|modern   2025-era requests, or 2026-07-28 requests with the _meta envelope
                         and Mcp-Method / Mcp-Name headers                 (default: legacy)
   --protocol-version V  revision to claim                    (default: 2025-11-25 / 2026-07-28)
@@ -52,15 +60,23 @@ Options:
   --header "Name: value"  extra request header (repeatable)
   --timeout S           seconds to wait for one response, 1-120          (default: 10)
   --json                print the report as JSON
+  --report FILE         also write a self-contained report with charts: FILE.html (a page)
+                        or FILE.svg (an image)
   --help                show this text
 
 Exit status: 0 when every request got a 2xx JSON-RPC result (isError results included), 1 when any request
 failed (transport error, timeout, non-2xx, JSON-RPC error, unreadable answer), 2 on a usage error.`;
 
-/** A usage error: the message names the option and what is wrong. */
+/** A usage error: the message (one line) names the option and what is wrong. */
 export class UsageError extends Error {
   override name = 'UsageError';
 }
+
+const ECHO_LIMIT = 80;
+
+/** A client-supplied value quoted for an error message, capped so a huge argument cannot flood the terminal. */
+const quote = (raw: string): string =>
+  JSON.stringify(raw.length > ECHO_LIMIT ? `${raw.slice(0, ECHO_LIMIT)}…` : raw);
 
 function number(
   raw: string | undefined,
@@ -80,49 +96,107 @@ function number(
     value > max
   ) {
     throw new UsageError(
-      `--${option} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max} (got ${JSON.stringify(raw)})`,
+      `--${option} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max} (got ${quote(raw)})`,
     );
   }
   return value;
 }
 
+/** Headers the command writes itself: a second value from --header would contradict it or break the framing. */
+const MANAGED_HEADERS: Readonly<Record<string, string>> = {
+  'content-length': 'the command sets it',
+  'transfer-encoding': 'the command sets it',
+  'mcp-protocol-version': 'use --protocol-version',
+  'mcp-method': 'the command mirrors the method itself',
+  'mcp-name': 'the command mirrors the tool name itself',
+};
+
 function header(raw: string): [string, string] {
   const colon = raw.indexOf(':');
   const name = colon > 0 ? raw.slice(0, colon).trim() : '';
   if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
-    throw new UsageError(`--header must look like "Name: value" (got ${JSON.stringify(raw)})`);
+    throw new UsageError(`--header must look like "Name: value" (got ${quote(raw)})`);
   }
-  return [name.toLowerCase(), raw.slice(colon + 1).trim()];
+  const lower = name.toLowerCase();
+  const managed = lower.startsWith('mcp-param-')
+    ? 'the command mirrors declared parameters itself'
+    : MANAGED_HEADERS[lower];
+  if (managed !== undefined) throw new UsageError(`--header cannot set ${name}: ${managed}`);
+  return [lower, raw.slice(colon + 1).trim()];
+}
+
+function reportFile(path: string): ReportFile {
+  const format = /\.html?$/i.test(path) ? 'html' : /\.svg$/i.test(path) ? 'svg' : undefined;
+  if (format === undefined) {
+    throw new UsageError(`--report must name a .html or .svg file (got ${quote(path)})`);
+  }
+  return { path, format };
+}
+
+const OPTIONS = {
+  url: { type: 'string' },
+  tool: { type: 'string' },
+  args: { type: 'string' },
+  connections: { type: 'string' },
+  duration: { type: 'string' },
+  amount: { type: 'string' },
+  era: { type: 'string' },
+  'protocol-version': { type: 'string' },
+  initialize: { type: 'boolean' },
+  token: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  timeout: { type: 'string' },
+  json: { type: 'boolean' },
+  report: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Parses the words; every failure is a one-line UsageError (Node's own messages can span lines). */
+function words(argv: readonly string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      tokens: true,
+      options: OPTIONS,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/\s*\n\s*/g, ' '));
+  }
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || token.name === 'header') continue;
+    if (seen.has(token.name)) throw new UsageError(`--${token.name} is given more than once`);
+    seen.add(token.name);
+  }
+  return parsed.values;
+}
+
+/** When the run stops and on how many connections; a notice when the connections are lowered to the amount. */
+function stopRule(
+  rawAmount: string | undefined,
+  rawDuration: string | undefined,
+  rawConnections: string | undefined,
+) {
+  if (rawAmount !== undefined && rawDuration !== undefined) {
+    throw new UsageError('--amount and --duration both say when to stop: give one');
+  }
+  const amount = rawAmount === undefined ? undefined : number(rawAmount, 'amount', 0, 1, 10_000_000, true);
+  const notices: string[] = [];
+  let connections = number(rawConnections, 'connections', 10, 1, 1000, true);
+  // Every connection sends at least one request, so there cannot be more connections than requests.
+  if (amount !== undefined && amount < connections) {
+    notices.push(`--amount ${amount} is below ${connections} connections: using ${amount} connections`);
+    connections = amount;
+  }
+  return { amount, connections, notices };
 }
 
 /** Parses and validates the command line of `npm run load`. */
 export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        url: { type: 'string' },
-        tool: { type: 'string' },
-        args: { type: 'string' },
-        connections: { type: 'string' },
-        duration: { type: 'string' },
-        amount: { type: 'string' },
-        era: { type: 'string' },
-        'protocol-version': { type: 'string' },
-        initialize: { type: 'boolean' },
-        token: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        timeout: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const values = words(argv);
   if (values.help) return { kind: 'help' };
 
   if (values.url === undefined) throw new UsageError('--url is required');
@@ -130,17 +204,15 @@ export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
   try {
     url = new URL(values.url);
   } catch {
-    throw new UsageError(`--url is not a URL (got ${JSON.stringify(values.url)})`);
+    throw new UsageError(`--url is not a URL (got ${quote(values.url)})`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--url must be http or https (got ${url.protocol})`);
+    throw new UsageError(`--url must be http or https (got ${quote(url.protocol)})`);
   }
 
   const tool = values.tool ?? 'ping';
   if (!/^[A-Za-z0-9_.-]{1,128}$/.test(tool)) {
-    throw new UsageError(
-      `--tool must be 1-128 characters of A-Z a-z 0-9 _ - . (got ${JSON.stringify(tool)})`,
-    );
+    throw new UsageError(`--tool must be 1-128 characters of A-Z a-z 0-9 _ - . (got ${quote(tool)})`);
   }
 
   let args: unknown = {};
@@ -148,7 +220,7 @@ export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
     try {
       args = JSON.parse(values.args);
     } catch {
-      throw new UsageError(`--args must be JSON (got ${JSON.stringify(values.args)})`);
+      throw new UsageError(`--args must be JSON (got ${quote(values.args)})`);
     }
   }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
@@ -157,25 +229,30 @@ export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
 
   const era = values.era ?? 'legacy';
   if (era !== 'legacy' && era !== 'modern')
-    throw new UsageError(`--era must be legacy or modern (got ${JSON.stringify(era)})`);
+    throw new UsageError(`--era must be legacy or modern (got ${quote(era)})`);
 
   const headers = Object.fromEntries((values.header ?? []).map(header));
   const version = values['protocol-version'];
   if (version !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(version)) {
-    throw new UsageError(`--protocol-version must look like 2025-11-25 (got ${JSON.stringify(version)})`);
+    throw new UsageError(`--protocol-version must look like 2025-11-25 (got ${quote(version)})`);
   }
   if (values.token !== undefined && values.token.trim() === '')
     throw new UsageError('--token must not be empty');
+  if (values.token !== undefined && headers.authorization !== undefined) {
+    throw new UsageError(
+      '--token and --header "Authorization: …" both set the Authorization header: give one',
+    );
+  }
 
-  const amount =
-    values.amount === undefined ? undefined : number(values.amount, 'amount', 0, 1, 10_000_000, true);
+  const { amount, connections, notices } = stopRule(values.amount, values.duration, values.connections);
   return {
     kind: 'run',
+    notices,
     options: {
       url: url.href,
       tool,
       args: args as Record<string, unknown>,
-      connections: number(values.connections, 'connections', 10, 1, 1000, true),
+      connections,
       durationS: number(values.duration, 'duration', 10, 1, 3600, false),
       ...(amount !== undefined ? { amount } : {}),
       ...(values.token !== undefined ? { token: values.token.trim() } : {}),
@@ -185,6 +262,7 @@ export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
       initialize: values.initialize ?? false,
       timeoutS: number(values.timeout, 'timeout', 10, 1, 120, false),
       json: values.json ?? false,
+      ...(values.report !== undefined ? { report: reportFile(values.report) } : {}),
     },
   };
 }

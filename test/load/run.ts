@@ -1,21 +1,15 @@
 /**
- * The load run: a short preflight with plain `fetch` (optional `initialize` / `server/discover`, `tools/list` to
- * find the tool and any mirrored parameters, one `tools/call`), then autocannon firing the same stateless
- * `tools/call` on every connection until the duration or the request count is reached.
+ * The load run: the preflight (preflight.ts), then autocannon firing the same stateless `tools/call` on every
+ * connection until the duration or the request count is reached, filing each request's end time, latency and kind
+ * (samples.ts) for the reports.
  */
 import autocannon from 'autocannon';
-import { classify, messagesOf, type Classified, type Outcome } from './classify.ts';
-import {
-  initializeRequest,
-  mirroredParams,
-  rpcNotification,
-  rpcRequest,
-  toolCallRequest,
-  type MirroredParam,
-  type RequestOptions,
-  type WireRequest,
-} from './mcp-request.ts';
+import { classify, type Classified, type Outcome } from './classify.ts';
 import type { LoadOptions } from './options.ts';
+import { prepare, type Prepared } from './preflight.ts';
+import { RunRecorder } from './samples.ts';
+
+export type { Prepared } from './preflight.ts';
 
 /** Latency percentiles in milliseconds. */
 export interface Latency {
@@ -33,11 +27,13 @@ export interface LoadReport {
   era: LoadOptions['era'];
   protocolVersion: string;
   connections: number;
-  /** Wall time of the load phase in seconds. */
+  /** Seconds from the start of the load phase to the last request's end (high-resolution clock). */
   durationS: number;
   /** Answers received. */
   requests: number;
+  /** Answers per second over `durationS`. */
   requestsPerSecond: number;
+  /** Latencies of the answers (within 2 %, see samples.ts), whatever their kind. */
   latencyMs: Latency;
   /** Socket errors and timeouts (requests that got no answer). */
   errors: number;
@@ -50,137 +46,6 @@ export interface LoadReport {
   passed: boolean;
 }
 
-/** A preflight failure: the server is unreachable or answers the first requests wrongly. */
-export class PreflightError extends Error {
-  override name = 'PreflightError';
-}
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  body: string;
-}
-
-async function post(url: string, request: WireRequest, timeoutS: number): Promise<Answer> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: request.headers,
-      body: request.body,
-      signal: AbortSignal.timeout(timeoutS * 1000),
-      redirect: 'manual',
-    });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    throw new PreflightError(
-      `cannot reach ${url}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
-    );
-  }
-  return { status: response.status, headers: response.headers, body: await response.text() };
-}
-
-function resultOf(answer: Answer, what: string): Record<string, unknown> {
-  const messages = messagesOf(answer.headers.get('content-type') ?? undefined, answer.body);
-  const response = messages.find(
-    (m): m is Record<string, unknown> =>
-      typeof m === 'object' && m !== null && ('result' in m || 'error' in m),
-  );
-  if (answer.status < 200 || answer.status > 299 || !response || !('result' in response)) {
-    const error = response?.error as { code?: unknown; message?: unknown } | undefined;
-    const rpc = error ? `: ${String(error.code)} ${String(error.message)}` : '';
-    throw new PreflightError(`${what} failed with HTTP ${answer.status}${rpc}`);
-  }
-  return response.result as Record<string, unknown>;
-}
-
-const MAX_LIST_PAGES = 50;
-
-/** Finds the tool in `tools/list` (following at most 50 pages) and returns its mirrored parameters. */
-async function findTool(options: LoadOptions, base: RequestOptions): Promise<MirroredParam[]> {
-  let cursor: string | undefined;
-  const seen: string[] = [];
-  for (let page = 0; page < MAX_LIST_PAGES; page++) {
-    const answer = await post(
-      options.url,
-      rpcRequest('tools/list', cursor ? { cursor } : {}, base),
-      options.timeoutS,
-    );
-    const result = resultOf(answer, 'tools/list');
-    const tools = Array.isArray(result.tools)
-      ? (result.tools as { name?: unknown; inputSchema?: unknown }[])
-      : [];
-    const tool = tools.find((t) => t.name === options.tool);
-    if (tool) return mirroredParams(tool.inputSchema);
-    seen.push(...tools.map((t) => String(t.name)));
-    if (typeof result.nextCursor !== 'string') break;
-    cursor = result.nextCursor;
-  }
-  throw new PreflightError(
-    `the server does not list a tool named ${JSON.stringify(options.tool)} (it lists: ${seen.join(', ') || 'none'})`,
-  );
-}
-
-/** The prepared request and what the preflight learned. */
-export interface Prepared {
-  request: WireRequest;
-  protocolVersion: string;
-  /** The preflight call's outcome (an isError result is allowed: it is still an MCP answer). */
-  first: Classified;
-}
-
-/** Runs the preflight and builds the request the load phase repeats. */
-export async function prepare(options: LoadOptions): Promise<Prepared> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let protocolVersion = options.protocolVersion;
-
-  if (options.initialize && options.era === 'legacy') {
-    const answer = await post(
-      options.url,
-      initializeRequest({ headers, ...(protocolVersion ? { protocolVersion } : {}) }),
-      options.timeoutS,
-    );
-    const result = resultOf(answer, 'initialize');
-    if (typeof result.protocolVersion === 'string') protocolVersion = result.protocolVersion;
-    // A stateful server names a session; carry it so the load also works against one.
-    const session = answer.headers.get('mcp-session-id');
-    if (session) headers['mcp-session-id'] = session;
-    const initialized = rpcNotification(
-      'notifications/initialized',
-      {},
-      {
-        era: 'legacy',
-        headers,
-        ...(protocolVersion ? { protocolVersion } : {}),
-      },
-    );
-    const notified = await post(options.url, initialized, options.timeoutS);
-    if (notified.status < 200 || notified.status > 299) {
-      throw new PreflightError(`notifications/initialized failed with HTTP ${notified.status}`);
-    }
-  }
-  const base: RequestOptions = { era: options.era, headers, ...(protocolVersion ? { protocolVersion } : {}) };
-  if (options.initialize && options.era === 'modern') {
-    resultOf(
-      await post(options.url, rpcRequest('server/discover', {}, base), options.timeoutS),
-      'server/discover',
-    );
-  }
-  const mirrored = await findTool(options, base);
-  const request = toolCallRequest(options.tool, options.args, base, mirrored);
-  const answer = await post(options.url, request, options.timeoutS);
-  const first = classify(answer.status, answer.headers.get('content-type') ?? undefined, answer.body);
-  if (first.outcome !== 'ok' && first.outcome !== 'tool-error') {
-    throw new PreflightError(`the first tools/call failed: ${first.detail ?? first.outcome}`);
-  }
-  return {
-    request,
-    protocolVersion: request.headers['mcp-protocol-version'] ?? protocolVersion ?? '',
-    first,
-  };
-}
-
 function headerValue(headers: Record<string, unknown>, name: string): string | undefined {
   for (const [key, value] of Object.entries(headers)) {
     if (key.toLowerCase() === name) return Array.isArray(value) ? String(value[0]) : String(value);
@@ -190,79 +55,132 @@ function headerValue(headers: Record<string, unknown>, name: string): string | u
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-/** Runs the load phase with a prepared request. `signal` stops it early (Ctrl-C). */
+/** autocannon's error for a request that got no answer in time (it has no code). */
+const TIMEOUT_MESSAGE = 'request timed out';
+
+/** Files a request that got no answer: a timeout, or the connection's error code. */
+function fileError(recorder: RunRecorder, error: Error, timeoutS: number): void {
+  const code = (error as { code?: unknown }).code;
+  if (error.message === TIMEOUT_MESSAGE) {
+    recorder.record(recorder.now(), 'timeout', undefined, `no answer within ${timeoutS} s`);
+  } else {
+    recorder.record(
+      recorder.now(),
+      'transport-error',
+      undefined,
+      typeof code === 'string' ? code : error.message,
+    );
+  }
+}
+
+/**
+ * Runs the load phase with a prepared request, filing every request in `recorder` as it ends. `signal` stops it
+ * early (Ctrl-C).
+ */
 export async function fire(
   options: LoadOptions,
   prepared: Prepared,
   signal?: AbortSignal,
+  recorder = new RunRecorder(),
 ): Promise<LoadReport> {
-  const outcomes: Record<Outcome, number> = {
-    ok: 0,
-    'tool-error': 0,
-    'rpc-error': 0,
-    'non-2xx': 0,
-    malformed: 0,
-  };
-  const samples: Partial<Record<Outcome, string>> = {};
+  // autocannon refuses more connections than requests; the command line already lowers them with a notice.
+  const connections =
+    options.amount !== undefined ? Math.min(options.connections, options.amount) : options.connections;
+  // autocannon hands the body to `onResponse` and, synchronously right after, the latency to its 'response'
+  // event: the classification waits here for its latency.
+  let answer: Classified | undefined;
   let instance!: autocannon.Instance;
-  const done = new Promise<autocannon.Result>((resolve, reject) => {
+  recorder.start();
+  const done = new Promise<void>((resolve, reject) => {
     instance = autocannon(
       {
         url: options.url,
-        connections: options.connections,
+        connections,
         ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.durationS }),
         timeout: options.timeoutS,
+        // autocannon notices the end of a run at its next sample tick; its own samples are unused here, so tick
+        // often and stop within 0.1 s instead of up to 1 s.
+        sampleInt: 100,
         requests: [
           {
             method: 'POST',
             headers: prepared.request.headers,
             body: prepared.request.body,
             onResponse: (status, body, _context, headers) => {
-              const answer = classify(
+              answer = classify(
                 status,
                 headerValue(headers as Record<string, unknown>, 'content-type'),
                 body,
               );
-              outcomes[answer.outcome]++;
-              if (answer.outcome !== 'ok' && samples[answer.outcome] === undefined)
-                samples[answer.outcome] = answer.detail;
             },
           },
         ],
       },
-      (error, result) =>
-        error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(result),
+      (error) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()),
     );
   });
+  instance.on('response', (_client, _status, _bytes, latencyMs) => {
+    const { outcome, detail } = answer ?? { outcome: 'malformed' as const, detail: 'no body seen' };
+    recorder.record(recorder.now(), outcome, latencyMs, detail);
+    answer = undefined;
+  });
+  instance.on('reqError', (error: Error) => fileError(recorder, error, options.timeoutS));
   const stop = () => instance.stop();
   signal?.addEventListener('abort', stop, { once: true });
-  let result: autocannon.Result;
   try {
-    result = await done;
+    await done;
   } finally {
     signal?.removeEventListener('abort', stop);
   }
-  const answered = Object.values(outcomes).reduce((a, b) => a + b, 0);
-  const durationS = result.duration;
-  const failures = result.errors + outcomes['rpc-error'] + outcomes['non-2xx'] + outcomes.malformed;
-  return {
+  // autocannon reconnects without a word when a server closes a connection with a request in flight. With
+  // --amount every request sent is known, so those that ended neither as an answer nor as an error were lost.
+  if (options.amount !== undefined && !signal?.aborted) {
+    recorder.fileMissing(options.amount, 'the connection closed before the answer');
+  }
+  return summarize(recorder, {
     url: options.url,
     tool: options.tool,
     era: options.era,
     protocolVersion: prepared.protocolVersion,
-    connections: options.connections,
-    durationS: round(durationS),
+    connections,
+  });
+}
+
+/** Who was loaded and how: the part of a report the recording does not hold. */
+export type RunTarget = Pick<LoadReport, 'url' | 'tool' | 'era' | 'protocolVersion' | 'connections'>;
+
+/** The report of a recorded run: the rate over the real elapsed time, percentiles from the recorded latencies. */
+export function summarize(recorder: RunRecorder, target: RunTarget): LoadReport {
+  const { counts, latency } = recorder;
+  const outcomes: Record<Outcome, number> = {
+    ok: counts.ok,
+    'tool-error': counts['tool-error'],
+    'rpc-error': counts['rpc-error'],
+    'non-2xx': counts['non-2xx'],
+    malformed: counts.malformed,
+  };
+  const samples: Partial<Record<Outcome, string>> = {};
+  for (const outcome of Object.keys(outcomes) as Outcome[]) {
+    const detail = recorder.details[outcome];
+    if (outcome !== 'ok' && detail !== undefined) samples[outcome] = detail;
+  }
+  const errors = counts.timeout + counts['transport-error'];
+  const failures = errors + counts['rpc-error'] + counts['non-2xx'] + counts.malformed;
+  const answered = recorder.answered;
+  return {
+    ...target,
+    durationS: round(recorder.elapsedS, 3),
     requests: answered,
-    requestsPerSecond: round(durationS > 0 ? answered / durationS : 0, 0),
+    requestsPerSecond: round(recorder.requestsPerSecond, 1),
     latencyMs: {
-      p50: round(result.latency.p50),
-      p90: round(result.latency.p90),
-      p99: round(result.latency.p99),
-      max: round(result.latency.max),
-      mean: round(result.latency.mean),
+      p50: round(latency.percentile(50)),
+      p90: round(latency.percentile(90)),
+      p99: round(latency.percentile(99)),
+      max: round(latency.maxMs),
+      mean: round(latency.meanMs),
     },
-    errors: result.errors,
-    timeouts: result.timeouts,
+    errors,
+    timeouts: counts.timeout,
     outcomes,
     samples,
     passed: failures === 0 && answered > 0,
@@ -270,6 +188,10 @@ export async function fire(
 }
 
 /** Preflight, then load: the whole `npm run load`. */
-export async function runLoad(options: LoadOptions, signal?: AbortSignal): Promise<LoadReport> {
-  return fire(options, await prepare(options), signal);
+export async function runLoad(
+  options: LoadOptions,
+  signal?: AbortSignal,
+  recorder = new RunRecorder(),
+): Promise<LoadReport> {
+  return fire(options, await prepare(options), signal, recorder);
 }

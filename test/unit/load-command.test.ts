@@ -8,6 +8,8 @@ import {
   toolCallRequest,
 } from '../load/mcp-request.ts';
 import { parseLoadArgs, UsageError } from '../load/options.ts';
+import { summarize } from '../load/run.ts';
+import { MAX_SLICES, RunRecorder, timeline } from '../load/samples.ts';
 
 const URL_ARG = ['--url', 'http://127.0.0.1:3000/mcp'];
 
@@ -15,6 +17,7 @@ describe('load command options', () => {
   it('defaults to 10 connections for 10 s of legacy ping calls', () => {
     expect(parseLoadArgs(URL_ARG)).toEqual({
       kind: 'run',
+      notices: [],
       options: {
         url: 'http://127.0.0.1:3000/mcp',
         tool: 'ping',
@@ -39,8 +42,6 @@ describe('load command options', () => {
       '{"a":1,"b":2}',
       '--connections',
       '4',
-      '--duration',
-      '2.5',
       '--amount',
       '100',
       '--era',
@@ -55,15 +56,18 @@ describe('load command options', () => {
       '--timeout',
       '5',
       '--json',
+      '--report',
+      'load.html',
     ]);
     expect(parsed).toEqual({
       kind: 'run',
+      notices: [],
       options: {
         url: 'http://127.0.0.1:3000/mcp',
         tool: 'safe_divide',
         args: { a: 1, b: 2 },
         connections: 4,
-        durationS: 2.5,
+        durationS: 10,
         amount: 100,
         token: 'secret',
         headers: { 'x-trace': 'abc' },
@@ -72,7 +76,37 @@ describe('load command options', () => {
         initialize: true,
         timeoutS: 5,
         json: true,
+        report: { path: 'load.html', format: 'html' },
       },
+    });
+  });
+
+  it.each([
+    ['the default 10 connections', ['--amount', '5'], 10],
+    ['more connections than requests', ['--amount', '5', '--connections', '8'], 8],
+  ])('lowers %s to an --amount below them, and says so', (_name, argv, asked) => {
+    const parsed = parseLoadArgs([...URL_ARG, ...argv]);
+    expect(parsed).toMatchObject({
+      kind: 'run',
+      options: { amount: 5, connections: 5 },
+      notices: [`--amount 5 is below ${asked} connections: using 5 connections`],
+    });
+  });
+
+  it('keeps the connections when --amount is at least as large', () => {
+    expect(parseLoadArgs([...URL_ARG, '--amount', '4', '--connections', '4'])).toMatchObject({
+      options: { amount: 4, connections: 4 },
+      notices: [],
+    });
+  });
+
+  it.each([
+    ['report.html', 'html'],
+    ['out/REPORT.HTM', 'html'],
+    ['report.svg', 'svg'],
+  ])('writes --report %s as %s', (path, format) => {
+    expect(parseLoadArgs([...URL_ARG, '--report', path])).toMatchObject({
+      options: { report: { path, format } },
     });
   });
 
@@ -108,9 +142,60 @@ describe('load command options', () => {
     ['a header without a colon', [...URL_ARG, '--header', 'nope'], /--header must look like/],
     ['an empty token', [...URL_ARG, '--token', ' '], /--token must not be empty/],
     ['an unknown option', [...URL_ARG, '--rate', '5'], /Unknown option/],
+    [
+      'both --amount and --duration',
+      [...URL_ARG, '--amount', '50', '--duration', '5'],
+      /--amount and --duration both say when to stop: give one/,
+    ],
+    [
+      'an option given twice',
+      [...URL_ARG, '--connections', '2', '--connections', '4'],
+      /--connections is given more than once/,
+    ],
+    [
+      'a token and an Authorization header',
+      [...URL_ARG, '--token', 't', '--header', 'Authorization: Bearer u'],
+      /--token and --header "Authorization: …" both set the Authorization header/,
+    ],
+    [
+      'a version header beside --protocol-version',
+      [...URL_ARG, '--header', 'MCP-Protocol-Version: 2025-06-18'],
+      /--header cannot set MCP-Protocol-Version: use --protocol-version/,
+    ],
+    [
+      'a mirrored parameter header',
+      [...URL_ARG, '--header', 'Mcp-Param-Region: eu'],
+      /--header cannot set Mcp-Param-Region/,
+    ],
+    ['a length header', [...URL_ARG, '--header', 'Content-Length: 5'], /--header cannot set Content-Length/],
+    [
+      'a report that is neither HTML nor SVG',
+      [...URL_ARG, '--report', 'load.pdf'],
+      /--report must name a .html or .svg file/,
+    ],
+    ['an option without its value', ['--url'], /Option '--url <value>' argument missing/],
   ])('rejects %s', (_name, argv, message) => {
     expect(() => parseLoadArgs(argv as string[])).toThrow(UsageError);
     expect(() => parseLoadArgs(argv as string[])).toThrow(message);
+  });
+
+  it('says what is wrong in one line, with a long value cut short', () => {
+    const messages = [
+      ['--url', '--json'],
+      [...URL_ARG, '--args', `{${'x'.repeat(10_000)}`],
+    ].map((argv) => {
+      try {
+        parseLoadArgs(argv);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    });
+    expect(messages[0]).toMatch(/^Option '--url' argument is ambiguous\. Did you forget/);
+    for (const message of messages) {
+      expect(message).not.toContain('\n');
+      expect(message.length).toBeLessThan(250);
+    }
   });
 });
 
@@ -249,5 +334,87 @@ describe('classifying answers to tools/call', () => {
     const answer = classify(status, type, body);
     expect(answer.outcome).toBe(outcome);
     expect(answer.detail).toBe(detail);
+  });
+});
+
+describe('recording a load run', () => {
+  const TARGET = {
+    url: 'http://127.0.0.1:1/mcp',
+    tool: 'ping',
+    era: 'legacy' as const,
+    protocolVersion: '2025-11-25',
+    connections: 5,
+  };
+
+  it('computes the rate of an --amount run from the real elapsed time, not whole seconds', () => {
+    // 50 answers ending over 40 ms: the old whole-second duration reported "50 req/s".
+    const recorder = new RunRecorder();
+    for (let i = 0; i < 50; i++) recorder.record(2 + (i * 38) / 49, 'ok', 2);
+    const report = summarize(recorder, TARGET);
+    expect(report.durationS).toBe(0.04);
+    expect(report.requestsPerSecond).toBe(1250);
+    expect(report.requests).toBe(50);
+  });
+
+  it('keeps sub-second precision on longer runs', () => {
+    // 3,000 answers over 1.5 s: 2,000 req/s, where rounding up to 2 s gave 1,500.
+    const recorder = new RunRecorder();
+    for (let i = 1; i <= 3000; i++) recorder.record(i / 2, 'ok', 4);
+    expect(summarize(recorder, TARGET)).toMatchObject({ durationS: 1.5, requestsPerSecond: 2000 });
+  });
+
+  it('counts requests without an answer as failures, not in the rate', () => {
+    const recorder = new RunRecorder();
+    for (let i = 1; i <= 8; i++) recorder.record(i * 100, 'ok', 3);
+    recorder.record(900, 'timeout', undefined, 'no answer within 10 s');
+    recorder.record(1000, 'transport-error', undefined, 'ECONNRESET');
+    const report = summarize(recorder, TARGET);
+    expect(report).toMatchObject({ requests: 8, errors: 2, timeouts: 1, passed: false, durationS: 1 });
+    expect(report.requestsPerSecond).toBe(8);
+    expect(recorder.details).toEqual({ timeout: 'no answer within 10 s', 'transport-error': 'ECONNRESET' });
+  });
+
+  it('reports percentiles never below the exact value and at most 2 % above it', () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    const latencies = Array.from({ length: 5000 }, () => 0.3 + -Math.log(1 - random()) * 6);
+    const recorder = new RunRecorder();
+    latencies.forEach((ms, i) => recorder.record(i, 'ok', ms));
+    const sorted = [...latencies].sort((a, b) => a - b);
+    for (const p of [1, 50, 90, 99, 99.9, 100]) {
+      const exact = sorted[Math.ceil((p / 100) * sorted.length) - 1]!;
+      const reported = recorder.latency.percentile(p);
+      expect(reported).toBeGreaterThanOrEqual(exact);
+      expect(reported).toBeLessThanOrEqual(exact * 1.02);
+    }
+    expect(recorder.latency.maxMs).toBe(sorted.at(-1));
+  });
+
+  it('stays bounded on a long run: slices widen instead of multiplying', () => {
+    const recorder = new RunRecorder();
+    const hours = 2;
+    const total = 200_000;
+    for (let i = 0; i < total; i++) recorder.record((i / total) * hours * 3_600_000, 'ok', 1 + (i % 5000));
+    expect(recorder.slices.length).toBeLessThanOrEqual(MAX_SLICES);
+    expect(recorder.sliceMs).toBeGreaterThanOrEqual((hours * 3_600_000) / MAX_SLICES);
+    expect(recorder.latency.buckets.size).toBeLessThan(600);
+    expect(recorder.slices.reduce((sum, s) => sum + s.counts.ok, 0)).toBe(total);
+    expect(recorder.slices.reduce((sum, s) => sum + s.latency.count, 0)).toBe(total);
+  });
+
+  it('shows at most 60 slices, each with enough answers, and no sliver at the end', () => {
+    const recorder = new RunRecorder();
+    for (let i = 0; i <= 10_200; i++) recorder.record(i, 'ok', 1);
+    const shown = timeline(recorder);
+    expect(shown.length).toBeLessThanOrEqual(60);
+    expect(shown.reduce((sum, s) => sum + s.counts.ok, 0)).toBe(10_201);
+    expect(shown[0]!.startS).toBe(0);
+    expect(shown.at(-1)!.endS).toBe(10.2);
+    const width = shown[0]!.endS - shown[0]!.startS;
+    expect(shown.at(-1)!.endS - shown.at(-1)!.startS).toBeGreaterThanOrEqual(width / 2);
+
+    const sparse = new RunRecorder();
+    for (let i = 0; i < 30; i++) sparse.record(i * 300, 'ok', 1);
+    expect(timeline(sparse).every((s) => s.counts.ok >= 20 || s === timeline(sparse).at(-1))).toBe(true);
   });
 });
