@@ -9,11 +9,11 @@ export const FUNCTION_ENTRIES = {
   resources: 'functions/resources/handler.ts',
 } as const;
 
-/** Node.js major version the functions target (Lambda runtime nodejs22.x). */
+/**
+ * Node.js major version the functions target: the Lambda runtime (`LAMBDA_RUNTIME` in
+ * constructs/bundled-function.ts, a test checks they agree) and `.nvmrc` name the same major.
+ */
 export const NODE_TARGET = 'node22';
-
-/** The Lambda runtime that runs the bundles; its major version must match NODE_TARGET (a test checks it). */
-export const LAMBDA_RUNTIME = 'nodejs22.x';
 
 /**
  * NODE_OPTIONS for the functions: stack traces in logs point at the TypeScript sources through the source maps.

@@ -1,7 +1,8 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { FunctionLogLevel } from './constructs/bundled-function.ts';
+import { Duration } from 'aws-cdk-lib';
+import { Defaults } from '../src/limits.ts';
+import { FUNCTION_LOG_LEVELS, type FunctionLogLevel } from './constructs/bundled-function.ts';
 import type { McpAuthProps, McpEndpointProps } from './constructs/mcp-endpoint.ts';
+import { isLogRetention, removalPolicyNamed } from './defaults.ts';
 
 /** What `infra/app.ts` needs to build the stack, read from CDK context (cdk.json `context` or `-c key=value`). */
 export interface AppSettings {
@@ -46,11 +47,6 @@ const OAUTH_KEYS = CONTEXT_KEYS.filter((key) => key.startsWith('auth') && key !=
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
 
-const LOG_LEVELS: readonly FunctionLogLevel[] = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
-const RETENTION_DAYS = new Set<number>(
-  Object.values(RetentionDays).filter((v): v is number => typeof v === 'number'),
-);
-
 function fail(key: ContextKey, expected: string, value: unknown): never {
   throw new Error(`Context "${key}" must be ${expected} (got ${JSON.stringify(value)})`);
 }
@@ -86,10 +82,10 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
   };
 
   const logLevel = text('logLevel')?.toUpperCase();
-  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel as FunctionLogLevel))
-    fail('logLevel', `one of ${LOG_LEVELS.join(', ')}`, get('logLevel'));
+  if (logLevel !== undefined && !FUNCTION_LOG_LEVELS.includes(logLevel as FunctionLogLevel))
+    fail('logLevel', `one of ${FUNCTION_LOG_LEVELS.join(', ')}`, get('logLevel'));
   const retention = integer('logRetentionDays');
-  if (retention !== undefined && !RETENTION_DAYS.has(retention))
+  if (retention !== undefined && !isLogRetention(retention))
     fail(
       'logRetentionDays',
       'a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, 180, 365, ...)',
@@ -167,9 +163,8 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
     resourcesMemorySize: integer('resourcesMemorySize'),
     resourcesTimeout: seconds('resourcesTimeoutSeconds'),
     logLevel,
-    logRetention: retention as RetentionDays | undefined,
-    removalPolicy:
-      removal === undefined ? undefined : removal === 'retain' ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    logRetention: retention,
+    removalPolicy: removal === undefined ? undefined : removalPolicyNamed(removal),
     auth,
   };
   const alarmTopicArn = text('alarmTopicArn');
@@ -179,7 +174,7 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
   )
     fail('alarmTopicArn', 'an SNS topic ARN', alarmTopicArn);
   return {
-    stackName: text('stackName') ?? 'McpServer',
+    stackName: text('stackName') ?? Defaults.stackName,
     ...(alarmTopicArn ? { alarmTopicArn } : {}),
     endpoint: Object.fromEntries(
       Object.entries(endpoint).filter(([, v]) => v !== undefined),

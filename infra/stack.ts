@@ -4,15 +4,21 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { McpEndpoint, type McpEndpointProps } from './constructs/mcp-endpoint.ts';
 
-/** Properties of the {@link McpStack}. */
+/** Properties of the {@link McpStack}: the `StackProps` plus the ones below. */
 export interface McpStackProps extends StackProps {
-  /** Settings of the MCP endpoint. Default: every McpEndpoint default. */
+  /**
+   * Settings of the MCP endpoint.
+   * @default - every McpEndpoint default
+   */
   readonly endpoint?: McpEndpointProps;
-  /** SNS topic (existing, by ARN) that receives alarm and recovery notifications. Default: none. */
+  /**
+   * SNS topic (existing, by ARN) that receives alarm and recovery notifications.
+   * @default - none: alarms show on the dashboard only
+   */
   readonly alarmTopicArn?: string;
 }
 
-/** The deployable stack: one MCP endpoint and the outputs a user needs to connect to it. */
+/** The deployable stack: it composes one MCP endpoint and states the outputs a user needs to connect to it. */
 export class McpStack extends Stack {
   readonly endpoint: McpEndpoint;
 
@@ -32,11 +38,11 @@ export class McpStack extends Stack {
     });
     new CfnOutput(this, 'OutputBucketName', {
       description: 'Bucket holding large tool outputs until they expire',
-      value: this.endpoint.outputs.bucket.bucketName,
+      value: this.endpoint.outputs.bucketName,
     });
     new CfnOutput(this, 'McpFunctionName', {
       description: 'MCP Lambda function',
-      value: this.endpoint.mcpFunction.function.functionName,
+      value: this.endpoint.mcpFunction.functionName,
     });
     new CfnOutput(this, 'McpLogGroupName', {
       description: 'Structured JSON logs of the MCP function (one "request" line per HTTP request)',
@@ -69,9 +75,7 @@ export class McpStack extends Stack {
     }
     new CfnOutput(this, 'DashboardUrl', {
       description: 'CloudWatch dashboard of the endpoint',
-      value:
-        `https://console.aws.amazon.com/cloudwatch/home?region=${this.region}` +
-        `#dashboards:name=${this.endpoint.monitoring.dashboard.dashboardName}`,
+      value: this.endpoint.monitoring.dashboardUrl,
     });
   }
 }

@@ -58,6 +58,22 @@ export const Defaults = {
   throttleBurstLimit: 100,
   /** Port of `npm start`. */
   localPort: 3000,
+  /** CloudFormation stack name `cdk deploy` creates. */
+  stackName: 'McpServer',
+  /** API stage: `$default` serves the endpoint at the root of the API URL, where RFC 9728 metadata must live. */
+  stageName: '$default',
+  /** Lowest level both functions log (Lambda's log controls and Powertools agree on it). */
+  logLevel: 'INFO',
+  /** Length of one alarm evaluation period, in minutes. */
+  alarmPeriodMinutes: 5,
+  /** Function errors or API 5xx answers in one period that raise an alarm: any is worth a look. */
+  alarmErrorThreshold: 1,
+  /** The p99 duration alarm fires above this share of the function's time limit, before calls are cut off. */
+  alarmDurationRatio: 0.8,
+  /** The one scope a Cognito issuer created by the stack grants for the MCP server. */
+  cognitoScopeName: 'tools',
+  /** Where a Cognito sign-in returns by default: the MCP Inspector's local callback. */
+  cognitoCallbackUrl: 'http://localhost:6274/oauth/callback',
 } as const;
 
 /**

@@ -1,6 +1,8 @@
 import { Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
+import { Defaults } from '../../src/limits.ts';
+import { DEFAULT_REMOVAL_POLICY } from '../defaults.ts';
 
 /** Properties of a {@link CognitoIssuer}. */
 export interface CognitoIssuerProps {
@@ -11,22 +13,30 @@ export interface CognitoIssuerProps {
   readonly resource: string;
   /**
    * Prefix of the hosted sign-in domain, `https://<prefix>.auth.<region>.amazoncognito.com`; unique per region.
-   * Default: the stack name in lower case followed by the account id.
+   * @default - the stack name in lower case followed by the account id
    */
   readonly domainPrefix?: string;
   /**
    * Where the sign-in may send users back with an authorization code: the redirect URIs of the MCP clients that
-   * will use the app client. Default: the MCP Inspector's local callback, `http://localhost:6274/oauth/callback`.
+   * will use the app client.
+   * @default ['http://localhost:6274/oauth/callback'], the MCP Inspector's local callback (`Defaults.cognitoCallbackUrl`)
    */
   readonly callbackUrls?: readonly string[];
-  /** Name of the one scope this issuer grants for the MCP server. Default `tools`. */
+  /**
+   * Name of the one scope this issuer grants for the MCP server.
+   * @default 'tools' (`Defaults.cognitoScopeName` in src/limits.ts)
+   */
   readonly scopeName?: string;
   /**
    * Cognito feature plan. ESSENTIALS is the lowest plan with resource indicators (the `aud` claim); PLUS adds
-   * threat protection at extra cost. Default ESSENTIALS.
+   * threat protection at extra cost; LITE is refused.
+   * @default cognito.FeaturePlan.ESSENTIALS
    */
   readonly featurePlan?: cognito.FeaturePlan;
-  /** What `cdk destroy` does with the user pool (and its users). Default DESTROY. */
+  /**
+   * What `cdk destroy` does with the user pool (and its users); RETAIN also turns on deletion protection.
+   * @default RemovalPolicy.DESTROY (`Defaults.removalPolicy`)
+   */
   readonly removalPolicy?: RemovalPolicy;
 }
 
@@ -36,8 +46,11 @@ export interface CognitoIssuerProps {
  * flow with PKCE, and the managed sign-in pages. Users are added by an administrator.
  */
 export class CognitoIssuer extends Construct {
+  /** The user pool: add users here (administrators only; no self sign-up). */
   readonly userPool: cognito.UserPool;
+  /** The public app client MCP clients use (authorization code with PKCE). */
   readonly client: cognito.UserPoolClient;
+  /** The managed sign-in domain. */
   readonly domain: cognito.UserPoolDomain;
   /** The issuer identifier (`iss` of its tokens): `https://cognito-idp.<region>.amazonaws.com/<pool id>`. */
   readonly issuer: string;
@@ -46,12 +59,13 @@ export class CognitoIssuer extends Construct {
 
   constructor(scope: Construct, id: string, props: CognitoIssuerProps) {
     super(scope, id);
-    const scopeName = props.scopeName ?? 'tools';
+    const scopeName = props.scopeName ?? Defaults.cognitoScopeName;
     if (!/^[A-Za-z0-9_.:-]{1,256}$/.test(scopeName))
       throw new Error(
         `CognitoIssuer: scope name ${JSON.stringify(scopeName)} must be 1-256 of A-Z a-z 0-9 _ . : -`,
       );
-    const callbackUrls = [...(props.callbackUrls ?? ['http://localhost:6274/oauth/callback'])];
+    const callbackUrls = [...(props.callbackUrls ?? [Defaults.cognitoCallbackUrl])];
+    const removalPolicy = props.removalPolicy ?? DEFAULT_REMOVAL_POLICY;
     const featurePlan = props.featurePlan ?? cognito.FeaturePlan.ESSENTIALS;
     if (featurePlan === cognito.FeaturePlan.LITE)
       throw new Error(
@@ -80,8 +94,8 @@ export class CognitoIssuer extends Construct {
       mfa: cognito.Mfa.REQUIRED,
       mfaSecondFactor: { otp: true, sms: false },
       accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
-      deletionProtection: props.removalPolicy === RemovalPolicy.RETAIN,
-      removalPolicy: props.removalPolicy ?? RemovalPolicy.DESTROY,
+      deletionProtection: removalPolicy === RemovalPolicy.RETAIN,
+      removalPolicy,
     });
     if (featurePlan !== cognito.FeaturePlan.PLUS) {
       Validations.of(this.userPool).acknowledge({

@@ -1,41 +1,60 @@
-import { Annotations, Duration, RemovalPolicy, Token } from 'aws-cdk-lib';
+import { Annotations, Token, type Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { metadataPaths, metadataUrl } from '../../src/auth/metadata.ts';
-import { loadConfig } from '../../src/config.ts';
+import { metadataPaths, metadataUrl, WELL_KNOWN_PREFIX } from '../../src/auth/metadata.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { Defaults, Platform, Ranges } from '../../src/limits.ts';
 import { FUNCTION_ENTRIES, GENERATE_VALIDATORS_COMMAND } from '../bundling.ts';
+import { DEFAULT_MCP_TIMEOUT, DEFAULT_RESOURCES_TIMEOUT } from '../defaults.ts';
 import { BundledFunction, type FunctionLogLevel } from './bundled-function.ts';
 import { CognitoIssuer, type CognitoIssuerProps } from './cognito-issuer.ts';
 import { McpHttpApi } from './mcp-http-api.ts';
 import { McpMonitoring } from './mcp-monitoring.ts';
 import { OutputBucket } from './output-bucket.ts';
 
+/** `auth: oauth`: every request needs an access token for this endpoint from one issuer (MCP_AUTH_*). */
+export interface McpOAuthProps {
+  readonly mode: 'oauth';
+  /**
+   * Issuer URL of an existing authorization server (`iss` of its tokens). Exactly one of `issuer` and `cognito`.
+   * @default - none: `cognito` must be given
+   */
+  readonly issuer?: string;
+  /**
+   * Create a Cognito user pool as the issuer (see {@link CognitoIssuer}). Exactly one of `issuer` and `cognito`.
+   * @default - none: `issuer` must be given
+   */
+  readonly cognito?: Omit<CognitoIssuerProps, 'resource' | 'removalPolicy'>;
+  /**
+   * The endpoint's public URL: RFC 9728 `resource` and the token audience. Set it when a custom domain serves the
+   * endpoint.
+   * @default - the API URL of the endpoint
+   */
+  readonly resource?: string;
+  /**
+   * Audiences accepted in tokens.
+   * @default - the resource URL only
+   */
+  readonly audiences?: readonly string[];
+  /**
+   * Scopes every request needs.
+   * @default - none; with `cognito`, the Cognito issuer's scope
+   */
+  readonly requiredScopes?: readonly string[];
+  /**
+   * Key set URL.
+   * @default - discovered from the issuer's metadata
+   */
+  readonly jwksUrl?: string;
+}
+
 /**
  * Who may call the endpoint (README "Authorization"). `none`: anyone who has the URL. `oauth`: every request
- * needs an access token for this endpoint from one issuer, validated inside the MCP function (MCP_AUTH_*).
+ * needs an access token for this endpoint from one issuer, validated inside the MCP function.
  */
-export type McpAuthProps =
-  | { readonly mode: 'none' }
-  | {
-      readonly mode: 'oauth';
-      /** Issuer URL of an existing authorization server (`iss` of its tokens). Exactly one of `issuer` and `cognito`. */
-      readonly issuer?: string;
-      /** Create a Cognito user pool as the issuer (see {@link CognitoIssuer}). Exactly one of `issuer` and `cognito`. */
-      readonly cognito?: Omit<CognitoIssuerProps, 'resource' | 'removalPolicy'>;
-      /**
-       * The endpoint's public URL: RFC 9728 `resource` and the token audience. Set it when a custom domain serves
-       * the endpoint. Default: the API URL of the endpoint.
-       */
-      readonly resource?: string;
-      /** Audiences accepted in tokens. Default: the resource URL only. */
-      readonly audiences?: readonly string[];
-      /** Scopes every request needs. Default: none, or the Cognito issuer's scope. */
-      readonly requiredScopes?: readonly string[];
-      /** Key set URL. Default: discovered from the issuer's metadata. */
-      readonly jwksUrl?: string;
-    };
+export type McpAuthProps = { readonly mode: 'none' } | McpOAuthProps;
 
 /** What an endpoint with `auth: oauth` tells its users. */
 export interface McpEndpointAuth {
@@ -49,108 +68,212 @@ export interface McpEndpointAuth {
   readonly cognito?: CognitoIssuer;
 }
 
-/** Properties of an {@link McpEndpoint}; every field is optional and documented with its default. */
+/**
+ * Properties of an {@link McpEndpoint}; every field is optional. Settings the MCP function reads are resolved by
+ * its own configuration (src/config.ts); the others are passed to the construct that owns them. All defaults live
+ * in src/limits.ts.
+ */
 export interface McpEndpointProps {
-  /** Server name in `serverInfo` and on every log line (MCP_SERVER_NAME). Default `mcp-lambda-template`. */
+  /**
+   * Server name in `serverInfo` and on every log line (MCP_SERVER_NAME, POWERTOOLS_SERVICE_NAME).
+   * @default 'mcp-lambda-template' (`Defaults.serverName`)
+   */
   readonly serverName?: string;
-  /** Path of the MCP endpoint (MCP_PATH). Default `/mcp`. */
+  /**
+   * Path of the MCP endpoint (MCP_PATH).
+   * @default '/mcp' (`Defaults.mcpPath`)
+   */
   readonly path?: string;
-  /** API stage; `$default` serves `https://…/mcp`, a name such as `prod` serves `https://…/prod/mcp`. Default `$default`. */
+  /**
+   * API stage; `$default` serves `https://…/mcp`, a name such as `prod` serves `https://…/prod/mcp`.
+   * @default '$default' (see McpHttpApi)
+   */
   readonly stageName?: string;
-  /** Browser origins allowed to call (MCP_ALLOWED_ORIGINS and API Gateway CORS), exact or `*`. Default: none. */
+  /**
+   * Browser origins allowed to call (MCP_ALLOWED_ORIGINS and API Gateway CORS), exact or `*`.
+   * @default - none
+   */
   readonly allowedOrigins?: readonly string[];
-  /** API stage steady-state rate limit, requests per second. Default 50. */
+  /**
+   * API stage steady-state rate limit, requests per second.
+   * @default 50 (see McpHttpApi)
+   */
   readonly throttleRateLimit?: number;
-  /** API stage burst limit, requests. Default 100. */
+  /**
+   * API stage burst limit, requests.
+   * @default 100 (see McpHttpApi)
+   */
   readonly throttleBurstLimit?: number;
-  /** A content block above this many bytes goes to S3 and comes back as a resource_link (OFFLOAD_THRESHOLD_BYTES). Default 32768. */
+  /**
+   * A content block above this many bytes goes to S3 and comes back as a resource_link (OFFLOAD_THRESHOLD_BYTES).
+   * @default 32768 (`Defaults.offloadThresholdBytes`, applied by the function's configuration)
+   */
   readonly offloadThresholdBytes?: number;
-  /** Days stored outputs live before the bucket's lifecycle rule deletes them (OFFLOAD_TTL_DAYS). Default 7. */
+  /**
+   * Days stored outputs live before the bucket's lifecycle rule deletes them (OFFLOAD_TTL_DAYS).
+   * @default 7 (`Defaults.offloadTtlDays`)
+   */
   readonly offloadTtlDays?: number;
-  /** Key prefix of stored outputs (OFFLOAD_PREFIX). Default `outputs/`. */
+  /**
+   * Key prefix of stored outputs (OFFLOAD_PREFIX).
+   * @default 'outputs/' (`Defaults.offloadPrefix`)
+   */
   readonly offloadPrefix?: string;
-  /** Memory of the MCP function in MB. Default 1024. */
+  /**
+   * Memory of the MCP function in MB.
+   * @default 1024 (`Defaults.mcpMemoryMb`)
+   */
   readonly mcpMemorySize?: number;
-  /** Time limit of the MCP function; at most 29 s, API Gateway's integration limit. Default 28 seconds. */
+  /**
+   * Time limit of the MCP function; at most 30 s, how long an HTTP API waits for its integration.
+   * @default Duration.seconds(28) (`Defaults.mcpFunctionTimeoutSeconds`)
+   */
   readonly mcpTimeout?: Duration;
-  /** Memory of the companion resources function in MB. Default 512. */
+  /**
+   * Memory of the companion resources function in MB.
+   * @default 512 (`Defaults.resourcesMemoryMb`)
+   */
   readonly resourcesMemorySize?: number;
-  /** Time limit of the companion resources function; at most the MCP function's. Default 10 seconds. */
+  /**
+   * Time limit of the companion resources function; at most the MCP function's.
+   * @default Duration.seconds(10) (`Defaults.resourcesFunctionTimeoutSeconds`)
+   */
   readonly resourcesTimeout?: Duration;
-  /** Extra environment of the MCP function, e.g. `{ MCP_PAGE_SIZE: '50' }` (see src/config.ts). Default: none. */
+  /**
+   * Extra environment of the MCP function, e.g. `{ MCP_PAGE_SIZE: '50' }` (see src/config.ts).
+   * @default - none
+   */
   readonly mcpEnvironment?: Readonly<Record<string, string>>;
-  /** Lowest log level written by both functions. Default INFO. */
+  /**
+   * Lowest log level written by both functions.
+   * @default 'INFO' (see BundledFunction)
+   */
   readonly logLevel?: FunctionLogLevel;
-  /** Retention of every log group (functions and API access logs). Default one month. */
+  /**
+   * Retention of every log group (functions and API access logs).
+   * @default logs.RetentionDays.ONE_MONTH (see BundledFunction and McpHttpApi)
+   */
   readonly logRetention?: logs.RetentionDays;
-  /** What `cdk destroy` does with the output bucket and the log groups. Default DESTROY (see OutputBucket). */
+  /**
+   * What `cdk destroy` does with the output bucket, the log groups and a Cognito user pool.
+   * @default RemovalPolicy.DESTROY (see OutputBucket)
+   */
   readonly removalPolicy?: RemovalPolicy;
-  /** Entry file of the MCP function, relative to the project root. Default `functions/mcp/handler.ts`. */
+  /**
+   * Entry file of the MCP function, relative to the project root.
+   * @default 'functions/mcp/handler.ts' (`FUNCTION_ENTRIES.mcp`)
+   */
   readonly mcpEntry?: string;
-  /** Entry file of the companion resources function. Default `functions/resources/handler.ts`. */
+  /**
+   * Entry file of the companion resources function.
+   * @default 'functions/resources/handler.ts' (`FUNCTION_ENTRIES.resources`)
+   */
   readonly resourcesEntry?: string;
   /**
-   * Shell commands run in the project root before the MCP function is bundled. Default: with the default
-   * `mcpEntry`, regenerate the precompiled tool validators so a bundle never carries stale ones; none otherwise.
+   * Shell commands run in the project root before the MCP function is bundled.
+   * @default - with the default `mcpEntry`, regenerate the precompiled tool validators so a bundle never carries
+   * stale ones; none otherwise
    */
   readonly mcpBeforeBundling?: readonly string[];
-  /** Actions run when an alarm changes state (e.g. an SNS topic). Default: none. */
+  /**
+   * Actions run when an alarm changes state (e.g. an SNS topic).
+   * @default - none
+   */
   readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
   /**
-   * Who may call. Default: nobody is asked for anything (as `{ mode: 'none' }`), and synth warns that no choice
-   * was made; `infra/app.ts` refuses to synthesize without an explicit choice.
+   * Who may call.
+   * @default - nobody is asked for anything (as `{ mode: 'none' }`), and synth warns that no choice was made;
+   * `infra/app.ts` always makes a choice (OAuth with a new Cognito issuer unless told otherwise)
    */
   readonly auth?: McpAuthProps;
 }
 
-const API_GATEWAY_LIMIT = Duration.seconds(29);
+/** Environment variables for the settings that are set; unset ones are left to the function's own defaults. */
+function environmentOf(settings: Record<string, string | number | undefined>): Record<string, string> {
+  const entries = Object.entries(settings).filter(([, value]) => value !== undefined);
+  return Object.fromEntries(entries.map(([name, value]) => [name, String(value)]));
+}
+
+/** The function's configuration of an environment, or the configuration error as a synth error. */
+function configOf(environment: Record<string, string>): Config {
+  try {
+    return loadConfig(environment);
+  } catch (error) {
+    throw new Error(`McpEndpoint: ${(error as Error).message}`);
+  }
+}
 
 function checkMemory(name: string, mb: number): number {
-  if (!Number.isInteger(mb) || mb < 128 || mb > 10240)
-    throw new Error(`McpEndpoint: ${name} must be an integer from 128 to 10240 MB (got ${mb})`);
+  const { min, max } = Ranges.memoryMb;
+  if (!Number.isInteger(mb) || mb < min || mb > max)
+    throw new Error(`McpEndpoint: ${name} must be an integer from ${min} to ${max} MB (got ${mb})`);
   return mb;
+}
+
+function checkTimeouts(mcpTimeout: Duration, resourcesTimeout: Duration): void {
+  const limit = Platform.httpApiIntegrationTimeoutSeconds;
+  if (mcpTimeout.toSeconds() > limit)
+    throw new Error(
+      `McpEndpoint: mcpTimeout must be at most ${limit} seconds (how long an HTTP API waits for its integration)`,
+    );
+  if (resourcesTimeout.toMilliseconds() > mcpTimeout.toMilliseconds())
+    throw new Error(
+      'McpEndpoint: resourcesTimeout must be at most mcpTimeout (the MCP function waits for it)',
+    );
 }
 
 /**
  * A hosted, stateless MCP server: the output bucket, the companion resources function, the MCP function, the HTTP
  * API in front of it and the monitoring around them. Embed it in any CDK app; `McpStack` is one such app.
+ *
+ * The settings the MCP function reads (path, prefix, TTL, …) are resolved once, by the function's own
+ * configuration (`loadConfig`, which also fails the synth on a bad value instead of the first request); the API
+ * route and the bucket's lifecycle rule and grants are built with those values, so they always agree.
  */
 export class McpEndpoint extends Construct {
   /** The MCP endpoint URL clients connect to. */
   readonly url: string;
+  /** The bucket of stored outputs. */
   readonly outputs: OutputBucket;
+  /** The MCP function (a `NodejsFunction`): `endpoint.mcpFunction.functionName`, `.logGroup`, `.role`, … */
   readonly mcpFunction: BundledFunction;
+  /** The companion function that reads stored outputs for `resources/read`. */
   readonly resourcesFunction: BundledFunction;
+  /** The HTTP API in front of the MCP function. */
   readonly httpApi: McpHttpApi;
+  /** Alarms and dashboard. */
   readonly monitoring: McpMonitoring;
   /** Issuer, resource and metadata URL when `auth` is `oauth`; undefined when the endpoint is open. */
   readonly auth?: McpEndpointAuth;
 
   constructor(scope: Construct, id: string, props: McpEndpointProps = {}) {
     super(scope, id);
-    const serverName = props.serverName ?? 'mcp-lambda-template';
-    const path = props.path ?? '/mcp';
-    const mcpTimeout = props.mcpTimeout ?? Duration.seconds(28);
-    const resourcesTimeout = props.resourcesTimeout ?? Duration.seconds(10);
-    if (mcpTimeout.toMilliseconds() > API_GATEWAY_LIMIT.toMilliseconds())
-      throw new Error('McpEndpoint: mcpTimeout must be at most 29 seconds (API Gateway integration limit)');
-    if (resourcesTimeout.toMilliseconds() > mcpTimeout.toMilliseconds())
-      throw new Error(
-        'McpEndpoint: resourcesTimeout must be at most mcpTimeout (the MCP function waits for it)',
-      );
+    const serverName = props.serverName ?? Defaults.serverName;
+    const mcpTimeout = props.mcpTimeout ?? DEFAULT_MCP_TIMEOUT;
+    const resourcesTimeout = props.resourcesTimeout ?? DEFAULT_RESOURCES_TIMEOUT;
+    checkTimeouts(mcpTimeout, resourcesTimeout);
+    const settings = environmentOf({
+      MCP_SERVER_NAME: serverName,
+      MCP_PATH: props.path,
+      MCP_ALLOWED_ORIGINS: props.allowedOrigins?.length ? props.allowedOrigins.join(',') : undefined,
+      OFFLOAD_PREFIX: props.offloadPrefix,
+      OFFLOAD_TTL_DAYS: props.offloadTtlDays,
+      OFFLOAD_THRESHOLD_BYTES: props.offloadThresholdBytes,
+    });
+    const config = configOf({ ...props.mcpEnvironment, ...settings });
     const shared = {
-      logLevel: props.logLevel ?? 'INFO',
-      logRetention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
-      removalPolicy: props.removalPolicy ?? RemovalPolicy.DESTROY,
-    } as const;
+      logLevel: props.logLevel,
+      logRetention: props.logRetention,
+      logRemovalPolicy: props.removalPolicy,
+    };
 
     this.outputs = new OutputBucket(this, 'Outputs', {
-      prefix: props.offloadPrefix ?? 'outputs/',
-      ttlDays: props.offloadTtlDays ?? 7,
-      removalPolicy: shared.removalPolicy,
+      prefix: config.offload.prefix,
+      ttlDays: config.offload.ttlDays,
+      removalPolicy: props.removalPolicy,
     });
     const offloadEnvironment = {
-      OFFLOAD_BUCKET: this.outputs.bucket.bucketName,
+      OFFLOAD_BUCKET: this.outputs.bucketName,
       OFFLOAD_PREFIX: this.outputs.prefix,
       OFFLOAD_TTL_DAYS: String(this.outputs.ttlDays),
     };
@@ -159,48 +282,73 @@ export class McpEndpoint extends Construct {
       ...shared,
       entry: props.resourcesEntry ?? FUNCTION_ENTRIES.resources,
       description: 'Companion of the MCP function: reads stored tool outputs for resources/read',
-      memorySize: checkMemory('resourcesMemorySize', props.resourcesMemorySize ?? 512),
+      memorySize: checkMemory('resourcesMemorySize', props.resourcesMemorySize ?? Defaults.resourcesMemoryMb),
       timeout: resourcesTimeout,
       serviceName: `${serverName}-resources`,
       environment: { MCP_SERVER_NAME: serverName, ...offloadEnvironment },
     });
-    this.outputs.grantReadOutputs(this.resourcesFunction.role);
+    this.outputs.grantReadOutputs(this.resourcesFunction);
 
-    const mcpEnvironment: Record<string, string> = {
+    const mcpEnvironment = {
       ...props.mcpEnvironment,
-      MCP_SERVER_NAME: serverName,
-      MCP_PATH: path,
-      ...(props.allowedOrigins?.length ? { MCP_ALLOWED_ORIGINS: props.allowedOrigins.join(',') } : {}),
+      ...settings,
+      MCP_PATH: config.mcpPath,
       ...offloadEnvironment,
-      OFFLOAD_THRESHOLD_BYTES: String(props.offloadThresholdBytes ?? 32 * 1024),
-      RESOURCES_FUNCTION_NAME: this.resourcesFunction.function.functionName,
+      RESOURCES_FUNCTION_NAME: this.resourcesFunction.functionName,
     };
-    // The function validates its configuration at cold start; validating the same values here fails the synth
-    // instead of the first request.
-    try {
-      loadConfig(mcpEnvironment);
-    } catch (error) {
-      throw new Error(`McpEndpoint: ${(error as Error).message}`);
-    }
     this.mcpFunction = new BundledFunction(this, 'McpFunction', {
       ...shared,
       entry: props.mcpEntry ?? FUNCTION_ENTRIES.mcp,
       beforeBundling:
         props.mcpBeforeBundling ?? (props.mcpEntry === undefined ? [GENERATE_VALIDATORS_COMMAND] : []),
       description: 'Stateless MCP server (Streamable HTTP, JSON responses)',
-      memorySize: checkMemory('mcpMemorySize', props.mcpMemorySize ?? 1024),
+      memorySize: checkMemory('mcpMemorySize', props.mcpMemorySize ?? Defaults.mcpMemoryMb),
       timeout: mcpTimeout,
       serviceName: serverName,
       environment: mcpEnvironment,
     });
-    this.outputs.grantStoreOutputs(this.mcpFunction.role);
+    this.outputs.grantStoreOutputs(this.mcpFunction);
+    // Exactly the function's ARN: `grantInvoke` would add its versions and aliases (`<arn>:*`) as well.
     iam.Grant.addToPrincipal({
-      grantee: this.mcpFunction.role,
+      grantee: this.mcpFunction,
       actions: ['lambda:InvokeFunction'],
-      resourceArns: [this.resourcesFunction.function.functionArn],
+      resourceArns: [this.resourcesFunction.functionArn],
     });
 
-    const oauth = props.auth?.mode === 'oauth' ? props.auth : undefined;
+    const oauth = this.chosenOAuth(props);
+    this.httpApi = new McpHttpApi(this, 'HttpApi', {
+      handler: this.mcpFunction,
+      path: config.mcpPath,
+      metadataPaths: oauth
+        ? metadataPaths(
+            oauth.resource !== undefined && !Token.isUnresolved(oauth.resource)
+              ? oauth.resource
+              : `https://endpoint.invalid${config.mcpPath}`,
+          )
+        : undefined,
+      stageName: props.stageName,
+      throttleRateLimit: props.throttleRateLimit,
+      throttleBurstLimit: props.throttleBurstLimit,
+      allowedOrigins: props.allowedOrigins,
+      accessLogRetention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    });
+    this.url = this.httpApi.url;
+    if (oauth) this.auth = this.authorize(oauth, mcpEnvironment, props.removalPolicy);
+
+    this.monitoring = new McpMonitoring(this, 'Monitoring', {
+      functions: [
+        { label: 'Mcp', function: this.mcpFunction, timeout: mcpTimeout },
+        { label: 'Resources', function: this.resourcesFunction, timeout: resourcesTimeout },
+      ],
+      stage: this.httpApi.stage,
+      requestLogGroup: this.mcpFunction.logGroup,
+      alarmActions: props.alarmActions,
+    });
+  }
+
+  /** The OAuth settings when `auth` is `oauth` (checked), undefined otherwise; warns when no choice was made. */
+  private chosenOAuth(props: McpEndpointProps): McpOAuthProps | undefined {
     if (!props.auth) {
       Annotations.of(this).addWarningV2(
         'mcp-lambda-template:auth-not-chosen',
@@ -208,46 +356,16 @@ export class McpEndpoint extends Construct {
           'or a Cognito user pool) or state auth "none" explicitly.',
       );
     }
-    if (oauth) {
-      if (!oauth.issuer === !oauth.cognito)
-        throw new Error('McpEndpoint: auth "oauth" needs exactly one of issuer and cognito');
-      // RFC 9728 puts the metadata at the root of the host: a named stage's URL cannot serve it.
-      if ((props.stageName ?? '$default') !== '$default' && oauth.resource === undefined)
-        throw new Error(
-          'McpEndpoint: auth "oauth" needs the $default stage, or a resource URL served by a custom domain',
-        );
-    }
-    const wellKnownPaths = oauth
-      ? metadataPaths(
-          oauth.resource !== undefined && !Token.isUnresolved(oauth.resource)
-            ? oauth.resource
-            : `https://endpoint.invalid${path}`,
-        )
-      : [];
-
-    this.httpApi = new McpHttpApi(this, 'HttpApi', {
-      handler: this.mcpFunction.function,
-      path,
-      ...(wellKnownPaths.length ? { metadataPaths: wellKnownPaths } : {}),
-      ...(props.stageName !== undefined ? { stageName: props.stageName } : {}),
-      ...(props.throttleRateLimit !== undefined ? { throttleRateLimit: props.throttleRateLimit } : {}),
-      ...(props.throttleBurstLimit !== undefined ? { throttleBurstLimit: props.throttleBurstLimit } : {}),
-      ...(props.allowedOrigins ? { allowedOrigins: props.allowedOrigins } : {}),
-      accessLogRetention: shared.logRetention,
-      removalPolicy: shared.removalPolicy,
-    });
-    this.url = this.httpApi.url;
-    if (oauth) this.auth = this.authorize(oauth, path, mcpEnvironment, shared.removalPolicy);
-
-    this.monitoring = new McpMonitoring(this, 'Monitoring', {
-      functions: [
-        { label: 'Mcp', function: this.mcpFunction.function, timeout: mcpTimeout },
-        { label: 'Resources', function: this.resourcesFunction.function, timeout: resourcesTimeout },
-      ],
-      stage: this.httpApi.stage,
-      requestLogGroup: this.mcpFunction.logGroup,
-      ...(props.alarmActions ? { alarmActions: props.alarmActions } : {}),
-    });
+    if (props.auth?.mode !== 'oauth') return undefined;
+    const oauth = props.auth;
+    if (!oauth.issuer === !oauth.cognito)
+      throw new Error('McpEndpoint: auth "oauth" needs exactly one of issuer and cognito');
+    // RFC 9728 puts the metadata at the root of the host: a named stage's URL cannot serve it.
+    if ((props.stageName ?? Defaults.stageName) !== Defaults.stageName && oauth.resource === undefined)
+      throw new Error(
+        'McpEndpoint: auth "oauth" needs the $default stage, or a resource URL served by a custom domain',
+      );
+    return oauth;
   }
 
   /**
@@ -256,10 +374,9 @@ export class McpEndpoint extends Construct {
    * user pool's issuer URL, are well-formed by construction and stand in as placeholders for the check).
    */
   private authorize(
-    oauth: Extract<McpAuthProps, { mode: 'oauth' }>,
-    path: string,
+    oauth: McpOAuthProps,
     mcpEnvironment: Record<string, string>,
-    removalPolicy: RemovalPolicy,
+    removalPolicy: RemovalPolicy | undefined,
   ): McpEndpointAuth {
     const resource = oauth.resource ?? this.url;
     const cognito = oauth.cognito
@@ -267,14 +384,14 @@ export class McpEndpoint extends Construct {
       : undefined;
     const issuer = cognito?.issuer ?? oauth.issuer!;
     const requiredScopes = oauth.requiredScopes ?? (cognito ? [cognito.scope] : []);
-    const environment: Record<string, string> = {
+    const environment = environmentOf({
       MCP_AUTH_MODE: 'oauth',
       MCP_AUTH_ISSUER: issuer,
       MCP_AUTH_RESOURCE: resource,
-      ...(oauth.audiences?.length ? { MCP_AUTH_AUDIENCE: oauth.audiences.join(',') } : {}),
-      ...(requiredScopes.length ? { MCP_AUTH_REQUIRED_SCOPES: requiredScopes.join(',') } : {}),
-      ...(oauth.jwksUrl ? { MCP_AUTH_JWKS_URL: oauth.jwksUrl } : {}),
-    };
+      MCP_AUTH_AUDIENCE: oauth.audiences?.length ? oauth.audiences.join(',') : undefined,
+      MCP_AUTH_REQUIRED_SCOPES: requiredScopes.length ? requiredScopes.join(',') : undefined,
+      MCP_AUTH_JWKS_URL: oauth.jwksUrl || undefined,
+    });
     const standIn = (name: string, value: string) =>
       !Token.isUnresolved(value)
         ? value
@@ -284,21 +401,16 @@ export class McpEndpoint extends Construct {
               .split(',')
               .filter((v) => !Token.isUnresolved(v))
               .join(',');
-    try {
-      loadConfig({
-        ...mcpEnvironment,
-        ...Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, standIn(k, v)])),
-      });
-    } catch (error) {
-      throw new Error(`McpEndpoint: ${(error as Error).message}`);
-    }
-    for (const [name, value] of Object.entries(environment))
-      this.mcpFunction.function.addEnvironment(name, value);
+    configOf({
+      ...mcpEnvironment,
+      ...Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, standIn(k, v)])),
+    });
+    for (const [name, value] of Object.entries(environment)) this.mcpFunction.addEnvironment(name, value);
     return {
       issuer,
       resource,
       metadataUrl: Token.isUnresolved(resource)
-        ? `${this.httpApi.stage.url.replace(/\/$/, '')}/.well-known/oauth-protected-resource${path}`
+        ? `${this.httpApi.stage.url.replace(/\/$/, '')}${WELL_KNOWN_PREFIX}${this.httpApi.path}`
         : metadataUrl(resource),
       ...(cognito ? { cognito } : {}),
     };

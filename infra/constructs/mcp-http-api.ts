@@ -1,10 +1,12 @@
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { Defaults, Platform } from '../../src/limits.ts';
+import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from '../defaults.ts';
 
 /** Request headers an MCP client sends (Streamable HTTP, all revisions); browsers need them allowed by CORS. */
 export const MCP_CORS_HEADERS = [
@@ -21,30 +23,53 @@ export const MCP_CORS_HEADERS = [
 export interface McpHttpApiProps {
   /** The MCP function every route of the endpoint invokes. Required. */
   readonly handler: lambda.IFunction;
-  /** Path of the MCP endpoint (MCP_PATH). Default `/mcp`. */
+  /**
+   * Path of the MCP endpoint (MCP_PATH).
+   * @default '/mcp' (`Defaults.mcpPath` in src/limits.ts)
+   */
   readonly path?: string;
-  /** Stage name; `$default` serves the endpoint at the root of the API URL, any other name prefixes it. Default `$default`. */
+  /**
+   * Stage name; `$default` serves the endpoint at the root of the API URL, any other name prefixes it.
+   * @default '$default' (`Defaults.stageName`)
+   */
   readonly stageName?: string;
-  /** Steady-state request rate limit of the stage, requests per second. Default 50. */
+  /**
+   * Steady-state request rate limit of the stage, requests per second.
+   * @default 50 (`Defaults.throttleRateLimit`)
+   */
   readonly throttleRateLimit?: number;
-  /** Burst limit of the stage, requests. Default 100. */
+  /**
+   * Burst limit of the stage, requests.
+   * @default 100 (`Defaults.throttleBurstLimit`)
+   */
   readonly throttleBurstLimit?: number;
   /**
    * Browser origins allowed to call the endpoint (MCP_ALLOWED_ORIGINS): exact origins such as
    * `https://app.example.com`, or `*`. When set, API Gateway answers CORS preflights for them; the function still
-   * rejects any other Origin with 403. Default: none (non-browser clients need no CORS).
+   * rejects any other Origin with 403.
+   * @default - none: no CORS preflight (non-browser clients need none)
    */
   readonly allowedOrigins?: readonly string[];
   /**
    * Paths of the OAuth protected resource metadata (RFC 9728), routed to the MCP function for GET when the
-   * endpoint requires tokens, e.g. `/.well-known/oauth-protected-resource/mcp`. Default: none (authless).
+   * endpoint requires tokens, e.g. `/.well-known/oauth-protected-resource/mcp`.
+   * @default - none (an endpoint without authorization)
    */
   readonly metadataPaths?: readonly string[];
-  /** Extra request headers browsers may send, beyond {@link MCP_CORS_HEADERS} (e.g. `mcp-param-region`). Default: none. */
+  /**
+   * Extra request headers browsers may send, beyond {@link MCP_CORS_HEADERS} (e.g. `mcp-param-region`).
+   * @default - none
+   */
   readonly extraCorsHeaders?: readonly string[];
-  /** Retention of the access log group. Default one month. */
+  /**
+   * Retention of the access log group.
+   * @default logs.RetentionDays.ONE_MONTH (`Defaults.logRetentionDays`)
+   */
   readonly accessLogRetention?: logs.RetentionDays;
-  /** What happens to the access log group when the stack is deleted. Default DESTROY. */
+  /**
+   * What happens to the access log group when the stack is deleted.
+   * @default RemovalPolicy.DESTROY (`Defaults.removalPolicy`)
+   */
   readonly removalPolicy?: RemovalPolicy;
 }
 
@@ -79,20 +104,22 @@ export class McpHttpApi extends Construct {
   readonly stage: apigw.HttpStage;
   /** The access log group of the stage. */
   readonly accessLogs: logs.LogGroup;
+  /** Path of the MCP endpoint. */
+  readonly path: string;
   /** The MCP endpoint URL clients connect to. */
   readonly url: string;
 
   constructor(scope: Construct, id: string, props: McpHttpApiProps) {
     super(scope, id);
-    const path = props.path ?? '/mcp';
-    const stageName = props.stageName ?? '$default';
+    const path = props.path ?? Defaults.mcpPath;
+    const stageName = props.stageName ?? Defaults.stageName;
     if (stageName !== '$default' && !/^[A-Za-z0-9_-]{1,128}$/.test(stageName)) {
       throw new Error(
         `McpHttpApi: stage name ${JSON.stringify(stageName)} must be "$default" or 1-128 of A-Z a-z 0-9 _ -`,
       );
     }
-    const rateLimit = props.throttleRateLimit ?? 50;
-    const burstLimit = props.throttleBurstLimit ?? 100;
+    const rateLimit = props.throttleRateLimit ?? Defaults.throttleRateLimit;
+    const burstLimit = props.throttleBurstLimit ?? Defaults.throttleBurstLimit;
     if (!(Number.isFinite(rateLimit) && rateLimit > 0))
       throw new Error('McpHttpApi: throttleRateLimit must be a positive number of requests per second');
     if (!(Number.isInteger(burstLimit) && burstLimit > 0))
@@ -128,8 +155,8 @@ export class McpHttpApi extends Construct {
     });
 
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
-      retention: props.accessLogRetention ?? logs.RetentionDays.ONE_MONTH,
-      removalPolicy: props.removalPolicy ?? RemovalPolicy.DESTROY,
+      retention: props.accessLogRetention ?? DEFAULT_LOG_RETENTION,
+      removalPolicy: props.removalPolicy ?? DEFAULT_REMOVAL_POLICY,
     });
     this.stage = this.api.addStage('Stage', {
       stageName,
@@ -143,7 +170,6 @@ export class McpHttpApi extends Construct {
 
     const integration = new HttpLambdaIntegration('McpIntegration', props.handler, {
       payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
-      timeout: Duration.seconds(29),
     });
     const routes = this.api.addRoutes({
       path,
@@ -154,6 +180,13 @@ export class McpHttpApi extends Construct {
       routes.push(
         ...this.api.addRoutes({ path: metadataPath, methods: [apigw.HttpMethod.GET], integration }),
       );
+    }
+
+    // An HTTP API waits up to 30 s for its integration (29 s is the REST and WebSocket limit); the CDK's
+    // HttpIntegration refuses more than 29 s, so the limit is stated on the CloudFormation resource itself.
+    for (const child of this.api.node.findAll()) {
+      if (child instanceof apigw.CfnIntegration)
+        child.timeoutInMillis = Platform.httpApiIntegrationTimeoutSeconds * 1000;
     }
 
     for (const route of routes) {
@@ -167,6 +200,7 @@ export class McpHttpApi extends Construct {
       });
     }
 
+    this.path = path;
     this.url = `${this.stage.url.replace(/\/$/, '')}${path}`;
   }
 }

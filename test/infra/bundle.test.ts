@@ -12,12 +12,8 @@ import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  esbuildOptions,
-  FUNCTION_ENTRIES,
-  VALIDATOR_GENERATOR,
-  LAMBDA_RUNTIME,
-} from '../../infra/bundling.ts';
+import { esbuildOptions, FUNCTION_ENTRIES, VALIDATOR_GENERATOR } from '../../infra/bundling.ts';
+import { LAMBDA_RUNTIME } from '../../infra/constructs/bundled-function.ts';
 import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../src/local/s3.ts';
 import { lambdaNode } from '../support/node-version.ts';
 import { modernHeaders, modernMeta } from '../support/rpc.ts';
@@ -183,7 +179,7 @@ beforeAll(async () => {
   synthMs = Math.round(performance.now() - started);
 
   const functions = template.findResources('AWS::Lambda::Function', {
-    Properties: { Runtime: LAMBDA_RUNTIME },
+    Properties: { Runtime: LAMBDA_RUNTIME.name },
   });
   const bucketId = Object.keys(template.findResources('AWS::S3::Bucket'))[0]!;
   const byDescription = (start: string) => {

@@ -2,7 +2,8 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
-import { LAMBDA_RUNTIME, NODE_TARGET } from '../../infra/bundling.ts';
+import { NODE_TARGET } from '../../infra/bundling.ts';
+import { LAMBDA_RUNTIME } from '../../infra/constructs/bundled-function.ts';
 import type { McpStackProps } from '../../infra/stack.ts';
 import { synthStack } from './synth.ts';
 
@@ -52,7 +53,7 @@ describe('the API in front of the MCP function', () => {
       IntegrationType: 'AWS_PROXY',
       PayloadFormatVersion: '2.0',
       IntegrationUri: { 'Fn::GetAtt': [mcp.id, 'Arn'] },
-      TimeoutInMillis: 29_000,
+      TimeoutInMillis: 30_000,
     });
   });
 
@@ -83,7 +84,7 @@ describe('the API in front of the MCP function', () => {
 
 describe('the two functions', () => {
   it('the runtime constant and the esbuild target name the same Node.js major', () => {
-    expect(LAMBDA_RUNTIME).toBe(`nodejs${NODE_TARGET.replace('node', '')}.x`);
+    expect(LAMBDA_RUNTIME.name).toBe(`nodejs${NODE_TARGET.replace('node', '')}.x`);
     expect(Number(NODE_TARGET.replace('node', ''))).toBeGreaterThanOrEqual(22);
   });
 
@@ -94,7 +95,7 @@ describe('the two functions', () => {
     'the %s function runs the ESM bundle on Node.js 22, arm64, with its memory and timeout',
     (_, f, memory, timeout) => {
       expect(f.resource.Properties).toMatchObject({
-        Runtime: LAMBDA_RUNTIME,
+        Runtime: LAMBDA_RUNTIME.name,
         Architectures: ['arm64'],
         Handler: 'index.handler',
         MemorySize: memory,
@@ -127,7 +128,6 @@ describe('the two functions', () => {
       OFFLOAD_BUCKET: { Ref: bucketId },
       OFFLOAD_PREFIX: 'outputs/',
       OFFLOAD_TTL_DAYS: '7',
-      OFFLOAD_THRESHOLD_BYTES: '32768',
       RESOURCES_FUNCTION_NAME: { Ref: companion.id },
     });
   });
@@ -433,9 +433,9 @@ describe('configuration through props', () => {
 
   it.each<[string, McpStackProps['endpoint'], RegExp]>([
     [
-      'a timeout above API Gateway’s limit',
-      { mcpTimeout: Duration.seconds(30) },
-      /mcpTimeout must be at most 29/,
+      'a timeout above the HTTP API’s integration limit',
+      { mcpTimeout: Duration.seconds(31) },
+      /mcpTimeout must be at most 30 seconds/,
     ],
     [
       'a companion slower than the MCP function',
