@@ -1,6 +1,6 @@
 import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { applyAuthDefault, readSettings, type ContextKey } from '../../infra/context.ts';
 import type { McpStackProps } from '../../infra/stack.ts';
 import { synthStack } from './synth.ts';
@@ -53,18 +53,21 @@ function nagFindings(props: McpStackProps): string[] {
   );
 }
 
-describe('authorization mechanism of the stack', () => {
-  const open = synthStack({ endpoint: { auth: { mode: 'none' } } }).template;
-  const withIssuer = synthStack({
+/** The three authorization choices, each synthesized afresh by the test that asks for it. */
+const open = () => synthStack({ endpoint: { auth: { mode: 'none' } } }).template;
+const withIssuer = () =>
+  synthStack({
     endpoint: { auth: { mode: 'oauth', issuer: ISSUER, requiredScopes: ['mcp:tools'] } },
   }).template;
-  const withCognito = synthStack({ endpoint: { auth: { mode: 'oauth', cognito: {} } } }).template;
+const withCognito = () => synthStack({ endpoint: { auth: { mode: 'oauth', cognito: {} } } }).template;
 
+describe('authorization mechanism of the stack', () => {
   it.each([
     ['auth none', open],
     ['auth oauth with an issuer', withIssuer],
     ['auth oauth with Cognito', withCognito],
-  ])('%s has no API Gateway authorizer: every route reaches the function, which decides', (_, template) => {
+  ])('%s has no API Gateway authorizer: every route reaches the function, which decides', (_, synth) => {
+    const template = synth();
     template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
     for (const route of Object.values(template.findResources('AWS::ApiGatewayV2::Route'))) {
       expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
@@ -72,21 +75,23 @@ describe('authorization mechanism of the stack', () => {
   });
 
   it('auth none gives the function no MCP_AUTH settings and serves no metadata routes', () => {
-    expect(Object.keys(mcpEnvironment(open)).filter((k) => k.startsWith('MCP_AUTH_'))).toEqual([]);
-    expect(routeKeys(open)).toEqual(['DELETE /mcp', 'GET /mcp', 'POST /mcp']);
+    const template = open();
+    expect(Object.keys(mcpEnvironment(template)).filter((k) => k.startsWith('MCP_AUTH_'))).toEqual([]);
+    expect(routeKeys(template)).toEqual(['DELETE /mcp', 'GET /mcp', 'POST /mcp']);
   });
 
   it('auth oauth gives the function the issuer, the endpoint URL as resource, and the required scopes', () => {
-    expect(mcpEnvironment(withIssuer)).toMatchObject({
+    const environment = mcpEnvironment(withIssuer());
+    expect(environment).toMatchObject({
       MCP_AUTH_MODE: 'oauth',
       MCP_AUTH_ISSUER: ISSUER,
       MCP_AUTH_REQUIRED_SCOPES: 'mcp:tools',
     });
-    expect(render(mcpEnvironment(withIssuer).MCP_AUTH_RESOURCE)).toMatch(API_URL);
+    expect(render(environment.MCP_AUTH_RESOURCE)).toMatch(API_URL);
   });
 
   it('auth oauth routes GET for both RFC 9728 metadata paths to the function', () => {
-    expect(routeKeys(withIssuer)).toEqual([
+    expect(routeKeys(withIssuer())).toEqual([
       'DELETE /mcp',
       'GET /.well-known/oauth-protected-resource',
       'GET /.well-known/oauth-protected-resource/mcp',
@@ -115,28 +120,17 @@ describe('authorization mechanism of the stack', () => {
     });
   });
 
-  it('the Cognito issuer is a user pool with resource indicators, required MFA and no self sign-up', () => {
-    withCognito.hasResourceProperties('AWS::Cognito::UserPool', {
-      UserPoolTier: 'ESSENTIALS',
-      MfaConfiguration: 'ON',
-      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
-      Policies: { PasswordPolicy: Match.objectLike({ MinimumLength: 12, RequireSymbols: true }) },
-    });
-    withCognito.hasResourceProperties('AWS::Cognito::UserPoolResourceServer', {
+  it('with Cognito the issuer’s resource server is the endpoint URL (the pool itself: cognito-issuer.test.ts)', () => {
+    const template = withCognito();
+    template.resourceCountIs('AWS::Cognito::UserPool', 1);
+    template.hasResourceProperties('AWS::Cognito::UserPoolResourceServer', {
       Identifier: apiUrl('/mcp'),
       Scopes: [Match.objectLike({ ScopeName: 'tools' })],
     });
-    withCognito.hasResourceProperties('AWS::Cognito::UserPoolClient', {
-      GenerateSecret: false,
-      AllowedOAuthFlows: ['code'],
-      AllowedOAuthFlowsUserPoolClient: true,
-      CallbackURLs: ['http://localhost:6274/oauth/callback'],
-    });
-    withCognito.hasResourceProperties('AWS::Cognito::UserPoolDomain', { ManagedLoginVersion: 2 });
   });
 
   it('with Cognito the function trusts the pool as issuer and requires its scope', () => {
-    const env = mcpEnvironment(withCognito);
+    const env = mcpEnvironment(withCognito());
     expect(render(env.MCP_AUTH_ISSUER)).toMatch(/^<McpIssuerUserPool\w+\.ProviderURL>$/);
     expect(render(env.MCP_AUTH_REQUIRED_SCOPES)).toMatch(
       /^https:\/\/<McpHttpApi\w+>\.execute-api\.<AWS::Region>\.<AWS::URLSuffix>\/mcp\/tools$/,
@@ -144,7 +138,7 @@ describe('authorization mechanism of the stack', () => {
   });
 
   it('with Cognito the outputs name the issuer, the metadata URL, the pool, the client id and the sign-in URL', () => {
-    const outputs = Object.keys(withCognito.findOutputs('*'));
+    const outputs = Object.keys(withCognito().findOutputs('*'));
     expect(outputs).toEqual(
       expect.arrayContaining([
         'AuthorizationServer',
@@ -164,16 +158,24 @@ describe('authorization mechanism of the stack', () => {
   });
 
   it('warns loudly at synth when the construct is used without an authorization choice', () => {
-    const { stack } = synthStack();
-    const warnings = Annotations.fromStack(stack).findWarning(
-      '*',
-      Match.stringLikeRegexp('No authorization chosen'),
-    );
-    expect(warnings).toHaveLength(1);
-    const explicit = synthStack({ endpoint: { auth: { mode: 'none' } } }).stack;
-    expect(
-      Annotations.fromStack(explicit).findWarning('*', Match.stringLikeRegexp('No authorization')),
-    ).toEqual([]);
+    // The synth prints its warnings (the CDK's validation report) on stderr: read them here, not in the test log.
+    const printed: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((...args) => void printed.push(args.join(' ')));
+    try {
+      const { stack } = synthStack();
+      expect(printed.join('\n')).toContain('No authorization chosen');
+      const warnings = Annotations.fromStack(stack).findWarning(
+        '*',
+        Match.stringLikeRegexp('No authorization chosen'),
+      );
+      expect(warnings).toHaveLength(1);
+      const explicit = synthStack({ endpoint: { auth: { mode: 'none' } } }).stack;
+      expect(
+        Annotations.fromStack(explicit).findWarning('*', Match.stringLikeRegexp('No authorization')),
+      ).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it.each<[string, McpStackProps, RegExp]>([

@@ -171,6 +171,7 @@ beforeAll(async () => {
   const { template } = synthStack(
     {
       endpoint: {
+        auth: { mode: 'none' },
         mcpBeforeBundling: [`${VALIDATOR_GENERATOR} functions/mcp/tools/index.ts ${regenerated()}`],
       },
     },

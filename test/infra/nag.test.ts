@@ -27,22 +27,25 @@ function acknowledgments(root: IConstruct): Map<string, string> {
   return found;
 }
 
+/** An open endpoint (OAuth stacks have their own nag checks in auth.test.ts) with the given settings. */
+const OPEN = { auth: { mode: 'none' } } as const;
+
 describe('cdk-nag AWS Solutions checks', () => {
   it.each<[string, McpStackProps]>([
-    ['the default stack', {}],
+    ['the stack with every default', { endpoint: OPEN }],
     [
       'a named stage with CORS origins',
-      { endpoint: { stageName: 'prod', allowedOrigins: ['https://app.example.com'] } },
+      { endpoint: { ...OPEN, stageName: 'prod', allowedOrigins: ['https://app.example.com'] } },
     ],
-    ['a retained bucket', { endpoint: { removalPolicy: RemovalPolicy.RETAIN } }],
-    ['an alarm topic', { alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:alarms' }],
+    ['a retained bucket', { endpoint: { ...OPEN, removalPolicy: RemovalPolicy.RETAIN } }],
+    ['an alarm topic', { endpoint: OPEN, alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:alarms' }],
   ])('%s has no unacknowledged finding, error or warning', (_, props) => {
     const { app } = synthStack(props);
     expect(findings(app)).toEqual([]);
   });
 
   it('acknowledges exactly the expected findings, each with a written reason', () => {
-    const { app } = synthStack();
+    const { app } = synthStack({ endpoint: OPEN });
     const acks = acknowledgments(app);
     const rules = [...acks.keys()].map((k) => k.replace(/ @ .*$/, '').replace(/<\w+\.Arn>/, '<Bucket.Arn>'));
     expect([...new Set(rules)].sort()).toEqual([
@@ -57,7 +60,7 @@ describe('cdk-nag AWS Solutions checks', () => {
   });
 
   it('a finding nobody acknowledged is reported (the check is live, not silenced)', () => {
-    const { app, stack } = synthStack();
+    const { app, stack } = synthStack({ endpoint: OPEN });
     new Bucket(stack, 'PlainBucket');
     const reported = findings(app).filter((f) => f.includes('/PlainBucket/'));
     expect(reported.some((f) => f.startsWith('AwsSolutions-S1 (error)'))).toBe(true);

@@ -1,6 +1,6 @@
 import './cdk-home.ts';
 import { readFileSync } from 'node:fs';
-import { App } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { McpStack, type McpStackProps } from '../../infra/stack.ts';
 
@@ -37,7 +37,11 @@ export function synthStack(props: McpStackProps = {}, options: SynthOptions = {}
   return { app, stack, template: Template.fromStack(stack) };
 }
 
-/** Logical ids of the resources of a type whose logical id starts with a prefix. */
-export function logicalIds(template: Template, type: string, prefix = ''): string[] {
-  return Object.keys(template.findResources(type)).filter((id) => id.startsWith(prefix));
+/** A fresh, empty stack for the test of one construct: cdk.json flags, no bundling, no CloudFormation validation. */
+export function newStack(): Stack {
+  const app = new App({
+    context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] },
+    builtinCloudFormationValidation: false,
+  });
+  return new Stack(app, 'Test');
 }

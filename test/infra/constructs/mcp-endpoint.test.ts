@@ -1,0 +1,283 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { describe, expect, it } from 'vitest';
+import { LAMBDA_RUNTIME } from '../../../infra/constructs/bundled-function.ts';
+import { McpEndpoint, type McpEndpointProps } from '../../../infra/constructs/mcp-endpoint.ts';
+import { loadConfig } from '../../../src/config.ts';
+import { Defaults } from '../../../src/limits.ts';
+import { newStack } from '../synth.ts';
+import { expectLeastPrivilege, lambdaFunction, logGroupArnOf, only } from '../template.ts';
+
+/** An McpEndpoint in a fresh stack (open unless `auth` says otherwise: these tests are not about auth). */
+function build(props: McpEndpointProps = {}) {
+  const stack = newStack();
+  const endpoint = new McpEndpoint(stack, 'Mcp', { auth: { mode: 'none' }, ...props });
+  const template = Template.fromStack(stack);
+  const mcp = lambdaFunction(template, 'Stateless MCP server');
+  const companion = lambdaFunction(template, 'Companion of the MCP function');
+  const [bucketId, bucket] = only(template, 'AWS::S3::Bucket');
+  return { stack, endpoint, template, mcp, companion, bucketId, bucket };
+}
+
+/** The objects of the bucket under a prefix, as a grant names them. */
+const underPrefix = (bucketId: string, prefix = 'outputs/') => ({
+  'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId, 'Arn'] }, `/${prefix}*`]],
+});
+
+describe('McpEndpoint', () => {
+  it('mcpFunction is the MCP function itself: endpoint.mcpFunction.functionName names it', () => {
+    const { stack, endpoint, mcp, companion } = build();
+    expect(stack.resolve(endpoint.mcpFunction.functionName)).toEqual({ Ref: mcp.id });
+    expect(stack.resolve(endpoint.resourcesFunction.functionName)).toEqual({ Ref: companion.id });
+  });
+
+  it('the MCP function receives the endpoint, offload and companion settings src/config.ts reads', () => {
+    const { mcp, bucketId, companion } = build();
+    expect(mcp.resource.Properties.Environment.Variables).toEqual({
+      NODE_OPTIONS: '--enable-source-maps',
+      POWERTOOLS_SERVICE_NAME: 'mcp-lambda-template',
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+      MCP_SERVER_NAME: 'mcp-lambda-template',
+      MCP_PATH: '/mcp',
+      OFFLOAD_BUCKET: { Ref: bucketId },
+      OFFLOAD_PREFIX: 'outputs/',
+      OFFLOAD_TTL_DAYS: '7',
+      RESOURCES_FUNCTION_NAME: { Ref: companion.id },
+    });
+  });
+
+  it('settings no other resource depends on are left to the function: its configuration applies the 32 KiB threshold', () => {
+    const { mcp } = build();
+    const variables = mcp.resource.Properties.Environment.Variables as Record<string, unknown>;
+    const strings = Object.fromEntries(
+      Object.entries(variables).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
+    expect(strings.OFFLOAD_THRESHOLD_BYTES).toBeUndefined();
+    expect(loadConfig(strings).offload.thresholdBytes).toBe(32_768);
+    expect(Defaults.offloadThresholdBytes).toBe(32_768);
+  });
+
+  it('the companion function receives the bucket and prefix, and no endpoint settings', () => {
+    const { companion, bucketId } = build();
+    const env = companion.resource.Properties.Environment.Variables;
+    expect(env).toMatchObject({
+      OFFLOAD_BUCKET: { Ref: bucketId },
+      OFFLOAD_PREFIX: 'outputs/',
+      POWERTOOLS_SERVICE_NAME: 'mcp-lambda-template-resources',
+    });
+    expect(env.MCP_PATH).toBeUndefined();
+    expect(env.RESOURCES_FUNCTION_NAME).toBeUndefined();
+  });
+
+  it.each([
+    ['MCP', 'mcp', 1024, 28],
+    ['companion', 'companion', 512, 10],
+  ] as const)(
+    'the %s function runs the ESM bundle on Node.js 22, arm64, with its memory and timeout',
+    (_, which, memory, timeout) => {
+      expect(build()[which].resource.Properties).toMatchObject({
+        Runtime: LAMBDA_RUNTIME.name,
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: memory,
+        Timeout: timeout,
+      });
+    },
+  );
+
+  it.each([
+    ['MCP', 'mcp'],
+    ['companion', 'companion'],
+  ] as const)('the %s function writes JSON logs at INFO to its own log group, kept one month', (_, which) => {
+    const built = build();
+    const f = built[which];
+    expect(f.resource.Properties.LoggingConfig).toMatchObject({
+      LogFormat: 'JSON',
+      ApplicationLogLevel: 'INFO',
+      SystemLogLevel: 'INFO',
+    });
+    expect(f.resource.Properties.Environment.Variables).toMatchObject({
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+      NODE_OPTIONS: '--enable-source-maps',
+    });
+    const logGroup = built.template.toJSON().Resources[f.resource.Properties.LoggingConfig.LogGroup.Ref];
+    expect(logGroup).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
+  });
+
+  it('the MCP function may write its logs, put objects under the prefix and invoke the companion: nothing else', () => {
+    const { mcp, companion, bucketId } = build();
+    expect(mcp.statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        Resource: logGroupArnOf(mcp.resource),
+      },
+      { Effect: 'Allow', Action: 's3:PutObject', Resource: underPrefix(bucketId) },
+      { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { 'Fn::GetAtt': [companion.id, 'Arn'] } },
+    ]);
+  });
+
+  it('the companion function may write its logs and get objects under the prefix: nothing else', () => {
+    const { companion, bucketId } = build();
+    expect(companion.statements).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        Resource: logGroupArnOf(companion.resource),
+      },
+      { Effect: 'Allow', Action: 's3:GetObject', Resource: underPrefix(bucketId) },
+    ]);
+  });
+
+  it.each([
+    ['MCP', 'mcp'],
+    ['companion', 'companion'],
+  ] as const)(
+    'the %s role has no wildcard action, no managed policy and is assumable by Lambda only',
+    (_, which) => {
+      const f = build()[which];
+      expectLeastPrivilege(f.role, f.statements);
+    },
+  );
+
+  it('the API routes /mcp to the MCP function, and only API Gateway may invoke it', () => {
+    const { template, mcp } = build();
+    const [, integration] = only(template, 'AWS::ApiGatewayV2::Integration');
+    expect(integration.Properties.IntegrationUri).toEqual({ 'Fn::GetAtt': [mcp.id, 'Arn'] });
+    for (const p of Object.values(template.findResources('AWS::Lambda::Permission')))
+      expect(p.Properties).toMatchObject({
+        Principal: 'apigateway.amazonaws.com',
+        FunctionName: { 'Fn::GetAtt': [mcp.id, 'Arn'] },
+      });
+  });
+
+  it('the duration alarms follow each function’s timeout, and the dashboard reads the MCP function’s logs', () => {
+    const { template, mcp, companion, endpoint } = build();
+    const durations = Object.values(template.findResources('AWS::CloudWatch::Alarm'))
+      .map((a) => a.Properties)
+      .filter((a) => a.MetricName === 'Duration');
+    const thresholdOf = (id: string) =>
+      durations.find((a) => a.Dimensions.some((d: { Value: { Ref: string } }) => d.Value.Ref === id))
+        ?.Threshold;
+    expect([thresholdOf(mcp.id), thresholdOf(companion.id)]).toEqual([28_000 * 0.8, 10_000 * 0.8]);
+    expect(endpoint.monitoring.alarms).toHaveLength(7);
+    const [, dashboard] = only(template, 'AWS::CloudWatch::Dashboard');
+    expect(JSON.stringify(dashboard.Properties.DashboardBody)).toContain(
+      mcp.resource.Properties.LoggingConfig.LogGroup.Ref,
+    );
+  });
+
+  it('allowed origins reach the function and the CORS preflight', () => {
+    const origins = ['https://app.example.com', 'http://localhost:6274'];
+    const { mcp, template } = build({ allowedOrigins: origins });
+    expect(mcp.resource.Properties.Environment.Variables).toMatchObject({
+      MCP_ALLOWED_ORIGINS: origins.join(','),
+    });
+    const [, api] = only(template, 'AWS::ApiGatewayV2::Api');
+    expect(api.Properties.CorsConfiguration).toMatchObject({ AllowOrigins: origins });
+  });
+
+  it('path and offloadPrefix are resolved once: the route, the bucket rule and grants, and both functions agree', () => {
+    const { template, mcp, companion, bucket, bucketId } = build({
+      path: '/v1/mcp',
+      offloadPrefix: 'large/',
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'POST /v1/mcp' });
+    expect(mcp.resource.Properties.Environment.Variables).toMatchObject({
+      MCP_PATH: '/v1/mcp',
+      OFFLOAD_PREFIX: 'large/',
+    });
+    expect(companion.resource.Properties.Environment.Variables).toMatchObject({ OFFLOAD_PREFIX: 'large/' });
+    expect(bucket.Properties.LifecycleConfiguration.Rules[0].Prefix).toBe('large/');
+    expect(mcp.statements).toContainEqual({
+      Effect: 'Allow',
+      Action: 's3:PutObject',
+      Resource: underPrefix(bucketId, 'large/'),
+    });
+  });
+
+  it('sizes, limits, TTL and log settings reach the template', () => {
+    const { template, mcp, companion } = build({
+      offloadThresholdBytes: 65536,
+      offloadTtlDays: 2,
+      mcpMemorySize: 2048,
+      resourcesMemorySize: 256,
+      mcpTimeout: Duration.seconds(20),
+      throttleRateLimit: 5,
+      throttleBurstLimit: 10,
+      logLevel: 'WARN',
+      logRetention: RetentionDays.ONE_WEEK,
+    });
+    expect(mcp.resource.Properties).toMatchObject({
+      MemorySize: 2048,
+      Timeout: 20,
+      LoggingConfig: { ApplicationLogLevel: 'WARN' },
+    });
+    expect(mcp.resource.Properties.Environment.Variables).toMatchObject({
+      OFFLOAD_THRESHOLD_BYTES: '65536',
+      OFFLOAD_TTL_DAYS: '2',
+      POWERTOOLS_LOG_LEVEL: 'WARN',
+    });
+    expect(companion.resource.Properties.MemorySize).toBe(256);
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      LifecycleConfiguration: { Rules: [Match.objectLike({ ExpirationInDays: 2 })] },
+    });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 },
+    });
+    for (const lg of Object.values(template.findResources('AWS::Logs::LogGroup')))
+      expect(lg.Properties.RetentionInDays).toBe(7);
+  });
+
+  it('an MCP function timeout of 30 s, the HTTP API limit, is accepted', () => {
+    expect(build({ mcpTimeout: Duration.seconds(30) }).mcp.resource.Properties.Timeout).toBe(30);
+  });
+
+  it('by default the bucket and the log groups are deleted with the stack', () => {
+    const { template, bucket } = build();
+    expect(bucket.DeletionPolicy).toBe('Delete');
+    template.resourceCountIs('Custom::S3AutoDeleteObjects', 1);
+    for (const lg of Object.values(template.findResources('AWS::Logs::LogGroup')))
+      expect(lg.DeletionPolicy).toBe('Delete');
+  });
+
+  it('RETAIN keeps the bucket and the log groups and adds no auto-delete provider', () => {
+    const { template, bucket } = build({ removalPolicy: RemovalPolicy.RETAIN });
+    expect(bucket.DeletionPolicy).toBe('Retain');
+    template.resourceCountIs('Custom::S3AutoDeleteObjects', 0);
+    for (const lg of Object.values(template.findResources('AWS::Logs::LogGroup')))
+      expect(lg.DeletionPolicy).toBe('Retain');
+  });
+
+  it.each<[string, McpEndpointProps, RegExp]>([
+    [
+      'a timeout above the HTTP API’s integration limit',
+      { mcpTimeout: Duration.seconds(31) },
+      /mcpTimeout must be at most 30 seconds/,
+    ],
+    [
+      'a companion slower than the MCP function',
+      { mcpTimeout: Duration.seconds(5), resourcesTimeout: Duration.seconds(6) },
+      /resourcesTimeout must be at most mcpTimeout/,
+    ],
+    ['memory below 128 MB', { mcpMemorySize: 64 }, /mcpMemorySize must be an integer from 128 to 10240/],
+    ['a TTL of 0 days', { offloadTtlDays: 0 }, /OFFLOAD_TTL_DAYS must be an integer from 1 to 365/],
+    ['a threshold above 5 MiB', { offloadThresholdBytes: 6 * 1024 * 1024 }, /OFFLOAD_THRESHOLD_BYTES/],
+    [
+      'a prefix without a trailing slash',
+      { offloadPrefix: 'outputs' },
+      /OFFLOAD_PREFIX has an invalid value/,
+    ],
+    ['a path without a leading slash', { path: 'mcp' }, /MCP_PATH has an invalid value/],
+    ['a stage name with a space', { stageName: 'my stage' }, /stage name "my stage" must be/],
+    [
+      'an origin pattern API Gateway cannot express',
+      { allowedOrigins: ['http://localhost:*'] },
+      /not an exact origin/,
+    ],
+    ['a zero rate limit', { throttleRateLimit: 0 }, /throttleRateLimit must be/],
+  ])('refuses %s and names the setting', (_, props, message) => {
+    expect(() => build(props)).toThrow(message);
+  });
+});
