@@ -16,6 +16,7 @@ import { OutputBucket } from './output-bucket.ts';
 
 /** `auth: oauth`: every request needs an access token for this endpoint from one issuer (MCP_AUTH_*). */
 export interface McpOAuthProps {
+  /** Tokens are required. Required. */
   readonly mode: 'oauth';
   /**
    * Issuer URL of an existing authorization server (`iss` of its tokens). Exactly one of `issuer` and `cognito`.
