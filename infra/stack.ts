@@ -32,50 +32,48 @@ export class McpStack extends Stack {
       ...(alarmActions ? { alarmActions } : {}),
     });
 
-    new CfnOutput(this, 'McpEndpointUrl', {
-      description: 'MCP endpoint (Streamable HTTP): give this URL to MCP clients',
-      value: this.endpoint.url,
-    });
-    new CfnOutput(this, 'OutputBucketName', {
-      description: 'Bucket holding large tool outputs until they expire',
-      value: this.endpoint.outputs.bucketName,
-    });
-    new CfnOutput(this, 'McpFunctionName', {
-      description: 'MCP Lambda function',
-      value: this.endpoint.mcpFunction.functionName,
-    });
-    new CfnOutput(this, 'McpLogGroupName', {
-      description: 'Structured JSON logs of the MCP function (one "request" line per HTTP request)',
-      value: this.endpoint.mcpFunction.logGroup.logGroupName,
-    });
-    const auth = this.endpoint.auth;
-    if (auth) {
-      new CfnOutput(this, 'AuthorizationServer', {
-        description: 'Issuer of the access tokens this endpoint accepts',
-        value: auth.issuer,
-      });
-      new CfnOutput(this, 'ProtectedResourceMetadataUrl', {
-        description: 'RFC 9728 metadata that tells MCP clients where to get a token',
-        value: auth.metadataUrl,
-      });
-    }
-    if (auth?.cognito) {
-      new CfnOutput(this, 'CognitoUserPoolId', {
-        description: 'User pool of the endpoint: add users here (admin-created; no self sign-up)',
-        value: auth.cognito.userPool.userPoolId,
-      });
-      new CfnOutput(this, 'CognitoClientId', {
-        description: 'OAuth client id to give MCP clients (public client, authorization code with PKCE)',
-        value: auth.cognito.client.userPoolClientId,
-      });
-      new CfnOutput(this, 'CognitoSignInUrl', {
-        description: 'Managed sign-in domain of the user pool',
-        value: auth.cognito.domain.baseUrl(),
-      });
-    }
-    new CfnOutput(this, 'DashboardUrl', {
-      description: 'CloudWatch dashboard of the endpoint',
-      value: this.endpoint.monitoring.dashboardUrl,
-    });
+    const { auth, mcpFunction, monitoring } = this.endpoint;
+    const outputs: (readonly [id: string, description: string, value: string])[] = [
+      ['McpEndpointUrl', 'MCP endpoint (Streamable HTTP): give this URL to MCP clients', this.endpoint.url],
+      [
+        'OutputBucketName',
+        'Bucket holding large tool outputs until they expire',
+        this.endpoint.outputs.bucketName,
+      ],
+      ['McpFunctionName', 'MCP Lambda function', mcpFunction.functionName],
+      [
+        'McpLogGroupName',
+        'Structured JSON logs of the MCP function (one "request" line per HTTP request)',
+        mcpFunction.logGroup.logGroupName,
+      ],
+      ...(auth
+        ? ([
+            ['AuthorizationServer', 'Issuer of the access tokens this endpoint accepts', auth.issuer],
+            [
+              'ProtectedResourceMetadataUrl',
+              'RFC 9728 metadata that tells MCP clients where to get a token',
+              auth.metadataUrl,
+            ],
+          ] as const)
+        : []),
+      ...(auth?.cognito
+        ? ([
+            [
+              'CognitoUserPoolId',
+              'User pool of the endpoint: add users here (admin-created; no self sign-up)',
+              auth.cognito.userPool.userPoolId,
+            ],
+            [
+              'CognitoClientId',
+              'OAuth client id to give MCP clients (public client, authorization code with PKCE)',
+              auth.cognito.client.userPoolClientId,
+            ],
+            ['CognitoSignInUrl', 'Managed sign-in domain of the user pool', auth.cognito.domain.baseUrl()],
+          ] as const)
+        : []),
+      ['DashboardUrl', 'CloudWatch dashboard of the endpoint', monitoring.dashboardUrl],
+    ];
+    for (const [outputId, description, value] of outputs)
+      new CfnOutput(this, outputId, { description, value });
   }
 }
