@@ -3,7 +3,7 @@ import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { metadataPaths, metadataUrl, WELL_KNOWN_PREFIX } from '../../src/auth/metadata.ts';
+import { metadataPaths, metadataUrl } from '../../src/auth/metadata.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { Defaults, Platform, Ranges } from '../../src/limits.ts';
 import { FUNCTION_ENTRIES, GENERATE_VALIDATORS_COMMAND } from '../bundling.ts';
@@ -317,16 +317,18 @@ export class McpEndpoint extends Construct {
     });
 
     const oauth = this.chosenOAuth(props);
+    // RFC 9728 paths of the metadata document; the API URL is not known before deployment, but its path is.
+    const wellKnownPaths = oauth
+      ? metadataPaths(
+          oauth.resource !== undefined && !Token.isUnresolved(oauth.resource)
+            ? oauth.resource
+            : `https://endpoint.invalid${config.mcpPath}`,
+        )
+      : undefined;
     this.httpApi = new McpHttpApi(this, 'HttpApi', {
       handler: this.mcpFunction,
       path: config.mcpPath,
-      metadataPaths: oauth
-        ? metadataPaths(
-            oauth.resource !== undefined && !Token.isUnresolved(oauth.resource)
-              ? oauth.resource
-              : `https://endpoint.invalid${config.mcpPath}`,
-          )
-        : undefined,
+      metadataPaths: wellKnownPaths,
       stageName: props.stageName,
       throttleRateLimit: props.throttleRateLimit,
       throttleBurstLimit: props.throttleBurstLimit,
@@ -335,7 +337,7 @@ export class McpEndpoint extends Construct {
       removalPolicy: props.removalPolicy,
     });
     this.url = this.httpApi.url;
-    if (oauth) this.auth = this.authorize(oauth, mcpEnvironment, props.removalPolicy);
+    if (oauth) this.auth = this.authorize(oauth, mcpEnvironment, wellKnownPaths![0]!, props.removalPolicy);
 
     this.monitoring = new McpMonitoring(this, 'Monitoring', {
       functions: [
@@ -377,6 +379,7 @@ export class McpEndpoint extends Construct {
   private authorize(
     oauth: McpOAuthProps,
     mcpEnvironment: Record<string, string>,
+    metadataPath: string,
     removalPolicy: RemovalPolicy | undefined,
   ): McpEndpointAuth {
     const resource = oauth.resource ?? this.url;
@@ -411,7 +414,7 @@ export class McpEndpoint extends Construct {
       issuer,
       resource,
       metadataUrl: Token.isUnresolved(resource)
-        ? `${this.httpApi.stage.url.replace(/\/$/, '')}${WELL_KNOWN_PREFIX}${this.httpApi.path}`
+        ? `${this.httpApi.stage.url.replace(/\/$/, '')}${metadataPath}`
         : metadataUrl(resource),
       ...(cognito ? { cognito } : {}),
     };
