@@ -8,6 +8,10 @@ export interface HttpRequest {
   headers: Readonly<Record<string, string | undefined>>;
   /** The decoded body text, if any. */
   body?: string;
+  /** The raw query string without `?` (percent-encoded, repeated names kept), if any. */
+  query?: string;
+  /** Request cookies as `name=value` pairs: API Gateway (payload 2.0) moves them out of the headers. */
+  cookies?: readonly string[];
 }
 
 /** A runtime-neutral HTTP response. */
@@ -15,6 +19,8 @@ export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** `Set-Cookie` values, one per cookie (a header record cannot repeat a name). */
+  cookies?: string[];
 }
 
 /** Per-invocation facts an adapter knows and the transport needs. */

@@ -26,6 +26,8 @@ export function toHttpRequest(event: APIGatewayProxyEventV2): HttpRequest {
     path,
     headers,
     ...(body !== undefined ? { body } : {}),
+    ...(event.rawQueryString ? { query: event.rawQueryString } : {}),
+    ...(event.cookies?.length ? { cookies: event.cookies } : {}),
   };
 }
 
@@ -36,6 +38,7 @@ export function toLambdaResult(response: HttpResponse): APIGatewayProxyStructure
     headers: response.headers,
     body: response.body,
     isBase64Encoded: false,
+    ...(response.cookies?.length ? { cookies: response.cookies } : {}),
   };
 }
 

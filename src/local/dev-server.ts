@@ -28,6 +28,12 @@ function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyE
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
+  // Payload 2.0 delivers cookies as a list and drops the Cookie header.
+  const cookies = (headers.cookie ?? '')
+    .split(';')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  delete headers.cookie;
   const now = new Date();
   const textual = TEXTUAL.test(headers['content-type'] ?? '');
   return {
@@ -35,6 +41,7 @@ function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyE
     routeKey: '$default',
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
+    ...(cookies.length ? { cookies } : {}),
     headers,
     requestContext: {
       accountId: 'local',
@@ -99,6 +106,7 @@ function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): 
   const body = result.isBase64Encoded ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
   res.writeHead(result.statusCode ?? 200, {
     ...(result.headers as Record<string, string>),
+    ...(result.cookies?.length ? { 'set-cookie': result.cookies } : {}),
     'content-length': String(body.length),
   });
   res.end(body);

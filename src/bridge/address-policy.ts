@@ -1,0 +1,65 @@
+import { BlockList, isIP } from 'node:net';
+
+/**
+ * Which network addresses an outbound fetch made on a client's behalf (a Client ID Metadata Document) may reach:
+ * public unicast only. Private, loopback, link-local, unique-local, shared (CGNAT), multicast, reserved and
+ * documentation ranges are refused, and so are IPv6 forms that embed an IPv4 address (mapped, NAT64, 6to4), which
+ * could smuggle a private one. Checked on the resolved address, so a public name pointing inside is refused too.
+ */
+
+const blocked = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv4');
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['::ffff:0:0', 96],
+  ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['2002::', 16],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+] as const)
+  blocked.addSubnet(net, prefix, 'ipv6');
+
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+/** Whether an address is a loopback address (127.0.0.0/8 or ::1). */
+export function isLoopbackAddress(address: string): boolean {
+  const family = isIP(address);
+  return family !== 0 && loopback.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/**
+ * Whether a fetch may connect to `address`. `allowLoopback` (tests and local development only, never in a
+ * deployed stack) additionally lets loopback addresses through, and nothing else.
+ */
+export function isAllowedAddress(address: string, options: { allowLoopback?: boolean } = {}): boolean {
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (options.allowLoopback && isLoopbackAddress(address)) return true;
+  return !blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}

@@ -1,0 +1,124 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request } from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { isAllowedAddress } from './address-policy.ts';
+
+/**
+ * Fetches a Client ID Metadata Document: the one outbound request a client can point the bridge at, so it is an
+ * SSRF surface. GET over https only; every address the name resolves to must be public (checked after DNS, and
+ * the connection uses exactly the checked addresses, so a second lookup cannot swap in another); redirects are
+ * never followed (a document must live at its own URL); the whole exchange has a time limit and the body a size cap.
+ */
+
+export interface MetadataFetchOptions {
+  /** Give up after this many ms (DNS, connect, TLS and body together). */
+  timeoutMs: number;
+  /** Refuse bodies larger than this. */
+  maxBytes: number;
+  /** Also abort when this signal fires (the invocation deadline). */
+  signal?: AbortSignal;
+  /** Tests and local development only: allow loopback addresses (never set in a deployed stack). */
+  allowLoopback?: boolean;
+  /** Tests only: extra trusted CA certificates (PEM) for a document served on loopback. */
+  ca?: string;
+}
+
+export type MetadataFetchResult =
+  | { ok: true; body: unknown; cacheControl: string | undefined }
+  | { ok: false; reason: string };
+
+/** A DNS lookup that fails unless every resolved address is allowed, and hands the socket only those. */
+function guardedLookup(allowLoopback: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { all: true, family: options.family ?? 0 }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, '', 0);
+      if (addresses.length === 0 || !addresses.every((a) => isAllowedAddress(a.address, { allowLoopback })))
+        return callback(Object.assign(new Error('refused address'), { code: 'EREFUSEDADDRESS' }), '', 0);
+      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
+}
+
+/** GETs `url` (already checked by `metadataUrlProblem`) within the limits; never throws. */
+export function fetchMetadataDocument(url: string, options: MetadataFetchOptions): Promise<MetadataFetchResult> {
+  const target = new URL(url);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  const allowLoopback = options.allowLoopback === true;
+  if (isIP(host) && !isAllowedAddress(host, { allowLoopback }))
+    return Promise.resolve({ ok: false, reason: 'the client_id URL points at a private or reserved address' });
+
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: MetadataFetchResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      req.destroy();
+      resolve(result);
+    };
+    const onAbort = () => finish({ ok: false, reason: 'fetching the client metadata document timed out' });
+    const timer = setTimeout(onAbort, options.timeoutMs);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const req = request(
+      {
+        protocol: 'https:',
+        hostname: host,
+        port: target.port || 443,
+        path: target.pathname,
+        method: 'GET',
+        headers: { accept: 'application/json', 'user-agent': 'mcp-authorization-bridge' },
+        lookup: guardedLookup(allowLoopback),
+        ...(isIP(host) ? {} : { servername: host }),
+        ...(options.ca ? { ca: options.ca } : {}),
+        agent: false,
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400)
+          return finish({ ok: false, reason: 'the client metadata document URL redirects; redirects are not followed' });
+        if (status !== 200) return finish({ ok: false, reason: `the client metadata document URL answered ${status}` });
+        const type = String(res.headers['content-type'] ?? '').toLowerCase();
+        if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/.test(type))
+          return finish({ ok: false, reason: 'the client metadata document is not served as application/json' });
+        if (Number(res.headers['content-length'] ?? 0) > options.maxBytes)
+          return finish({ ok: false, reason: `the client metadata document is larger than ${options.maxBytes} bytes` });
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > options.maxBytes)
+            return finish({ ok: false, reason: `the client metadata document is larger than ${options.maxBytes} bytes` });
+          chunks.push(chunk);
+        });
+        res.on('error', () => finish({ ok: false, reason: 'reading the client metadata document failed' }));
+        res.on('end', () => {
+          if (settled) return;
+          try {
+            const cacheControl = res.headers['cache-control'];
+            finish({
+              ok: true,
+              body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+              cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined,
+            });
+          } catch {
+            finish({ ok: false, reason: 'the client metadata document is not valid JSON' });
+          }
+        });
+      },
+    );
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      finish({
+        ok: false,
+        reason:
+          error.code === 'EREFUSEDADDRESS'
+            ? 'the client_id URL resolves to a private or reserved address'
+            : 'the client metadata document could not be fetched',
+      }),
+    );
+    req.end();
+    if (options.signal?.aborted) onAbort();
+  });
+}

@@ -1,0 +1,85 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * The bridge's only HTML: the consent page and the error page. Plain server-rendered HTML with no script and no
+ * external asset; every client-supplied string is escaped; the Content-Security-Policy allows only the inline style
+ * (by hash) and forms posting back here (and, after a form, the redirects that follow it).
+ */
+
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1b1b1b}
+h1{font-size:1.4rem}code{background:#f2f2f2;padding:0 .25rem;border-radius:3px;word-break:break-all}
+.box{border:1px solid #ccc;border-radius:8px;padding:1rem 1.25rem;margin:1.25rem 0}
+.actions{display:flex;gap:.75rem}button{font:inherit;padding:.5rem 1.25rem;border-radius:6px;border:1px solid #888;cursor:pointer}
+button.primary{background:#1f5fbf;color:#fff;border-color:#1f5fbf}.muted{color:#555;font-size:.9rem}`;
+const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
+
+/** Escapes text for HTML element content and double-quoted attributes. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Security headers of every HTML response; `formTargets` are origins a form submission may end up at. */
+export function htmlHeaders(formTargets: readonly string[] = []): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': [
+      "default-src 'none'",
+      `style-src 'sha256-${STYLE_HASH}'`,
+      `form-action 'self'${formTargets.map((t) => ` ${t}`).join('')}`,
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+    ].join('; '),
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  };
+}
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+  `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>` +
+  `<body>${body}</body></html>`;
+
+/** What the consent page shows and posts back. */
+export interface ConsentView {
+  /** Where the form posts (the bridge's consent endpoint path). */
+  action: string;
+  /** The client's self-declared name, if any (already capped and stripped of control characters). */
+  clientName: string | undefined;
+  /** How the client is identified: its metadata document URL, or "registered dynamically". */
+  clientIdentity: string;
+  /** Host (and port) the browser will be sent back to with the authorization code. */
+  redirectHost: string;
+  /** Scopes to be granted. */
+  scopes: readonly string[];
+  /** The sealed transaction, carried in a hidden field. */
+  transaction: string;
+  /** Name of the MCP server the client wants to reach. */
+  resourceName: string;
+}
+
+/** The consent page (MCP security best practices, confused-deputy mitigation). */
+export function consentPage(view: ConsentView): string {
+  const name = view.clientName ? escapeHtml(view.clientName) : 'An unnamed application';
+  const scopes = view.scopes.length
+    ? `<p>It asks for: ${view.scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(' ')}</p>`
+    : '';
+  return page(
+    'Allow access?',
+    `<h1>Allow access to ${escapeHtml(view.resourceName)}?</h1>` +
+      `<div class="box"><p><strong>${name}</strong> wants to use the tools of ${escapeHtml(view.resourceName)} on your behalf.</p>` +
+      `<p>After you sign in, you will be sent to <code>${escapeHtml(view.redirectHost)}</code>.</p>${scopes}` +
+      `<p class="muted">Client: ${escapeHtml(view.clientIdentity)}. The name is chosen by the application itself; ` +
+      `allow only if you started this connection and trust where it sends you.</p></div>` +
+      `<form method="post" action="${escapeHtml(view.action)}">` +
+      `<input type="hidden" name="transaction" value="${escapeHtml(view.transaction)}">` +
+      `<div class="actions"><button class="primary" type="submit" name="decision" value="allow">Allow and sign in</button>` +
+      `<button type="submit" name="decision" value="deny">Deny</button></div></form>`,
+  );
+}
+
+/** An error page: shown instead of redirecting when the redirect target itself cannot be trusted. */
+export function errorPage(title: string, message: string): string {
+  return page(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>`);
+}

@@ -1,0 +1,164 @@
+/**
+ * An embedded OpenID provider for local development and tests: `oidc-provider` (a certified implementation, a
+ * dev dependency) on a loopback port, with one development user and a plain sign-in form. It plays the part
+ * Cognito's managed login plays in the deployed stack: the authorization bridge sends users here to sign in,
+ * as a confidential client with a single callback.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair } from 'jose';
+
+/** The development user every local sign-in uses. */
+export const DEV_USER_EMAIL = 'dev@example.com';
+/** Its subject at the provider (what ends up as `sub` in the bridge's access tokens). */
+export const DEV_USER_SUBJECT = 'dev-user';
+
+export interface LocalOidcProviderOptions {
+  /** The bridge's callback URL: the only redirect URI of the bridge's client. */
+  callbackUrl: string;
+  /** Port on 127.0.0.1; 0 lets the OS choose. Default 0. */
+  port?: number;
+  /** The development user's password. Default: random, 16 characters (printed by `npm start`). */
+  password?: string;
+}
+
+export interface LocalOidcProvider {
+  /** Issuer identifier, e.g. http://127.0.0.1:PORT */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  user: { email: string; password: string; subject: string };
+  /** Sign-in attempts with a wrong password (tests). */
+  failedSignIns: number;
+  close(): Promise<void>;
+}
+
+const escape = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function signInPage(uid: string, clientName: string, error?: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in (local provider)</title></head>
+<body style="font:16px system-ui;max-width:28rem;margin:3rem auto">
+<h1>Sign in</h1><p>Local development provider, for <strong>${escape(clientName)}</strong>.</p>
+${error ? `<p role="alert" style="color:#b00">${escape(error)}</p>` : ''}
+<form method="post" action="/interaction/${escape(uid)}/login">
+<label>Email <input name="email" type="email" autocomplete="username" required></label><br><br>
+<label>Password <input name="password" type="password" autocomplete="current-password" required></label><br><br>
+<button type="submit">Sign in</button></form></body></html>`;
+}
+
+function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      body += chunk;
+      if (body.length > 8192) req.destroy();
+    });
+    req.on('end', () => resolve(new URLSearchParams(body)));
+    req.on('error', reject);
+  });
+}
+
+/** Starts the provider on loopback. */
+export async function startLocalOidcProvider(options: LocalOidcProviderOptions): Promise<LocalOidcProvider> {
+  const { default: Provider } = await import('oidc-provider');
+  const server: Server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const issuer = `http://127.0.0.1:${port}`;
+  const password = options.password ?? randomBytes(12).toString('base64url');
+  const clientId = 'mcp-authorization-bridge';
+  const clientSecret = randomBytes(32).toString('base64url');
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const signingKey = { ...(await exportJWK(privateKey)), kid: 'local-1', alg: 'RS256', use: 'sig' };
+
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        client_name: 'MCP authorization bridge (local)',
+        redirect_uris: [options.callbackUrl],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+    ],
+    jwks: { keys: [signingKey] },
+    cookies: { keys: [randomBytes(32).toString('base64url')] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+    scopes: ['openid', 'email'],
+    features: { devInteractions: { enabled: false } },
+    pkce: { required: () => true },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    findAccount: (_ctx, sub) =>
+      sub === DEV_USER_SUBJECT
+        ? { accountId: sub, claims: () => ({ sub, email: DEV_USER_EMAIL, email_verified: true }) }
+        : undefined,
+    ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = `<!doctype html><title>Sign-in error</title><h1>Sign-in error</h1><p>${escape(out.error ?? '')}: ${escape(out.error_description ?? '')}</p>`;
+    },
+  });
+  const callback = provider.callback();
+  const state = { failedSignIns: 0 };
+
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    const match = /^\/interaction\/([\w-]+)(\/login)?$/.exec(req.url ?? '');
+    if (!match) return void callback(req, res);
+    void (async () => {
+      try {
+        const details = await provider.interactionDetails(req, res);
+        const client = await provider.Client.find(String(details.params.client_id));
+        const clientName = client?.clientName ?? 'an application';
+        if (req.method === 'GET' && !match[2]) {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+          return void res.end(signInPage(details.uid, clientName));
+        }
+        if (req.method !== 'POST' || !match[2]) {
+          res.writeHead(405);
+          return void res.end();
+        }
+        const form = await readForm(req);
+        if (form.get('email') !== DEV_USER_EMAIL || form.get('password') !== password) {
+          state.failedSignIns += 1;
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+          return void res.end(signInPage(details.uid, clientName, 'Wrong email or password.'));
+        }
+        // The bridge is this provider's own first-party client: the grant is given with the sign-in.
+        const grant = new provider.Grant({ accountId: DEV_USER_SUBJECT, clientId: String(details.params.client_id) });
+        grant.addOIDCScope('openid email');
+        const grantId = await grant.save();
+        await provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId: DEV_USER_SUBJECT }, consent: { grantId } },
+          { mergeWithLastSubmission: false },
+        );
+      } catch {
+        if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
+        res.end('This sign-in has expired; start again from your application.');
+      }
+    })();
+  });
+
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    user: { email: DEV_USER_EMAIL, password, subject: DEV_USER_SUBJECT },
+    get failedSignIns() {
+      return state.failedSignIns;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
