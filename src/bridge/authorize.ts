@@ -102,7 +102,10 @@ export async function authorize(
     note.error = 'invalid_request';
     return page400('The application sent no single client_id. Start again from your application.');
   }
-  const resolution = await deps.clients.resolve(capped(clientId, BridgeLimits.maxParameterChars + 1), deadlineSignal(ctx));
+  const resolution = await deps.clients.resolve(
+    capped(clientId, BridgeLimits.maxParameterChars + 1),
+    deadlineSignal(ctx),
+  );
   note.client = clientLabel(clientId);
   if (!resolution.ok) {
     note.error = resolution.problem.error;
@@ -130,7 +133,9 @@ export async function authorize(
   const state = params.get('state');
   if (state !== undefined && state.length > BridgeLimits.maxStateChars) {
     note.error = 'invalid_request';
-    return page400(`The application's state parameter is longer than ${BridgeLimits.maxStateChars} characters.`);
+    return page400(
+      `The application's state parameter is longer than ${BridgeLimits.maxStateChars} characters.`,
+    );
   }
 
   // From here on the redirect URI is trusted: errors go back to the client (with state and iss).
@@ -327,7 +332,11 @@ export async function callback(
   const back = (error: string, description: string) => {
     note.error = error;
     return redirectResponse(
-      authorizationResponseUrl(state.r, deps.urls.issuer, { error, error_description: description, state: state.s }),
+      authorizationResponseUrl(state.r, deps.urls.issuer, {
+        error,
+        error_description: description,
+        state: state.s,
+      }),
       302,
     );
   };

@@ -2,7 +2,14 @@ import { metadataCandidates } from '../auth/discovery.ts';
 import type { HttpRequest, HttpResponse, InvocationContext } from '../http/types.ts';
 import { BridgeLimits } from '../limits.ts';
 import { authorize, callback, consent } from './authorize.ts';
-import { BRIDGE_PATHS, bridgeUrls, clientLabel, type BridgeDeps, type BridgeUrls, type RequestNote } from './endpoints.ts';
+import {
+  BRIDGE_PATHS,
+  bridgeUrls,
+  clientLabel,
+  type BridgeDeps,
+  type BridgeUrls,
+  type RequestNote,
+} from './endpoints.ts';
 import { deadlineSignal, documentResponse, jsonResponse, pageResponse } from './http.ts';
 import { register, validateRegistration } from './registration.ts';
 import { OFFLINE_ACCESS } from './scopes.ts';
@@ -31,7 +38,10 @@ export interface AuthorizationBridge {
 }
 
 /** The RFC 8414 document (also served at the OpenID discovery paths clients try). */
-export function authorizationServerMetadata(urls: BridgeUrls, scopes: readonly string[]): Record<string, unknown> {
+export function authorizationServerMetadata(
+  urls: BridgeUrls,
+  scopes: readonly string[],
+): Record<string, unknown> {
   return {
     issuer: urls.issuer,
     authorization_endpoint: urls.authorize,
@@ -79,7 +89,10 @@ export function createAuthorizationBridge(options: BridgeOptions): Authorization
       BRIDGE_PATHS.register,
       { POST: async (r, _c, n) => registration(r, n), OPTIONS: async () => preflight() },
     ],
-    [BRIDGE_PATHS.jwks, { GET: async (_r, c) => documentResponse(await deps.signer.jwks(deadlineSignal(c))) }],
+    [
+      BRIDGE_PATHS.jwks,
+      { GET: async (_r, c) => documentResponse(await deps.signer.jwks(deadlineSignal(c))) },
+    ],
   ]);
   for (const path of metadataPaths) routes.set(path, { GET: async () => documentResponse(metadata) });
 
@@ -121,7 +134,10 @@ export function createAuthorizationBridge(options: BridgeOptions): Authorization
       response = { ...refused, headers: { ...refused.headers, allow: Object.keys(methods).join(', ') } };
     } else if ((req.body?.length ?? 0) > BridgeLimits.maxBodyBytes) {
       note.error = 'invalid_request';
-      response = jsonResponse(413, { error: 'invalid_request', error_description: 'the request body is too large' });
+      response = jsonResponse(413, {
+        error: 'invalid_request',
+        error_description: 'the request body is too large',
+      });
     } else {
       try {
         response = await route(req, ctx, note);

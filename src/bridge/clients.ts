@@ -1,6 +1,11 @@
 import { BridgeLimits } from '../limits.ts';
 import type { ClientResolution } from './client.ts';
-import { cacheSeconds, isMetadataDocumentId, metadataUrlProblem, parseMetadataDocument } from './metadata-document.ts';
+import {
+  cacheSeconds,
+  isMetadataDocumentId,
+  metadataUrlProblem,
+  parseMetadataDocument,
+} from './metadata-document.ts';
 import { fetchMetadataDocument, type MetadataFetchOptions } from './metadata-fetch.ts';
 import { openRegisteredClient } from './registration.ts';
 import type { Sealer } from './seal.ts';
@@ -75,12 +80,16 @@ export function createClientDirectory(options: ClientDirectoryOptions): ClientDi
 
   return {
     async resolve(clientId, signal) {
-      if (!clientId) return { ok: false, problem: { error: 'invalid_request', description: 'client_id is missing' } };
+      if (!clientId)
+        return { ok: false, problem: { error: 'invalid_request', description: 'client_id is missing' } };
       if (!isMetadataDocumentId(clientId)) {
         const client = openRegisteredClient(clientId, options.sealer);
         return client
           ? { ok: true, client }
-          : { ok: false, problem: { error: 'invalid_client', description: 'the client_id is not known here' } };
+          : {
+              ok: false,
+              problem: { error: 'invalid_client', description: 'the client_id is not known here' },
+            };
       }
       const problem = metadataUrlProblem(clientId);
       if (problem) return { ok: false, problem: { error: 'invalid_client', description: problem } };

@@ -44,16 +44,19 @@ export function createDynamoStore(options: DynamoStoreOptions): BridgeStore {
 
   async function read(pk: string, signal: AbortSignal): Promise<Item | undefined> {
     const { GetItemCommand } = await load();
-    const out = await (await get()).send(
-      new GetItemCommand({ TableName, Key: { pk: S(pk) }, ConsistentRead: true }),
-      { abortSignal: signal },
-    );
+    const out = await (
+      await get()
+    ).send(new GetItemCommand({ TableName, Key: { pk: S(pk) }, ConsistentRead: true }), {
+      abortSignal: signal,
+    });
     return out.Item;
   }
 
   async function revoke(familyId: string, retainUntil: number, signal: AbortSignal) {
     const { UpdateItemCommand } = await load();
-    await (await get()).send(
+    await (
+      await get()
+    ).send(
       new UpdateItemCommand({
         TableName,
         Key: { pk: S(`family#${familyId}`) },
@@ -77,7 +80,9 @@ export function createDynamoStore(options: DynamoStoreOptions): BridgeStore {
   return {
     async saveCode(codeHash, grant, retainUntil, signal) {
       const { PutItemCommand } = await load();
-      await (await get()).send(
+      await (
+        await get()
+      ).send(
         new PutItemCommand({
           TableName,
           Item: {
@@ -101,7 +106,9 @@ export function createDynamoStore(options: DynamoStoreOptions): BridgeStore {
       const { UpdateItemCommand } = await load();
       const pk = `code#${codeHash}`;
       try {
-        const out = await (await get()).send(
+        const out = await (
+          await get()
+        ).send(
           new UpdateItemCommand({
             TableName,
             Key: { pk: S(pk) },
@@ -134,7 +141,9 @@ export function createDynamoStore(options: DynamoStoreOptions): BridgeStore {
     async createFamily(family, signal) {
       const { PutItemCommand } = await load();
       try {
-        await (await get()).send(
+        await (
+          await get()
+        ).send(
           new PutItemCommand({
             TableName,
             Item: {
@@ -161,7 +170,9 @@ export function createDynamoStore(options: DynamoStoreOptions): BridgeStore {
       const { UpdateItemCommand } = await load();
       const pk = `family#${familyId}`;
       try {
-        const out = await (await get()).send(
+        const out = await (
+          await get()
+        ).send(
           new UpdateItemCommand({
             TableName,
             Key: { pk: S(pk) },

@@ -34,7 +34,11 @@ export function deadlineSignal(ctx: InvocationContext, capMs = BridgeLimits.outb
 }
 
 /** A JSON response that no cache may keep (every token, registration and error response). */
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): HttpResponse {
   return {
     status,
     headers: {
@@ -91,7 +95,8 @@ export function authorizationResponseUrl(
   params: Record<string, string | undefined>,
 ): string {
   const url = new URL(redirectUri);
-  for (const [name, value] of Object.entries(params)) if (value !== undefined) url.searchParams.append(name, value);
+  for (const [name, value] of Object.entries(params))
+    if (value !== undefined) url.searchParams.append(name, value);
   url.searchParams.append('iss', issuer);
   return url.href;
 }

@@ -32,14 +32,18 @@ export function awsKms(options: { region?: string; endpoint?: string } = {}): Km
   return {
     async getPublicKey(keyId, signal) {
       const { GetPublicKeyCommand } = await load();
-      const out = await (await get()).send(new GetPublicKeyCommand({ KeyId: keyId }), { abortSignal: signal });
+      const out = await (
+        await get()
+      ).send(new GetPublicKeyCommand({ KeyId: keyId }), { abortSignal: signal });
       if (!out.PublicKey || out.KeySpec !== 'ECC_NIST_P256' || out.KeyUsage !== 'SIGN_VERIFY')
         throw new Error('The KMS signing key must be an ECC_NIST_P256 SIGN_VERIFY key');
       return out.PublicKey;
     },
     async signDigest(keyId, digest, signal) {
       const { SignCommand } = await load();
-      const out = await (await get()).send(
+      const out = await (
+        await get()
+      ).send(
         new SignCommand({
           KeyId: keyId,
           Message: digest,

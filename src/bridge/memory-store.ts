@@ -15,7 +15,9 @@ interface FamilyRecord {
  * The bridge store in process memory, for `npm start` and tests: the same semantics as the DynamoDB store
  * (atomic single use, rotation, reuse detection, expiry), lost when the process stops.
  */
-export function createMemoryStore(nowSeconds: () => number = () => Math.floor(Date.now() / 1000)): BridgeStore & {
+export function createMemoryStore(
+  nowSeconds: () => number = () => Math.floor(Date.now() / 1000),
+): BridgeStore & {
   /** Records currently held (tests). */
   size(): number;
 } {

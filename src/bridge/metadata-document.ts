@@ -86,7 +86,10 @@ export function parseMetadataDocument(
 /** How long a fetched document may be reused, from its Cache-Control header (RFC 9111 §5.2.2), within our caps. */
 export function cacheSeconds(cacheControl: string | undefined): number {
   if (cacheControl === undefined) return BridgeLimits.cimdDefaultCacheSeconds;
-  const directives = cacheControl.toLowerCase().split(',').map((d) => d.trim());
+  const directives = cacheControl
+    .toLowerCase()
+    .split(',')
+    .map((d) => d.trim());
   if (directives.some((d) => d === 'no-store' || d === 'no-cache' || d === 'private')) return 0;
   const maxAge = directives.map((d) => /^max-age="?(\d+)"?$/.exec(d)).find(Boolean);
   if (!maxAge) return BridgeLimits.cimdDefaultCacheSeconds;

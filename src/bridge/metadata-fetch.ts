@@ -24,8 +24,7 @@ export interface MetadataFetchOptions {
 }
 
 export type MetadataFetchResult =
-  | { ok: true; body: unknown; cacheControl: string | undefined }
-  | { ok: false; reason: string };
+  { ok: true; body: unknown; cacheControl: string | undefined } | { ok: false; reason: string };
 
 /** A DNS lookup that fails unless every resolved address is allowed, and hands the socket only those. */
 function guardedLookup(allowLoopback: boolean): LookupFunction {
@@ -41,12 +40,18 @@ function guardedLookup(allowLoopback: boolean): LookupFunction {
 }
 
 /** GETs `url` (already checked by `metadataUrlProblem`) within the limits; never throws. */
-export function fetchMetadataDocument(url: string, options: MetadataFetchOptions): Promise<MetadataFetchResult> {
+export function fetchMetadataDocument(
+  url: string,
+  options: MetadataFetchOptions,
+): Promise<MetadataFetchResult> {
   const target = new URL(url);
   const host = target.hostname.replace(/^\[|\]$/g, '');
   const allowLoopback = options.allowLoopback === true;
   if (isIP(host) && !isAllowedAddress(host, { allowLoopback }))
-    return Promise.resolve({ ok: false, reason: 'the client_id URL points at a private or reserved address' });
+    return Promise.resolve({
+      ok: false,
+      reason: 'the client_id URL points at a private or reserved address',
+    });
 
   return new Promise((resolve) => {
     let settled = false;
@@ -78,19 +83,32 @@ export function fetchMetadataDocument(url: string, options: MetadataFetchOptions
       (res) => {
         const status = res.statusCode ?? 0;
         if (status >= 300 && status < 400)
-          return finish({ ok: false, reason: 'the client metadata document URL redirects; redirects are not followed' });
-        if (status !== 200) return finish({ ok: false, reason: `the client metadata document URL answered ${status}` });
+          return finish({
+            ok: false,
+            reason: 'the client metadata document URL redirects; redirects are not followed',
+          });
+        if (status !== 200)
+          return finish({ ok: false, reason: `the client metadata document URL answered ${status}` });
         const type = String(res.headers['content-type'] ?? '').toLowerCase();
         if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/.test(type))
-          return finish({ ok: false, reason: 'the client metadata document is not served as application/json' });
+          return finish({
+            ok: false,
+            reason: 'the client metadata document is not served as application/json',
+          });
         if (Number(res.headers['content-length'] ?? 0) > options.maxBytes)
-          return finish({ ok: false, reason: `the client metadata document is larger than ${options.maxBytes} bytes` });
+          return finish({
+            ok: false,
+            reason: `the client metadata document is larger than ${options.maxBytes} bytes`,
+          });
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
           if (size > options.maxBytes)
-            return finish({ ok: false, reason: `the client metadata document is larger than ${options.maxBytes} bytes` });
+            return finish({
+              ok: false,
+              reason: `the client metadata document is larger than ${options.maxBytes} bytes`,
+            });
           chunks.push(chunk);
         });
         res.on('error', () => finish({ ok: false, reason: 'reading the client metadata document failed' }));

@@ -59,9 +59,7 @@ const fail = (error: RegistrationError['error'], description: string) => ({
  */
 export function validateRegistration(
   body: unknown,
-):
-  | { ok: true; registration: Omit<SealedRegistration, 't'> }
-  | { ok: false; error: RegistrationError } {
+): { ok: true; registration: Omit<SealedRegistration, 't'> } | { ok: false; error: RegistrationError } {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return fail('invalid_client_metadata', 'the request body must be a JSON object');
   const metadata = body as Record<string, unknown>;
@@ -69,14 +67,20 @@ export function validateRegistration(
   if (!Array.isArray(uris) || uris.length === 0)
     return fail('invalid_redirect_uri', 'redirect_uris must be a non-empty array');
   if (uris.length > BridgeLimits.maxRedirectUris)
-    return fail('invalid_redirect_uri', `at most ${BridgeLimits.maxRedirectUris} redirect_uris may be registered`);
+    return fail(
+      'invalid_redirect_uri',
+      `at most ${BridgeLimits.maxRedirectUris} redirect_uris may be registered`,
+    );
   for (const uri of uris) {
     const problem = redirectUriProblem(uri);
     if (problem) return fail('invalid_redirect_uri', problem);
   }
   const method = metadata.token_endpoint_auth_method ?? 'client_secret_basic';
   if (!AUTH_METHODS.includes(method as ClientAuthMethod))
-    return fail('invalid_client_metadata', `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`);
+    return fail(
+      'invalid_client_metadata',
+      `token_endpoint_auth_method must be one of ${AUTH_METHODS.join(', ')}`,
+    );
   const grants = metadata.grant_types ?? ['authorization_code'];
   if (
     !Array.isArray(grants) ||
@@ -85,7 +89,10 @@ export function validateRegistration(
     !grants.every((g) => GRANT_TYPES.includes(g as GrantType)) ||
     !grants.includes('authorization_code')
   )
-    return fail('invalid_client_metadata', 'grant_types must include authorization_code and may add refresh_token');
+    return fail(
+      'invalid_client_metadata',
+      'grant_types must include authorization_code and may add refresh_token',
+    );
   const responses = metadata.response_types ?? ['code'];
   if (!Array.isArray(responses) || responses.length !== 1 || responses[0] !== 'code')
     return fail('invalid_client_metadata', 'response_types must be ["code"]');
@@ -115,7 +122,9 @@ export function register(
   return {
     client_id: clientId,
     client_id_issued_at: nowSeconds,
-    ...(confidential ? { client_secret: clientSecret(sealer, clientId), client_secret_expires_at: 0 as const } : {}),
+    ...(confidential
+      ? { client_secret: clientSecret(sealer, clientId), client_secret_expires_at: 0 as const }
+      : {}),
     ...(registration.n ? { client_name: registration.n } : {}),
     redirect_uris: registration.r,
     grant_types: registration.g,
@@ -136,7 +145,8 @@ export function openRegisteredClient(clientId: string, sealer: Sealer): BridgeCl
   const value = sealer.open('client-id', clientId.slice(REGISTERED_CLIENT_PREFIX.length));
   if (typeof value !== 'object' || value === null) return undefined;
   const sealed = value as SealedRegistration;
-  if (!Array.isArray(sealed.r) || !AUTH_METHODS.includes(sealed.a) || !Array.isArray(sealed.g)) return undefined;
+  if (!Array.isArray(sealed.r) || !AUTH_METHODS.includes(sealed.a) || !Array.isArray(sealed.g))
+    return undefined;
   return {
     id: clientId,
     kind: 'registered',

@@ -10,7 +10,11 @@ export const OFFLINE_ACCESS = 'offline_access';
  * §3.3), or all offered resource scopes when none of them was asked for; `offline_access` only if requested and
  * the client may use refresh tokens.
  */
-export function grantScopes(requested: string | undefined, offered: readonly string[], refreshAllowed: boolean): string[] {
+export function grantScopes(
+  requested: string | undefined,
+  offered: readonly string[],
+  refreshAllowed: boolean,
+): string[] {
   const asked = new Set((requested ?? '').split(' ').filter((s) => s && isScopeToken(s)));
   const resourceScopes = offered.filter((s) => asked.has(s));
   return [

@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  hkdfSync,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 /**
  * Authenticated encryption of the values the bridge hands out instead of storing them: registered client ids,
@@ -40,7 +47,9 @@ export function createSealer(secret: string | Uint8Array, now: () => number = Da
   const key = (info: string) => {
     let k = keys.get(info);
     if (!k) {
-      k = Buffer.from(hkdfSync('sha256', material, Buffer.alloc(0), `mcp authorization bridge v1 ${info}`, 32));
+      k = Buffer.from(
+        hkdfSync('sha256', material, Buffer.alloc(0), `mcp authorization bridge v1 ${info}`, 32),
+      );
       keys.set(info, k);
     }
     return k;
@@ -62,10 +71,17 @@ export function createSealer(secret: string | Uint8Array, now: () => number = Da
       if (raw.length <= 1 + IV_BYTES + TAG_BYTES || raw[0] !== VERSION) return undefined;
       let parsed: unknown;
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key(`seal ${purpose}`), raw.subarray(1, 1 + IV_BYTES));
+        const decipher = createDecipheriv(
+          'aes-256-gcm',
+          key(`seal ${purpose}`),
+          raw.subarray(1, 1 + IV_BYTES),
+        );
         decipher.setAAD(Buffer.from(purpose));
         decipher.setAuthTag(raw.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES));
-        const plain = Buffer.concat([decipher.update(raw.subarray(1 + IV_BYTES + TAG_BYTES)), decipher.final()]);
+        const plain = Buffer.concat([
+          decipher.update(raw.subarray(1 + IV_BYTES + TAG_BYTES)),
+          decipher.final(),
+        ]);
         parsed = JSON.parse(plain.toString('utf8'));
       } catch {
         return undefined;
@@ -76,7 +92,9 @@ export function createSealer(secret: string | Uint8Array, now: () => number = Da
       return value;
     },
     mac(label, data) {
-      return createHmac('sha256', key(`mac ${label}`)).update(data).digest('base64url');
+      return createHmac('sha256', key(`mac ${label}`))
+        .update(data)
+        .digest('base64url');
     },
     verifyMac(label, data, presented) {
       const expected = Buffer.from(this.mac(label, data));

@@ -1,11 +1,4 @@
-import {
-  calculateJwkThumbprint,
-  exportJWK,
-  generateKeyPair,
-  SignJWT,
-  type JWK,
-  type JWTPayload,
-} from 'jose';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from 'jose';
 
 /**
  * Signs the bridge's access tokens and publishes the public key. Asymmetric only (ES256): the MCP function

@@ -47,7 +47,13 @@ function presentedCredentials(
   const formSecret = form.get('client_secret');
   const match = header ? /^Basic\s+([A-Za-z0-9+/]+=*)$/i.exec(header.trim()) : null;
   if (header && !match) return { basic: true, conflict: true };
-  if (!match) return { ...(formId ? { id: formId } : {}), ...(formSecret ? { secret: formSecret } : {}), basic: false, conflict: false };
+  if (!match)
+    return {
+      ...(formId ? { id: formId } : {}),
+      ...(formSecret ? { secret: formSecret } : {}),
+      basic: false,
+      conflict: false,
+    };
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return { basic: true, conflict: true };
@@ -97,14 +103,28 @@ export async function token(
     return failure(note, 'invalid_request', 'the body must be application/x-www-form-urlencoded');
   const form = parseParams(req.body);
   if (form.duplicates.length) return failure(note, 'invalid_request', 'a parameter was sent more than once');
-  const tooLong = ['code', 'refresh_token', 'client_id', 'client_secret', 'redirect_uri', 'code_verifier', 'scope', 'resource']
+  const tooLong = [
+    'code',
+    'refresh_token',
+    'client_id',
+    'client_secret',
+    'redirect_uri',
+    'code_verifier',
+    'scope',
+    'resource',
+  ]
     .map((name) => form.get(name))
     .some((v) => v !== undefined && v.length > BridgeLimits.maxParameterChars);
   if (tooLong) return failure(note, 'invalid_request', 'a parameter is too long');
 
   const credentials = presentedCredentials(req, form);
   if (credentials.conflict)
-    return failure(note, 'invalid_client', 'send client credentials once, either with HTTP Basic or in the body', credentials.basic);
+    return failure(
+      note,
+      'invalid_client',
+      'send client credentials once, either with HTTP Basic or in the body',
+      credentials.basic,
+    );
   if (!credentials.id) return failure(note, 'invalid_client', 'client_id is missing', credentials.basic);
   const client = tokenClient(credentials.id, deps);
   note.client = clientLabel(credentials.id);
@@ -112,7 +132,10 @@ export async function token(
   if (client.authMethod === 'none') {
     if (credentials.secret !== undefined)
       return failure(note, 'invalid_client', 'this client is public and has no secret', credentials.basic);
-  } else if (credentials.secret === undefined || !equal(credentials.secret, clientSecret(deps.sealer, client.id))) {
+  } else if (
+    credentials.secret === undefined ||
+    !equal(credentials.secret, clientSecret(deps.sealer, client.id))
+  ) {
     return failure(note, 'invalid_client', 'client authentication failed', credentials.basic);
   }
   const resource = form.get('resource');
@@ -149,16 +172,22 @@ async function redeemCode(
   // or verifier was most likely stolen, and must not stay usable for a second try.
   const familyId = randomToken(16);
   const redemption = await deps.store.redeemCode(sha256(code), familyId, deadlineSignal(ctx));
-  if (redemption.kind === 'unknown') return failure(note, 'invalid_grant', 'the authorization code is invalid or expired');
+  if (redemption.kind === 'unknown')
+    return failure(note, 'invalid_grant', 'the authorization code is invalid or expired');
   if (redemption.kind === 'replayed') {
     // OAuth 2.1 §4.1.3: a code used twice revokes the tokens issued from it (its refresh family).
     if (redemption.familyId)
-      await deps.store.revokeFamily(redemption.familyId, deps.now() + BridgeLimits.refreshTtlSeconds, deadlineSignal(ctx));
+      await deps.store.revokeFamily(
+        redemption.familyId,
+        deps.now() + BridgeLimits.refreshTtlSeconds,
+        deadlineSignal(ctx),
+      );
     note.reason = 'code replayed';
     return failure(note, 'invalid_grant', 'the authorization code was already used');
   }
   const { grant } = redemption;
-  if (grant.expiresAt <= deps.now()) return failure(note, 'invalid_grant', 'the authorization code has expired');
+  if (grant.expiresAt <= deps.now())
+    return failure(note, 'invalid_grant', 'the authorization code has expired');
   if (grant.clientHash !== sha256(client.id))
     return failure(note, 'invalid_grant', 'the authorization code was issued to another client');
   if (grant.redirectUri !== redirectUri)

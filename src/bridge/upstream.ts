@@ -30,7 +30,8 @@ interface ProviderMetadata {
   issParameter: boolean;
 }
 
-export type UpstreamIdentity = { ok: true; subject: string } | { ok: false; reason: string; temporary: boolean };
+export type UpstreamIdentity =
+  { ok: true; subject: string } | { ok: false; reason: string; temporary: boolean };
 
 export interface Upstream {
   /** The provider's authorization endpoint (its origin goes into the consent page's form-action). */
@@ -42,7 +43,13 @@ export interface Upstream {
   ): Promise<string>;
   /** Exchanges the code from the callback and verifies the ID token; never throws. */
   redeem(
-    params: { code: string; redirectUri: string; codeVerifier: string; nonce: string; iss: string | undefined },
+    params: {
+      code: string;
+      redirectUri: string;
+      codeVerifier: string;
+      nonce: string;
+      iss: string | undefined;
+    },
     signal: AbortSignal,
   ): Promise<UpstreamIdentity>;
 }
@@ -63,7 +70,8 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       timeoutMs: options.timeoutMs,
     })
       .then((doc) => {
-        if (doc.issuer !== options.issuer) throw new Error('The upstream discovery document names another issuer');
+        if (doc.issuer !== options.issuer)
+          throw new Error('The upstream discovery document names another issuer');
         const urls = ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const;
         for (const name of urls)
           if (typeof doc[name] !== 'string' || !isSecureUrl(doc[name] as string))
@@ -143,7 +151,11 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         const text = await response.text();
         if (text.length > MAX_TOKEN_RESPONSE_BYTES) throw new Error('token response too large');
         if (response.status !== 200)
-          return { ok: false, reason: `the sign-in provider refused the code (${response.status})`, temporary: false };
+          return {
+            ok: false,
+            reason: `the sign-in provider refused the code (${response.status})`,
+            temporary: false,
+          };
         body = JSON.parse(text) as Record<string, unknown>;
       } catch {
         return { ok: false, reason: 'the sign-in provider token endpoint is unreachable', temporary: true };

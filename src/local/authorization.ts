@@ -55,9 +55,14 @@ export interface LocalAuthorization {
   close(): Promise<void>;
 }
 
-export async function startLocalAuthorization(options: LocalAuthorizationOptions): Promise<LocalAuthorization> {
+export async function startLocalAuthorization(
+  options: LocalAuthorizationOptions,
+): Promise<LocalAuthorization> {
   let route: LambdaHttpHandler = async () => ({ statusCode: 503, body: 'starting' });
-  const local = await startLocalServer({ handler: (event, context) => route(event, context), port: options.port });
+  const local = await startLocalServer({
+    handler: (event, context) => route(event, context),
+    port: options.port,
+  });
   const issuer = local.url;
   const resource = `${issuer}${options.mcpPath ?? '/mcp'}`;
   const upstream = await startLocalOidcProvider({

@@ -99,7 +99,14 @@ export async function startLocalOidcProvider(options: LocalOidcProviderOptions):
       sub === DEV_USER_SUBJECT
         ? { accountId: sub, claims: () => ({ sub, email: DEV_USER_EMAIL, email_verified: true }) }
         : undefined,
-    ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      IdToken: 600,
+      Interaction: 600,
+      Session: 3600,
+      Grant: 3600,
+    },
     renderError: (ctx, out) => {
       ctx.type = 'html';
       ctx.body = `<!doctype html><title>Sign-in error</title><h1>Sign-in error</h1><p>${escape(out.error ?? '')}: ${escape(out.error_description ?? '')}</p>`;
@@ -131,7 +138,10 @@ export async function startLocalOidcProvider(options: LocalOidcProviderOptions):
           return void res.end(signInPage(details.uid, clientName, 'Wrong email or password.'));
         }
         // The bridge is this provider's own first-party client: the grant is given with the sign-in.
-        const grant = new provider.Grant({ accountId: DEV_USER_SUBJECT, clientId: String(details.params.client_id) });
+        const grant = new provider.Grant({
+          accountId: DEV_USER_SUBJECT,
+          clientId: String(details.params.client_id),
+        });
         grant.addOIDCScope('openid email');
         const grantId = await grant.save();
         await provider.interactionFinished(

@@ -1,4 +1,8 @@
-import { Client as Client2, StreamableHTTPClientTransport as Transport2, UnauthorizedError } from '@modelcontextprotocol/client';
+import {
+  Client as Client2,
+  StreamableHTTPClientTransport as Transport2,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridgeStack, type BridgeStack } from '../support/bridge.ts';
 import { browse, MemoryOAuthProvider } from '../support/oauth.ts';

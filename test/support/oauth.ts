@@ -112,14 +112,19 @@ export interface BrowseOptions {
 }
 
 const field = (html: string, name: string) =>
-  new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)));
+  new RegExp(`name="${name}" value="([^"]*)"`)
+    .exec(html)?.[1]
+    ?.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)));
 
 /**
  * Follows an authorization URL like a browser: redirects, the consent form (pressing `decision`), the sign-in
  * form (email and password). Returns the URL the flow was sent back to and the steps taken; throws on a page it
  * does not know how to get past.
  */
-export async function browse(start: string, options: BrowseOptions): Promise<{ callback: URL; steps: Step[]; jar: CookieJar }> {
+export async function browse(
+  start: string,
+  options: BrowseOptions,
+): Promise<{ callback: URL; steps: Step[]; jar: CookieJar }> {
   const jar = options.jar ?? new CookieJar();
   const steps: Step[] = [];
   let url = start;
@@ -145,7 +150,9 @@ export async function browse(start: string, options: BrowseOptions): Promise<{ c
     const html = await response.text();
     if (response.status === 200 && html.includes('name="transaction"')) {
       steps.push({ url, status: 200, kind: 'consent' });
-      const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)));
+      const action = /<form method="post" action="([^"]+)"/
+        .exec(html)![1]!
+        .replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)));
       const target = new URL(action, url);
       init = {
         method: 'POST',
@@ -155,7 +162,10 @@ export async function browse(start: string, options: BrowseOptions): Promise<{ c
           'sec-fetch-site': 'same-origin',
           ...options.consentHeaders,
         },
-        body: new URLSearchParams({ transaction: field(html, 'transaction')!, decision: options.decision ?? 'allow' }).toString(),
+        body: new URLSearchParams({
+          transaction: field(html, 'transaction')!,
+          decision: options.decision ?? 'allow',
+        }).toString(),
       };
       url = target.href;
       continue;
@@ -166,13 +176,20 @@ export async function browse(start: string, options: BrowseOptions): Promise<{ c
       init = {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ email: options.email ?? '', password: options.password ?? '' }).toString(),
+        body: new URLSearchParams({
+          email: options.email ?? '',
+          password: options.password ?? '',
+        }).toString(),
       };
       url = new URL(action, url).href;
       continue;
     }
     steps.push({ url, status: response.status, kind: 'page' });
-    throw Object.assign(new Error(`The flow stopped at ${url} (${response.status})`), { status: response.status, html, steps });
+    throw Object.assign(new Error(`The flow stopped at ${url} (${response.status})`), {
+      status: response.status,
+      html,
+      steps,
+    });
   }
   throw new Error('Too many hops');
 }

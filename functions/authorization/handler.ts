@@ -1,0 +1,11 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import { loadBridgeConfig } from '../../src/bridge/config.ts';
+import { createDeployedBridge } from '../../src/bridge/deployed.ts';
+import { createLambdaHandler } from '../../src/lambda/adapter.ts';
+
+// Cold start: read and check the configuration once per container; secrets and keys are fetched on first use.
+const config = loadBridgeConfig(process.env);
+const logger = new Logger({ serviceName: 'mcp-authorization-bridge' });
+
+/** Lambda entry point: API Gateway HTTP API (payload format 2.0) → the authorization bridge. */
+export const handler = createLambdaHandler(createDeployedBridge(config).handle, logger);
