@@ -11,7 +11,7 @@ import { createClientDirectory } from '../bridge/clients.ts';
 import { createCookieJar } from '../bridge/cookies.ts';
 import { createMemoryStore } from '../bridge/memory-store.ts';
 import { createSealer } from '../bridge/seal.ts';
-import { createLocalSigner } from '../bridge/signer.ts';
+import { createLocalSigner, type TokenSigner } from '../bridge/signer.ts';
 import { createUpstream } from '../bridge/upstream.ts';
 import { createLambdaHandler } from '../lambda/adapter.ts';
 import { BridgeLimits } from '../limits.ts';
@@ -50,6 +50,8 @@ export interface LocalAuthorization {
   /** The MCP endpoint URL (the resource). */
   resource: string;
   bridge: AuthorizationBridge;
+  /** The bridge's signing key (tests mint deliberately wrong tokens with it). */
+  signer: TokenSigner;
   upstream: LocalOidcProvider;
   server: Server;
   close(): Promise<void>;
@@ -71,13 +73,14 @@ export async function startLocalAuthorization(
   });
   const now = options.now ?? Date.now;
   const sealer = createSealer(randomBytes(32), now);
+  const signer = await createLocalSigner();
   const bridge = createAuthorizationBridge({
     issuer,
     resource,
     resourceName: 'the local MCP server',
     scopes: [LOCAL_SCOPE],
     sealer,
-    signer: await createLocalSigner(),
+    signer,
     store: createMemoryStore(() => Math.floor(now() / 1000)),
     upstream: createUpstream({
       issuer: upstream.issuer,
@@ -105,6 +108,7 @@ export async function startLocalAuthorization(
     issuer,
     resource,
     bridge,
+    signer,
     upstream,
     server: local.server,
     close: async () => {

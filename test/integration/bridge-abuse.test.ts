@@ -1,0 +1,623 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridgeStack, type BridgeStack } from '../support/bridge.ts';
+import { browse, CookieJar, pkce } from '../support/oauth.ts';
+
+/**
+ * The abuse table of the authorization bridge: each row is one way a client, an attacker's page or a thief tries
+ * to get a token it should not, over real HTTP against the local bridge, upstream provider and MCP server.
+ */
+
+let stack: BridgeStack;
+let clockOffsetMs = 0;
+beforeAll(async () => {
+  stack = await startBridgeStack({ now: () => Date.now() + clockOffsetMs });
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const REDIRECT = 'http://127.0.0.1:41999/callback';
+const WEB_REDIRECT = 'https://app.example.com/oauth/callback';
+
+async function register(metadata: Record<string, unknown>) {
+  const res = await fetch(`${stack.issuer}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(metadata),
+  });
+  return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, any> };
+}
+
+const publicClient = (redirectUris = [REDIRECT, WEB_REDIRECT]) =>
+  register({
+    client_name: 'Abuse test',
+    redirect_uris: redirectUris,
+    grant_types: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_method: 'none',
+  }).then((r) => r.json.client_id as string);
+
+function authorizeUrl(params: Record<string, string | undefined>): string {
+  const url = new URL(`${stack.issuer}/oauth/authorize`);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.append(k, v);
+  return url.href;
+}
+
+function goodParams(clientId: string, challenge: string, extra: Record<string, string | undefined> = {}) {
+  return {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state: 'st-123',
+    scope: 'mcp offline_access',
+    ...extra,
+  };
+}
+
+/** Runs the whole browser leg and returns the code the client receives. */
+async function obtainCode(
+  clientId: string,
+  challenge: string,
+  extra: Record<string, string | undefined> = {},
+  jar?: CookieJar,
+) {
+  const { callback } = await browse(authorizeUrl(goodParams(clientId, challenge, extra)), {
+    until: (extra.redirect_uri ?? REDIRECT).replace(/:\d+\//, (m) => m),
+    email: stack.upstream.user.email,
+    password: stack.password,
+    ...(jar ? { jar } : {}),
+  });
+  expect(callback.searchParams.get('iss')).toBe(stack.issuer);
+  expect(callback.searchParams.get('state')).toBe('st-123');
+  return callback.searchParams.get('code')!;
+}
+
+async function token(form: Record<string, string>, headers: Record<string, string> = {}) {
+  const res = await fetch(`${stack.issuer}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form).toString(),
+  });
+  return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, any> };
+}
+
+const redeem = (clientId: string, code: string, verifier: string, redirectUri = REDIRECT) =>
+  token({
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code,
+    code_verifier: verifier,
+    redirect_uri: redirectUri,
+  });
+
+const refreshWith = (clientId: string, refreshToken: string) =>
+  token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken });
+
+/** GET without following redirects. */
+async function visit(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { redirect: 'manual', headers });
+  const body = await res.text();
+  return { status: res.status, location: res.headers.get('location'), body, headers: res.headers };
+}
+
+async function callTool(accessToken: string) {
+  const res = await fetch(stack.resource, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${accessToken}`,
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'whoami', arguments: {} },
+    }),
+  });
+  return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, any> };
+}
+
+describe('the happy path the abuse rows deviate from', () => {
+  it('issues a code, tokens bound to the MCP resource, and the token calls a tool', async () => {
+    const clientId = await publicClient();
+    const { verifier, challenge } = pkce();
+    const code = await obtainCode(clientId, challenge);
+    const res = await redeem(clientId, code, verifier);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.json).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'mcp offline_access' });
+    const payload = JSON.parse(Buffer.from(res.json.access_token.split('.')[1], 'base64url').toString());
+    expect(payload).toMatchObject({
+      iss: stack.issuer,
+      aud: stack.resource,
+      sub: 'dev-user',
+      scope: 'mcp',
+      client_id: clientId,
+    });
+    const call = await callTool(res.json.access_token);
+    expect(call.status).toBe(200);
+    expect(call.json.result.structuredContent.subject).toBe('dev-user');
+  });
+});
+
+describe('open redirects and redirect_uri mismatch (shown as a page, never redirected)', () => {
+  let clientId: string;
+  beforeAll(async () => {
+    clientId = await publicClient();
+  });
+  const { challenge } = pkce();
+
+  it.each([
+    ['an unregistered host', 'https://evil.example.com/oauth/callback'],
+    ['a look-alike host', 'https://app.example.com.evil.example/oauth/callback'],
+    ['an added query', `${WEB_REDIRECT}?next=https://evil.example.com`],
+    ['a path traversal', 'https://app.example.com/oauth/callback/../../evil'],
+    ['a fragment', `${WEB_REDIRECT}#x`],
+    ['http instead of https', 'http://app.example.com/oauth/callback'],
+    ['another loopback path', 'http://127.0.0.1:41999/other'],
+    ['a loopback host the client did not register', 'http://[::1]:41999/callback'],
+  ])('refuses %s with a 400 page and no Location', async (_, redirectUri) => {
+    const res = await visit(authorizeUrl(goodParams(clientId, challenge, { redirect_uri: redirectUri })));
+    expect(res.status).toBe(400);
+    expect(res.location).toBeNull();
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.body).not.toContain('evil.example');
+  });
+
+  it('accepts a loopback redirect on another port (RFC 8252 §7.3)', async () => {
+    const res = await visit(
+      authorizeUrl(goodParams(clientId, challenge, { redirect_uri: 'http://127.0.0.1:50001/callback' })),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('127.0.0.1:50001');
+  });
+
+  it('shows an unknown client as a page', async () => {
+    const res = await visit(authorizeUrl(goodParams('mcpc_not-a-client', challenge)));
+    expect(res.status).toBe(400);
+    expect(res.location).toBeNull();
+  });
+
+  it('refuses a redirect_uri at the token endpoint that differs from the authorization request', async () => {
+    const { verifier, challenge: c } = pkce();
+    const code = await obtainCode(clientId, c);
+    const res = await redeem(clientId, code, verifier, 'http://127.0.0.1:41998/callback');
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe('invalid_grant');
+  });
+});
+
+describe('PKCE', () => {
+  let clientId: string;
+  beforeAll(async () => {
+    clientId = await publicClient();
+  });
+
+  it.each([
+    ['a missing code_challenge', { code_challenge: undefined }],
+    ['the plain method', { code_challenge_method: 'plain' }],
+    ['no method (which means plain)', { code_challenge_method: undefined }],
+    ['a malformed challenge', { code_challenge: 'short' }],
+  ])('answers %s with an invalid_request redirect carrying state and iss', async (_, extra) => {
+    const res = await visit(authorizeUrl(goodParams(clientId, pkce().challenge, extra)));
+    expect(res.status).toBe(302);
+    const location = new URL(res.location!);
+    expect(location.origin + location.pathname).toBe(REDIRECT);
+    expect(location.searchParams.get('error')).toBe('invalid_request');
+    expect(location.searchParams.get('state')).toBe('st-123');
+    expect(location.searchParams.get('iss')).toBe(stack.issuer);
+  });
+
+  it('refuses a wrong code_verifier, and the code is spent by the attempt', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await obtainCode(clientId, challenge);
+    const wrong = await redeem(clientId, code, pkce().verifier);
+    expect(wrong.json).toMatchObject({ error: 'invalid_grant' });
+    expect(wrong.json.error_description).toMatch(/code_verifier/);
+    const retry = await redeem(clientId, code, verifier);
+    expect(retry.json.error).toBe('invalid_grant');
+  });
+
+  it('refuses a token request without a code_verifier', async () => {
+    const { challenge } = pkce();
+    const code = await obtainCode(clientId, challenge);
+    const res = await token({
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code,
+      redirect_uri: REDIRECT,
+    });
+    expect(res.json.error).toBe('invalid_request');
+  });
+});
+
+describe('authorization codes', () => {
+  let clientId: string;
+  beforeAll(async () => {
+    clientId = await publicClient();
+  });
+
+  it('refuses a replayed code and revokes the refresh token issued from it', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await obtainCode(clientId, challenge);
+    const first = await redeem(clientId, code, verifier);
+    expect(first.status).toBe(200);
+    const replay = await redeem(clientId, code, verifier);
+    expect(replay.json).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/already used/),
+    });
+    const refreshed = await refreshWith(clientId, first.json.refresh_token);
+    expect(refreshed.json.error).toBe('invalid_grant');
+  });
+
+  it('refuses a code presented by another client', async () => {
+    const other = await publicClient();
+    const { verifier, challenge } = pkce();
+    const code = await obtainCode(clientId, challenge);
+    const res = await redeem(other, code, verifier);
+    expect(res.json).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/another client/),
+    });
+  });
+
+  it('refuses an expired code (codes live 60 seconds)', async () => {
+    const { verifier, challenge } = pkce();
+    const code = await obtainCode(clientId, challenge);
+    clockOffsetMs = 61_000;
+    try {
+      const res = await redeem(clientId, code, verifier);
+      expect(res.json).toMatchObject({
+        error: 'invalid_grant',
+        error_description: expect.stringMatching(/expired/),
+      });
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+
+  it('refuses an invented code', async () => {
+    const res = await redeem(clientId, 'x'.repeat(43), pkce().verifier);
+    expect(res.json.error).toBe('invalid_grant');
+  });
+});
+
+describe('sealed values', () => {
+  it('refuses a tampered upstream state at the callback with a page', async () => {
+    const clientId = await publicClient();
+    const jar = new CookieJar();
+    const res = await fetch(authorizeUrl(goodParams(clientId, pkce().challenge)), { redirect: 'manual' });
+    jar.store(stack.issuer, res);
+    const html = await res.text();
+    const transaction = /name="transaction" value="([^"]+)"/.exec(html)![1]!;
+    const consent = await fetch(`${stack.issuer}/oauth/consent`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: stack.issuer,
+        cookie: jar.header(stack.issuer)!,
+      },
+      body: new URLSearchParams({ transaction, decision: 'allow' }).toString(),
+    });
+    const upstream = new URL(consent.headers.get('location')!);
+    const state = upstream.searchParams.get('state')!;
+    const flipped = state.slice(0, 20) + (state[20] === 'A' ? 'B' : 'A') + state.slice(21);
+    const back = await visit(`${stack.issuer}/oauth/callback?code=abc&state=${flipped}`, {
+      cookie: jar.header(stack.issuer)!,
+    });
+    expect(back.status).toBe(400);
+    expect(back.location).toBeNull();
+  });
+
+  it('refuses a tampered transaction on the consent form', async () => {
+    const clientId = await publicClient();
+    const res = await fetch(authorizeUrl(goodParams(clientId, pkce().challenge)), { redirect: 'manual' });
+    const cookie = res.headers.getSetCookie()[0]!.split(';')[0]!;
+    const transaction = /name="transaction" value="([^"]+)"/.exec(await res.text())![1]!;
+    const tampered = transaction.slice(0, -3) + (transaction.endsWith('AAA') ? 'BBB' : 'AAA');
+    const consent = await fetch(`${stack.issuer}/oauth/consent`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: stack.issuer, cookie },
+      body: new URLSearchParams({ transaction: tampered, decision: 'allow' }).toString(),
+    });
+    expect(consent.status).toBe(400);
+    expect(consent.headers.get('location')).toBeNull();
+  });
+
+  it.each([
+    ['a flipped byte', (id: string) => id.slice(0, 30) + (id[30] === 'A' ? 'B' : 'A') + id.slice(31)],
+    [
+      'a forged id',
+      () =>
+        `mcpc_${Buffer.from('{"r":["https://evil.example.com/cb"],"a":"none","g":["authorization_code"],"t":1}').toString('base64url')}`,
+    ],
+  ])('refuses a client_id with %s: a page at /authorize, invalid_client at /token', async (_, alter) => {
+    const forged = alter(await publicClient());
+    const page = await visit(authorizeUrl(goodParams(forged, pkce().challenge)));
+    expect(page.status).toBe(400);
+    expect(page.location).toBeNull();
+    const res = await redeem(forged, 'x'.repeat(43), pkce().verifier);
+    expect(res.status).toBe(401);
+    expect(res.json.error).toBe('invalid_client');
+  });
+});
+
+describe('refresh tokens', () => {
+  it('rotates on every use; reusing a rotated-out token revokes the whole family', async () => {
+    const clientId = await publicClient();
+    const { verifier, challenge } = pkce();
+    const first = await redeem(clientId, await obtainCode(clientId, challenge), verifier);
+    const second = await refreshWith(clientId, first.json.refresh_token);
+    expect(second.status).toBe(200);
+    expect(second.json.refresh_token).not.toBe(first.json.refresh_token);
+    const reuse = await refreshWith(clientId, first.json.refresh_token);
+    expect(reuse.json).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/revoked/),
+    });
+    const afterReuse = await refreshWith(clientId, second.json.refresh_token);
+    expect(afterReuse.json.error).toBe('invalid_grant');
+  });
+
+  it('refuses a refresh token presented by another client, and revokes its family', async () => {
+    const clientId = await publicClient();
+    const other = await publicClient();
+    const { verifier, challenge } = pkce();
+    const first = await redeem(clientId, await obtainCode(clientId, challenge), verifier);
+    expect((await refreshWith(other, first.json.refresh_token)).json.error).toBe('invalid_grant');
+    expect((await refreshWith(clientId, first.json.refresh_token)).json.error).toBe('invalid_grant');
+  });
+
+  it('issues no refresh token to a client that did not register for them', async () => {
+    const { json } = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    const { verifier, challenge } = pkce();
+    const res = await redeem(json.client_id, await obtainCode(json.client_id, challenge), verifier);
+    expect(res.status).toBe(200);
+    expect(res.json.refresh_token).toBeUndefined();
+    expect(res.json.scope).toBe('mcp');
+  });
+});
+
+describe('registration floods and bad metadata', () => {
+  it.each([
+    [
+      'too many redirect URIs',
+      { redirect_uris: Array.from({ length: 6 }, (_, i) => `https://a.example/${i}`) },
+      'invalid_redirect_uri',
+    ],
+    [
+      'an overlong redirect URI',
+      { redirect_uris: [`https://a.example/${'x'.repeat(600)}`] },
+      'invalid_redirect_uri',
+    ],
+    ['a non-https redirect URI', { redirect_uris: ['http://app.example.com/cb'] }, 'invalid_redirect_uri'],
+    ['a custom-scheme redirect URI', { redirect_uris: ['myapp://callback'] }, 'invalid_redirect_uri'],
+    ['a wildcard redirect URI', { redirect_uris: ['https://*.example.com/cb'] }, 'invalid_redirect_uri'],
+    ['no redirect URIs', { redirect_uris: [] }, 'invalid_redirect_uri'],
+    [
+      'an implicit-flow response type',
+      { redirect_uris: [REDIRECT], response_types: ['token'] },
+      'invalid_client_metadata',
+    ],
+    [
+      'a client_credentials grant',
+      { redirect_uris: [REDIRECT], grant_types: ['client_credentials'] },
+      'invalid_client_metadata',
+    ],
+    [
+      'private_key_jwt',
+      { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'private_key_jwt' },
+      'invalid_client_metadata',
+    ],
+  ])('refuses %s', async (_, metadata, error) => {
+    const res = await register(metadata);
+    expect(res.status).toBe(400);
+    expect(res.json.error).toBe(error);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('refuses an oversized registration body unread (413)', async () => {
+    const res = await fetch(`${stack.issuer}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [REDIRECT], client_name: 'x'.repeat(20_000) }),
+    });
+    expect(res.status).toBe(413);
+  });
+
+  it('caps the client name and keeps control characters out of it', async () => {
+    const res = await register({
+      redirect_uris: [REDIRECT],
+      client_name: `\u202eevil\u0007${'n'.repeat(300)}`,
+      token_endpoint_auth_method: 'none',
+    });
+    expect(res.status).toBe(201);
+    expect(res.json.client_name).toHaveLength(100);
+    expect(res.json.client_name).toMatch(/^evil/);
+  });
+
+  it('stores nothing per registration: the client id carries it, sealed', async () => {
+    const a = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
+    expect(a.status).toBe(201);
+    expect(a.json.client_id).toMatch(/^mcpc_[A-Za-z0-9_-]+$/);
+    expect(a.json.client_id).not.toContain('127.0.0.1');
+  });
+});
+
+describe('CSRF on the consent form', () => {
+  async function consentForm() {
+    const clientId = await publicClient();
+    const res = await fetch(authorizeUrl(goodParams(clientId, pkce().challenge)), { redirect: 'manual' });
+    return {
+      cookie: res.headers.getSetCookie()[0]!.split(';')[0]!,
+      transaction: /name="transaction" value="([^"]+)"/.exec(await res.text())![1]!,
+    };
+  }
+  const post = (transaction: string, headers: Record<string, string>) =>
+    fetch(`${stack.issuer}/oauth/consent`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams({ transaction, decision: 'allow' }).toString(),
+    });
+
+  it('refuses a cross-site POST (another Origin)', async () => {
+    const { cookie, transaction } = await consentForm();
+    const res = await post(transaction, { cookie, origin: 'https://evil.example.com' });
+    expect(res.status).toBe(403);
+  });
+
+  it('refuses a POST flagged cross-site by Fetch Metadata', async () => {
+    const { cookie, transaction } = await consentForm();
+    const res = await post(transaction, { cookie, 'sec-fetch-site': 'cross-site' });
+    expect(res.status).toBe(403);
+  });
+
+  it('refuses a transaction replayed from a browser without its binding cookie', async () => {
+    const { transaction } = await consentForm();
+    expect((await post(transaction, { origin: stack.issuer })).status).toBe(403);
+  });
+
+  it("refuses a transaction posted with another browser's cookie", async () => {
+    const attacker = await consentForm();
+    const victim = await consentForm();
+    const res = await post(attacker.transaction, { cookie: victim.cookie, origin: stack.issuer });
+    expect(res.status).toBe(403);
+  });
+
+  it('sends a denial back to the client as access_denied with state and iss', async () => {
+    const clientId = await publicClient();
+    const { callback } = await browse(authorizeUrl(goodParams(clientId, pkce().challenge)), {
+      until: REDIRECT,
+      decision: 'deny',
+    });
+    expect(Object.fromEntries(callback.searchParams)).toMatchObject({
+      error: 'access_denied',
+      state: 'st-123',
+      iss: stack.issuer,
+    });
+  });
+
+  it('skips the consent page for a client this browser consented to, but not for a new client with the same sign-in', async () => {
+    const jar = new CookieJar();
+    const clientId = await publicClient();
+    const login = { until: REDIRECT, email: stack.upstream.user.email, password: stack.password, jar };
+    const first = await browse(authorizeUrl(goodParams(clientId, pkce().challenge)), login);
+    expect(first.steps.filter((s) => s.kind === 'consent')).toHaveLength(1);
+    const again = await browse(authorizeUrl(goodParams(clientId, pkce().challenge)), login);
+    expect(again.steps.map((s) => s.kind)).not.toContain('consent');
+    // The upstream session is still live (no sign-in form this time), yet a new client must be consented to.
+    expect(again.steps.map((s) => s.kind)).not.toContain('sign-in');
+    const other = await publicClient();
+    const third = await browse(authorizeUrl(goodParams(other, pkce().challenge)), login);
+    expect(third.steps.map((s) => s.kind)).toContain('consent');
+  });
+});
+
+describe('audience binding at the MCP endpoint', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  const claims = (aud: string) => ({
+    iss: stack.issuer,
+    sub: 'dev-user',
+    aud,
+    scope: 'mcp',
+    iat: now(),
+    exp: now() + 300,
+  });
+
+  it('answers a bridge-signed token minted for another resource with 401', async () => {
+    const foreign = await stack.signer.sign(
+      claims('https://other.example.com/mcp'),
+      AbortSignal.timeout(1000),
+    );
+    const res = await callTool(foreign);
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(res.json.error.message).toMatch(/audience/);
+  });
+
+  it('refuses an authorization request for another resource (invalid_target)', async () => {
+    const clientId = await publicClient();
+    const res = await visit(
+      authorizeUrl(goodParams(clientId, pkce().challenge, { resource: 'https://other.example.com/mcp' })),
+    );
+    expect(new URL(res.location!).searchParams.get('error')).toBe('invalid_target');
+  });
+
+  it('binds the token to the MCP resource when the client sends no resource (as Claude Code does)', async () => {
+    const clientId = await publicClient();
+    const { verifier, challenge } = pkce();
+    const res = await redeem(
+      clientId,
+      await obtainCode(clientId, challenge, { resource: undefined }),
+      verifier,
+    );
+    const payload = JSON.parse(Buffer.from(res.json.access_token.split('.')[1], 'base64url').toString());
+    expect(payload.aud).toBe(stack.resource);
+  });
+});
+
+describe('token endpoint errors (RFC 6749 §5.2)', () => {
+  it.each([
+    ['an unsupported grant type', { grant_type: 'password', client_id: 'x' }, 400, 'unsupported_grant_type'],
+    ['a request naming no client at all', {}, 401, 'invalid_client'],
+  ])('answers %s', async (_, form, status, error) => {
+    const clientId = await publicClient();
+    const res = await token({ ...form, ...(form.client_id ? { client_id: clientId } : {}) } as Record<
+      string,
+      string
+    >);
+    expect(res.status).toBe(status);
+    expect(res.json.error).toBe(error);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('answers a wrong secret sent with HTTP Basic with 401 and a Basic challenge', async () => {
+    const { json } = await register({
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
+    expect(json.client_secret).toEqual(expect.any(String));
+    const basic = Buffer.from(`${encodeURIComponent(json.client_id)}:wrong`).toString('base64');
+    const res = await token(
+      { grant_type: 'authorization_code', code: 'x', redirect_uri: REDIRECT, code_verifier: pkce().verifier },
+      { authorization: `Basic ${basic}` },
+    );
+    expect(res.status).toBe(401);
+    expect(res.json.error).toBe('invalid_client');
+    expect(res.headers.get('www-authenticate')).toMatch(/^Basic /);
+  });
+
+  it('lets a confidential client redeem with its secret', async () => {
+    const { json } = await register({
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'client_secret_post',
+    });
+    const { verifier, challenge } = pkce();
+    const code = await obtainCode(json.client_id, challenge);
+    const res = await token({
+      grant_type: 'authorization_code',
+      client_id: json.client_id,
+      client_secret: json.client_secret,
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('refuses a parameter sent twice', async () => {
+    const res = await fetch(`${stack.issuer}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=authorization_code&grant_type=refresh_token',
+    });
+    expect((await res.json()).error).toBe('invalid_request');
+  });
+});
