@@ -32,13 +32,15 @@ export function htmlHeaders(formTargets: readonly string[] = []): Record<string,
     ].join('; '),
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+    // same-origin, not no-referrer: with no-referrer the browser sends `Origin: null` on the consent POST, and the
+    // CSRF check needs the real origin; other sites still get no referrer.
+    'referrer-policy': 'same-origin',
   };
 }
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
-  `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>` +
+  `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>` +
   `<body>${body}</body></html>`;
 
 /** What the consent page shows and posts back. */

@@ -1,0 +1,129 @@
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  Client as Client2,
+  StreamableHTTPClientTransport as Transport2,
+  UnauthorizedError,
+} from '@modelcontextprotocol/client';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridgeStack, type BridgeStack } from '../support/bridge.ts';
+import { MemoryOAuthProvider } from '../support/oauth.ts';
+
+/**
+ * A real headless browser (Debian's chromium, driven by playwright-core) walks the authorization flow an MCP
+ * client starts: the bridge's consent page, the upstream sign-in form, and back to the client's loopback redirect,
+ * where the SDK 2.x client takes the code and calls a tool. `.ci/run` installs chromium before the tests; without
+ * it this file skips itself and says why.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+if (!available)
+  console.warn(`bridge-browser.test.ts skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+
+let stack: BridgeStack;
+let browser: Browser;
+let receiver: Server;
+let redirect: string;
+const received: URLSearchParams[] = [];
+
+describe.skipIf(!available)(`a real browser (${CHROMIUM})`, () => {
+  beforeAll(async () => {
+    stack = await startBridgeStack();
+    // The client's loopback redirect target, as a native MCP client would run it.
+    receiver = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      // The browser also asks for /favicon.ico; only the callback counts.
+      if (url.pathname === '/callback') received.push(url.searchParams);
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>Done</title><p id="done">You can close this window.</p>');
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
+    redirect = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callback`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
+    await stack?.close();
+  });
+
+  it('consents, signs in upstream, returns the code to the client, and the client calls a tool', async () => {
+    const provider = new MemoryOAuthProvider(redirect);
+    const url = new URL(stack.resource);
+    const first = new Transport2(url, { authProvider: provider as never });
+    await expect(
+      new Client2({ name: 'browser-e2e', version: '1.0.0' }).connect(first),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(provider.authorizationUrl!.href);
+    // The bridge's consent page names the client and where it will be sent back to.
+    await expect(page.title()).resolves.toBe('Allow access?');
+    const consentText = await page.textContent('body');
+    expect(consentText).toContain('E2E <test> client');
+    expect(consentText).toContain(new URL(redirect).host);
+    await page.click('button[value="allow"]');
+    // The upstream provider's sign-in form.
+    await page.waitForSelector('input[name="password"]');
+    await page.fill('input[name="email"]', stack.upstream.user.email);
+    await page.fill('input[name="password"]', stack.password);
+    await page.click('button[type="submit"]');
+    await page.waitForSelector('#done');
+    expect(page.url().startsWith(redirect)).toBe(true);
+
+    const params = received.at(-1)!;
+    expect(params.get('iss')).toBe(stack.issuer);
+    await first.finishAuth(params);
+    const client = new Client2({ name: 'browser-e2e', version: '1.0.0' });
+    await client.connect(new Transport2(url, { authProvider: provider as never }));
+    const result = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(result.structuredContent).toMatchObject({ subject: 'dev-user', scopes: ['mcp'] });
+    await client.close();
+  });
+
+  it('shows a wrong password on the upstream form and never reaches the client', async () => {
+    const provider = new MemoryOAuthProvider(redirect);
+    const first = new Transport2(new URL(stack.resource), { authProvider: provider as never });
+    await expect(
+      new Client2({ name: 'browser-e2e', version: '1.0.0' }).connect(first),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+    const before = received.length;
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(provider.authorizationUrl!.href);
+    await page.click('button[value="allow"]');
+    await page.waitForSelector('input[name="password"]');
+    await page.fill('input[name="email"]', stack.upstream.user.email);
+    await page.fill('input[name="password"]', 'not the password');
+    await page.click('button[type="submit"]');
+    await expect(page.textContent('[role="alert"]')).resolves.toContain('Wrong email or password');
+    expect(received.length).toBe(before);
+  });
+
+  it('serves the consent page with a CSP that forbids framing and script', async () => {
+    const provider = new MemoryOAuthProvider(redirect);
+    const first = new Transport2(new URL(stack.resource), { authProvider: provider as never });
+    await expect(
+      new Client2({ name: 'browser-e2e', version: '1.0.0' }).connect(first),
+    ).rejects.toBeInstanceOf(UnauthorizedError);
+    const page = await (await browser.newContext()).newPage();
+    const response = await page.goto(provider.authorizationUrl!.href);
+    const csp = response!.headers()['content-security-policy']!;
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('script-src');
+  });
+});
