@@ -51,7 +51,7 @@ export function createMemoryStore(
     },
     async rotateRefresh(familyId, presentedHash, nextHash, clientHash, now) {
       const record = families.get(familyId);
-      if (!record || record.retainUntil <= now) return { kind: 'unknown' };
+      if (!record) return { kind: 'unknown' };
       if (record.revoked || !record.family) return { kind: 'revoked' };
       const { family } = record;
       if (family.expiresAt <= now) return { kind: 'expired' };
