@@ -7,7 +7,10 @@ import { BlockList, isIP } from 'node:net';
  * could smuggle a private one. Checked on the resolved address, so a public name pointing inside is refused too.
  */
 
-const blocked = new BlockList();
+// Two lists: a BlockList matches an IPv4 address against IPv6 rules through its mapped form (::ffff:a.b.c.d), so
+// one list holding ::ffff:0:0/96 would refuse every IPv4 address.
+const blocked4 = new BlockList();
+const blocked6 = new BlockList();
 for (const [net, prefix] of [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
@@ -25,7 +28,7 @@ for (const [net, prefix] of [
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const)
-  blocked.addSubnet(net, prefix, 'ipv4');
+  blocked4.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
@@ -41,7 +44,7 @@ for (const [net, prefix] of [
   ['fec0::', 10],
   ['ff00::', 8],
 ] as const)
-  blocked.addSubnet(net, prefix, 'ipv6');
+  blocked6.addSubnet(net, prefix, 'ipv6');
 
 const loopback = new BlockList();
 loopback.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -61,5 +64,5 @@ export function isAllowedAddress(address: string, options: { allowLoopback?: boo
   const family = isIP(address);
   if (family === 0) return false;
   if (options.allowLoopback && isLoopbackAddress(address)) return true;
-  return !blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family === 4 ? !blocked4.check(address, 'ipv4') : !blocked6.check(address, 'ipv6');
 }

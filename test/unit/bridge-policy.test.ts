@@ -1,0 +1,262 @@
+import { describe, expect, it } from 'vitest';
+import { isAllowedAddress } from '../../src/bridge/address-policy.ts';
+import { displayName } from '../../src/bridge/client.ts';
+import { createCookieJar } from '../../src/bridge/cookies.ts';
+import {
+  cacheSeconds,
+  metadataUrlProblem,
+  parseMetadataDocument,
+} from '../../src/bridge/metadata-document.ts';
+import { consentPage, escapeHtml, htmlHeaders } from '../../src/bridge/pages.ts';
+import { findRedirectUri, redirectUriMatches, redirectUriProblem } from '../../src/bridge/redirect-uri.ts';
+import { openRegisteredClient, register, validateRegistration } from '../../src/bridge/registration.ts';
+import { grantScopes, resourceAccepted } from '../../src/bridge/scopes.ts';
+import { createSealer } from '../../src/bridge/seal.ts';
+
+/** The bridge's pure rules, one row per line of the spec or best practice they implement. */
+
+describe('redirect URIs (OAuth 2.1 §2.3.1, RFC 8252)', () => {
+  it.each([
+    ['https://claude.ai/api/mcp/auth_callback', undefined],
+    ['http://127.0.0.1:33418/callback', undefined],
+    ['http://[::1]:8080/cb', undefined],
+    ['http://localhost:6274/oauth/callback', undefined],
+    ['http://example.com/cb', /https, or http on a loopback host/],
+    ['myapp://cb', /https, or http on a loopback host/],
+    ['https://a.example.com/cb#x', /fragment/],
+    ['https://user:pw@a.example.com/cb', /credentials/],
+    ['https://*.example.com/cb', /wildcards/],
+    ['/relative', /absolute URL/],
+    [`https://a.example.com/${'x'.repeat(600)}`, /at most 512/],
+    [42, /non-empty string/],
+  ])('%s → %s', (uri, problem) => {
+    const result = redirectUriProblem(uri);
+    if (problem === undefined) expect(result).toBeUndefined();
+    else expect(result).toMatch(problem);
+  });
+
+  it.each([
+    ['https://app.example.com/cb', 'https://app.example.com/cb', true],
+    ['https://app.example.com/cb', 'https://app.example.com/cb/', false],
+    ['https://app.example.com/cb', 'https://APP.example.com/cb', false],
+    ['https://app.example.com:443/cb', 'https://app.example.com/cb', false],
+    ['http://127.0.0.1:1000/cb', 'http://127.0.0.1:2000/cb', true],
+    ['http://127.0.0.1/cb', 'http://127.0.0.1:2000/cb', true],
+    ['http://localhost:1000/cb', 'http://localhost:9/cb', true],
+    ['http://127.0.0.1:1000/cb', 'http://localhost:1000/cb', false],
+    ['http://127.0.0.1:1000/cb', 'http://127.0.0.1:1000/cb?x=1', false],
+    ['http://127.0.0.1:1000/cb', 'http://127.0.0.1:1000/other', false],
+    ['https://app.example.com:1000/cb', 'https://app.example.com:2000/cb', false],
+  ])('registered %s, presented %s → %s', (registered, presented, expected) => {
+    expect(redirectUriMatches(registered, presented)).toBe(expected);
+  });
+
+  it('finds the registered entry a loopback redirect matches', () => {
+    expect(findRedirectUri(['https://a.example/cb', 'http://127.0.0.1/cb'], 'http://127.0.0.1:5/cb')).toBe(
+      'http://127.0.0.1/cb',
+    );
+  });
+});
+
+describe('dynamic client registration (RFC 7591)', () => {
+  const sealer = createSealer('k'.repeat(32));
+
+  it('defaults to client_secret_basic and the authorization_code grant, per RFC 7591 §2', () => {
+    const checked = validateRegistration({ redirect_uris: ['https://a.example/cb'] });
+    expect(checked).toEqual({
+      ok: true,
+      registration: { r: ['https://a.example/cb'], a: 'client_secret_basic', g: ['authorization_code'] },
+    });
+  });
+
+  it('seals the registration into the client_id and opens it again, with a derived secret', () => {
+    const checked = validateRegistration({
+      redirect_uris: ['https://a.example/cb'],
+      client_name: 'A',
+      token_endpoint_auth_method: 'client_secret_post',
+    });
+    if (!checked.ok) throw new Error('expected ok');
+    const response = register(checked.registration, sealer, 1_700_000_000);
+    expect(response).toMatchObject({
+      client_name: 'A',
+      client_secret_expires_at: 0,
+      client_id_issued_at: 1_700_000_000,
+    });
+    expect(openRegisteredClient(response.client_id, sealer)).toEqual({
+      id: response.client_id,
+      kind: 'registered',
+      name: 'A',
+      redirectUris: ['https://a.example/cb'],
+      authMethod: 'client_secret_post',
+      grantTypes: ['authorization_code'],
+    });
+    expect(openRegisteredClient(response.client_id, createSealer('other-key'.repeat(4)))).toBeUndefined();
+  });
+
+  it.each([
+    [{}, 'invalid_redirect_uri'],
+    [[], 'invalid_client_metadata'],
+    ['not json', 'invalid_client_metadata'],
+    [{ redirect_uris: ['https://a/cb'], grant_types: ['refresh_token'] }, 'invalid_client_metadata'],
+    [{ redirect_uris: ['https://a/cb'], client_name: 7 }, 'invalid_client_metadata'],
+    [{ redirect_uris: ['https://a/cb'], response_types: ['code', 'token'] }, 'invalid_client_metadata'],
+  ])('refuses %j with %s', (body, error) => {
+    const checked = validateRegistration(body);
+    expect(checked.ok).toBe(false);
+    if (!checked.ok) expect(checked.error.error).toBe(error);
+  });
+
+  it('strips control and bidi characters from display names and caps them', () => {
+    expect(displayName('\u202eabc\u0000def', 100)).toBe('abcdef');
+    expect(displayName('  ', 100)).toBeUndefined();
+    expect(displayName('😀'.repeat(200), 100)).toHaveLength(200);
+  });
+});
+
+describe('client id metadata documents (pure rules)', () => {
+  const id = 'https://client.example.com/oauth/metadata.json';
+  it('accepts a normalised https URL with a path', () => expect(metadataUrlProblem(id)).toBeUndefined());
+  it.each([
+    'https://client.example.com',
+    'https://client.example.com/./a.json',
+    'https://CLIENT.example.com/a.json',
+  ])('refuses %s', (url) => expect(metadataUrlProblem(url)).toEqual(expect.any(String)));
+  it('drops grant types it does not offer and keeps the public client public', () => {
+    const parsed = parseMetadataDocument(id, {
+      client_id: id,
+      redirect_uris: ['http://127.0.0.1/cb'],
+      grant_types: ['authorization_code', 'implicit', 'refresh_token'],
+    });
+    expect(parsed).toMatchObject({
+      ok: true,
+      client: { authMethod: 'none', grantTypes: ['authorization_code', 'refresh_token'] },
+    });
+  });
+  it.each([
+    [undefined, 300],
+    ['max-age=60', 60],
+    ['public, max-age=999999', 86_400],
+    ['no-store', 0],
+    ['max-age=60, no-cache', 0],
+    ['private, max-age=60', 0],
+  ])('caches for Cache-Control %s: %s s', (header, seconds) => expect(cacheSeconds(header)).toBe(seconds));
+});
+
+describe('outbound address policy (SSRF guard)', () => {
+  it.each([
+    ['8.8.8.8', true],
+    ['2606:4700:4700::1111', true],
+    ['127.0.0.1', false],
+    ['10.0.0.1', false],
+    ['172.16.5.4', false],
+    ['192.168.1.1', false],
+    ['169.254.169.254', false],
+    ['100.64.0.1', false],
+    ['0.0.0.0', false],
+    ['::1', false],
+    ['fe80::1', false],
+    ['fd12::1', false],
+    ['::ffff:10.0.0.1', false],
+    ['64:ff9b::a00:1', false],
+    ['2002:a00:1::', false],
+    ['224.0.0.1', false],
+    ['not an ip', false],
+  ])('%s allowed: %s', (address, allowed) => expect(isAllowedAddress(address)).toBe(allowed));
+
+  it('lets loopback through only when told to, and nothing else private', () => {
+    expect(isAllowedAddress('127.0.0.1', { allowLoopback: true })).toBe(true);
+    expect(isAllowedAddress('::1', { allowLoopback: true })).toBe(true);
+    expect(isAllowedAddress('10.0.0.1', { allowLoopback: true })).toBe(false);
+  });
+});
+
+describe('scopes and resources', () => {
+  it.each([
+    [undefined, ['mcp'], true, ['mcp']],
+    ['mcp offline_access', ['mcp'], true, ['mcp', 'offline_access']],
+    ['mcp offline_access', ['mcp'], false, ['mcp']],
+    ['openid profile', ['mcp', 'reports:read'], true, ['mcp', 'reports:read']],
+    ['reports:read unknown', ['mcp', 'reports:read'], true, ['reports:read']],
+  ])('requested %s of %j (refresh %s) grants %j', (requested, offered, refresh, granted) => {
+    expect(grantScopes(requested, offered, refresh)).toEqual(granted);
+  });
+
+  it.each([
+    ['https://mcp.example.com/mcp', true],
+    ['https://mcp.example.com/mcp/', true],
+    ['https://mcp.example.com', true],
+    ['https://mcp.example.com/', true],
+    ['https://mcp.example.com/mcp-other', false],
+    ['https://mcp.example.com/mcp/sub', false],
+    ['https://evil.example.com/mcp', false],
+    ['https://mcp.example.com/mcp?x', false],
+    ['not a url', false],
+  ])('accepts resource %s: %s', (requested, accepted) => {
+    expect(resourceAccepted(requested, 'https://mcp.example.com/mcp')).toBe(accepted);
+  });
+});
+
+describe('sealing', () => {
+  let clock = 1_000_000_000_000;
+  const sealer = createSealer('s'.repeat(32), () => clock);
+
+  it('opens what it sealed, for the same purpose only', () => {
+    const token = sealer.seal('transaction', { a: 1 }, 600);
+    expect(sealer.open('transaction', token)).toEqual({ a: 1 });
+    expect(sealer.open('upstream-state', token)).toBeUndefined();
+  });
+
+  it('refuses an expired value and an altered one', () => {
+    const token = sealer.seal('consent', 'v', 10);
+    clock += 11_000;
+    expect(sealer.open('consent', token)).toBeUndefined();
+    const fresh = sealer.seal('consent', 'v', 10);
+    expect(
+      sealer.open('consent', `${fresh.slice(0, -2)}${fresh.endsWith('AA') ? 'BB' : 'AA'}`),
+    ).toBeUndefined();
+    expect(sealer.open('consent', 'a'.repeat(10_000))).toBeUndefined();
+  });
+
+  it('refuses a secret shorter than 32 bytes', () => {
+    expect(() => createSealer('short')).toThrow(/at least 32 bytes/);
+  });
+});
+
+describe('cookies and pages', () => {
+  it('uses __Host- cookies with Secure over https and plain names on loopback http', () => {
+    expect(createCookieJar(true).write('binding', 'v', 600)).toBe(
+      '__Host-mcp_bridge_binding=v; Path=/; Max-Age=600; HttpOnly; SameSite=Lax; Secure',
+    );
+    expect(createCookieJar(false).write('consent', 'v', 0)).toBe(
+      'mcp_bridge_consent=v; Path=/; Max-Age=0; HttpOnly; SameSite=Lax',
+    );
+  });
+
+  it('trusts no cookie whose name appears twice', () => {
+    const jar = createCookieJar(false);
+    expect(jar.read(['mcp_bridge_binding=a', 'mcp_bridge_binding=b'], 'binding')).toBeUndefined();
+    expect(jar.read(['x=1; mcp_bridge_binding=a'], 'binding')).toBe('a');
+  });
+
+  it('escapes every client-supplied string on the consent page', () => {
+    const html = consentPage({
+      action: '/oauth/consent',
+      clientName: '<script>alert(1)</script>',
+      clientIdentity: 'https://c.example/"onmouseover="x',
+      redirectHost: 'a.example',
+      scopes: ['mcp'],
+      transaction: 'abc',
+      resourceName: 'Srv',
+    });
+    expect(html).not.toContain('<script>');
+    expect(html).toContain(escapeHtml('<script>alert(1)</script>'));
+    expect(html).not.toContain('"onmouseover="');
+  });
+
+  it('sends a CSP without script, framing or external assets, and lets forms reach only named origins', () => {
+    const csp = htmlHeaders(['https://login.example.com'])['content-security-policy']!;
+    expect(csp).toMatch(
+      /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; form-action 'self' https:\/\/login\.example\.com; frame-ancestors 'none'; base-uri 'none'$/,
+    );
+  });
+});
