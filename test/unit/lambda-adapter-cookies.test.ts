@@ -1,0 +1,57 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import { toHttpRequest, toLambdaResult } from '../../src/lambda/adapter.ts';
+import { serveHandler } from '../support/local.ts';
+
+/** Query strings and cookies through the adapters (the authorization bridge reads both; the MCP path neither). */
+
+const event = (extra: Partial<APIGatewayProxyEventV2>): APIGatewayProxyEventV2 =>
+  ({
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: '/oauth/authorize',
+    rawQueryString: '',
+    headers: {},
+    requestContext: { http: { method: 'GET', path: '/oauth/authorize' }, stage: '$default' },
+    isBase64Encoded: false,
+    ...extra,
+  }) as APIGatewayProxyEventV2;
+
+describe('query strings and cookies in the Lambda adapter', () => {
+  it('passes the raw query string and the payload 2.0 cookie list through', () => {
+    const req = toHttpRequest(event({ rawQueryString: 'a=1&a=2&b=%20', cookies: ['x=1', 'y=2'] }));
+    expect(req.query).toBe('a=1&a=2&b=%20');
+    expect(req.cookies).toEqual(['x=1', 'y=2']);
+  });
+
+  it('leaves both out when the request has none', () => {
+    const req = toHttpRequest(event({}));
+    expect('query' in req).toBe(false);
+    expect('cookies' in req).toBe(false);
+  });
+
+  it('returns Set-Cookie values as the result cookie list', () => {
+    expect(
+      toLambdaResult({ status: 302, headers: {}, body: '', cookies: ['a=1; Path=/', 'b=2'] }).cookies,
+    ).toEqual(['a=1; Path=/', 'b=2']);
+  });
+});
+
+describe('cookies through the local server, as API Gateway delivers them', () => {
+  it('moves the Cookie header into the cookie list and writes each Set-Cookie separately', async () => {
+    let seen: APIGatewayProxyEventV2 | undefined;
+    const server = await serveHandler(async (e) => {
+      seen = e;
+      return { statusCode: 204, cookies: ['a=1; HttpOnly', 'b=2'] };
+    });
+    try {
+      const res = await fetch(`${server.base}/oauth/callback?x=1`, { headers: { cookie: 'p=1; q=2' } });
+      expect(seen?.cookies).toEqual(['p=1', 'q=2']);
+      expect(seen?.headers.cookie).toBeUndefined();
+      expect(seen?.rawQueryString).toBe('x=1');
+      expect(res.headers.getSetCookie()).toEqual(['a=1; HttpOnly', 'b=2']);
+    } finally {
+      await server.close();
+    }
+  });
+});
