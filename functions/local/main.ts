@@ -4,9 +4,11 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { Logger } from '@aws-lambda-powertools/logger';
 import {
   Defaults,
   LOCAL_S3_CREDENTIALS,
+  startLocalAuthorization,
   startLocalS3,
   startLocalServer,
   type LocalS3,
@@ -42,8 +44,37 @@ if (!env.OFFLOAD_BUCKET) {
   );
 }
 
-const { handler } = await import('../mcp/handler.ts');
-const local = await startLocalServer({ handler, port });
+// MCP_AUTH_MODE=oauth without an issuer of your own: the authorization bridge and an embedded OpenID provider
+// serve the whole sign-in flow on this machine (README "Authorization", local flow).
+const withLocalAuthorization = env.MCP_AUTH_MODE?.trim() === 'oauth' && !env.MCP_AUTH_ISSUER?.trim();
+let local: { url: string; close(): Promise<void> };
+if (withLocalAuthorization) {
+  const authorization = await startLocalAuthorization({
+    port,
+    log: new Logger({ serviceName: 'mcp-authorization-bridge' }),
+    mcpHandler: async ({ issuer, resource, scope }) => {
+      env.MCP_AUTH_ISSUER = issuer;
+      env.MCP_AUTH_RESOURCE = resource;
+      env.MCP_AUTH_REQUIRED_SCOPES ??= scope;
+      return (await import('../mcp/handler.ts')).handler;
+    },
+  });
+  local = { url: authorization.issuer, close: authorization.close };
+  const { user } = authorization.upstream;
+  console.log(
+    JSON.stringify({
+      level: 'INFO',
+      message: 'local authorization: sign in at the embedded provider as the development user',
+      authorizationServer: authorization.issuer,
+      signInProvider: authorization.upstream.issuer,
+      email: user.email,
+      password: user.password,
+    }),
+  );
+} else {
+  const { handler } = await import('../mcp/handler.ts');
+  local = await startLocalServer({ handler, port });
+}
 console.log(JSON.stringify({ level: 'INFO', message: 'listening', url: `${local.url}/mcp` }));
 
 let stopping = false;

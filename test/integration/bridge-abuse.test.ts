@@ -564,7 +564,7 @@ describe('audience binding at the MCP endpoint', () => {
 });
 
 describe('token endpoint errors (RFC 6749 §5.2)', () => {
-  it.each([
+  it.each<[string, Record<string, string>, number, string]>([
     ['an unsupported grant type', { grant_type: 'password', client_id: 'x' }, 400, 'unsupported_grant_type'],
     ['a request naming no client at all', {}, 401, 'invalid_client'],
   ])('answers %s', async (_, form, status, error) => {
@@ -618,6 +618,6 @@ describe('token endpoint errors (RFC 6749 §5.2)', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'grant_type=authorization_code&grant_type=refresh_token',
     });
-    expect((await res.json()).error).toBe('invalid_request');
+    expect(((await res.json()) as { error: string }).error).toBe('invalid_request');
   });
 });
