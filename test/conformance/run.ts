@@ -7,7 +7,10 @@
  * - 2026-07-28: the 0.2.0-alpha line (installed as conformance-next), `--requirements 2026-07-28`, baseline
  *   test/conformance/baseline-2026-07-28.yml
  *
- * Both suites need Node 22 or later (they use `fs.globSync`): they run on this process's Node, and the run stops with
+ * - authorization server: the 0.2.0-alpha `authorization` scenarios against the local authorization bridge
+ *   (test/conformance/authorization.ts); every check must pass, no baseline
+ *
+ * The suites need Node 22 or later (they use `fs.globSync`): they run on this process's Node, and the run stops with
  * a clear message on an older one. Per-scenario results land in results/conformance/ (git-ignored).
  */
 import { spawn } from 'node:child_process';
@@ -15,6 +18,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lambdaNode } from '../support/node-version.ts';
+import { runAuthorizationConformance } from './authorization.ts';
 import { serveConformanceServer } from './server.ts';
 import { judge, parseBaseline, type ScenarioResult, type Verdict } from './verdict.ts';
 
@@ -137,10 +141,22 @@ try {
     lines.push(...report(suite, verdict, run.code));
     if (!verdict.ok || run.code !== 0) exitCode = 1;
   }
+  const authorizationResults = join(root, 'results/conformance/authorization');
+  await rm(authorizationResults, { recursive: true, force: true });
+  await mkdir(authorizationResults, { recursive: true });
+  const authorization = await runAuthorizationConformance(node, root, authorizationResults);
+  console.log('\n##### authorization server (the bridge), conformance 0.2.0-alpha\n');
+  console.log(summaryOf(authorization.output));
+  lines.push(
+    `${authorization.ok ? 'PASS' : 'FAIL'} authorization server (the bridge), conformance 0.2.0-alpha:`,
+    ...authorization.lines,
+  );
+  if (!authorization.ok) exitCode = 1;
   console.log(`\n##### conformance verdict\n\n${lines.join('\n')}`);
   console.log(
-    `\nResults in ${suites.map((s) => relative(process.cwd(), join(root, s.results))).join(' and ')}; ` +
-      `took ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+    `\nResults in ${[...suites.map((s) => s.results), 'results/conformance/authorization']
+      .map((r) => relative(process.cwd(), join(root, r)))
+      .join(', ')}; ` + `took ${((performance.now() - started) / 1000).toFixed(1)} s.`,
   );
 } finally {
   await server.close();
