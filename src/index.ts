@@ -67,11 +67,37 @@ export type { Authentication, Authenticator, AuthRejection, AuthRequest } from '
 export type { ProtectedResourceMetadata } from './auth/metadata.ts';
 export type { Principal } from './auth/principal.ts';
 
+// Authorization bridge (OAuth 2.1 authorization server for MCP clients, in front of an OpenID provider).
+export {
+  createAuthorizationBridge,
+  authorizationServerMetadata,
+  type AuthorizationBridge,
+  type BridgeOptions,
+} from './bridge/bridge.ts';
+export { loadBridgeConfig, type BridgeConfig } from './bridge/config.ts';
+export { createDeployedBridge, type DeployedDependencies } from './bridge/deployed.ts';
+export { createLocalBridge, type LocalBridgeOptions } from './bridge/local.ts';
+export { BRIDGE_PATHS, bridgeUrls, type BridgeUrls } from './bridge/endpoints.ts';
+export type { TokenSigner } from './bridge/signer.ts';
+export { BridgeLimits } from './limits.ts';
+
 // Runtimes: the Lambda adapter, and the local server and embedded S3 of `npm start`.
 export { createLambdaHandler } from './lambda/adapter.ts';
 export type { HttpRequest, HttpResponse, InvocationContext } from './http/types.ts';
 export { startLocalServer, type LambdaHttpHandler, type LocalServerOptions } from './local/dev-server.ts';
 export { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3, type LocalS3Options } from './local/s3.ts';
+export {
+  DEV_USER_EMAIL,
+  startLocalOidcProvider,
+  type LocalOidcProvider,
+  type LocalOidcProviderOptions,
+} from './local/oidc-provider.ts';
+export {
+  LOCAL_SCOPE,
+  startLocalAuthorization,
+  type LocalAuthorization,
+  type LocalAuthorizationOptions,
+} from './local/authorization.ts';
 
 // Wire types, named as in the specification schema.
 export type {

@@ -1,7 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { loadBridgeConfig } from '../../src/bridge/config.ts';
-import { createDeployedBridge } from '../../src/bridge/deployed.ts';
-import { createLambdaHandler } from '../../src/lambda/adapter.ts';
+import { createDeployedBridge, createLambdaHandler, loadBridgeConfig } from '../../src/index.ts';
 
 // Cold start: read and check the configuration once per container; secrets and keys are fetched on first use.
 const config = loadBridgeConfig(process.env);

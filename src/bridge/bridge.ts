@@ -1,7 +1,9 @@
 import { metadataCandidates } from '../auth/discovery.ts';
 import type { HttpRequest, HttpResponse, InvocationContext } from '../http/types.ts';
 import { BridgeLimits } from '../limits.ts';
-import { authorize, callback, consent } from './authorize.ts';
+import { authorize } from './authorize.ts';
+import { callback } from './callback.ts';
+import { consent } from './consent.ts';
 import {
   BRIDGE_PATHS,
   bridgeUrls,
@@ -11,7 +13,7 @@ import {
   type RequestNote,
 } from './endpoints.ts';
 import { deadlineSignal, documentResponse, jsonResponse, pageResponse } from './http.ts';
-import { register, validateRegistration } from './registration.ts';
+import { registrationEndpoint } from './register.ts';
 import { OFFLINE_ACCESS } from './scopes.ts';
 import { token } from './token.ts';
 
@@ -71,99 +73,85 @@ const preflight = (): HttpResponse => ({
   body: '',
 });
 
-export function createAuthorizationBridge(options: BridgeOptions): AuthorizationBridge {
-  const urls = bridgeUrls(options.issuer);
-  if (new URL(options.issuer).pathname !== '/' || options.issuer.endsWith('/'))
-    throw new Error('The bridge issuer must be an origin without a path or trailing slash');
-  const deps: BridgeDeps = { ...options, urls };
-  const metadata = authorizationServerMetadata(urls, options.scopes);
-  const metadataPaths = new Set(metadataCandidates(options.issuer).map((u) => new URL(u).pathname));
+type Route = (req: HttpRequest, ctx: InvocationContext, note: RequestNote) => Promise<HttpResponse>;
+type Routes = Map<string, Partial<Record<string, Route>>>;
 
-  type Route = (req: HttpRequest, ctx: InvocationContext, note: RequestNote) => Promise<HttpResponse>;
-  const routes = new Map<string, Partial<Record<string, Route>>>([
+/** The route table: path, then method. */
+function routesFor(deps: BridgeDeps, metadata: Record<string, unknown>): Routes {
+  const routes: Routes = new Map([
     [BRIDGE_PATHS.authorize, { GET: (r, c, n) => authorize(r, c, deps, n) }],
     [BRIDGE_PATHS.consent, { POST: (r, c, n) => consent(r, c, deps, n) }],
     [BRIDGE_PATHS.callback, { GET: (r, c, n) => callback(r, c, deps, n) }],
     [BRIDGE_PATHS.token, { POST: (r, c, n) => token(r, c, deps, n), OPTIONS: async () => preflight() }],
     [
       BRIDGE_PATHS.register,
-      { POST: async (r, _c, n) => registration(r, n), OPTIONS: async () => preflight() },
+      { POST: async (r, _c, n) => registrationEndpoint(r, deps, n), OPTIONS: async () => preflight() },
     ],
     [
       BRIDGE_PATHS.jwks,
       { GET: async (_r, c) => documentResponse(await deps.signer.jwks(deadlineSignal(c))) },
     ],
   ]);
-  for (const path of metadataPaths) routes.set(path, { GET: async () => documentResponse(metadata) });
+  for (const url of metadataCandidates(deps.urls.issuer))
+    routes.set(new URL(url).pathname, { GET: async () => documentResponse(metadata) });
+  return routes;
+}
 
-  function registration(req: HttpRequest, note: RequestNote): HttpResponse {
-    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    let body: unknown;
-    try {
-      body = type === 'application/json' ? JSON.parse(req.body ?? '') : undefined;
-    } catch {
-      body = undefined;
-    }
-    if (body === undefined) {
-      note.error = 'invalid_client_metadata';
-      return jsonResponse(400, {
-        error: 'invalid_client_metadata',
-        error_description: 'the body must be a JSON object (application/json)',
-      });
-    }
-    const checked = validateRegistration(body);
-    if (!checked.ok) {
-      note.error = checked.error.error;
-      return jsonResponse(400, checked.error);
-    }
-    const response = register(checked.registration, deps.sealer, deps.now());
-    note.client = clientLabel(response.client_id);
-    return jsonResponse(201, response);
-  }
+/** A store, key or provider failure: not the client's fault, and nothing internal is shown. */
+function unavailable(req: HttpRequest): HttpResponse {
+  const response =
+    req.method === 'GET' || req.path === BRIDGE_PATHS.consent
+      ? pageResponse(503, 'Sign-in is unavailable', 'Please try again in a moment.')
+      : jsonResponse(503, { error: 'temporarily_unavailable', error_description: 'try again shortly' });
+  return { ...response, headers: { ...response.headers, 'retry-after': '5' } };
+}
 
-  async function handle(req: HttpRequest, ctx: InvocationContext): Promise<HttpResponse> {
-    const started = performance.now();
-    const note: RequestNote = {};
-    let response: HttpResponse;
-    const methods = routes.get(req.path);
-    const route = methods?.[req.method];
-    if (!methods) {
-      response = jsonResponse(404, { error: 'not_found' });
-    } else if (!route) {
-      const refused = jsonResponse(405, { error: 'method_not_allowed' });
-      response = { ...refused, headers: { ...refused.headers, allow: Object.keys(methods).join(', ') } };
-    } else if ((req.body?.length ?? 0) > BridgeLimits.maxBodyBytes) {
-      note.error = 'invalid_request';
-      response = jsonResponse(413, {
-        error: 'invalid_request',
-        error_description: 'the request body is too large',
-      });
-    } else {
-      try {
-        response = await route(req, ctx, note);
-      } catch (error) {
-        // A store, key or provider failure: not the client's fault, and nothing internal is shown.
-        ctx.log.error('authorization bridge failure', {
-          path: req.path,
-          cause: error instanceof Error ? error.message : String(error),
-        });
-        note.error = 'temporarily_unavailable';
-        const unavailable =
-          req.method === 'GET' || req.path === BRIDGE_PATHS.consent
-            ? pageResponse(503, 'Sign-in is unavailable', 'Please try again in a moment.')
-            : jsonResponse(503, { error: 'temporarily_unavailable', error_description: 'try again shortly' });
-        response = { ...unavailable, headers: { ...unavailable.headers, 'retry-after': '5' } };
-      }
-    }
-    ctx.log.info('request', {
-      method: req.method,
-      path: req.path,
-      status: response.status,
-      durationMs: Math.round(performance.now() - started),
-      ...note,
+/** Routes one request and writes its one log line. */
+async function serve(routes: Routes, req: HttpRequest, ctx: InvocationContext): Promise<HttpResponse> {
+  const started = performance.now();
+  const note: RequestNote = {};
+  let response: HttpResponse;
+  const methods = routes.get(req.path);
+  const route = methods?.[req.method];
+  if (!methods) {
+    response = jsonResponse(404, { error: 'not_found' });
+  } else if (!route) {
+    const refused = jsonResponse(405, { error: 'method_not_allowed' });
+    response = { ...refused, headers: { ...refused.headers, allow: Object.keys(methods).join(', ') } };
+  } else if ((req.body?.length ?? 0) > BridgeLimits.maxBodyBytes) {
+    note.error = 'invalid_request';
+    response = jsonResponse(413, {
+      error: 'invalid_request',
+      error_description: 'the request body is too large',
     });
-    return response;
+  } else {
+    try {
+      response = await route(req, ctx, note);
+    } catch (error) {
+      ctx.log.error('authorization bridge failure', {
+        path: req.path,
+        cause: error instanceof Error ? error.message : String(error),
+      });
+      note.error = 'temporarily_unavailable';
+      response = unavailable(req);
+    }
   }
+  ctx.log.info('request', {
+    method: req.method,
+    path: req.path,
+    status: response.status,
+    durationMs: Math.round(performance.now() - started),
+    ...note,
+  });
+  return response;
+}
 
-  return { urls, paths: [...routes.keys()], metadata, handle };
+export function createAuthorizationBridge(options: BridgeOptions): AuthorizationBridge {
+  const urls = bridgeUrls(options.issuer);
+  if (new URL(options.issuer).pathname !== '/' || options.issuer.endsWith('/'))
+    throw new Error('The bridge issuer must be an origin without a path or trailing slash');
+  const deps: BridgeDeps = { ...options, urls };
+  const metadata = authorizationServerMetadata(urls, options.scopes);
+  const routes = routesFor(deps, metadata);
+  return { urls, paths: [...routes.keys()], metadata, handle: (req, ctx) => serve(routes, req, ctx) };
 }

@@ -1,4 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { IncomingMessage } from 'node:http';
 import { request } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { isAllowedAddress } from './address-policy.ts';
@@ -39,6 +40,43 @@ function guardedLookup(allowLoopback: boolean): LookupFunction {
   };
 }
 
+type Finish = (result: MetadataFetchResult) => void;
+
+/** Reads a response within the limits: 200 only (a redirect is refused), JSON only, at most `maxBytes`. */
+function readResponse(res: IncomingMessage, maxBytes: number, finish: Finish): void {
+  const status = res.statusCode ?? 0;
+  const tooLarge = `the client metadata document is larger than ${maxBytes} bytes`;
+  if (status >= 300 && status < 400)
+    return finish({
+      ok: false,
+      reason: 'the client metadata document URL redirects; redirects are not followed',
+    });
+  if (status !== 200)
+    return finish({ ok: false, reason: `the client metadata document URL answered ${status}` });
+  const type = String(res.headers['content-type'] ?? '').toLowerCase();
+  if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/.test(type))
+    return finish({ ok: false, reason: 'the client metadata document is not served as application/json' });
+  if (Number(res.headers['content-length'] ?? 0) > maxBytes) return finish({ ok: false, reason: tooLarge });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  res.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) return finish({ ok: false, reason: tooLarge });
+    chunks.push(chunk);
+  });
+  res.on('error', () => finish({ ok: false, reason: 'reading the client metadata document failed' }));
+  res.on('end', () => {
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return finish({ ok: false, reason: 'the client metadata document is not valid JSON' });
+    }
+    const cacheControl = res.headers['cache-control'];
+    finish({ ok: true, body, cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined });
+  });
+}
+
 /** GETs `url` (already checked by `metadataUrlProblem`) within the limits; never throws. */
 export function fetchMetadataDocument(
   url: string,
@@ -55,7 +93,7 @@ export function fetchMetadataDocument(
 
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (result: MetadataFetchResult) => {
+    const finish: Finish = (result) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -66,7 +104,6 @@ export function fetchMetadataDocument(
     const onAbort = () => finish({ ok: false, reason: 'fetching the client metadata document timed out' });
     const timer = setTimeout(onAbort, options.timeoutMs);
     options.signal?.addEventListener('abort', onAbort, { once: true });
-
     const req = request(
       {
         protocol: 'https:',
@@ -80,52 +117,7 @@ export function fetchMetadataDocument(
         ...(options.ca ? { ca: options.ca } : {}),
         agent: false,
       },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        if (status >= 300 && status < 400)
-          return finish({
-            ok: false,
-            reason: 'the client metadata document URL redirects; redirects are not followed',
-          });
-        if (status !== 200)
-          return finish({ ok: false, reason: `the client metadata document URL answered ${status}` });
-        const type = String(res.headers['content-type'] ?? '').toLowerCase();
-        if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/.test(type))
-          return finish({
-            ok: false,
-            reason: 'the client metadata document is not served as application/json',
-          });
-        if (Number(res.headers['content-length'] ?? 0) > options.maxBytes)
-          return finish({
-            ok: false,
-            reason: `the client metadata document is larger than ${options.maxBytes} bytes`,
-          });
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > options.maxBytes)
-            return finish({
-              ok: false,
-              reason: `the client metadata document is larger than ${options.maxBytes} bytes`,
-            });
-          chunks.push(chunk);
-        });
-        res.on('error', () => finish({ ok: false, reason: 'reading the client metadata document failed' }));
-        res.on('end', () => {
-          if (settled) return;
-          try {
-            const cacheControl = res.headers['cache-control'];
-            finish({
-              ok: true,
-              body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
-              cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined,
-            });
-          } catch {
-            finish({ ok: false, reason: 'the client metadata document is not valid JSON' });
-          }
-        });
-      },
+      (res) => readResponse(res, options.maxBytes, finish),
     );
     req.on('error', (error: NodeJS.ErrnoException) =>
       finish({

@@ -57,37 +57,115 @@ export interface Upstream {
 const ID_TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA'];
 const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
 
+/** Reads the provider's discovery document and keeps what the flow needs (all URLs https, or loopback http). */
+async function discover(options: UpstreamOptions, signal: AbortSignal): Promise<ProviderMetadata> {
+  const doc = await fetchJsonObject(`${options.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`, {
+    fetch: (u, init) => fetch(u, { ...init, signal: AbortSignal.any([init.signal, signal]) }),
+    timeoutMs: options.timeoutMs,
+  });
+  if (doc.issuer !== options.issuer) throw new Error('The upstream discovery document names another issuer');
+  for (const name of ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const)
+    if (typeof doc[name] !== 'string' || !isSecureUrl(doc[name] as string))
+      throw new Error(`The upstream discovery document has no usable ${name}`);
+  return {
+    authorization_endpoint: doc.authorization_endpoint as string,
+    token_endpoint: doc.token_endpoint as string,
+    jwks_uri: doc.jwks_uri as string,
+    issParameter: doc.authorization_response_iss_parameter_supported === true,
+  };
+}
+
+type Exchange = { ok: true; idToken: string } | { ok: false; reason: string; temporary: boolean };
+
+/** The code exchange at the provider's token endpoint, authenticated with HTTP Basic (client_secret_basic). */
+async function exchange(
+  options: UpstreamOptions,
+  endpoint: string,
+  secret: string,
+  params: { code: string; redirectUri: string; codeVerifier: string },
+  signal: AbortSignal,
+): Promise<Exchange> {
+  const basic = Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(secret)}`).toString(
+    'base64',
+  );
+  let body: Record<string, unknown>;
+  try {
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      redirect: 'error',
+      signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        authorization: `Basic ${basic}`,
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: params.code,
+        redirect_uri: params.redirectUri,
+        code_verifier: params.codeVerifier,
+      }).toString(),
+    });
+    const text = await response.text();
+    if (text.length > MAX_TOKEN_RESPONSE_BYTES) throw new Error('token response too large');
+    if (response.status !== 200)
+      return {
+        ok: false,
+        reason: `the sign-in provider refused the code (${response.status})`,
+        temporary: false,
+      };
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return { ok: false, reason: 'the sign-in provider token endpoint is unreachable', temporary: true };
+  }
+  return typeof body.id_token === 'string'
+    ? { ok: true, idToken: body.id_token }
+    : { ok: false, reason: 'the sign-in provider returned no ID token', temporary: false };
+}
+
+/** Verifies the ID token (signature, iss, aud, azp, exp, nonce) and returns its subject. */
+async function verifyIdToken(
+  options: UpstreamOptions,
+  keys: RemoteKeySet,
+  idToken: string,
+  nonce: string,
+): Promise<UpstreamIdentity> {
+  try {
+    const { payload } = await jwtVerify(idToken, keys.resolve, {
+      issuer: options.issuer,
+      audience: options.clientId,
+      algorithms: ID_TOKEN_ALGORITHMS,
+      requiredClaims: ['sub', 'exp', 'iat'],
+      clockTolerance: 30,
+    });
+    if (payload.nonce !== nonce)
+      return { ok: false, reason: 'the ID token nonce does not match', temporary: false };
+    if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== options.clientId)
+      return { ok: false, reason: 'the ID token was issued to another client', temporary: false };
+    if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 255)
+      return { ok: false, reason: 'the ID token has no usable subject', temporary: false };
+    return { ok: true, subject: payload.sub };
+  } catch (error) {
+    return {
+      ok: false,
+      reason: 'the ID token could not be verified',
+      temporary: !(error instanceof errors.JOSEError),
+    };
+  }
+}
+
 export function createUpstream(options: UpstreamOptions): Upstream {
   if (!isSecureUrl(options.issuer))
     throw new Error(`Upstream issuer ${JSON.stringify(options.issuer)} must be an https URL`);
   let metadata: Promise<ProviderMetadata> | undefined;
   let secret: Promise<string> | undefined;
   let keys: RemoteKeySet | undefined;
-
-  const discover = (signal: AbortSignal) =>
-    (metadata ??= fetchJsonObject(`${options.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`, {
-      fetch: (u, init) => fetch(u, { ...init, signal: AbortSignal.any([init.signal, signal]) }),
-      timeoutMs: options.timeoutMs,
-    })
-      .then((doc) => {
-        if (doc.issuer !== options.issuer)
-          throw new Error('The upstream discovery document names another issuer');
-        const urls = ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const;
-        for (const name of urls)
-          if (typeof doc[name] !== 'string' || !isSecureUrl(doc[name] as string))
-            throw new Error(`The upstream discovery document has no usable ${name}`);
-        return {
-          authorization_endpoint: doc.authorization_endpoint as string,
-          token_endpoint: doc.token_endpoint as string,
-          jwks_uri: doc.jwks_uri as string,
-          issParameter: doc.authorization_response_iss_parameter_supported === true,
-        };
-      })
-      .catch((error: unknown) => {
-        metadata = undefined;
-        throw error;
-      }));
-
+  // Discovery and the secret are read once per container; a failure is forgotten so the next request retries.
+  const meta = (signal: AbortSignal) =>
+    (metadata ??= discover(options, signal).catch((error: unknown) => {
+      metadata = undefined;
+      throw error;
+    }));
   const readSecret = (signal: AbortSignal) =>
     typeof options.clientSecret === 'string'
       ? Promise.resolve(options.clientSecret)
@@ -97,11 +175,10 @@ export function createUpstream(options: UpstreamOptions): Upstream {
         }));
 
   return {
-    authorizationEndpoint: async (signal) => (await discover(signal)).authorization_endpoint,
+    authorizationEndpoint: async (signal) => (await meta(signal)).authorization_endpoint,
 
     async authorizationUrl(params, signal) {
-      const meta = await discover(signal);
-      const url = new URL(meta.authorization_endpoint);
+      const url = new URL((await meta(signal)).authorization_endpoint);
       url.search = new URLSearchParams({
         response_type: 'code',
         client_id: options.clientId,
@@ -116,72 +193,21 @@ export function createUpstream(options: UpstreamOptions): Upstream {
     },
 
     async redeem(params, signal) {
-      let meta: ProviderMetadata;
+      let provider: ProviderMetadata;
       let clientSecret: string;
       try {
-        meta = await discover(signal);
+        provider = await meta(signal);
         clientSecret = await readSecret(signal);
       } catch {
         return { ok: false, reason: 'the sign-in provider is unreachable', temporary: true };
       }
       // RFC 9207: when the provider sends `iss`, it must be this provider (mix-up defence).
-      if ((meta.issParameter || params.iss !== undefined) && params.iss !== options.issuer)
+      if ((provider.issParameter || params.iss !== undefined) && params.iss !== options.issuer)
         return { ok: false, reason: 'the sign-in response came from another issuer', temporary: false };
-      let body: Record<string, unknown>;
-      try {
-        const basic = Buffer.from(
-          `${encodeURIComponent(options.clientId)}:${encodeURIComponent(clientSecret)}`,
-        ).toString('base64');
-        const response = await fetch(meta.token_endpoint, {
-          method: 'POST',
-          redirect: 'error',
-          signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]),
-          headers: {
-            'content-type': 'application/x-www-form-urlencoded',
-            accept: 'application/json',
-            authorization: `Basic ${basic}`,
-          },
-          body: new URLSearchParams({
-            grant_type: 'authorization_code',
-            code: params.code,
-            redirect_uri: params.redirectUri,
-            code_verifier: params.codeVerifier,
-          }).toString(),
-        });
-        const text = await response.text();
-        if (text.length > MAX_TOKEN_RESPONSE_BYTES) throw new Error('token response too large');
-        if (response.status !== 200)
-          return {
-            ok: false,
-            reason: `the sign-in provider refused the code (${response.status})`,
-            temporary: false,
-          };
-        body = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        return { ok: false, reason: 'the sign-in provider token endpoint is unreachable', temporary: true };
-      }
-      if (typeof body.id_token !== 'string')
-        return { ok: false, reason: 'the sign-in provider returned no ID token', temporary: false };
-      keys ??= new RemoteKeySet({ jwksUri: meta.jwks_uri, timeoutMs: options.timeoutMs });
-      try {
-        const { payload } = await jwtVerify(body.id_token, keys.resolve, {
-          issuer: options.issuer,
-          audience: options.clientId,
-          algorithms: ID_TOKEN_ALGORITHMS,
-          requiredClaims: ['sub', 'exp', 'iat'],
-          clockTolerance: 30,
-        });
-        if (payload.nonce !== params.nonce)
-          return { ok: false, reason: 'the ID token nonce does not match', temporary: false };
-        if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== options.clientId)
-          return { ok: false, reason: 'the ID token was issued to another client', temporary: false };
-        if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 255)
-          return { ok: false, reason: 'the ID token has no usable subject', temporary: false };
-        return { ok: true, subject: payload.sub };
-      } catch (error) {
-        const temporary = !(error instanceof errors.JOSEError);
-        return { ok: false, reason: 'the ID token could not be verified', temporary };
-      }
+      const exchanged = await exchange(options, provider.token_endpoint, clientSecret, params, signal);
+      if (!exchanged.ok) return exchanged;
+      keys ??= new RemoteKeySet({ jwksUri: provider.jwks_uri, timeoutMs: options.timeoutMs });
+      return verifyIdToken(options, keys, exchanged.idToken, params.nonce);
     },
   };
 }

@@ -4,20 +4,19 @@
  * (as the HTTP API does when deployed), and an embedded OpenID provider as the upstream sign-in. The bridge keeps
  * its state in memory and signs with a key generated at start.
  */
-import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
-import { createAuthorizationBridge, type AuthorizationBridge } from '../bridge/bridge.ts';
-import { createClientDirectory } from '../bridge/clients.ts';
-import { createCookieJar } from '../bridge/cookies.ts';
-import { createMemoryStore } from '../bridge/memory-store.ts';
-import { createSealer } from '../bridge/seal.ts';
-import { createLocalSigner, type TokenSigner } from '../bridge/signer.ts';
-import { createUpstream } from '../bridge/upstream.ts';
-import { createLambdaHandler } from '../lambda/adapter.ts';
-import { BridgeLimits } from '../limits.ts';
-import { silentLogger, type Logger } from '../log.ts';
-import { startLocalServer, type LambdaHttpHandler } from './dev-server.ts';
-import { startLocalOidcProvider, type LocalOidcProvider } from './oidc-provider.ts';
+import {
+  createLambdaHandler,
+  createLocalBridge,
+  silentLogger,
+  startLocalOidcProvider,
+  startLocalServer,
+  type AuthorizationBridge,
+  type LambdaHttpHandler,
+  type LocalOidcProvider,
+  type Logger,
+  type TokenSigner,
+} from '../index.ts';
 
 /** The scope the local bridge grants and the local MCP function requires. */
 export const LOCAL_SCOPE = 'mcp';
@@ -71,33 +70,15 @@ export async function startLocalAuthorization(
     callbackUrl: `${issuer}/oauth/callback`,
     ...(options.password ? { password: options.password } : {}),
   });
-  const now = options.now ?? Date.now;
-  const sealer = createSealer(randomBytes(32), now);
-  const signer = await createLocalSigner();
-  const bridge = createAuthorizationBridge({
+  const { bridge, signer } = await createLocalBridge({
     issuer,
     resource,
-    resourceName: 'the local MCP server',
     scopes: [LOCAL_SCOPE],
-    sealer,
-    signer,
-    store: createMemoryStore(() => Math.floor(now() / 1000)),
-    upstream: createUpstream({
-      issuer: upstream.issuer,
-      clientId: upstream.clientId,
-      clientSecret: upstream.clientSecret,
-      scopes: ['openid', 'email'],
-      timeoutMs: BridgeLimits.outboundTimeoutMs,
-    }),
-    clients: createClientDirectory({
-      sealer,
-      allowLoopbackMetadata: options.allowLoopbackMetadata ?? true,
-      ...(options.metadataCa ? { metadataCa: options.metadataCa } : {}),
-      now,
-    }),
-    cookies: createCookieJar(false),
-    now: () => Math.floor(now() / 1000),
-    log: options.log ?? silentLogger,
+    upstream: { issuer: upstream.issuer, clientId: upstream.clientId, clientSecret: upstream.clientSecret },
+    allowLoopbackMetadata: options.allowLoopbackMetadata ?? true,
+    ...(options.metadataCa ? { metadataCa: options.metadataCa } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
   const bridgeHandler = createLambdaHandler(bridge.handle, options.log ?? silentLogger);
   const mcpHandler = await options.mcpHandler({ issuer, resource, scope: LOCAL_SCOPE });

@@ -60,32 +60,22 @@ function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   });
 }
 
-/** Starts the provider on loopback. */
-export async function startLocalOidcProvider(options: LocalOidcProviderOptions): Promise<LocalOidcProvider> {
-  const { default: Provider } = await import('oidc-provider');
-  const server: Server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const issuer = `http://127.0.0.1:${port}`;
-  const password = options.password ?? randomBytes(12).toString('base64url');
-  const clientId = 'mcp-authorization-bridge';
-  const clientSecret = randomBytes(32).toString('base64url');
+type ProviderInstance = InstanceType<(typeof import('oidc-provider'))['default']>;
+
+/** The provider's configuration: one confidential client (the bridge), one user, PKCE, our own sign-in page. */
+async function configuration(clientId: string, clientSecret: string, callbackUrl: string) {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const signingKey = { ...(await exportJWK(privateKey)), kid: 'local-1', alg: 'RS256', use: 'sig' };
-
-  const provider = new Provider(issuer, {
+  return {
     clients: [
       {
         client_id: clientId,
         client_secret: clientSecret,
         client_name: 'MCP authorization bridge (local)',
-        redirect_uris: [options.callbackUrl],
+        redirect_uris: [callbackUrl],
         grant_types: ['authorization_code'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_basic',
+        response_types: ['code' as const],
+        token_endpoint_auth_method: 'client_secret_basic' as const,
       },
     ],
     jwks: { keys: [signingKey] },
@@ -94,8 +84,8 @@ export async function startLocalOidcProvider(options: LocalOidcProviderOptions):
     scopes: ['openid', 'email'],
     features: { devInteractions: { enabled: false } },
     pkce: { required: () => true },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    findAccount: (_ctx, sub) =>
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    findAccount: (_ctx: unknown, sub: string) =>
       sub === DEV_USER_SUBJECT
         ? { accountId: sub, claims: () => ({ sub, email: DEV_USER_EMAIL, email_verified: true }) }
         : undefined,
@@ -107,6 +97,67 @@ export async function startLocalOidcProvider(options: LocalOidcProviderOptions):
       Session: 3600,
       Grant: 3600,
     },
+  };
+}
+
+/** Serves the sign-in page of an interaction and checks the development user's credentials. */
+async function interaction(
+  provider: ProviderInstance,
+  password: string,
+  state: { failedSignIns: number },
+  req: IncomingMessage,
+  res: ServerResponse,
+  submitted: boolean,
+): Promise<void> {
+  try {
+    const details = await provider.interactionDetails(req, res);
+    const client = await provider.Client.find(String(details.params.client_id));
+    const clientName = client?.clientName ?? 'an application';
+    const page = (error?: string) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(signInPage(details.uid, clientName, error));
+    };
+    if (req.method === 'GET' && !submitted) return page();
+    if (req.method !== 'POST' || !submitted) {
+      res.writeHead(405);
+      return void res.end();
+    }
+    const form = await readForm(req);
+    if (form.get('email') !== DEV_USER_EMAIL || form.get('password') !== password) {
+      state.failedSignIns += 1;
+      return page('Wrong email or password.');
+    }
+    // The bridge is this provider's own first-party client: the grant is given with the sign-in.
+    const grant = new provider.Grant({
+      accountId: DEV_USER_SUBJECT,
+      clientId: String(details.params.client_id),
+    });
+    grant.addOIDCScope('openid email');
+    const grantId = await grant.save();
+    const result = { login: { accountId: DEV_USER_SUBJECT }, consent: { grantId } };
+    await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false });
+  } catch {
+    if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
+    res.end('This sign-in has expired; start again from your application.');
+  }
+}
+
+/** Starts the provider on loopback. */
+export async function startLocalOidcProvider(options: LocalOidcProviderOptions): Promise<LocalOidcProvider> {
+  // Loaded by a name esbuild cannot follow, so this development dependency never enters a function bundle.
+  const moduleName = 'oidc-provider';
+  const { default: Provider } = (await import(moduleName)) as typeof import('oidc-provider');
+  const server: Server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const password = options.password ?? randomBytes(12).toString('base64url');
+  const clientId = 'mcp-authorization-bridge';
+  const clientSecret = randomBytes(32).toString('base64url');
+  const provider = new Provider(issuer, {
+    ...(await configuration(clientId, clientSecret, options.callbackUrl)),
     renderError: (ctx, out) => {
       ctx.type = 'html';
       ctx.body = `<!doctype html><title>Sign-in error</title><h1>Sign-in error</h1><p>${escape(out.error ?? '')}: ${escape(out.error_description ?? '')}</p>`;
@@ -114,49 +165,11 @@ export async function startLocalOidcProvider(options: LocalOidcProviderOptions):
   });
   const callback = provider.callback();
   const state = { failedSignIns: 0 };
-
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const match = /^\/interaction\/([\w-]+)(\/login)?$/.exec(req.url ?? '');
     if (!match) return void callback(req, res);
-    void (async () => {
-      try {
-        const details = await provider.interactionDetails(req, res);
-        const client = await provider.Client.find(String(details.params.client_id));
-        const clientName = client?.clientName ?? 'an application';
-        if (req.method === 'GET' && !match[2]) {
-          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-          return void res.end(signInPage(details.uid, clientName));
-        }
-        if (req.method !== 'POST' || !match[2]) {
-          res.writeHead(405);
-          return void res.end();
-        }
-        const form = await readForm(req);
-        if (form.get('email') !== DEV_USER_EMAIL || form.get('password') !== password) {
-          state.failedSignIns += 1;
-          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-          return void res.end(signInPage(details.uid, clientName, 'Wrong email or password.'));
-        }
-        // The bridge is this provider's own first-party client: the grant is given with the sign-in.
-        const grant = new provider.Grant({
-          accountId: DEV_USER_SUBJECT,
-          clientId: String(details.params.client_id),
-        });
-        grant.addOIDCScope('openid email');
-        const grantId = await grant.save();
-        await provider.interactionFinished(
-          req,
-          res,
-          { login: { accountId: DEV_USER_SUBJECT }, consent: { grantId } },
-          { mergeWithLastSubmission: false },
-        );
-      } catch {
-        if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
-        res.end('This sign-in has expired; start again from your application.');
-      }
-    })();
+    void interaction(provider, password, state, req, res, match[2] !== undefined);
   });
-
   return {
     issuer,
     clientId,
