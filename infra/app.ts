@@ -10,6 +10,7 @@ new McpStack(app, settings.stackName, {
   description: 'Stateless MCP server on AWS Lambda behind API Gateway (mcp-lambda-template)',
   endpoint: settings.endpoint,
   ...(settings.alarmTopicArn ? { alarmTopicArn: settings.alarmTopicArn } : {}),
+  ...(settings.alarmEmail ? { alarmEmail: settings.alarmEmail } : {}),
 });
 // Every synth runs the AWS Solutions checks; a finding without a written suppression fails the synth.
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -7,6 +7,7 @@
 export const FUNCTION_ENTRIES = {
   mcp: 'functions/mcp/handler.ts',
   resources: 'functions/resources/handler.ts',
+  authorization: 'functions/authorization/handler.ts',
 } as const;
 
 /**
@@ -30,7 +31,7 @@ export const ESM_REQUIRE_BANNER =
 
 /**
  * Kept out of the bundles: the AWS SDK v3 ships with the Lambda Node.js runtime (and is loaded lazily, only on the
- * paths that talk to S3 or Lambda); ajv's compiler is replaced by validators generated at build time
+ * paths that talk to S3, Lambda, KMS, DynamoDB or Secrets Manager); ajv's compiler is replaced by validators generated at build time
  * (`npm run generate`), so the deployed function never compiles a schema.
  */
 export const EXTERNAL_MODULES = ['@aws-sdk/*', 'ajv/dist/2020.js'];

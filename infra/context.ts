@@ -10,6 +10,8 @@ export interface AppSettings {
   stackName: string;
   /** ARN of an SNS topic that receives alarm state changes, if any. */
   alarmTopicArn?: string;
+  /** Email address subscribed to a new alarm topic, if any. */
+  alarmEmail?: string;
   endpoint: McpEndpointProps;
 }
 
@@ -31,6 +33,7 @@ export const CONTEXT_KEYS = [
   'logRetentionDays',
   'removalPolicy',
   'alarmTopicArn',
+  'alarmEmail',
   'auth',
   'authIssuer',
   'authCognito',
@@ -107,14 +110,25 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
     fail(key, 'true or false', value);
   };
   let auth: McpAuthProps | undefined;
-  const mode = text('auth')?.toLowerCase();
+  const given = (key: ContextKey) => get(key) !== undefined && get(key) !== '';
+  // OAuth settings without `auth` mean auth=oauth: they are honoured, never silently dropped.
+  const implied = text('auth') === undefined && OAUTH_KEYS.some(given);
+  const mode = implied ? 'oauth' : text('auth')?.toLowerCase();
+  if (given('authCognitoCallbackUrls'))
+    fail(
+      'authCognitoCallbackUrls',
+      "left out: the Cognito app client has one callback, the authorization bridge's, and MCP clients register " +
+        'their own redirect URIs with the bridge',
+      get('authCognitoCallbackUrls'),
+    );
   if (mode === 'none') {
-    const stray = OAUTH_KEYS.find((key) => get(key) !== undefined && get(key) !== '');
+    const stray = OAUTH_KEYS.find(given);
     if (stray) fail(stray, 'left out unless auth is "oauth"', get(stray));
     auth = { mode: 'none' };
   } else if (mode === 'oauth') {
     const issuer = text('authIssuer');
-    const cognito = flag('authCognito') === true;
+    // Implied oauth without an issuer of your own is the default: Cognito behind the bridge.
+    const cognito = flag('authCognito') ?? (implied && !issuer);
     if (!issuer === !cognito)
       fail(
         'authIssuer',
@@ -122,13 +136,8 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
         get('authIssuer'),
       );
     const domainPrefix = text('authCognitoDomainPrefix');
-    const callbackUrls = list('authCognitoCallbackUrls');
-    if (!cognito && (domainPrefix || callbackUrls))
-      fail(
-        domainPrefix ? 'authCognitoDomainPrefix' : 'authCognitoCallbackUrls',
-        'used only with authCognito=true',
-        get(domainPrefix ? 'authCognitoDomainPrefix' : 'authCognitoCallbackUrls'),
-      );
+    if (!cognito && domainPrefix)
+      fail('authCognitoDomainPrefix', 'used only with authCognito=true', get('authCognitoDomainPrefix'));
     const resource = text('authResource');
     const audiences = list('authAudiences');
     const scopes = list('authScopes');
@@ -136,11 +145,7 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
     auth = {
       mode: 'oauth',
       ...(issuer ? { issuer } : {}),
-      ...(cognito
-        ? {
-            cognito: { ...(domainPrefix ? { domainPrefix } : {}), ...(callbackUrls ? { callbackUrls } : {}) },
-          }
-        : {}),
+      ...(cognito ? { cognito: domainPrefix ? { domainPrefix } : {} } : {}),
       ...(resource ? { resource } : {}),
       ...(audiences ? { audiences } : {}),
       ...(scopes ? { requiredScopes: scopes } : {}),
@@ -173,9 +178,19 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
     !/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/.test(alarmTopicArn)
   )
     fail('alarmTopicArn', 'an SNS topic ARN', alarmTopicArn);
+  const alarmEmail = text('alarmEmail');
+  if (alarmEmail !== undefined && !/^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/.test(alarmEmail))
+    fail('alarmEmail', 'an email address', alarmEmail);
+  if (alarmEmail && alarmTopicArn)
+    fail(
+      'alarmEmail',
+      'left out when alarmTopicArn is set (subscribe the address to that topic)',
+      alarmEmail,
+    );
   return {
     stackName: text('stackName') ?? Defaults.stackName,
     ...(alarmTopicArn ? { alarmTopicArn } : {}),
+    ...(alarmEmail ? { alarmEmail } : {}),
     endpoint: Object.fromEntries(
       Object.entries(endpoint).filter(([, v]) => v !== undefined),
     ) as McpEndpointProps,

@@ -92,11 +92,7 @@ describe('client id metadata documents', () => {
     ['not served as JSON', '/html.json', /not served as application\/json/],
     ['not valid JSON', '/not-json.json', /not valid JSON/],
     ['it asks for a client secret', '/secret.json', /must use token_endpoint_auth_method "none"/],
-    [
-      'a plain http redirect URI off loopback',
-      '/bad-redirect.json',
-      /https, or http on a loopback host/,
-    ],
+    ['a plain http redirect URI off loopback', '/bad-redirect.json', /https, or http on a loopback host/],
     ['missing (404)', '/missing.json', /answered 404/],
   ])('refuses a document: %s', async (_, path, reason) => {
     const result = await directory().resolve(`${fixture.origin}${path}`);

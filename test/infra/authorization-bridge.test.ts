@@ -1,0 +1,241 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { describe, expect, it } from 'vitest';
+import { defaultDomainPrefix, domainPrefixProblem } from '../../infra/constructs/cognito-issuer.ts';
+import { applyAuthDefault, readSettings } from '../../infra/context.ts';
+import { McpStack, type McpStackProps } from '../../infra/stack.ts';
+import { CDK_JSON_CONTEXT, synthStack } from './synth.ts';
+
+/**
+ * The authorization bridge in the deployed stack: what `npx cdk deploy` with no auth flags creates (the bridge in
+ * front of a new Cognito pool), its function, routes, table, key, secrets and least-privilege role, and the deploy
+ * setting fixes that came with it (Cognito domain prefixes, an alarm email).
+ */
+
+/** The template `npx cdk deploy` synthesizes with no context at all. */
+const defaultProps = (): McpStackProps => {
+  const settings = applyAuthDefault(readSettings(() => undefined));
+  return { endpoint: settings.endpoint };
+};
+const template = synthStack(defaultProps()).template;
+
+const resources = (t: Template, type: string) => Object.entries(t.findResources(type));
+const bridgeFunction = (t: Template) =>
+  resources(t, 'AWS::Lambda::Function').find(([, r]) => JSON.stringify(r).includes('BRIDGE_ISSUER'))!;
+const functionIds = (t: Template, needle: string) =>
+  resources(t, 'AWS::Lambda::Function')
+    .filter(([, r]) => String(r.Properties.Description ?? '').startsWith(needle))
+    .map(([id]) => id);
+
+function nag(props: McpStackProps): string[] {
+  const { app } = synthStack(props);
+  return new AwsSolutionsChecks(app)
+    .validateScope(app)
+    .violations.flatMap((v) => v.violatingResources.map((r) => `${v.ruleName} at ${r.constructPath}`));
+}
+
+describe('the default deploy (no auth flags): the bridge in front of a new Cognito pool', () => {
+  it("gives the Cognito app client exactly one callback: the bridge's, on this API", () => {
+    const clients = resources(template, 'AWS::Cognito::UserPoolClient');
+    expect(clients).toHaveLength(1);
+    const [apiId] = resources(template, 'AWS::ApiGatewayV2::Api')[0]!;
+    expect(clients[0]![1].Properties.CallbackURLs).toEqual([
+      { 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, '/oauth/callback']] },
+    ]);
+    expect(clients[0]![1].Properties).toMatchObject({ GenerateSecret: true, AllowedOAuthFlows: ['code'] });
+  });
+
+  it('names the bridge as the authorization server of the protected resource, with its key set', () => {
+    const [, mcp] = resources(template, 'AWS::Lambda::Function').find(([, r]) =>
+      String(r.Properties.Description).startsWith('Stateless MCP server'),
+    )!;
+    const [, bridge] = bridgeFunction(template);
+    const mcpEnv = mcp.Properties.Environment.Variables;
+    const bridgeEnv = bridge.Properties.Environment.Variables;
+    expect(mcpEnv.MCP_AUTH_ISSUER).toEqual(bridgeEnv.BRIDGE_ISSUER);
+    expect(mcpEnv.MCP_AUTH_RESOURCE).toEqual(bridgeEnv.BRIDGE_RESOURCE);
+    expect(mcpEnv.MCP_AUTH_JWKS_URL).toEqual({ 'Fn::Join': ['', [bridgeEnv.BRIDGE_ISSUER, '/oauth/jwks']] });
+  });
+
+  it('runs the bridge in its own function with every setting it reads', () => {
+    const [, bridge] = bridgeFunction(template);
+    expect(bridge.Properties).toMatchObject({ Runtime: 'nodejs22.x', MemorySize: 512, Timeout: 15 });
+    expect(
+      Object.keys(bridge.Properties.Environment.Variables)
+        .filter((k) => k.startsWith('BRIDGE_'))
+        .sort(),
+    ).toEqual([
+      'BRIDGE_ISSUER',
+      'BRIDGE_RESOURCE',
+      'BRIDGE_RESOURCE_NAME',
+      'BRIDGE_SCOPES',
+      'BRIDGE_SEALING_SECRET_ARN',
+      'BRIDGE_SIGNING_KEY_ID',
+      'BRIDGE_TABLE',
+      'BRIDGE_UPSTREAM_CLIENT_ID',
+      'BRIDGE_UPSTREAM_CLIENT_SECRET_ARN',
+      'BRIDGE_UPSTREAM_ISSUER',
+      'BRIDGE_UPSTREAM_SCOPES',
+    ]);
+    expect(bridge.Properties.Environment.Variables.BRIDGE_CIMD_ALLOW_LOOPBACK).toBeUndefined();
+  });
+
+  it('routes the OAuth endpoints and the authorization server metadata to the bridge only', () => {
+    const [bridgeId] = bridgeFunction(template);
+    const routes = resources(template, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties);
+    const integrations = Object.fromEntries(resources(template, 'AWS::ApiGatewayV2::Integration'));
+    const target = (route: { Target: { 'Fn::Join': [string, unknown[]] } }) =>
+      JSON.stringify(integrations[(route.Target['Fn::Join'][1][1] as { Ref: string }).Ref]);
+    const bridgeRoutes = routes.filter((r) => target(r).includes(bridgeId)).map((r) => r.RouteKey as string);
+    expect(bridgeRoutes.sort()).toEqual([
+      'GET /.well-known/oauth-authorization-server',
+      'GET /.well-known/openid-configuration',
+      'GET /oauth/authorize',
+      'GET /oauth/callback',
+      'GET /oauth/jwks',
+      'OPTIONS /oauth/register',
+      'OPTIONS /oauth/token',
+      'POST /oauth/consent',
+      'POST /oauth/register',
+      'POST /oauth/token',
+    ]);
+    for (const route of routes.filter((r) => !bridgeRoutes.includes(r.RouteKey)))
+      expect(route.RouteKey).toMatch(/ \/mcp$| \/\.well-known\/oauth-protected-resource/);
+  });
+
+  it('keeps codes and refresh families in an on-demand DynamoDB table with TTL', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+    });
+  });
+
+  it('signs with an asymmetric P-256 KMS key and keys its sealed values with a generated secret', () => {
+    template.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true },
+    });
+    template.resourceCountIs('AWS::SecretsManager::Secret', 2);
+  });
+
+  it("grants the bridge's role item access to its table, sign and public key on its key, and its two secrets: nothing else", () => {
+    const [, bridge] = bridgeFunction(template);
+    const roleId = bridge.Properties.Role['Fn::GetAtt'][0];
+    const policies = resources(template, 'AWS::IAM::Policy').filter(([, p]) =>
+      p.Properties.Roles.some((r: { Ref: string }) => r.Ref === roleId),
+    );
+    const statements = policies.flatMap(([, p]) => p.Properties.PolicyDocument.Statement);
+    const actions = statements.flatMap((s) => [s.Action].flat()).sort();
+    expect(actions).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'kms:GetPublicKey',
+      'kms:Sign',
+      'logs:CreateLogStream',
+      'logs:PutLogEvents',
+      'secretsmanager:GetSecretValue',
+    ]);
+    for (const statement of statements) expect(JSON.stringify(statement.Resource)).not.toContain('"*"');
+  });
+
+  it('gives the MCP function no access to the table, the key or the secrets', () => {
+    const mcpRole = resources(template, 'AWS::Lambda::Function').find(([, r]) =>
+      String(r.Properties.Description).startsWith('Stateless MCP server'),
+    )![1].Properties.Role['Fn::GetAtt'][0];
+    const text = JSON.stringify(
+      resources(template, 'AWS::IAM::Policy').filter(([, p]) =>
+        p.Properties.Roles.some((r: { Ref: string }) => r.Ref === mcpRole),
+      ),
+    );
+    expect(text).not.toMatch(/dynamodb:|kms:|secretsmanager:/);
+  });
+
+  it('has no unacknowledged cdk-nag finding', () => {
+    expect(nag(defaultProps())).toEqual([]);
+  });
+
+  it('tells the user what to paste where: endpoint, authorization server, pool and how to add a user', () => {
+    const outputs = template.findOutputs('*');
+    expect(Object.keys(outputs)).toEqual(
+      expect.arrayContaining([
+        'McpEndpointUrl',
+        'AuthorizationServer',
+        'CreateUserCommand',
+        'CognitoUserPoolId',
+      ]),
+    );
+  });
+});
+
+describe('other authorization choices', () => {
+  it('with an issuer of your own, no bridge resources exist', () => {
+    const { template: own } = synthStack({
+      endpoint: { auth: { mode: 'oauth', issuer: 'https://login.example.com' } },
+    });
+    own.resourceCountIs('AWS::DynamoDB::Table', 0);
+    own.resourceCountIs('AWS::KMS::Key', 0);
+    own.resourceCountIs('AWS::Cognito::UserPool', 0);
+    expect(functionIds(own, 'MCP authorization bridge')).toEqual([]);
+  });
+
+  it('with a custom resource URL, the bridge issuer and callback are on that origin', () => {
+    const { template: custom } = synthStack({
+      endpoint: { auth: { mode: 'oauth', cognito: {}, resource: 'https://mcp.example.com/mcp' } },
+    });
+    const env = bridgeFunction(custom)[1].Properties.Environment.Variables;
+    expect(env.BRIDGE_ISSUER).toBe('https://mcp.example.com');
+    custom.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      CallbackURLs: ['https://mcp.example.com/oauth/callback'],
+    });
+  });
+});
+
+describe('Cognito domain prefixes', () => {
+  it.each([
+    ['McpServer', 'mcpserver-123456789012'],
+    ['AwsMcpServer', 'mcpserver-123456789012'],
+    ['my-amazon-cognito-tools', 'my-tools-123456789012'],
+    ['AWS', 'mcp-123456789012'],
+    ['Team_Tools.v2', 'team-tools-v2-123456789012'],
+  ])('derives a valid prefix from the stack name %s', (stackName, prefix) => {
+    expect(defaultDomainPrefix(stackName, '123456789012')).toBe(prefix);
+    expect(domainPrefixProblem(prefix)).toBeUndefined();
+  });
+
+  it('synthesizes a stack whose name contains aws with a prefix Cognito accepts', () => {
+    const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+    const stack = new McpStack(app, 'AwsCognitoMcp', {
+      env: { account: '123456789012', region: 'eu-west-1' },
+      endpoint: { auth: { mode: 'oauth', cognito: {} } },
+    });
+    Template.fromStack(stack).hasResourceProperties('AWS::Cognito::UserPoolDomain', {
+      Domain: 'mcp-123456789012',
+    });
+  });
+
+  it('refuses an explicit prefix Cognito would refuse', () => {
+    expect(() =>
+      synthStack({ endpoint: { auth: { mode: 'oauth', cognito: { domainPrefix: 'my-aws-login' } } } }),
+    ).toThrow(/must not contain "aws", "amazon" or "cognito"/);
+  });
+});
+
+describe('alarm email', () => {
+  it('creates a TLS-only topic with the email subscription and points every alarm at it', () => {
+    const { template: t } = synthStack({
+      endpoint: { auth: { mode: 'none' } },
+      alarmEmail: 'ops@example.com',
+    });
+    t.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    const [topicId] = resources(t, 'AWS::SNS::Topic')[0]!;
+    for (const [, alarm] of resources(t, 'AWS::CloudWatch::Alarm'))
+      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+    t.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny' })]) },
+    });
+    expect(nag({ endpoint: { auth: { mode: 'none' } }, alarmEmail: 'ops@example.com' })).toEqual([]);
+  });
+});
