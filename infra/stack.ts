@@ -1,6 +1,7 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { McpEndpoint, type McpEndpointProps } from './constructs/mcp-endpoint.ts';
 
@@ -16,6 +17,12 @@ export interface McpStackProps extends StackProps {
    * @default - none: alarms show on the dashboard only
    */
   readonly alarmTopicArn?: string;
+  /**
+   * Email address subscribed to a new alarm topic (confirm the subscription from the email AWS sends); not with
+   * `alarmTopicArn`.
+   * @default - none
+   */
+  readonly alarmEmail?: string;
 }
 
 /** The deployable stack: it composes one MCP endpoint and states the outputs a user needs to connect to it. */
@@ -24,9 +31,8 @@ export class McpStack extends Stack {
 
   constructor(scope: Construct, id: string, props: McpStackProps = {}) {
     super(scope, id, props);
-    const alarmActions = props.alarmTopicArn
-      ? [new SnsAction(sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn))]
-      : undefined;
+    const alarm = this.alarmTopic(props);
+    const alarmActions = alarm ? [new SnsAction(alarm)] : undefined;
     this.endpoint = new McpEndpoint(this, 'Mcp', {
       ...props.endpoint,
       ...(alarmActions ? { alarmActions } : {}),
@@ -48,7 +54,13 @@ export class McpStack extends Stack {
       ],
       ...(auth
         ? ([
-            ['AuthorizationServer', 'Issuer of the access tokens this endpoint accepts', auth.issuer],
+            [
+              'AuthorizationServer',
+              auth.bridge
+                ? 'The authorization bridge: MCP clients register, sign in and get tokens here (they find it from the endpoint)'
+                : 'Issuer of the access tokens this endpoint accepts',
+              auth.issuer,
+            ],
             [
               'ProtectedResourceMetadataUrl',
               'RFC 9728 metadata that tells MCP clients where to get a token',
@@ -56,24 +68,63 @@ export class McpStack extends Stack {
             ],
           ] as const)
         : []),
-      ...(auth?.cognito
+      ...(auth?.cognito && auth.bridge
         ? ([
             [
               'CognitoUserPoolId',
-              'User pool of the endpoint: add users here (admin-created; no self sign-up)',
+              'User pool people sign in with: add users here (admin-created; no self sign-up)',
               auth.cognito.userPool.userPoolId,
             ],
             [
-              'CognitoClientId',
-              'OAuth client id to give MCP clients (public client, authorization code with PKCE)',
-              auth.cognito.client.userPoolClientId,
+              'CreateUserCommand',
+              'Creates a user (replace the address); Cognito emails a temporary password, TOTP is set up at first sign-in',
+              `aws cognito-idp admin-create-user --user-pool-id ${auth.cognito.userPool.userPoolId} ` +
+                `--region ${this.region} --username you@example.com ` +
+                '--user-attributes Name=email,Value=you@example.com Name=email_verified,Value=true',
             ],
-            ['CognitoSignInUrl', 'Managed sign-in domain of the user pool', auth.cognito.domain.baseUrl()],
+            [
+              'CognitoSignInUrl',
+              'Managed sign-in domain the authorization bridge sends people to',
+              auth.cognito.domain.baseUrl(),
+            ],
+            [
+              'AuthorizationBridgeLogGroupName',
+              'Structured JSON logs of the authorization bridge (one "request" line per HTTP request)',
+              auth.bridge.function.logGroup.logGroupName,
+            ],
+          ] as const)
+        : []),
+      ...(alarm && props.alarmEmail
+        ? ([
+            [
+              'AlarmTopicArn',
+              'Alarm notifications; confirm the subscription from the email AWS sends to the address',
+              alarm.topicArn,
+            ],
           ] as const)
         : []),
       ['DashboardUrl', 'CloudWatch dashboard of the endpoint', monitoring.dashboardUrl],
     ];
     for (const [outputId, description, value] of outputs)
       new CfnOutput(this, outputId, { description, value });
+  }
+
+  /** The alarm topic: an existing one by ARN, a new one with an email subscription, or none. */
+  private alarmTopic(props: McpStackProps): sns.ITopic | undefined {
+    if (props.alarmTopicArn && props.alarmEmail)
+      throw new Error(
+        'McpStack: give alarmTopicArn or alarmEmail, not both (subscribe the address to the topic)',
+      );
+    if (props.alarmTopicArn) return sns.Topic.fromTopicArn(this, 'AlarmTopic', props.alarmTopicArn);
+    if (!props.alarmEmail) return undefined;
+    const topic = new sns.Topic(this, 'AlarmTopic', { displayName: 'MCP endpoint alarms', enforceSSL: true });
+    topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+    Validations.of(topic).acknowledge({
+      id: 'AwsSolutions-SNS2',
+      reason:
+        'CloudWatch alarms cannot publish to a topic encrypted with the AWS managed SNS key, and the messages are ' +
+        'alarm state changes with no sensitive content; a customer managed key would cost more than it protects.',
+    });
+    return topic;
   }
 }

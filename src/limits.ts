@@ -70,10 +70,8 @@ export const Defaults = {
   alarmErrorThreshold: 1,
   /** The p99 duration alarm fires above this share of the function's time limit, before calls are cut off. */
   alarmDurationRatio: 0.8,
-  /** The one scope a Cognito issuer created by the stack grants for the MCP server. */
-  cognitoScopeName: 'tools',
-  /** Where a Cognito sign-in returns by default: the MCP Inspector's local callback. */
-  cognitoCallbackUrl: 'http://localhost:6274/oauth/callback',
+  /** The resource scope the authorization bridge grants and the MCP function requires, with the default Cognito. */
+  bridgeScope: 'mcp',
 } as const;
 
 /**

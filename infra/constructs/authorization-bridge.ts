@@ -1,14 +1,16 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { BRIDGE_PATHS, BridgeLimits } from '../../src/index.ts';
+import { Defaults, Platform } from '../../src/limits.ts';
 import { FUNCTION_ENTRIES } from '../bundling.ts';
+import { DEFAULT_REMOVAL_POLICY } from '../defaults.ts';
 import { BundledFunction, type FunctionLogLevel } from './bundled-function.ts';
 
 /** The OpenID provider users sign in with, and the bridge's confidential client there. */
@@ -33,19 +35,40 @@ export interface AuthorizationBridgeProps {
   readonly resource: string;
   /** The sign-in provider. Required. */
   readonly upstream: BridgeUpstream;
-  /** Resource scopes the bridge grants (`offline_access` is always offered for refresh tokens). @default ['mcp'] */
+  /**
+   * Resource scopes the bridge grants (`offline_access` is always offered for refresh tokens).
+   * @default ['mcp'] (`Defaults.bridgeScope`)
+   */
   readonly scopes?: readonly string[];
-  /** Name of the MCP server shown on the consent page. @default 'this MCP server' */
+  /**
+   * Name of the MCP server shown on the consent page.
+   * @default 'this MCP server'
+   */
   readonly resourceName?: string;
-  /** Memory of the bridge function in MB. @default 512 */
+  /**
+   * Memory of the bridge function in MB.
+   * @default 512 (`BridgeLimits.functionMemoryMb`)
+   */
   readonly memorySize?: number;
-  /** Time limit of one bridge invocation (a sign-in is a few outbound calls). @default 15 seconds */
+  /**
+   * Time limit of one bridge invocation (a sign-in is a few outbound calls).
+   * @default Duration.seconds(15) (`BridgeLimits.functionTimeoutSeconds`)
+   */
   readonly timeout?: Duration;
-  /** Lowest log level written. @default 'INFO' */
+  /**
+   * Lowest log level written.
+   * @default 'INFO' (see BundledFunction)
+   */
   readonly logLevel?: FunctionLogLevel;
-  /** Retention of the function's logs. @default one month */
+  /**
+   * Retention of the function's logs.
+   * @default logs.RetentionDays.ONE_MONTH (see BundledFunction)
+   */
   readonly logRetention?: logs.RetentionDays;
-  /** What `cdk destroy` does with the table, the signing key, the sealing secret and the logs. @default DESTROY */
+  /**
+   * What `cdk destroy` does with the table, the signing key, the sealing secret and the logs.
+   * @default RemovalPolicy.DESTROY (`Defaults.removalPolicy`)
+   */
   readonly removalPolicy?: RemovalPolicy;
 }
 
@@ -81,7 +104,7 @@ export class AuthorizationBridge extends Construct {
 
   constructor(scope: Construct, id: string, props: AuthorizationBridgeProps) {
     super(scope, id);
-    const removalPolicy = props.removalPolicy ?? RemovalPolicy.DESTROY;
+    const removalPolicy = props.removalPolicy ?? DEFAULT_REMOVAL_POLICY;
     this.issuer = props.issuer;
     this.callbackUrl = `${props.issuer}${BRIDGE_PATHS.callback}`;
     this.jwksUrl = `${props.issuer}${BRIDGE_PATHS.jwks}`;
@@ -126,17 +149,22 @@ export class AuthorizationBridge extends Construct {
         'once, so it is rotated by hand when needed (README "Authorization bridge"), not on a schedule.',
     });
 
-    const scopes = props.scopes ?? ['mcp'];
+    const scopes = props.scopes ?? [Defaults.bridgeScope];
+    const timeout = props.timeout ?? Duration.seconds(BridgeLimits.functionTimeoutSeconds);
+    if (timeout.toSeconds() > Platform.httpApiIntegrationTimeoutSeconds)
+      throw new Error(
+        `AuthorizationBridge: timeout must be at most ${Platform.httpApiIntegrationTimeoutSeconds} seconds (the HTTP API limit)`,
+      );
     this.function = new BundledFunction(this, 'Function', {
       entry: FUNCTION_ENTRIES.authorization,
       description:
         'MCP authorization bridge (OAuth 2.1 authorization server in front of the sign-in provider)',
       memorySize: props.memorySize ?? BridgeLimits.functionMemoryMb,
-      timeout: props.timeout ?? Duration.seconds(BridgeLimits.functionTimeoutSeconds),
+      timeout,
       serviceName: 'mcp-authorization-bridge',
-      logLevel: props.logLevel ?? 'INFO',
-      logRetention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
-      removalPolicy,
+      logLevel: props.logLevel,
+      logRetention: props.logRetention,
+      logRemovalPolicy: removalPolicy,
       environment: {
         BRIDGE_ISSUER: props.issuer,
         BRIDGE_RESOURCE: props.resource,
@@ -157,20 +185,19 @@ export class AuthorizationBridge extends Construct {
 
   /** Least privilege: three item operations on the table, sign and read the public key, read two secrets. */
   private grant(upstreamSecret: secretsmanager.ISecret): void {
-    const role = this.function.role;
-    role.addToPolicy(
+    this.function.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
         resources: [this.table.tableArn],
       }),
     );
-    role.addToPolicy(
+    this.function.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['kms:Sign', 'kms:GetPublicKey'],
         resources: [this.signingKey.keyArn],
       }),
     );
-    role.addToPolicy(
+    this.function.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['secretsmanager:GetSecretValue'],
         resources: [this.sealingSecret.secretArn, upstreamSecret.secretArn],
@@ -179,8 +206,9 @@ export class AuthorizationBridge extends Construct {
   }
 
   private route(api: apigw.HttpApi): void {
-    const integration = new HttpLambdaIntegration('BridgeIntegration', this.function.function, {
+    const integration = new HttpLambdaIntegration('BridgeIntegration', this.function, {
       payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
+      // Longer than the function's own limit, so the function's timeout decides (the CDK allows at most 29 s).
       timeout: Duration.seconds(29),
     });
     for (const { path, methods } of BRIDGE_ROUTES) {

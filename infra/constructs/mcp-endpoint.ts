@@ -8,6 +8,8 @@ import { loadConfig, type Config } from '../../src/config.ts';
 import { Defaults, Platform, Ranges } from '../../src/limits.ts';
 import { FUNCTION_ENTRIES, GENERATE_VALIDATORS_COMMAND } from '../bundling.ts';
 import { DEFAULT_MCP_TIMEOUT, DEFAULT_RESOURCES_TIMEOUT } from '../defaults.ts';
+import { BRIDGE_PATHS } from '../../src/index.ts';
+import { AuthorizationBridge } from './authorization-bridge.ts';
 import { BundledFunction, type FunctionLogLevel } from './bundled-function.ts';
 import { CognitoIssuer, type CognitoIssuerProps } from './cognito-issuer.ts';
 import { McpHttpApi } from './mcp-http-api.ts';
@@ -24,10 +26,12 @@ export interface McpOAuthProps {
    */
   readonly issuer?: string;
   /**
-   * Create a Cognito user pool as the issuer (see {@link CognitoIssuer}). Exactly one of `issuer` and `cognito`.
+   * Create a Cognito user pool for sign-in, behind the authorization bridge (see {@link AuthorizationBridge} and
+   * {@link CognitoIssuer}): the bridge on this API is then the issuer MCP clients see. Exactly one of `issuer` and
+   * `cognito`.
    * @default - none: `issuer` must be given
    */
-  readonly cognito?: Omit<CognitoIssuerProps, 'resource' | 'removalPolicy'>;
+  readonly cognito?: Omit<CognitoIssuerProps, 'callbackUrl' | 'removalPolicy'>;
   /**
    * The endpoint's public URL: RFC 9728 `resource` and the token audience. Set it when a custom domain serves the
    * endpoint.
@@ -40,8 +44,8 @@ export interface McpOAuthProps {
    */
   readonly audiences?: readonly string[];
   /**
-   * Scopes every request needs.
-   * @default - none; with `cognito`, the Cognito issuer's scope
+   * Scopes every request needs; with `cognito`, also the scopes the bridge grants.
+   * @default - none; with `cognito`, ['mcp'] (`Defaults.bridgeScope`)
    */
   readonly requiredScopes?: readonly string[];
   /**
@@ -65,8 +69,10 @@ export interface McpEndpointAuth {
   readonly resource: string;
   /** Where the RFC 9728 metadata document is served. */
   readonly metadataUrl: string;
-  /** The Cognito issuer, when the endpoint created one. */
+  /** The Cognito user pool people sign in with, when the endpoint created one. */
   readonly cognito?: CognitoIssuer;
+  /** The authorization bridge in front of it (the issuer clients see). */
+  readonly bridge?: AuthorizationBridge;
 }
 
 /**
@@ -337,7 +343,11 @@ export class McpEndpoint extends Construct {
       removalPolicy: props.removalPolicy,
     });
     this.url = this.httpApi.url;
-    if (oauth) this.auth = this.authorize(oauth, mcpEnvironment, wellKnownPaths![0]!, props.removalPolicy);
+    if (oauth)
+      this.auth = this.authorize(oauth, mcpEnvironment, wellKnownPaths![0]!, {
+        removalPolicy: props.removalPolicy,
+        serverName,
+      });
 
     this.monitoring = new McpMonitoring(this, 'Monitoring', {
       functions: [
@@ -372,34 +382,67 @@ export class McpEndpoint extends Construct {
   }
 
   /**
-   * Wires `auth: oauth`: creates the Cognito issuer if asked, and gives the MCP function its MCP_AUTH_* settings,
-   * checked here as the function will check them (values CloudFormation fills in, such as the API URL and the
-   * user pool's issuer URL, are well-formed by construction and stand in as placeholders for the check).
+   * With `cognito`: the authorization bridge on this API as the issuer, and the Cognito user pool it signs people
+   * in with (its app client's only callback is the bridge's). The bridge's issuer is the origin clients reach the
+   * API at: the API endpoint, or the custom domain of a `resource` URL.
+   */
+  private bridged(
+    oauth: McpOAuthProps,
+    resource: string,
+    options: { removalPolicy: RemovalPolicy | undefined; serverName: string },
+  ): { cognito: CognitoIssuer; bridge: AuthorizationBridge; requiredScopes: readonly string[] } {
+    const issuer =
+      oauth.resource !== undefined ? new URL(oauth.resource).origin : this.httpApi.api.apiEndpoint;
+    const cognito = new CognitoIssuer(this, 'Issuer', {
+      ...oauth.cognito,
+      callbackUrl: `${issuer}${BRIDGE_PATHS.callback}`,
+      removalPolicy: options.removalPolicy,
+    });
+    const requiredScopes = oauth.requiredScopes ?? [Defaults.bridgeScope];
+    const bridge = new AuthorizationBridge(this, 'Bridge', {
+      httpApi: this.httpApi.api,
+      issuer,
+      resource,
+      scopes: requiredScopes,
+      resourceName: options.serverName,
+      upstream: {
+        issuer: cognito.issuer,
+        clientId: cognito.client.userPoolClientId,
+        clientSecret: cognito.clientSecret,
+      },
+      removalPolicy: options.removalPolicy,
+    });
+    return { cognito, bridge, requiredScopes };
+  }
+
+  /**
+   * Wires `auth: oauth`: creates the bridge and its Cognito pool if asked, and gives the MCP function its MCP_AUTH_*
+   * settings, checked here as the function will check them (values CloudFormation fills in, such as the API URL,
+   * are well-formed by construction and stand in as placeholders for the check).
    */
   private authorize(
     oauth: McpOAuthProps,
     mcpEnvironment: Record<string, string>,
     metadataPath: string,
-    removalPolicy: RemovalPolicy | undefined,
+    options: { removalPolicy: RemovalPolicy | undefined; serverName: string },
   ): McpEndpointAuth {
     const resource = oauth.resource ?? this.url;
-    const cognito = oauth.cognito
-      ? new CognitoIssuer(this, 'Issuer', { ...oauth.cognito, resource, removalPolicy })
-      : undefined;
-    const issuer = cognito?.issuer ?? oauth.issuer!;
-    const requiredScopes = oauth.requiredScopes ?? (cognito ? [cognito.scope] : []);
+    const bridged = oauth.cognito ? this.bridged(oauth, resource, options) : undefined;
+    const issuer = bridged?.bridge.issuer ?? oauth.issuer!;
+    const requiredScopes = bridged?.requiredScopes ?? oauth.requiredScopes ?? [];
     const environment = environmentOf({
       MCP_AUTH_MODE: 'oauth',
       MCP_AUTH_ISSUER: issuer,
       MCP_AUTH_RESOURCE: resource,
       MCP_AUTH_AUDIENCE: oauth.audiences?.length ? oauth.audiences.join(',') : undefined,
       MCP_AUTH_REQUIRED_SCOPES: requiredScopes.length ? requiredScopes.join(',') : undefined,
-      MCP_AUTH_JWKS_URL: oauth.jwksUrl || undefined,
+      // With the bridge its key set URL is known: no discovery round trip on the first token.
+      MCP_AUTH_JWKS_URL: bridged?.bridge.jwksUrl ?? (oauth.jwksUrl || undefined),
     });
     const standIn = (name: string, value: string) =>
       !Token.isUnresolved(value)
         ? value
-        : name === 'MCP_AUTH_ISSUER' || name === 'MCP_AUTH_RESOURCE'
+        : ['MCP_AUTH_ISSUER', 'MCP_AUTH_RESOURCE', 'MCP_AUTH_JWKS_URL'].includes(name)
           ? 'https://deploy-time.invalid/'
           : value
               .split(',')
@@ -416,7 +459,7 @@ export class McpEndpoint extends Construct {
       metadataUrl: Token.isUnresolved(resource)
         ? `${this.httpApi.stage.url.replace(/\/$/, '')}${metadataPath}`
         : metadataUrl(resource),
-      ...(cognito ? { cognito } : {}),
+      ...(bridged ? { cognito: bridged.cognito, bridge: bridged.bridge } : {}),
     };
   }
 }

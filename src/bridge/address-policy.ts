@@ -9,9 +9,10 @@ import { BlockList, isIP } from 'node:net';
 
 // Two lists: a BlockList matches an IPv4 address against IPv6 rules through its mapped form (::ffff:a.b.c.d), so
 // one list holding ::ffff:0:0/96 would refuse every IPv4 address.
-const blocked4 = new BlockList();
-const blocked6 = new BlockList();
-for (const [net, prefix] of [
+// Built on first use, so merely importing the library (the MCP function does) runs nothing.
+let lists: { blocked4: BlockList; blocked6: BlockList; loopback: BlockList } | undefined;
+
+const IPV4_BLOCKED = [
   ['0.0.0.0', 8],
   ['10.0.0.0', 8],
   ['100.64.0.0', 10],
@@ -27,9 +28,9 @@ for (const [net, prefix] of [
   ['203.0.113.0', 24],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
-] as const)
-  blocked4.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
+] as const;
+
+const IPV6_BLOCKED = [
   ['::', 128],
   ['::1', 128],
   ['::ffff:0:0', 96],
@@ -43,17 +44,25 @@ for (const [net, prefix] of [
   ['fe80::', 10],
   ['fec0::', 10],
   ['ff00::', 8],
-] as const)
-  blocked6.addSubnet(net, prefix, 'ipv6');
+] as const;
 
-const loopback = new BlockList();
-loopback.addSubnet('127.0.0.0', 8, 'ipv4');
-loopback.addAddress('::1', 'ipv6');
+function blockLists() {
+  if (lists) return lists;
+  const blocked4 = new BlockList();
+  for (const [net, prefix] of IPV4_BLOCKED) blocked4.addSubnet(net, prefix, 'ipv4');
+  const blocked6 = new BlockList();
+  for (const [net, prefix] of IPV6_BLOCKED) blocked6.addSubnet(net, prefix, 'ipv6');
+  const loopback = new BlockList();
+  loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+  loopback.addAddress('::1', 'ipv6');
+  lists = { blocked4, blocked6, loopback };
+  return lists;
+}
 
 /** Whether an address is a loopback address (127.0.0.0/8 or ::1). */
 export function isLoopbackAddress(address: string): boolean {
   const family = isIP(address);
-  return family !== 0 && loopback.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return family !== 0 && blockLists().loopback.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /**
@@ -64,5 +73,6 @@ export function isAllowedAddress(address: string, options: { allowLoopback?: boo
   const family = isIP(address);
   if (family === 0) return false;
   if (options.allowLoopback && isLoopbackAddress(address)) return true;
+  const { blocked4, blocked6 } = blockLists();
   return family === 4 ? !blocked4.check(address, 'ipv4') : !blocked6.check(address, 'ipv6');
 }

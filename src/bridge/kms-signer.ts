@@ -94,8 +94,6 @@ export function derToJose(der: Uint8Array, size = 32): Uint8Array {
   return out;
 }
 
-const encoder = new TextEncoder();
-
 /** A signer backed by the KMS key `keyId` (id, ARN or alias ARN). */
 export function createKmsSigner(keyId: string, kms: KmsLike = awsKms()): TokenSigner {
   let key: Promise<JWK> | undefined;
@@ -119,7 +117,7 @@ export function createKmsSigner(keyId: string, kms: KmsLike = awsKms()): TokenSi
       const header = base64url.encode(JSON.stringify({ alg: 'ES256', typ: 'at+jwt', kid: jwk.kid }));
       const payload = base64url.encode(JSON.stringify(claims));
       const input = `${header}.${payload}`;
-      const digest = createHash('sha256').update(encoder.encode(input)).digest();
+      const digest = createHash('sha256').update(input, 'utf8').digest();
       const der = await kms.signDigest(keyId, digest, signal);
       return `${input}.${base64url.encode(derToJose(der))}`;
     },

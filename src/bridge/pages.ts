@@ -11,7 +11,9 @@ h1{font-size:1.4rem}code{background:#f2f2f2;padding:0 .25rem;border-radius:3px;w
 .box{border:1px solid #ccc;border-radius:8px;padding:1rem 1.25rem;margin:1.25rem 0}
 .actions{display:flex;gap:.75rem}button{font:inherit;padding:.5rem 1.25rem;border-radius:6px;border:1px solid #888;cursor:pointer}
 button.primary{background:#1f5fbf;color:#fff;border-color:#1f5fbf}.muted{color:#555;font-size:.9rem}`;
-const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
+let styleHash: string | undefined;
+/** The CSP hash of the inline style, computed on first use (importing the library runs nothing). */
+const STYLE_HASH = () => (styleHash ??= createHash('sha256').update(STYLE).digest('base64'));
 
 /** Escapes text for HTML element content and double-quoted attributes. */
 export function escapeHtml(value: string): string {
@@ -25,7 +27,7 @@ export function htmlHeaders(formTargets: readonly string[] = []): Record<string,
     'cache-control': 'no-store',
     'content-security-policy': [
       "default-src 'none'",
-      `style-src 'sha256-${STYLE_HASH}'`,
+      `style-src 'sha256-${STYLE_HASH()}'`,
       `form-action 'self'${formTargets.map((t) => ` ${t}`).join('')}`,
       "frame-ancestors 'none'",
       "base-uri 'none'",

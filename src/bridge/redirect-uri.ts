@@ -8,7 +8,7 @@ import { BridgeLimits } from '../limits.ts';
 
 /** Loopback hosts whose http redirects are allowed and whose port may vary. `localhost` is not recommended by
  * RFC 8252 §8.3, but MCP clients (the Inspector, Claude Code) use it, and it stays on the user's machine. */
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
+const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', '[::1]', 'localhost'];
 
 /** Why a redirect URI cannot be registered, or undefined when it can. */
 export function redirectUriProblem(value: unknown): string | undefined {
@@ -21,7 +21,7 @@ export function redirectUriProblem(value: unknown): string | undefined {
   if (url.username || url.password) return 'a redirect URI must not contain credentials';
   if (value.includes('*')) return 'a redirect URI must not contain wildcards';
   if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)) return undefined;
+  if (url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname)) return undefined;
   return 'a redirect URI must use https, or http on a loopback host (127.0.0.1, [::1], localhost)';
 }
 
@@ -29,7 +29,7 @@ export function redirectUriProblem(value: unknown): string | undefined {
 export function isLoopbackRedirect(value: string): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
-  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+  return url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname);
 }
 
 /**

@@ -120,34 +120,33 @@ describe('authorization mechanism of the stack', () => {
     });
   });
 
-  it('with Cognito the issuer’s resource server is the endpoint URL (the pool itself: cognito-issuer.test.ts)', () => {
+  it('with Cognito there is one pool, no resource server, and one confidential client (details: cognito-issuer.test.ts)', () => {
     const template = withCognito();
     template.resourceCountIs('AWS::Cognito::UserPool', 1);
-    template.hasResourceProperties('AWS::Cognito::UserPoolResourceServer', {
-      Identifier: apiUrl('/mcp'),
-      Scopes: [Match.objectLike({ ScopeName: 'tools' })],
-    });
+    template.resourceCountIs('AWS::Cognito::UserPoolResourceServer', 0);
+    template.hasResourceProperties('AWS::Cognito::UserPoolClient', { GenerateSecret: true });
   });
 
-  it('with Cognito the function trusts the pool as issuer and requires its scope', () => {
+  it('with Cognito the function trusts the bridge on this API as issuer, its key set, and requires mcp', () => {
     const env = mcpEnvironment(withCognito());
-    expect(render(env.MCP_AUTH_ISSUER)).toMatch(/^<McpIssuerUserPool\w+\.ProviderURL>$/);
-    expect(render(env.MCP_AUTH_REQUIRED_SCOPES)).toMatch(
-      /^https:\/\/<McpHttpApi\w+>\.execute-api\.<AWS::Region>\.<AWS::URLSuffix>\/mcp\/tools$/,
-    );
+    expect(render(env.MCP_AUTH_ISSUER)).toMatch(/^<McpHttpApi\w+\.ApiEndpoint>$/);
+    expect(render(env.MCP_AUTH_JWKS_URL)).toMatch(/^<McpHttpApi\w+\.ApiEndpoint>\/oauth\/jwks$/);
+    expect(env.MCP_AUTH_REQUIRED_SCOPES).toBe('mcp');
   });
 
-  it('with Cognito the outputs name the issuer, the metadata URL, the pool, the client id and the sign-in URL', () => {
+  it('with Cognito the outputs name the bridge, the metadata URL, the pool, how to add a user and the sign-in URL', () => {
     const outputs = Object.keys(withCognito().findOutputs('*'));
     expect(outputs).toEqual(
       expect.arrayContaining([
         'AuthorizationServer',
         'ProtectedResourceMetadataUrl',
         'CognitoUserPoolId',
-        'CognitoClientId',
+        'CreateUserCommand',
         'CognitoSignInUrl',
+        'AuthorizationBridgeLogGroupName',
       ]),
     );
+    expect(outputs).not.toContain('CognitoClientId');
   });
 
   it.each<[string, McpStackProps]>([
@@ -239,16 +238,23 @@ describe('authorization settings from CDK context', () => {
     ],
     [
       'Cognito with its settings (cdk.json types)',
-      {
-        auth: 'oauth',
-        authCognito: true,
-        authCognitoDomainPrefix: 'acme-mcp',
-        authCognitoCallbackUrls: ['https://claude.ai/api/mcp/auth_callback'],
-      },
-      {
-        mode: 'oauth',
-        cognito: { domainPrefix: 'acme-mcp', callbackUrls: ['https://claude.ai/api/mcp/auth_callback'] },
-      },
+      { auth: 'oauth', authCognito: true, authCognitoDomainPrefix: 'acme-mcp' },
+      { mode: 'oauth', cognito: { domainPrefix: 'acme-mcp' } },
+    ],
+    [
+      'OAuth settings without auth as auth=oauth with Cognito (honoured, not dropped)',
+      { authScopes: 'mcp:tools' },
+      { mode: 'oauth', cognito: {}, requiredScopes: ['mcp:tools'] },
+    ],
+    [
+      'an issuer without auth as auth=oauth with that issuer',
+      { authIssuer: ISSUER },
+      { mode: 'oauth', issuer: ISSUER },
+    ],
+    [
+      'a domain prefix without auth as auth=oauth with Cognito',
+      { authCognitoDomainPrefix: 'acme-mcp' },
+      { mode: 'oauth', cognito: { domainPrefix: 'acme-mcp' } },
     ],
   ])('reads %s', (_, context, auth) => {
     expect(settings(context).endpoint.auth).toEqual(auth);
@@ -268,6 +274,18 @@ describe('authorization settings from CDK context', () => {
       'a non-boolean Cognito flag',
       { auth: 'oauth', authCognito: 'yes' },
       /"authCognito" must be true or false/,
+    ],
+    [
+      'Cognito callback URLs (the bridge owns the only callback)',
+      { authCognitoCallbackUrls: 'https://claude.ai/api/mcp/auth_callback' },
+      /"authCognitoCallbackUrls" must be left out: the Cognito app client has one callback/,
+    ],
+    ['OAuth scopes with auth none', { auth: 'none', authScopes: 'mcp' }, /"authScopes" must be left out/],
+    ['an alarm email that is not an address', { alarmEmail: 'ops' }, /"alarmEmail" must be an email address/],
+    [
+      'an alarm email beside an alarm topic',
+      { alarmEmail: 'ops@example.com', alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:alarms' },
+      /"alarmEmail" must be left out when alarmTopicArn is set/,
     ],
   ])('refuses %s and names the context key', (_, context, message) => {
     expect(() => settings(context)).toThrow(message);

@@ -1,22 +1,27 @@
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { App, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import { describe, expect, it } from 'vitest';
-import { CognitoIssuer, type CognitoIssuerProps } from '../../../infra/constructs/cognito-issuer.ts';
-import { newStack } from '../synth.ts';
+import {
+  CognitoIssuer,
+  defaultDomainPrefix,
+  domainPrefixProblem,
+  type CognitoIssuerProps,
+} from '../../../infra/constructs/cognito-issuer.ts';
+import { CDK_JSON_CONTEXT, newStack } from '../synth.ts';
 import { only } from '../template.ts';
 
-const RESOURCE = 'https://mcp.example.com/mcp';
+const CALLBACK = 'https://abc.execute-api.eu-west-1.amazonaws.com/oauth/callback';
 
-/** A CognitoIssuer for RESOURCE in a fresh stack, and its template. */
+/** A CognitoIssuer for the bridge's CALLBACK in a fresh stack, and its template. */
 function build(props: Partial<CognitoIssuerProps> = {}) {
   const stack = newStack();
-  const issuer = new CognitoIssuer(stack, 'Issuer', { resource: RESOURCE, ...props });
+  const issuer = new CognitoIssuer(stack, 'Issuer', { callbackUrl: CALLBACK, ...props });
   return { stack, issuer, template: Template.fromStack(stack) };
 }
 
 describe('CognitoIssuer', () => {
-  it('the user pool has resource indicators (ESSENTIALS), required TOTP MFA, strong passwords and no self sign-up', () => {
+  it('the user pool has managed login (ESSENTIALS), required TOTP MFA, strong passwords and no self sign-up', () => {
     build().template.hasResourceProperties('AWS::Cognito::UserPool', {
       UserPoolTier: 'ESSENTIALS',
       MfaConfiguration: 'ON',
@@ -26,24 +31,25 @@ describe('CognitoIssuer', () => {
     });
   });
 
-  it('the resource server is the endpoint URL with one scope, `tools`, which the issuer requires', () => {
-    const { template, issuer } = build();
-    template.hasResourceProperties('AWS::Cognito::UserPoolResourceServer', {
-      Identifier: RESOURCE,
-      Scopes: [Match.objectLike({ ScopeName: 'tools' })],
-    });
-    expect(issuer.scope).toBe(`${RESOURCE}/tools`);
-  });
-
-  it('the app client is public and uses the authorization code flow, back to the MCP Inspector by default', () => {
-    build().template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
-      GenerateSecret: false,
+  it("the one app client is confidential, code flow only, openid and email, back to the bridge's callback only", () => {
+    const { template } = build();
+    const [, client] = only(template, 'AWS::Cognito::UserPoolClient');
+    expect(client.Properties).toMatchObject({
+      GenerateSecret: true,
       AllowedOAuthFlows: ['code'],
       AllowedOAuthFlowsUserPoolClient: true,
-      CallbackURLs: ['http://localhost:6274/oauth/callback'],
+      AllowedOAuthScopes: ['openid', 'email'],
+      CallbackURLs: [CALLBACK],
       EnableTokenRevocation: true,
       PreventUserExistenceErrors: 'ENABLED',
     });
+    template.resourceCountIs('AWS::Cognito::UserPoolResourceServer', 0);
+  });
+
+  it('copies the client secret into Secrets Manager for the bridge', () => {
+    const { stack, issuer, template } = build();
+    const [secretId] = only(template, 'AWS::SecretsManager::Secret');
+    expect(stack.resolve(issuer.clientSecret.secretArn)).toEqual({ Ref: secretId });
   });
 
   it('the managed sign-in domain (version 2) is named after the stack and the account by default', () => {
@@ -61,22 +67,6 @@ describe('CognitoIssuer', () => {
     expect(stack.resolve(issuer.issuer)).toEqual({ 'Fn::GetAtt': [poolId, 'ProviderURL'] });
   });
 
-  it('scopeName, callbackUrls and domainPrefix reach the resource server, the client and the domain', () => {
-    const { template, issuer } = build({
-      scopeName: 'mcp.call',
-      callbackUrls: ['https://claude.ai/api/mcp/auth_callback'],
-      domainPrefix: 'acme-mcp',
-    });
-    template.hasResourceProperties('AWS::Cognito::UserPoolResourceServer', {
-      Scopes: [Match.objectLike({ ScopeName: 'mcp.call' })],
-    });
-    template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
-      CallbackURLs: ['https://claude.ai/api/mcp/auth_callback'],
-    });
-    template.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'acme-mcp' });
-    expect(issuer.scope).toBe(`${RESOURCE}/mcp.call`);
-  });
-
   it('is deleted with the stack by default; RETAIN keeps it and turns on deletion protection', () => {
     const [, byDefault] = only(build().template, 'AWS::Cognito::UserPool');
     expect(byDefault.DeletionPolicy).toBe('Delete');
@@ -89,23 +79,43 @@ describe('CognitoIssuer', () => {
     expect(retained.Properties.DeletionProtection).toBe('ACTIVE');
   });
 
-  it('featurePlan PLUS reaches the user pool', () => {
-    build({ featurePlan: cognito.FeaturePlan.PLUS }).template.hasResourceProperties(
-      'AWS::Cognito::UserPool',
-      {
-        UserPoolTier: 'PLUS',
-      },
-    );
+  it('featurePlan PLUS and domainPrefix reach the pool and the domain', () => {
+    const { template } = build({ featurePlan: cognito.FeaturePlan.PLUS, domainPrefix: 'acme-mcp' });
+    template.hasResourceProperties('AWS::Cognito::UserPool', { UserPoolTier: 'PLUS' });
+    template.hasResourceProperties('AWS::Cognito::UserPoolDomain', { Domain: 'acme-mcp' });
   });
 
   it.each<[string, Partial<CognitoIssuerProps>, RegExp]>([
+    ['the LITE plan (no managed login)', { featurePlan: cognito.FeaturePlan.LITE }, /not LITE/],
     [
-      'the LITE plan (no resource indicators)',
-      { featurePlan: cognito.FeaturePlan.LITE },
-      /LITE plan has no resource indicators/,
+      'a prefix with "aws"',
+      { domainPrefix: 'my-aws-login' },
+      /must not contain "aws", "amazon" or "cognito"/,
     ],
-    ['a scope name with a space', { scopeName: 'call tools' }, /scope name "call tools" must be/],
+    ['a prefix with capitals', { domainPrefix: 'Acme' }, /must be 1-63 of a-z 0-9 and hyphens/],
   ])('refuses %s', (_, props, message) => {
     expect(() => build(props)).toThrow(message);
+  });
+});
+
+describe('Cognito domain prefixes from stack names', () => {
+  it.each([
+    ['McpServer', 'mcpserver-123456789012'],
+    ['AwsMcpServer', 'mcpserver-123456789012'],
+    ['my-amazon-cognito-tools', 'my-tools-123456789012'],
+    ['AWS', 'mcp-123456789012'],
+    ['Team_Tools.v2', 'team-tools-v2-123456789012'],
+  ])('%s gives %s, which Cognito accepts', (stackName, prefix) => {
+    expect(defaultDomainPrefix(stackName, '123456789012')).toBe(prefix);
+    expect(domainPrefixProblem(prefix)).toBeUndefined();
+  });
+
+  it('a stack named with "aws" synthesizes a prefix without it', () => {
+    const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
+    const stack = new Stack(app, 'AwsCognitoMcp', { env: { account: '123456789012', region: 'eu-west-1' } });
+    new CognitoIssuer(stack, 'Issuer', { callbackUrl: CALLBACK });
+    Template.fromStack(stack).hasResourceProperties('AWS::Cognito::UserPoolDomain', {
+      Domain: 'mcp-123456789012',
+    });
   });
 });

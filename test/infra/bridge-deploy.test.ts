@@ -2,7 +2,6 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
-import { defaultDomainPrefix, domainPrefixProblem } from '../../infra/constructs/cognito-issuer.ts';
 import { applyAuthDefault, readSettings } from '../../infra/context.ts';
 import { McpStack, type McpStackProps } from '../../infra/stack.ts';
 import { CDK_JSON_CONTEXT, synthStack } from './synth.ts';
@@ -58,29 +57,6 @@ describe('the default deploy (no auth flags): the bridge in front of a new Cogni
     expect(mcpEnv.MCP_AUTH_JWKS_URL).toEqual({ 'Fn::Join': ['', [bridgeEnv.BRIDGE_ISSUER, '/oauth/jwks']] });
   });
 
-  it('runs the bridge in its own function with every setting it reads', () => {
-    const [, bridge] = bridgeFunction(template);
-    expect(bridge.Properties).toMatchObject({ Runtime: 'nodejs22.x', MemorySize: 512, Timeout: 15 });
-    expect(
-      Object.keys(bridge.Properties.Environment.Variables)
-        .filter((k) => k.startsWith('BRIDGE_'))
-        .sort(),
-    ).toEqual([
-      'BRIDGE_ISSUER',
-      'BRIDGE_RESOURCE',
-      'BRIDGE_RESOURCE_NAME',
-      'BRIDGE_SCOPES',
-      'BRIDGE_SEALING_SECRET_ARN',
-      'BRIDGE_SIGNING_KEY_ID',
-      'BRIDGE_TABLE',
-      'BRIDGE_UPSTREAM_CLIENT_ID',
-      'BRIDGE_UPSTREAM_CLIENT_SECRET_ARN',
-      'BRIDGE_UPSTREAM_ISSUER',
-      'BRIDGE_UPSTREAM_SCOPES',
-    ]);
-    expect(bridge.Properties.Environment.Variables.BRIDGE_CIMD_ALLOW_LOOPBACK).toBeUndefined();
-  });
-
   it('routes the OAuth endpoints and the authorization server metadata to the bridge only', () => {
     const [bridgeId] = bridgeFunction(template);
     const routes = resources(template, 'AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties);
@@ -102,22 +78,6 @@ describe('the default deploy (no auth flags): the bridge in front of a new Cogni
     ]);
     for (const route of routes.filter((r) => !bridgeRoutes.includes(r.RouteKey)))
       expect(route.RouteKey).toMatch(/ \/mcp$| \/\.well-known\/oauth-protected-resource/);
-  });
-
-  it('keeps codes and refresh families in an on-demand DynamoDB table with TTL', () => {
-    template.hasResourceProperties('AWS::DynamoDB::Table', {
-      BillingMode: 'PAY_PER_REQUEST',
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
-      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
-    });
-  });
-
-  it('signs with an asymmetric P-256 KMS key and keys its sealed values with a generated secret', () => {
-    template.hasResourceProperties('AWS::KMS::Key', { KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
-    template.hasResourceProperties('AWS::SecretsManager::Secret', {
-      GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true },
-    });
-    template.resourceCountIs('AWS::SecretsManager::Secret', 2);
   });
 
   it("grants the bridge's role item access to its table, sign and public key on its key, and its two secrets: nothing else", () => {
@@ -190,36 +150,6 @@ describe('other authorization choices', () => {
     custom.hasResourceProperties('AWS::Cognito::UserPoolClient', {
       CallbackURLs: ['https://mcp.example.com/oauth/callback'],
     });
-  });
-});
-
-describe('Cognito domain prefixes', () => {
-  it.each([
-    ['McpServer', 'mcpserver-123456789012'],
-    ['AwsMcpServer', 'mcpserver-123456789012'],
-    ['my-amazon-cognito-tools', 'my-tools-123456789012'],
-    ['AWS', 'mcp-123456789012'],
-    ['Team_Tools.v2', 'team-tools-v2-123456789012'],
-  ])('derives a valid prefix from the stack name %s', (stackName, prefix) => {
-    expect(defaultDomainPrefix(stackName, '123456789012')).toBe(prefix);
-    expect(domainPrefixProblem(prefix)).toBeUndefined();
-  });
-
-  it('synthesizes a stack whose name contains aws with a prefix Cognito accepts', () => {
-    const app = new App({ context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] } });
-    const stack = new McpStack(app, 'AwsCognitoMcp', {
-      env: { account: '123456789012', region: 'eu-west-1' },
-      endpoint: { auth: { mode: 'oauth', cognito: {} } },
-    });
-    Template.fromStack(stack).hasResourceProperties('AWS::Cognito::UserPoolDomain', {
-      Domain: 'mcp-123456789012',
-    });
-  });
-
-  it('refuses an explicit prefix Cognito would refuse', () => {
-    expect(() =>
-      synthStack({ endpoint: { auth: { mode: 'oauth', cognito: { domainPrefix: 'my-aws-login' } } } }),
-    ).toThrow(/must not contain "aws", "amazon" or "cognito"/);
   });
 });
 
