@@ -155,6 +155,7 @@ export async function authorize(
     ...(state !== undefined ? { s: state } : {}),
     ch: checked.challenge,
     sc: checked.scopes.join(' '),
+    rt: client.grantTypes.includes('refresh_token'),
     b: binding.hash,
   };
   // A consent this browser gave earlier for this client skips the page; an upstream session never does.

@@ -35,6 +35,7 @@ async function issueCode(state: UpstreamState, subject: string, ctx: InvocationC
       redirectUri: state.r,
       codeChallenge: state.ch,
       scope: state.sc,
+      refresh: state.rt,
       subject,
       resource: deps.resource,
       expiresAt: now + BridgeLimits.codeTtlSeconds,

@@ -14,6 +14,8 @@ export interface CodeGrant {
   codeChallenge: string;
   /** Granted scopes, space-separated. */
   scope: string;
+  /** Whether the client may have a refresh token (it registered the refresh_token grant). */
+  refresh: boolean;
   /** The user, as the upstream identity provider names them (`sub`). */
   subject: string;
   /** The MCP resource the tokens will be for. */

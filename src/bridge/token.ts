@@ -196,7 +196,8 @@ async function redeemCode(
     return failure(note, 'invalid_grant', 'code_verifier does not match the code_challenge');
 
   const scopes = grant.scope.split(' ').filter(Boolean);
-  const refreshAllowed = client.grantTypes.includes('refresh_token');
+  // The grant records what the client registered (a metadata document is not fetched again here).
+  const refreshAllowed = grant.refresh && client.grantTypes.includes('refresh_token');
   let refreshToken: string | undefined;
   if (refreshAllowed) {
     const secret = randomToken();

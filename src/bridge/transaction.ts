@@ -22,6 +22,8 @@ export interface Transaction {
   ch: string;
   /** granted scopes, space-separated */
   sc: string;
+  /** whether the client registered the refresh_token grant (a metadata document client is not looked up again) */
+  rt: boolean;
   /** hash of the browser binding cookie */
   b: string;
 }
@@ -44,6 +46,7 @@ export function isTransaction(value: unknown): value is Transaction {
     (t.s === undefined || typeof t.s === 'string') &&
     typeof t.ch === 'string' &&
     typeof t.sc === 'string' &&
+    typeof t.rt === 'boolean' &&
     typeof t.b === 'string'
   );
 }

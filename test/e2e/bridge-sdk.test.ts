@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridgeStack, type BridgeStack } from '../support/bridge.ts';
 import { startHttpsFixture, type HttpsFixture } from '../support/https.ts';
-import { browse, MemoryOAuthProvider } from '../support/oauth.ts';
+import { browse, MemoryOAuthProvider, pkce } from '../support/oauth.ts';
 
 /**
  * The official SDK clients' own OAuth support, end to end through the local bridge: discovery from the 401,
@@ -30,7 +30,9 @@ beforeAll(async () => {
         client_id: id,
         client_name: `CIMD ${req.url}`,
         redirect_uris: [REDIRECT],
-        grant_types: ['authorization_code', 'refresh_token'],
+        grant_types: req.url?.includes('no-refresh')
+          ? ['authorization_code']
+          : ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: 'none',
       }),
@@ -102,6 +104,42 @@ describe.each(registrations)('SDK 1.x client via $way', ({ metadataUrl }) => {
     const result = await client.callTool({ name: 'whoami', arguments: {} });
     expect(result.structuredContent).toEqual({ subject: 'dev-user', clientId, scopes: ['mcp'] });
     await client.close();
+  });
+});
+
+describe('a metadata document client that did not register refresh_token', () => {
+  it('gets an access token and no refresh token, though it asked for offline_access', async () => {
+    const clientId = `${documents.origin}/clients/no-refresh.json`;
+    const { verifier, challenge } = pkce();
+    const authorize = new URL(`${stack.issuer}/oauth/authorize`);
+    authorize.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      scope: 'mcp offline_access',
+    }).toString();
+    const { callback } = await browse(authorize.href, {
+      until: REDIRECT,
+      email: stack.upstream.user.email,
+      password: stack.password,
+    });
+    const res = await fetch(`${stack.issuer}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        client_id: clientId,
+        code: callback.searchParams.get('code')!,
+        code_verifier: verifier,
+        redirect_uri: REDIRECT,
+      }).toString(),
+    });
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(res.status).toBe(200);
+    expect(body.scope).toBe('mcp');
+    expect(body.refresh_token).toBeUndefined();
   });
 });
 

@@ -27,6 +27,7 @@ const grant = (): CodeGrant => ({
   redirectUri: 'http://127.0.0.1:4000/cb',
   codeChallenge: 'c'.repeat(43),
   scope: 'mcp offline_access',
+  refresh: true,
   subject: 'user-1',
   resource: 'https://mcp.example.com/mcp',
   expiresAt: now() + 60,
