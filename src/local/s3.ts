@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import { stat } from 'node:fs/promises';
 
 /** The only key pair the server accepts (it checks request signatures). */
 export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
@@ -44,6 +45,7 @@ export interface LocalS3 {
 
 interface S3rverInstance {
   configureBuckets(): Promise<unknown>;
+  store: { getResourcePath(bucket: string, key: string, resource: 'object'): string };
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
 }
 type S3rverConstructor = new (options: Record<string, unknown>) => S3rverInstance;
@@ -66,6 +68,31 @@ function parseS3Path(url: string | undefined): {
   return { bucket: bucket && decodeURIComponent(bucket), key };
 }
 
+/**
+ * S3 refuses any byte range of an empty object with 416 InvalidRange; s3rver instead announces one byte and sends
+ * none, which leaves the client waiting. Answer such requests as S3 does.
+ */
+async function isRangeOfEmptyObject(
+  s3rver: S3rverInstance,
+  req: IncomingMessage,
+  target: ReturnType<typeof parseS3Path>,
+): Promise<boolean> {
+  if (req.method !== 'GET' || !req.headers.range || !target.bucket || !target.key) return false;
+  try {
+    return (await stat(s3rver.store.getResourcePath(target.bucket, target.key, 'object'))).size === 0;
+  } catch {
+    return false;
+  }
+}
+
+function invalidRange(res: ServerResponse): void {
+  const body =
+    '<?xml version="1.0" encoding="UTF-8"?><Error><Code>InvalidRange</Code>' +
+    '<Message>The requested range is not satisfiable</Message></Error>';
+  res.writeHead(416, { 'content-type': 'application/xml', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
 /** Starts the server with the bucket created (through the server's own `configureBuckets`). */
 export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as S3rverConstructor;
@@ -81,8 +108,11 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
 
   const listen = async () => {
     const next = createServer((req, res) => {
-      options.onRequest?.({ method: req.method ?? 'GET', ...parseS3Path(req.url) });
-      serve(req, res);
+      const target = parseS3Path(req.url);
+      options.onRequest?.({ method: req.method ?? 'GET', ...target });
+      void isRangeOfEmptyObject(s3rver, req, target).then((empty) =>
+        empty ? invalidRange(res) : serve(req, res),
+      );
     });
     await new Promise<void>((resolve, reject) => {
       next.once('error', reject);

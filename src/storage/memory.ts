@@ -1,8 +1,12 @@
-import type { StorageReader, StorageWriter, StoredObject } from './storage.ts';
+import type { RangeReader, StorageReader, StorageWriter, StoredObject } from './storage.ts';
+
+/** Chunk size of `stream`, about what an HTTP body delivers at a time. */
+const CHUNK_BYTES = 64 * 1024;
 
 /** Storage in a Map: for unit tests of the offload policy and for embedding without a bucket. */
 export function memoryStorage(): StorageWriter &
-  StorageReader & { readonly objects: ReadonlyMap<string, StoredObject> } {
+  StorageReader &
+  RangeReader & { readonly objects: ReadonlyMap<string, StoredObject> } {
   const objects = new Map<string, StoredObject>();
   return {
     objects,
@@ -12,6 +16,23 @@ export function memoryStorage(): StorageWriter &
     async get(key) {
       const object = objects.get(key);
       return object && { ...object, body: Uint8Array.from(object.body) };
+    },
+    async getRange(key, start, end) {
+      const object = objects.get(key);
+      if (!object) return undefined;
+      const totalSize = object.body.byteLength;
+      const from = Math.min(start, totalSize);
+      const body = Uint8Array.from(object.body.subarray(from, Math.max(from, Math.min(end, totalSize))));
+      return { ...object, metadata: { ...object.metadata }, body, start, totalSize };
+    },
+    async stream(key, start = 0) {
+      const object = objects.get(key);
+      if (!object) return undefined;
+      const bytes = object.body;
+      return (async function* () {
+        for (let at = start; at < bytes.byteLength; at += CHUNK_BYTES)
+          yield Uint8Array.from(bytes.subarray(at, Math.min(bytes.byteLength, at + CHUNK_BYTES)));
+      })();
     },
   };
 }

@@ -24,6 +24,28 @@ export interface StorageReader {
   get(key: string): Promise<StoredObject | undefined>;
 }
 
+/** A byte range read back: bytes [start, start + body.byteLength) of the object, its attributes and total size. */
+export interface StoredRange extends StoredObject {
+  /** Offset of `body` in the object. */
+  start: number;
+  /** Byte size of the whole object. */
+  totalSize: number;
+}
+
+/**
+ * Read side for paging through large objects (still get only): byte ranges and chunk streams, so that one page of
+ * a large object never loads the whole object. `undefined` means no object under that key.
+ */
+export interface RangeReader {
+  /**
+   * Bytes [start, end) of an object, clipped to its size (empty when `start` is at or past the end, or `end` is
+   * not after `start`), with its attributes and total size.
+   */
+  getRange(key: string, start: number, end: number): Promise<StoredRange | undefined>;
+  /** The object's bytes from `start` to its end, chunk by chunk: a scan holds one chunk at a time. */
+  stream(key: string, start?: number): Promise<AsyncIterable<Uint8Array> | undefined>;
+}
+
 /** Storage failed (unreachable, refused, timed out). The message is for logs; clients get a generic one. */
 export class StorageError extends Error {
   constructor(
