@@ -3,6 +3,7 @@ import type { CallToolResult, ResourceLink } from '../protocol/types.ts';
 import type { StorageWriter } from '../storage/storage.ts';
 import { ToolError, type StoreRequest } from '../tools/define.ts';
 import { toolErrorResult } from '../tools/result.ts';
+import { layoutMetadata } from './layout.ts';
 import { ownerTag, sha256Hex, toAttributes } from './object-info.ts';
 import { offloadLimits, planExplicitStore, planOffload, type OffloadLimits } from './policy.ts';
 import type { PlannedPayload } from './payloads.ts';
@@ -157,8 +158,11 @@ class Offloader implements ResultOffloader {
         sha256: sha256Hex(bytes),
       };
     });
-    const attributes = (p: { size: number; sha256: string }) =>
-      toAttributes({
+    const sha256 = multi ? sha256Hex(payload.parts) : parts[0]!.sha256;
+    // The first object also describes the whole (lines, part table), so a page can be read with no scan.
+    const layout = layoutMetadata(payload.parts, payload.encoding, sha256);
+    const attributes = (p: { size: number; sha256: string }, i: number) => {
+      const own = toAttributes({
         mimeType: payload.mimeType,
         encoding: payload.encoding,
         size: p.size,
@@ -166,12 +170,14 @@ class Offloader implements ResultOffloader {
         expiresAt,
         ...(owner !== undefined ? { owner } : {}),
       });
+      return i === 0 ? { ...own, metadata: { ...own.metadata, ...layout } } : own;
+    };
     const { parts: _bytes, ...described } = payload;
     return {
-      jobs: parts.map((p) => () => storage.put(p.key, p.bytes, attributes(p))),
+      jobs: parts.map((p, i) => () => storage.put(p.key, p.bytes, attributes(p, i))),
       stored: {
         ...described,
-        sha256: multi ? sha256Hex(payload.parts) : parts[0]!.sha256,
+        sha256,
         expiresAt,
         parts: parts.map(({ uri, size, sha256 }) => ({ uri, size, sha256, id })),
       },

@@ -39,9 +39,28 @@ describe('offloader over a storage', () => {
       size: '500',
       sha256: sha256Hex(Buffer.from(text)),
       'expires-at': '2026-11-29T12:00:00.000Z',
+      lines: '1',
     });
     expect(fromStored(object)).toMatchObject({ size: 500, expiresAt: NOW + 7 * 86_400_000 });
     expect(out.content[1]).toMatchObject({ uri: `mcp-output://${key}`, size: 500 });
+  });
+
+  it('the first object of a text output in parts describes the whole: part sizes and newlines, size, hash, lines', async () => {
+    const storage = memoryStorage();
+    const text = Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n');
+    const out = await offloader(storage, { budget: 100 }).apply({ content: [{ type: 'text', text }] }, ctx);
+    const links = out.content.filter((b) => b.type === 'resource_link');
+    const parts = links.map((l) => storage.objects.get(l.uri.slice('mcp-output://'.length))!);
+    expect(parts.length).toBeGreaterThan(2);
+    const newlines = parts.map((p) => Buffer.from(p.body).toString('utf8').split('\n').length - 1);
+    expect(parts[0]!.metadata).toMatchObject({
+      'part-sizes': parts.map((p) => p.body.byteLength).join(','),
+      'part-newlines': newlines.join(','),
+      'whole-size': String(Buffer.byteLength(text)),
+      'whole-sha256': sha256Hex(Buffer.from(text)),
+      lines: '40',
+    });
+    for (const later of parts.slice(1)) expect(later.metadata).not.toHaveProperty('part-sizes');
   });
 
   it('stores a large output as ordered parts whose bytes join to the original', async () => {
