@@ -28,7 +28,7 @@ async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Buffer> {
 
 describe.each([
   ['in memory', () => memoryStorage() as Storage],
-  ['over S3', () => s3.storage() as Storage],
+  ['over S3', () => s3.rangedStorage()],
 ])('ranged reads %s', (_label, make) => {
   let storage: Storage;
 

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3, type LocalS3Request } from '../../src/local/s3.ts';
 import { s3Storage } from '../../src/storage/s3.ts';
+import { s3RangeReader } from '../../src/storage/s3-ranges.ts';
+import type { RangeReader } from '../../src/storage/storage.ts';
 
 /** A real S3-compatible server for one test file, on 127.0.0.1 with a free port and a temporary folder. */
 export interface TestS3 extends LocalS3 {
@@ -13,6 +15,8 @@ export interface TestS3 extends LocalS3 {
   keys(): string[];
   /** A storage client for it (write and read), as the functions build one. */
   storage(): ReturnType<typeof s3Storage>;
+  /** A storage client with ranged reads too (what the companion reads pages with). */
+  rangedStorage(): ReturnType<typeof s3Storage> & RangeReader;
   /** The environment the MCP and companion functions read to use it. */
   env(prefix?: string): Record<string, string>;
   /** Stops the server and deletes its folder. */
@@ -26,18 +30,19 @@ export async function startTestS3(): Promise<TestS3> {
   const directory = await mkdtemp(join(tmpdir(), 'mcp-s3-'));
   const requests: LocalS3Request[] = [];
   const s3 = await startLocalS3({ directory, bucket: TEST_BUCKET, onRequest: (r) => requests.push(r) });
+  const options = {
+    bucket: TEST_BUCKET,
+    endpoint: s3.endpoint,
+    credentials: { ...LOCAL_S3_CREDENTIALS },
+    // The local server shares two cores with every other test file: allow it time under load.
+    connectionTimeoutMs: 15_000,
+    requestTimeoutMs: 60_000,
+  };
   return Object.assign(s3, {
     requests,
     keys: () => requests.flatMap((r) => (r.key === undefined ? [] : [r.key])),
-    storage: () =>
-      s3Storage({
-        bucket: TEST_BUCKET,
-        endpoint: s3.endpoint,
-        credentials: { ...LOCAL_S3_CREDENTIALS },
-        // The local server shares two cores with every other test file: allow it time under load.
-        connectionTimeoutMs: 15_000,
-        requestTimeoutMs: 60_000,
-      }),
+    storage: () => s3Storage(options),
+    rangedStorage: () => Object.assign(s3Storage(options), s3RangeReader(options)),
     env: (prefix = 'outputs/') => ({
       OFFLOAD_BUCKET: TEST_BUCKET,
       OFFLOAD_PREFIX: prefix,

@@ -1,0 +1,85 @@
+import { s3Access, isMissing, type S3StorageOptions } from './s3.ts';
+import { StorageError, type RangeReader, type StoredRange } from './storage.ts';
+
+/** S3 answers 416 InvalidRange for a range that starts past the end of the object (or any range of an empty one). */
+const isInvalidRange = (error: unknown): boolean => {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e?.name === 'InvalidRange' || e?.$metadata?.httpStatusCode === 416;
+};
+
+/** The total size in a `Content-Range: bytes a-b/total` header. */
+const totalOf = (contentRange: string | undefined): number | undefined => {
+  const m = /\/(\d+)$/.exec(contentRange ?? '');
+  return m ? Number(m[1]) : undefined;
+};
+
+/** Rethrows a failure met while reading a body stream as a StorageError, so readers see one kind of failure. */
+async function* storageChunks(body: AsyncIterable<Uint8Array>, key: string): AsyncIterable<Uint8Array> {
+  try {
+    for await (const chunk of body) yield chunk;
+  } catch (error) {
+    throw new StorageError('get', key, { cause: error });
+  }
+}
+
+/**
+ * Ranged reads and streams over S3: GetObject with a `Range` header, the same s3:GetObject permission as a whole
+ * read. Only the companion function reads pages, so only its bundle carries this module.
+ */
+export function s3RangeReader(options: S3StorageOptions): RangeReader {
+  const load = s3Access(options);
+  const read = async (key: string, range?: string): Promise<StoredRange> => {
+    const { sdk, client } = await load();
+    const out = await client.send(
+      new sdk.GetObjectCommand({ Bucket: options.bucket, Key: key, ...(range ? { Range: range } : {}) }),
+    );
+    const body = out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
+    const start = Number(/^bytes=(\d+)/.exec(range ?? '')?.[1] ?? 0);
+    const totalSize = totalOf(out.ContentRange) ?? body.byteLength;
+    return { body, start, totalSize, contentType: out.ContentType ?? '', metadata: out.Metadata ?? {} };
+  };
+  /** An object's attributes and size from its first byte; an empty object (no byte to range over) read whole. */
+  const facts = async (key: string): Promise<StoredRange> => {
+    try {
+      return await read(key, 'bytes=0-0');
+    } catch (error) {
+      if (!isInvalidRange(error)) throw error;
+      return read(key);
+    }
+  };
+  return {
+    async getRange(key, start, end) {
+      try {
+        try {
+          // An empty range still reads one byte: HTTP has no zero-length range, and the attributes come with it.
+          const range = await read(key, `bytes=${start}-${Math.max(start, end - 1)}`);
+          return end > start ? range : { ...range, body: new Uint8Array() };
+        } catch (error) {
+          if (!isInvalidRange(error)) throw error;
+          // The range starts at or past the end (or the object is empty): an empty range with the object's facts.
+          return { ...(await facts(key)), body: new Uint8Array(), start };
+        }
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw new StorageError('get', key, { cause: error });
+      }
+    },
+    async stream(key, start = 0) {
+      try {
+        const { sdk, client } = await load();
+        const out = await client.send(
+          new sdk.GetObjectCommand({
+            Bucket: options.bucket,
+            Key: key,
+            ...(start > 0 ? { Range: `bytes=${start}-` } : {}),
+          }),
+        );
+        return storageChunks((out.Body ?? []) as AsyncIterable<Uint8Array>, key);
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        if (isInvalidRange(error)) return storageChunks((async function* () {})(), key);
+        throw new StorageError('get', key, { cause: error });
+      }
+    },
+  };
+}
