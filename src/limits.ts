@@ -104,6 +104,21 @@ export const OutputLimits = {
   maxInlineBytes: 1 * MiB,
   /** structuredContent an outputSchema makes mandatory, serialized. */
   maxRequiredStructuredBytes: 1 * MiB,
+  /**
+   * Page size of `read_output`, measured as parts are (doubly escaped): half the offload threshold, so a page is
+   * never stored itself, within these bounds (above 64 KiB a page stops being a small bite for the model).
+   */
+  minPageBytes: 2 * KiB,
+  maxPageBytes: 64 * KiB,
+  /** Largest output `read_output` parses whole to select JSON (parsing takes several times the size in memory). */
+  maxParsedBytes: 8 * MiB,
+  /** Largest CSV record `read_output` holds while it scans for rows (a quoted field may span many lines). */
+  maxCsvRecordBytes: 1 * MiB,
+  /**
+   * Time a scan of a stored output (a search, CSV rows, lines of an output without line counts) may take before it
+   * answers with what it has: well inside the companion function's 10 s.
+   */
+  scanBudgetMs: 6_000,
 } as const;
 
 /**
