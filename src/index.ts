@@ -41,6 +41,8 @@ export {
   type ResultOffloader,
 } from './outputs/offloader.ts';
 export { storedOutputs, type StoredOutputsOptions } from './outputs/reader.ts';
+export { storedOutputPages, type PagerOptions } from './outputs/paging/pager.ts';
+export type { OutputPage, OutputPager, PageOutcome, PageQuery } from './outputs/paging/page.ts';
 export {
   remoteStoredOutputs,
   type InvokeCompanion,
@@ -48,17 +50,21 @@ export {
 } from './outputs/companion/client.ts';
 export { createStoredReadHandler } from './outputs/companion/handler.ts';
 export type { StoredReadRequest, StoredReadResponse } from './outputs/companion/contract.ts';
+export type { StoredPageRequest, StoredPageResponse } from './outputs/companion/page-contract.ts';
 export { lambdaInvoker, type LambdaInvokerOptions } from './outputs/companion/lambda-invoker.ts';
 
 // Storage.
 export {
   StorageError,
   type ObjectAttributes,
+  type RangeReader,
   type StorageReader,
   type StorageWriter,
   type StoredObject,
+  type StoredRange,
 } from './storage/storage.ts';
 export { s3Storage, type S3StorageOptions } from './storage/s3.ts';
+export { s3RangeReader } from './storage/s3-ranges.ts';
 export { memoryStorage } from './storage/memory.ts';
 
 // Authorization (OAuth resource server).

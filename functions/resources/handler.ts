@@ -1,5 +1,12 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { createStoredReadHandler, loadConfig, s3Storage, storedOutputs } from '../../src/index.ts';
+import {
+  createStoredReadHandler,
+  loadConfig,
+  s3RangeReader,
+  s3Storage,
+  storedOutputPages,
+  storedOutputs,
+} from '../../src/index.ts';
 
 // Cold start: the companion only reads stored outputs (its role may only get objects under the prefix).
 const config = loadConfig();
@@ -7,13 +14,13 @@ const logger = new Logger({ serviceName: `${config.serverName}-resources` });
 const { bucket, prefix, s3Endpoint } = config.offload;
 if (!bucket) throw new Error('Configuration: OFFLOAD_BUCKET must name the bucket of stored outputs');
 
-const provider = storedOutputs({
-  storage: s3Storage({ bucket, ...(s3Endpoint ? { endpoint: s3Endpoint } : {}) }),
-  prefix,
-});
+const s3 = { bucket, ...(s3Endpoint ? { endpoint: s3Endpoint } : {}) };
+const provider = storedOutputs({ storage: s3Storage(s3), prefix });
+const pages = storedOutputPages({ storage: s3RangeReader(s3), prefix });
 
 /**
- * Lambda entry point, invoked directly by the MCP function (never through API Gateway): a versioned stored-read
- * request in, a versioned response out (`src/resources/remote-contract.ts`).
+ * Lambda entry point, invoked directly by the MCP function (never through API Gateway): a versioned request in, a
+ * versioned response out (`src/outputs/companion/`): version 1 reads a whole output for `resources/read`, version
+ * 2 a page of one for `read_output` (ranged reads, and searches streamed here with bounded memory).
  */
-export const handler = createStoredReadHandler(provider, logger);
+export const handler = createStoredReadHandler(provider, logger, pages);

@@ -3,6 +3,8 @@ import type { ResourceContext, ResourceProvider, ResourceReadResult } from '../.
 import { parseStoredReadResponse, STORED_READ_VERSION, type StoredReadRequest } from './contract.ts';
 import { errorFields } from '../../log.ts';
 import { OutputUnavailableError } from '../../protocol/errors.ts';
+import type { OutputPager } from '../paging/page.ts';
+import { remoteOutputPager } from './page-client.ts';
 
 /** Sends a JSON request to the companion and returns its JSON answer (a Lambda invoke when deployed). */
 export type InvokeCompanion = (payload: string) => Promise<string>;
@@ -17,12 +19,14 @@ export interface RemoteStoredOutputsOptions {
 /**
  * Serves `resources/read` for stored outputs by handing each request to the companion resources function, which
  * alone may read the bucket. Same ownership and answers as `storedOutputs`; malformed URIs never leave this
- * function, and any failure or unexpected answer of the companion is a -32603 with a safe message.
+ * function, and any failure or unexpected answer of the companion is a -32603 with a safe message. Pages for
+ * `read_output` go the same way (contract version 2, `page-client.ts`).
  */
-export function remoteStoredOutputs(options: RemoteStoredOutputsOptions): ResourceProvider {
+export function remoteStoredOutputs(options: RemoteStoredOutputsOptions): ResourceProvider & OutputPager {
   const parse = outputUriParser(options.prefix);
   return {
     owns: hasOutputScheme,
+    readPage: remoteOutputPager(options).readPage,
     async read(uri: string, ctx: ResourceContext): Promise<ResourceReadResult | undefined> {
       if (!parse(uri)) return undefined;
       const request: StoredReadRequest = {

@@ -1,15 +1,24 @@
 import { errorFields, withKeys, type Logger } from '../../log.ts';
 import { McpError } from '../../protocol/errors.ts';
 import type { ResourceProvider } from '../../resources/provider.ts';
+import { isJsonObject } from '../../protocol/json.ts';
+import type { OutputPager } from '../paging/page.ts';
 import { parseStoredReadRequest, STORED_READ_VERSION, type StoredReadResponse } from './contract.ts';
+import { STORED_PAGE_VERSION, type StoredPageResponse } from './page-contract.ts';
+import { createStoredPageHandler } from './page-handler.ts';
 
 /**
  * The companion function's logic: check the request against the contract, read through the same provider the
  * MCP function uses in-process, and answer with a contract response. Failures are logged here and answered
- * `unavailable` without detail; this is the one place the companion turns errors into answers.
+ * `unavailable` without detail; this is the one place the companion turns errors into answers. Version-2 requests
+ * (pages, `page-handler.ts`) are answered when a pager is given (`storedOutputPages`).
  */
-export function createStoredReadHandler(provider: ResourceProvider, log: Logger) {
-  return async function handle(event: unknown): Promise<StoredReadResponse> {
+export function createStoredReadHandler(provider: ResourceProvider, log: Logger, pager?: OutputPager) {
+  const pages = pager ? createStoredPageHandler(pager, log) : undefined;
+  return async function handle(event: unknown): Promise<StoredReadResponse | StoredPageResponse> {
+    if (isJsonObject(event) && event.version === STORED_PAGE_VERSION) {
+      return pages ? pages(event) : { version: STORED_PAGE_VERSION, status: 'invalid_request' };
+    }
     const request = parseStoredReadRequest(event);
     if (!request) {
       log.warn('invalid stored-read request');
