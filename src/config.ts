@@ -62,6 +62,8 @@ export interface OffloadConfig {
   resourcesFunctionName: string | undefined;
   /** S3 endpoint override (local S3-compatible server). */
   s3Endpoint: string | undefined;
+  /** Register the built-in `read_output` tool that pages through stored outputs. */
+  readTool: boolean;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -109,6 +111,14 @@ function str(env: Env, name: string, fallback: string, pattern?: RegExp): string
   if (pattern && !pattern.test(value))
     throw new Error(`Configuration: ${name} has an invalid value ${JSON.stringify(value)}`);
   return value;
+}
+
+function onOff(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'on' || raw === 'true') return true;
+  if (raw === 'off' || raw === 'false') return false;
+  throw new Error(`Configuration: ${name} must be "on" or "off" (got ${JSON.stringify(env[name])})`);
 }
 
 function url(env: Env, name: string): string | undefined {
@@ -206,6 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
       ttlDays: range('OFFLOAD_TTL_DAYS', Defaults.offloadTtlDays, Ranges.offloadTtlDays),
       resourcesFunctionName: env.RESOURCES_FUNCTION_NAME || undefined,
       s3Endpoint: env.S3_ENDPOINT || undefined,
+      readTool: onOff(env, 'OFFLOAD_READ_TOOL', true),
     },
     auth: auth(env),
   };

@@ -43,6 +43,7 @@ export {
 export { storedOutputs, type StoredOutputsOptions } from './outputs/reader.ts';
 export { storedOutputPages, type PagerOptions } from './outputs/paging/pager.ts';
 export type { OutputPage, OutputPager, PageOutcome, PageQuery } from './outputs/paging/page.ts';
+export { READ_OUTPUT_TOOL } from './outputs/read-tool.ts';
 export {
   remoteStoredOutputs,
   type InvokeCompanion,

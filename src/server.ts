@@ -1,6 +1,8 @@
 import type { Authenticator } from './auth/authenticator.ts';
 import { createDispatcher } from './dispatcher.ts';
 import type { ResultOffloader } from './outputs/offloader.ts';
+import type { OutputPager } from './outputs/paging/page.ts';
+import { READ_OUTPUT_TOOL, readOutputTool } from './outputs/read-tool.ts';
 import { createRequestStateCodec } from './input/request-state.ts';
 import { createTransport, type TransportOptions } from './http/transport.ts';
 import type { CacheHint, Implementation, ServerCapabilities } from './protocol/types.ts';
@@ -35,6 +37,13 @@ export interface McpServerOptions {
   /** Applied to every tool result (large outputs to storage). Default none. */
   offloader?: ResultOffloader;
   /**
+   * Reads pages of stored outputs (`remoteStoredOutputs` through the companion function, or `storedOutputPages`
+   * in-process). With an offloader too, the server registers the built-in `read_output` tool. Default none.
+   */
+  outputPages?: OutputPager;
+  /** Register `read_output` when `offloader` and `outputPages` are both given. Default true. */
+  readOutputTool?: boolean;
+  /**
    * Key material (at least 16 bytes) sealing the `requestState` of multi round-trip requests (2026-07-28,
    * `inputRequired`). Every instance that may serve a retry needs the same value; default: a random key per
    * process, which suits local use and single-round tools only.
@@ -60,9 +69,21 @@ export const DEFAULT_TRANSPORT: TransportOptions = {
   maxBodyBytes: Defaults.maxBodyBytes,
 };
 
+/** The tools the server brings itself: `read_output` when outputs are stored and their pages can be read. */
+function builtInTools(options: McpServerOptions): ToolDefinition[] {
+  const pager = options.outputPages;
+  if (!options.offloader || !pager || options.readOutputTool === false) return [];
+  if (options.tools?.some((t) => t.name === READ_OUTPUT_TOOL))
+    throw new Error(
+      `Tool "${READ_OUTPUT_TOOL}" is built in when outputs are offloaded: rename yours, or set readOutputTool: false`,
+    );
+  return [readOutputTool({ pager, thresholdBytes: options.offloader.thresholdBytes })];
+}
+
 /** Builds a stateless MCP server: a registry, a dispatcher and the HTTP transport in front of them. */
 export function createMcpServer(options: McpServerOptions) {
-  const tools = new ToolRegistry(options.tools ?? [], {
+  const builtIn = builtInTools(options);
+  const tools = new ToolRegistry([...(options.tools ?? []), ...builtIn], {
     defaultTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     ...(options.validators ? { validators: options.validators } : {}),
   });
@@ -88,6 +109,7 @@ export function createMcpServer(options: McpServerOptions) {
     reserveMs: options.reserveMs ?? (options.offloader ? Defaults.offloadReserveMs : Defaults.reserveMs),
     listCache: options.listCache ?? { ttlMs: Defaults.listCacheTtlMs, cacheScope: 'public' },
     ...(options.offloader ? { offloader: options.offloader } : {}),
+    ...(builtIn.length ? { readTool: READ_OUTPUT_TOOL } : {}),
     requestState: createRequestStateCodec({
       ttlMs: options.requestStateTtlMs ?? Defaults.requestStateTtlMs,
       ...(options.requestStateSecret !== undefined ? { secret: options.requestStateSecret } : {}),

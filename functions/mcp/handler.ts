@@ -18,8 +18,10 @@ import { validators } from './validators.generated.ts';
 const config = loadConfig();
 const logger = new Logger({ serviceName: config.serverName });
 
-// Large outputs: written to the bucket by this function (put only); read back in-process, or through the companion
-// resources function when one is deployed (then only it may read the bucket). The S3 and Lambda SDKs load lazily.
+// Large outputs: written to the bucket by this function (put only); read back through the companion resources
+// function when one is deployed (then only it may read the bucket), else in-process. Pages for read_output come
+// only from the companion (npm start runs one locally), so this bundle carries no page-reading code. The S3 and
+// Lambda SDKs load lazily.
 const { offload } = config;
 const storage = offload.bucket
   ? s3Storage({ bucket: offload.bucket, ...(offload.s3Endpoint ? { endpoint: offload.s3Endpoint } : {}) })
@@ -32,14 +34,14 @@ const offloader = storage
       ttlDays: offload.ttlDays,
     })
   : undefined;
-const storedOutputReader = !storage
-  ? undefined
-  : offload.resourcesFunctionName
+const companion =
+  storage && offload.resourcesFunctionName
     ? remoteStoredOutputs({
         prefix: offload.prefix,
         invoke: lambdaInvoker({ functionName: offload.resourcesFunctionName }),
       })
-    : storedOutputs({ storage, prefix: offload.prefix });
+    : undefined;
+const storedOutputReader = companion ?? (storage && storedOutputs({ storage, prefix: offload.prefix }));
 
 // Authorization: with MCP_AUTH_MODE=oauth every request needs an access token for this resource; the issuer's
 // keys are fetched on the first token and cached for the container's life (README "Authorization").
@@ -61,11 +63,14 @@ const authenticator =
 const server = createMcpServer({
   info: { name: config.serverName, version: config.serverVersion, title: 'MCP on AWS Lambda' },
   instructions:
-    'Large tool outputs arrive as resource_link blocks: read them with resources/read when you need the content.',
+    'Large tool outputs arrive as resource_link blocks: page through or search them with the read_output tool ' +
+    '(or resources/read) when you need the content.',
   tools,
   validators,
   resources: storedOutputReader ? [serverResources, storedOutputReader] : [serverResources],
   ...(offloader ? { offloader } : {}),
+  ...(companion ? { outputPages: companion } : {}),
+  readOutputTool: offload.readTool,
   ...(authenticator ? { auth: authenticator } : {}),
   pageSize: config.pageSize,
   toolTimeoutMs: config.toolTimeoutMs,

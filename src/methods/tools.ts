@@ -21,6 +21,8 @@ export interface ToolMethodsOptions {
   reserveMs: number;
   /** Applied to every tool result (large outputs to storage); absent when no storage is configured. */
   offloader?: ResultOffloader;
+  /** The built-in tool that pages through stored outputs, when registered: the offload notice names it. */
+  readTool?: string;
 }
 
 /** `tools/list` and `tools/call`. */
@@ -79,6 +81,7 @@ async function callTool(
   const final = offloader
     ? await offloader.apply(result, {
         ...offloadContext(ctx, name),
+        ...(options.readTool !== undefined ? { readTool: options.readTool } : {}),
         structuredContentRequired: tools.hasOutputSchema(name),
       })
     : result;

@@ -17,10 +17,14 @@ export interface OffloadContext {
   /** The caller's opaque key, when authorization is on: stored outputs are bound to it. */
   principal?: string;
   log: Logger;
+  /** The tool that reads stored outputs a page at a time, when the server has it: the notice names it. */
+  readTool?: string;
 }
 
 /** Post-processing applied to every tool result in one place (the tool methods call it), and `ctx.store()`. */
 export interface ResultOffloader {
+  /** A block above this many bytes is stored (pages read back stay under it). */
+  readonly thresholdBytes: number;
   /** Stores the large parts of a result and links them; `structuredContentRequired` when the tool has an outputSchema. */
   apply(
     result: CallToolResult,
@@ -75,6 +79,10 @@ class Offloader implements ResultOffloader {
   private readonly newId: () => string;
   private readonly concurrency: number;
 
+  get thresholdBytes(): number {
+    return this.limits.thresholdBytes;
+  }
+
   constructor(private readonly options: OffloaderOptions) {
     this.limits = { ...offloadLimits(options.thresholdBytes), ...options.limits };
     this.now = options.now ?? Date.now;
@@ -86,6 +94,7 @@ class Offloader implements ResultOffloader {
     const plan = planOffload(result, this.limits, {
       tool: ctx.tool,
       structuredContentRequired: ctx.structuredContentRequired === true,
+      ...(ctx.readTool !== undefined ? { readTool: ctx.readTool } : {}),
     });
     if (plan.action === 'keep') return result;
     if (plan.action === 'refuse') {

@@ -113,9 +113,9 @@ function selectBlocks(
 export function planOffload(
   result: CallToolResult,
   limits: OffloadLimits,
-  options: { tool: string; structuredContentRequired?: boolean },
+  options: { tool: string; structuredContentRequired?: boolean; readTool?: string },
 ): OffloadPlan {
-  const { tool } = options;
+  const { tool, readTool } = options;
   const blocks = Array.isArray(result.content) ? result.content : [];
   const json = result.structuredContent === undefined ? undefined : JSON.stringify(result.structuredContent);
   const jsonBytes = json === undefined ? 0 : Buffer.byteLength(json, 'utf8');
@@ -126,7 +126,7 @@ export function planOffload(
   const dropStructured = large && !options.structuredContentRequired;
   const selected = selectBlocks(blocks, limits, dropStructured, isMirror);
   if (selected.size === 0 && !dropStructured) return { action: 'keep' };
-  return storePlan(result, blocks, { selected, dropStructured }, limits, { tool, json, isMirror });
+  return storePlan(result, blocks, { selected, dropStructured }, limits, { tool, json, isMirror, readTool });
 }
 
 function requiredStructuredTooLarge(tool: string, jsonBytes: number): string {
@@ -143,9 +143,14 @@ function storePlan(
   blocks: readonly ContentBlock[],
   { selected, dropStructured }: Selection,
   limits: OffloadLimits,
-  source: { tool: string; json: string | undefined; isMirror: (b: ContentBlock) => boolean },
+  source: {
+    tool: string;
+    json: string | undefined;
+    isMirror: (b: ContentBlock) => boolean;
+    readTool: string | undefined;
+  },
 ): OffloadPlan {
-  const { tool, json, isMirror } = source;
+  const { tool, json, isMirror, readTool } = source;
   const payloads: PlannedPayload[] = [];
   const payloadOf = new Map<number, number>();
   let jsonPayload: number | undefined;
@@ -180,7 +185,7 @@ function storePlan(
       const replacement = (p: number): ContentBlock[] => {
         if (shown.has(p)) return [];
         shown.add(p);
-        return [payloadNotice(tool, stored[p]!), ...payloadLinks(tool, stored[p]!)];
+        return [payloadNotice(tool, stored[p]!, readTool), ...payloadLinks(tool, stored[p]!)];
       };
       const content = blocks.flatMap((b, i) => (payloadOf.has(i) ? replacement(payloadOf.get(i)!) : [b]));
       if (appendStructured) content.push(...replacement(jsonPayload!));

@@ -2,14 +2,16 @@ import { defineTool } from '../../../src/index.ts';
 
 /**
  * Produces a large text output (a CSV report). Above the offload threshold the server stores it and the model
- * receives a resource_link plus a short summary instead of megabytes of text.
+ * receives a resource_link plus a short summary instead of megabytes of text, then reads the parts it needs with
+ * the built-in read_output tool (pages, CSV rows, search).
  */
 export const generateReport = defineTool({
   name: 'generate_report',
   title: 'Generate report',
   description:
     'Generates a synthetic sales report as CSV with the requested number of rows (about 50 bytes a row). ' +
-    'Large reports come back as a resource link; read it with resources/read.',
+    'Large reports come back as a resource link with a summary: page through them, pick CSV rows or search them ' +
+    'with read_output.',
   inputSchema: {
     type: 'object',
     properties: {
