@@ -105,6 +105,12 @@ export {
   type LocalAuthorization,
   type LocalAuthorizationOptions,
 } from './local/authorization.ts';
+export {
+  startLocalLambda,
+  type InvokedHandler,
+  type LocalLambda,
+  type LocalLambdaOptions,
+} from './local/lambda-invoke.ts';
 
 // Wire types, named as in the specification schema.
 export type {

@@ -9,8 +9,10 @@ import {
   Defaults,
   LOCAL_S3_CREDENTIALS,
   startLocalAuthorization,
+  startLocalLambda,
   startLocalS3,
   startLocalServer,
+  type LocalLambda,
   type LocalS3,
 } from '../../src/index.ts';
 
@@ -42,6 +44,17 @@ if (!env.OFFLOAD_BUCKET) {
   console.log(
     JSON.stringify({ level: 'INFO', message: 'local S3 listening', endpoint: localS3.endpoint, directory }),
   );
+}
+
+// Stored outputs are read back by the companion resources function, locally as when deployed: it runs in this
+// process behind a loopback stand-in for the Lambda Invoke API, unless RESOURCES_FUNCTION_NAME names a real one.
+// It is loaded on its first invocation, when the environment is complete (the local authorization sets some).
+let localLambda: LocalLambda | undefined;
+if (!env.RESOURCES_FUNCTION_NAME) {
+  const companion = async (event: unknown) => (await import('../resources/handler.ts')).handler(event);
+  localLambda = await startLocalLambda({ functions: { 'mcp-resources-local': companion } });
+  env.RESOURCES_FUNCTION_NAME = 'mcp-resources-local';
+  env.AWS_ENDPOINT_URL_LAMBDA = localLambda.endpoint;
 }
 
 // MCP_AUTH_MODE=oauth without an issuer of your own: the authorization bridge and an embedded OpenID provider
@@ -83,6 +96,7 @@ const stop = async (signal: string) => {
   stopping = true;
   console.log(JSON.stringify({ level: 'INFO', message: 'stopping', signal }));
   await local.close();
+  await localLambda?.close();
   await localS3?.stop();
   process.exit(0);
 };

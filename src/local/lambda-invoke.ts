@@ -1,0 +1,75 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A function served locally: the handler of a directly invoked Lambda function (an event in, an answer out). */
+export type InvokedHandler = (event: unknown) => Promise<unknown>;
+
+/** What a local Lambda Invoke API serves, and where. */
+export interface LocalLambdaOptions {
+  /** Handlers by function name. */
+  functions: Readonly<Record<string, InvokedHandler>>;
+  /** Port on 127.0.0.1; 0 lets the OS choose. Default 0. */
+  port?: number;
+  /** Called for every invocation, before it is served. */
+  onInvoke?: (name: string, event: unknown) => void;
+}
+
+export interface LocalLambda {
+  /** `http://127.0.0.1:PORT`: the value of `AWS_ENDPOINT_URL_LAMBDA` for callers. */
+  endpoint: string;
+  close(): Promise<void>;
+}
+
+const INVOKE = /^\/2015-03-31\/functions\/([^/]+)\/invocations(?:\?.*)?$/;
+
+/**
+ * A loopback stand-in for the Lambda Invoke API (RequestResponse invocations only), so that locally the MCP
+ * function reaches its companion exactly as it does when deployed: through `@aws-sdk/client-lambda`, with the
+ * endpoint taken from `AWS_ENDPOINT_URL_LAMBDA`. A handler that throws answers as Lambda does, with the
+ * `X-Amz-Function-Error` header. Signatures are not checked: it listens on loopback only.
+ */
+export async function startLocalLambda(options: LocalLambdaOptions): Promise<LocalLambda> {
+  const server: Server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      const text = JSON.stringify(body) ?? 'null';
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+        ...headers,
+      });
+      res.end(text);
+    };
+    const name = decodeURIComponent(INVOKE.exec(req.url ?? '')?.[1] ?? '');
+    const handler =
+      req.method === 'POST' && Object.hasOwn(options.functions, name) ? options.functions[name] : undefined;
+    if (!handler) return send(404, { Type: 'User', message: `Function not found: ${name}` });
+    try {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const event: unknown = raw === '' ? {} : JSON.parse(raw);
+      options.onInvoke?.(name, event);
+      send(200, await handler(event));
+    } catch (error) {
+      const e = error as Error;
+      send(
+        200,
+        { errorType: e?.name ?? 'Error', errorMessage: e?.message ?? String(error) },
+        { 'x-amz-function-error': 'Unhandled' },
+      );
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
