@@ -65,7 +65,7 @@ export function readQuery(args: ReadOutputArgs, budget: number): PageQuery | { r
       return {
         mode,
         offset: args.offset ?? 0,
-        length: Math.min(budget, args.count ?? Math.floor(budget / 2)),
+        length: args.count ?? Math.floor(budget / 2),
         budget,
       };
     case 'lines':

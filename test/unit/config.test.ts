@@ -21,6 +21,7 @@ describe('loadConfig', () => {
         ttlDays: 7,
         resourcesFunctionName: undefined,
         s3Endpoint: undefined,
+        readTool: true,
       }),
       auth: { mode: 'none' },
     });
@@ -43,6 +44,7 @@ describe('loadConfig', () => {
       OFFLOAD_TTL_DAYS: '30',
       RESOURCES_FUNCTION_NAME: 'fn',
       S3_ENDPOINT: 'http://127.0.0.1:4569',
+      OFFLOAD_READ_TOOL: 'off',
     });
     expect(config).toMatchObject({
       serverName: 'svc',
@@ -61,6 +63,7 @@ describe('loadConfig', () => {
         ttlDays: 30,
         resourcesFunctionName: 'fn',
         s3Endpoint: 'http://127.0.0.1:4569',
+        readTool: false,
       },
     });
   });
@@ -96,8 +99,16 @@ describe('loadConfig', () => {
     ['OFFLOAD_THRESHOLD_BYTES', '0'],
     ['OFFLOAD_TTL_DAYS', '0'],
     ['OFFLOAD_TTL_DAYS', '366'],
+    ['OFFLOAD_READ_TOOL', 'no'],
+    ['OFFLOAD_READ_TOOL', '0'],
   ])('refuses %s=%j and names the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Configuration: ${name} `));
+  });
+
+  it('switches read_output with on/off (or true/false), any case', () => {
+    expect(loadConfig({ OFFLOAD_READ_TOOL: 'OFF' }).offload.readTool).toBe(false);
+    expect(loadConfig({ OFFLOAD_READ_TOOL: 'true' }).offload.readTool).toBe(true);
+    expect(loadConfig({ OFFLOAD_READ_TOOL: '' }).offload.readTool).toBe(true);
   });
 
   it('treats an empty number as unset', () => {

@@ -37,6 +37,7 @@ class Search {
   private line = 0;
   /** The current line so far: the end of its previous piece (for matches across pieces), its start, a match. */
   private tail = '';
+  private rawTail = '';
   private head = '';
   private found = false;
   readonly shown = new Map<number, Shown>();
@@ -54,6 +55,7 @@ class Search {
     if (piece.line !== this.line) {
       this.line = piece.line;
       this.tail = '';
+      this.rawTail = '';
       this.head = piece.text.slice(0, SHOWN_LINE_CHARS + 1);
       this.found = false;
     }
@@ -63,11 +65,13 @@ class Search {
     const at = hay.indexOf(this.needle);
     if (at !== -1) {
       this.found = true;
-      this.head = excerpt(piece.text, Math.max(0, at - this.tail.length), this.needle.length);
+      this.head = excerpt(this.rawTail + piece.text, at, this.needle.length);
     }
-    // The end of this piece, so a match across the boundary with the next piece is still found.
-    this.tail = this.needle.length > 1 ? hay.slice(-(this.needle.length - 1)) : '';
-    if (piece.last) this.endLine();
+    if (piece.last) return this.endLine();
+    // The end of this piece, so a match across the boundary with the next piece of the line is still found.
+    const keep = this.needle.length - 1;
+    this.tail = keep > 0 ? hay.slice(-keep) : '';
+    this.rawTail = keep > 0 ? (this.rawTail + piece.text).slice(-keep) : '';
   }
 
   private endLine(): void {
