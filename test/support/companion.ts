@@ -1,0 +1,33 @@
+import { startLocalLambda } from '../../src/local/lambda-invoke.ts';
+
+/** The companion function running locally, and what reaching it takes. */
+export interface TestCompanion {
+  /** What the MCP function reads to invoke it (`RESOURCES_FUNCTION_NAME`, `AWS_ENDPOINT_URL_LAMBDA`). */
+  env: Record<string, string>;
+  name: string;
+  endpoint: string;
+  /** Every invocation, oldest first: the event the MCP function sent. */
+  invocations: { version?: unknown; query?: { mode?: string } }[];
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the real companion function (`functions/resources/handler.ts`) behind the loopback Lambda Invoke API
+ * stand-in that `npm start` uses. The module reads its configuration at import: set the bucket's environment in
+ * `process.env` first (vitest isolates modules per file).
+ */
+export async function startCompanion(name = 'mcp-resources-test'): Promise<TestCompanion> {
+  const { handler } = await import('../../functions/resources/handler.ts');
+  const invocations: TestCompanion['invocations'] = [];
+  const lambda = await startLocalLambda({
+    functions: { [name]: handler },
+    onInvoke: (_name, event) => invocations.push(event as TestCompanion['invocations'][number]),
+  });
+  return {
+    env: { RESOURCES_FUNCTION_NAME: name, AWS_ENDPOINT_URL_LAMBDA: lambda.endpoint },
+    name,
+    endpoint: lambda.endpoint,
+    invocations,
+    close: lambda.close,
+  };
+}
