@@ -105,10 +105,11 @@ export const OutputLimits = {
   /** structuredContent an outputSchema makes mandatory, serialized. */
   maxRequiredStructuredBytes: 1 * MiB,
   /**
-   * Page size of `read_output`, measured as parts are (doubly escaped): half the offload threshold, so a page is
-   * never stored itself, within these bounds (above 64 KiB a page stops being a small bite for the model).
+   * Page size of `read_output`, measured as parts are (doubly escaped): half the offload threshold, so a page and
+   * its summary are never stored themselves (for thresholds of 1 KiB and more), within these bounds; above 64 KiB a
+   * page stops being a small bite for the model.
    */
-  minPageBytes: 2 * KiB,
+  minPageBytes: 512,
   maxPageBytes: 64 * KiB,
   /** Largest output `read_output` parses whole to select JSON (parsing takes several times the size in memory). */
   maxParsedBytes: 8 * MiB,

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { generateValidatorModule } from '../../src/build/validators.ts';
+import { createOffloader } from '../../src/outputs/offloader.ts';
+import { storedOutputPages } from '../../src/outputs/paging/pager.ts';
+import {
+  READ_OUTPUT_INPUT_SCHEMA,
+  READ_OUTPUT_OUTPUT_SCHEMA,
+  READ_OUTPUT_TOOL,
+} from '../../src/outputs/read-tool.ts';
+import { storedOutputs } from '../../src/outputs/reader.ts';
+import { createMcpServer, type McpServerOptions } from '../../src/server.ts';
+import { memoryStorage } from '../../src/storage/memory.ts';
+import { defineTool } from '../../src/tools/define.ts';
+import { schemaHash } from '../../src/tools/validation.ts';
+import { send } from '../support/rpc.ts';
+
+// When the server offers read_output, how the offload notice points at it, and why a page is never stored itself.
+
+const big = defineTool({
+  name: 'big',
+  description: 'Returns the text it is given, repeated',
+  inputSchema: {
+    type: 'object',
+    properties: { text: { type: 'string' }, times: { type: 'integer' } },
+    required: ['text', 'times'],
+  } as const,
+  handler: ({ text, times }) => text.repeat(times),
+});
+
+function server(extra: Partial<McpServerOptions> = {}, thresholdBytes = 32 * 1024) {
+  const storage = memoryStorage();
+  return createMcpServer({
+    info: { name: 't', version: '1' },
+    tools: [big],
+    resources: [storedOutputs({ storage, prefix: 'outputs/' })],
+    offloader: createOffloader({ storage, prefix: 'outputs/', thresholdBytes, ttlDays: 1 }),
+    outputPages: storedOutputPages({ storage, prefix: 'outputs/' }),
+    ...extra,
+  });
+}
+
+let id = 0;
+const rpc = async (target: ReturnType<typeof server>, method: string, params: Record<string, unknown> = {}) =>
+  (await send(target, { body: { jsonrpc: '2.0', id: ++id, method, params } })).json.result;
+const names = async (target: ReturnType<typeof server>) =>
+  (await rpc(target, 'tools/list')).tools.map((t: { name: string }) => t.name);
+
+describe('the built-in read_output tool', () => {
+  it('is listed when outputs are offloaded and their pages can be read, and only then', async () => {
+    expect(await names(server())).toEqual(['big', READ_OUTPUT_TOOL]);
+    expect(await names(server({ readOutputTool: false }))).toEqual(['big']);
+    expect(await names(server({ outputPages: undefined }))).toEqual(['big']);
+    expect(await names(server({ offloader: undefined }))).toEqual(['big']);
+  });
+
+  it('refuses a tool of its name, saying how to resolve it', () => {
+    const mine = defineTool({ name: READ_OUTPUT_TOOL, description: 'mine', handler: () => 'x' });
+    expect(() => server({ tools: [mine] })).toThrow(
+      /built in when outputs are offloaded: rename yours, or set readOutputTool: false/,
+    );
+    expect(() => server({ tools: [mine], readOutputTool: false })).not.toThrow();
+  });
+
+  it('is named by the offload notice, in one sentence, only when it is there', async () => {
+    const args = { name: 'big', arguments: { text: 'line\n', times: 10_000 } };
+    const named = (await rpc(server(), 'tools/call', args)).content[0].text;
+    expect(named).toMatch(
+      /Call read_output with the link's uri to read it a page at a time or search it \(or use resources\/read where your host offers it\)\./,
+    );
+    const plain = (await rpc(server({ readOutputTool: false }), 'tools/call', args)).content[0].text;
+    expect(plain).not.toMatch(/read_output/);
+    expect(plain).toMatch(/Read it with resources\/read using the link's uri/);
+  });
+
+  it.each([1024, 2 * 1024, 32 * 1024, 1024 * 1024])(
+    'never returns a page large enough to be stored itself (threshold %i bytes, text that escapes badly)',
+    async (threshold) => {
+      const target = server({}, threshold);
+      for (const text of ['"\\\u0001', 'plain text ', '😀é\n']) {
+        const stored = await rpc(target, 'tools/call', {
+          name: 'big',
+          arguments: { text, times: Math.ceil((4 * threshold) / text.length) },
+        });
+        const uri = stored.content.find((b: { type: string }) => b.type === 'resource_link').uri;
+        for (const args of [
+          { count: 1_048_576 },
+          { line: 1, count: 10_000 },
+          { search: text.slice(0, 1), count: 100, context: 10 },
+        ]) {
+          const page = await rpc(target, 'tools/call', {
+            name: READ_OUTPUT_TOOL,
+            arguments: { uri, ...args },
+          });
+          expect(page.isError, JSON.stringify(args)).toBeUndefined();
+          expect(page.content.map((b: { type: string }) => b.type)).toEqual(['text']);
+          expect(Buffer.byteLength(page.content[0].text)).toBeLessThanOrEqual(threshold);
+        }
+      }
+    },
+  );
+
+  it('has precompiled validators for its schemas in every generated module', () => {
+    const source = generateValidatorModule([]);
+    expect(source).toContain(`"read_output#input": { hash: "${schemaHash(READ_OUTPUT_INPUT_SCHEMA)}"`);
+    expect(source).toContain(`"read_output#output": { hash: "${schemaHash(READ_OUTPUT_OUTPUT_SCHEMA)}"`);
+    // Descriptions are for the model: the generated code does not carry them a second time.
+    expect(source).not.toContain('Literal text (not a pattern)');
+  });
+});
