@@ -375,6 +375,46 @@ describe('the bundled MCP function in a plain Node.js 22 process', () => {
     expect(served.companion!.invoked).toEqual([COMPANION_NAME]);
   });
 
+  it('lists read_output and pages, searches and selects CSV rows of a stored output through the companion bundle', async () => {
+    const list = await callApi({ headers: LEGACY, body: { jsonrpc: '2.0', id: 8, method: 'tools/list' } });
+    expect(list.json.result.tools.map((t: { name: string }) => t.name)).toContain('read_output');
+    const call = await callApi({
+      headers: LEGACY,
+      body: {
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'generate_report', arguments: { rows: 3000 } },
+      },
+    });
+    const uri = (call.json.result.content as { type: string; uri?: string }[]).find(
+      (b) => b.type === 'resource_link',
+    )!.uri;
+    const read = async (id: number, args: Record<string, unknown>) =>
+      (
+        await callApi({
+          headers: LEGACY,
+          body: {
+            jsonrpc: '2.0',
+            id,
+            method: 'tools/call',
+            params: { name: 'read_output', arguments: { uri, ...args } },
+          },
+        })
+      ).json.result;
+    const invokedBefore = served.companion!.invoked.length;
+    expect((await read(10, { line: 1, count: 1 })).structuredContent.text).toBe(
+      'id,date,region,units,unit_price,total\n',
+    );
+    expect((await read(11, { search: 'south', count: 1 })).structuredContent.search.matchCount).toBe(750);
+    expect((await read(12, { row: 3000 })).structuredContent.csv).toMatchObject({ rows: 1, totalRows: 3000 });
+    expect(served.companion!.invoked.slice(invokedBefore)).toEqual([
+      COMPANION_NAME,
+      COMPANION_NAME,
+      COMPANION_NAME,
+    ]);
+  });
+
   it('writes only structured JSON log lines, each request line with the invocation request id', () => {
     for (const s of [served.mcp!, served.companion!]) {
       for (const line of s.logs) expect(() => JSON.parse(line), line).not.toThrow();

@@ -151,6 +151,56 @@ describe('resources/read through the companion function', () => {
     expect((await rpc('resources/read', { uri })).result.contents[0].text.length).toBe(expected.length);
   });
 
+  it('read_output sends version-2 requests to the companion, which searches the stored text', async () => {
+    const before = invocations.length;
+    const { result } = await rpc('tools/call', {
+      name: 'read_output',
+      arguments: { uri, search: 'north', count: 2, context: 0 },
+    });
+    const lines = expected.split('\n');
+    const north = lines.flatMap((l, i) => (l.includes('north') ? [{ line: i + 1, text: l }] : []));
+    expect(result.structuredContent.search).toMatchObject({
+      matchCount: north.length,
+      matches: north.slice(0, 2),
+    });
+    expect(invocations.slice(before)).toEqual([
+      {
+        name: FUNCTION,
+        payload: {
+          version: 2,
+          uri,
+          era: 'legacy',
+          requestId: expect.any(String),
+          query: {
+            mode: 'search',
+            text: 'north',
+            ignoreCase: false,
+            context: 0,
+            maxMatches: 2,
+            line: 1,
+            budget: 16_384,
+          },
+        },
+        answer: expect.objectContaining({ version: 2, status: 'page' }),
+      },
+    ]);
+  });
+
+  it('a crashing companion makes read_output answer isError with a safe message, and the next read works', async () => {
+    lambdaMode = 'crash';
+    try {
+      const { result } = await rpc('tools/call', { name: 'read_output', arguments: { uri } });
+      expect(result.isError).toBe(true);
+      expect(result.content[0].text).toMatch(
+        /^The stored output could not be read right now \(request id [^)]+\); try again shortly\.$/,
+      );
+    } finally {
+      lambdaMode = 'ok';
+    }
+    const { result } = await rpc('tools/call', { name: 'read_output', arguments: { uri, count: 10 } });
+    expect(result.structuredContent.text).toBe(expected.slice(0, 10));
+  });
+
   it('the Lambda API unreachable gives -32603, and other calls still work', async () => {
     await new Promise<void>((resolve) => {
       lambda.close(() => resolve());
