@@ -225,7 +225,46 @@ export function formatBench(results: BenchResults): string {
     out.push('');
   }
 
-  out.push('Targets (issue 5)');
+  if (results.readOutput) {
+    const r = results.readOutput;
+    out.push(
+      `6. read_output over a ${(r.outputBytes / 1e6).toFixed(0)} MB stored output (${r.parts} parts), through the ` +
+        'local stack: MCP function and companion function bundles, each in its own process; memory after a full GC',
+    );
+    const memory = (m: (typeof r.steps)[number]['mcp']) => [
+      mb(m.rssGrowthBytes),
+      mb(m.peakGrowthBytes),
+      mb(m.peakRssBytes),
+    ];
+    out.push(
+      table(
+        [
+          'step',
+          'calls',
+          'ms',
+          'right',
+          'MCP RSS +MB',
+          'MCP peak +MB',
+          'MCP peak MB',
+          'companion RSS +MB',
+          'companion peak +MB',
+          'companion peak MB',
+        ],
+        r.steps.map((t) => [
+          t.label,
+          String(t.calls),
+          ms(t.ms),
+          t.verified ? 'yes' : 'NO',
+          ...memory(t.mcp),
+          ...memory(t.companion),
+        ]),
+      ),
+    );
+    out.push('   (+MB: growth over the RSS before the step; peak: the highest RSS during it, Linux VmHWM)');
+    out.push('');
+  }
+
+  out.push('Targets (issues 5 and 10)');
   out.push(
     table(
       ['target', '<goal', '<measured', '<result'],

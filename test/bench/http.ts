@@ -18,12 +18,15 @@ export interface MemoryStats {
   rssBytes: number;
   maxRssBytes: number;
   heapUsedBytes: number;
+  /** Peak RSS since the last reset (see `stats`); reported by the serve child. */
+  windowPeakRssBytes?: number;
 }
 
 /** A running server child. */
 export interface ServeChild {
   url: string;
-  stats(gc: boolean): Promise<MemoryStats>;
+  /** Memory now (after a full GC when `gc`); `resetPeak` starts a new window for `windowPeakRssBytes`. */
+  stats(gc: boolean, resetPeak?: boolean): Promise<MemoryStats>;
   stop(): Promise<void>;
 }
 
@@ -67,10 +70,14 @@ export async function startServeChild(
   artifacts: Artifacts,
   bundle: ServeTarget,
   env: Readonly<Record<string, string>> = {},
+  /** Serve the bundle as a directly invoked function of this name (the companion), not behind API Gateway. */
+  invokeAs?: string,
 ): Promise<ServeChild> {
   const proc = fork(
     artifacts.children.serve,
-    [bundle === 'bare' || bundle === 'emulation' ? `--${bundle}` : bundle],
+    bundle === 'bare' || bundle === 'emulation'
+      ? [`--${bundle}`]
+      : [bundle, ...(invokeAs ? ['--invoke', invokeAs] : [])],
     {
       execPath: runtime.node,
       execArgv: [...runtime.execArgv, '--expose-gc'],
@@ -88,11 +95,13 @@ export async function startServeChild(
   }
   return {
     url: (listening as { url: string }).url,
-    async stats(gc) {
+    async stats(gc, resetPeak = false) {
       const reply = next(proc, 'stats', 10_000);
-      send({ type: 'stats', gc });
-      const { rssBytes, maxRssBytes, heapUsedBytes } = (await reply) as MemoryStats & { type: 'stats' };
-      return { rssBytes, maxRssBytes, heapUsedBytes };
+      send({ type: 'stats', gc, resetPeak });
+      const { rssBytes, maxRssBytes, heapUsedBytes, windowPeakRssBytes } = (await reply) as MemoryStats & {
+        type: 'stats';
+      };
+      return { rssBytes, maxRssBytes, heapUsedBytes, windowPeakRssBytes };
     },
     async stop() {
       if (proc.exitCode !== null) return;

@@ -3,6 +3,7 @@ import type { BundleInfo } from './bundle.ts';
 import type { ColdStartResult } from './cold-start.ts';
 import type { HttpResult, SoakResult } from './http.ts';
 import type { MachineInfo } from './machine.ts';
+import type { ReadOutputResult } from './read-output.ts';
 import type { WarmResult } from './warm.ts';
 
 /** One offload round trip: a tool call whose output is stored, then the output read back and checked. */
@@ -54,6 +55,7 @@ export interface BenchResults {
   http?: HttpResult[];
   offload?: OffloadResult[] | { pending: string };
   soak?: SoakResult;
+  readOutput?: ReadOutputResult;
   targets: TargetCheck[];
   durationS: number;
 }

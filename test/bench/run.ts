@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: bundles the MCP function and the two SDK baselines exactly as the stack bundles functions, then
  * measures cold start, warm in-process throughput, HTTP throughput against a bare node:http ceiling, the offload
- * round trip, bundle sizes and memory, and prints one table with ratios. Everything binds 127.0.0.1 and every
- * run is bounded in time or count. See BENCHMARKS.md.
+ * round trip, bundle sizes and memory, read_output over a 100 MB output, and prints one table with ratios.
+ * Everything binds 127.0.0.1 and every run is bounded in time or count. See BENCHMARKS.md.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { measureColdStarts } from './cold-start.ts';
 import { formatBench } from './format.ts';
 import { measureHttp, soak } from './http.ts';
 import { measureOffload } from './offload.ts';
+import { measureReadOutput } from './read-output.ts';
 import { currentLoad, describeMachine } from './machine.ts';
 import type { ChildRuntime } from './probe.ts';
 import type { BenchResults, BenchSettings } from './results.ts';
@@ -36,7 +37,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --duration S       seconds per HTTP run                             (default 4)
   --rounds N         HTTP rounds over all servers                     (default 2)
   --soak N           calls in the soak run, 0 to skip                 (default 100000)
-  --skip LIST        parts to skip: cold,warm,http,offload,soak
+  --skip LIST        parts to skip: cold,warm,http,offload,soak,read
   --node PATH        Node binary for the functions                    (default: this Node, which must be 22+)
   --json             print the results as JSON instead of tables`;
 
@@ -89,7 +90,7 @@ async function main(): Promise<number> {
   };
   const skip = new Set((values.skip ?? '').split(',').filter(Boolean));
   for (const part of skip) {
-    if (!['cold', 'warm', 'http', 'offload', 'soak'].includes(part))
+    if (!['cold', 'warm', 'http', 'offload', 'soak', 'read'].includes(part))
       throw new Error(`--skip: unknown part ${part}`);
   }
   // The functions run on the Lambda runtime's major version unless another binary is named on purpose.
@@ -134,6 +135,7 @@ async function main(): Promise<number> {
   if (!skip.has('soak') && settings.soakCalls > 0) {
     results.soak = await soak(artifacts, runtime, settings.soakCalls, http, progress);
   }
+  if (!skip.has('read')) results.readOutput = await measureReadOutput(artifacts, runtime, progress);
   results.targets = evaluateTargets(results);
   results.machine.loadEnd = currentLoad();
   results.durationS = (performance.now() - started) / 1000;

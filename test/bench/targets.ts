@@ -5,6 +5,7 @@
 import type { ColdStartResult } from './cold-start.ts';
 import type { HttpResult, SoakResult } from './http.ts';
 import type { BenchResults, TargetCheck } from './results.ts';
+import type { ReadOutputResult } from './read-output.ts';
 import type { WarmResult } from './warm.ts';
 
 /** Cold start must be at least this many times faster than SDK 2.x. */
@@ -110,11 +111,12 @@ function errorsCheck(results: BenchResults): TargetCheck {
   const warm = (results.warm ?? []).reduce((sum, r) => sum + r.failures, 0);
   const cold = (results.coldStart ?? []).reduce((sum, r) => sum + r.failures, 0);
   const offload = Array.isArray(results.offload) ? results.offload.filter((r) => !r.verified).length : 0;
-  const total = http + soak + warm + cold + offload;
+  const read = (results.readOutput?.steps ?? []).filter((r) => !r.verified).length;
+  const total = http + soak + warm + cold + offload + read;
   return {
     name: 'errors in every run',
     goal: '0',
-    measured: `${total} (HTTP ${http}, soak ${soak}, warm ${warm}, cold start ${cold}, offload ${offload})`,
+    measured: `${total} (HTTP ${http}, soak ${soak}, warm ${warm}, cold start ${cold}, offload ${offload}, read_output ${read})`,
     met: total === 0,
   };
 }
@@ -167,6 +169,42 @@ function soakCheck(soak: SoakResult): TargetCheck {
   };
 }
 
+/** Growth of a function process's RSS while it reads one page of a 100 MB output (issue 10). */
+export const READ_PAGE_RSS_LIMIT_BYTES = 32 * 1024 * 1024;
+
+function readOutputChecks(result: ReadOutputResult): TargetCheck[] {
+  const [page, , search] = result.steps;
+  const size = `${(result.outputBytes / 1e6).toFixed(0)} MB`;
+  const checks: TargetCheck[] = [];
+  if (page) {
+    const worst = Math.max(page.mcp.peakGrowthBytes, page.companion.peakGrowthBytes);
+    const met = worst < READ_PAGE_RSS_LIMIT_BYTES && page.verified;
+    checks.push({
+      name: `read_output: one page of ${size}, RSS growth`,
+      goal: `< ${mb(READ_PAGE_RSS_LIMIT_BYTES)} per process`,
+      measured: `peak +${mb(page.mcp.peakGrowthBytes)} MCP function, +${mb(page.companion.peakGrowthBytes)} companion`,
+      met,
+      ...(met
+        ? {}
+        : {
+            note: `over by ${mb(worst - READ_PAGE_RSS_LIMIT_BYTES)}${page.verified ? '' : '; the page was wrong'}`,
+          }),
+    });
+  }
+  if (search) {
+    checks.push({
+      name: `read_output: search over ${size}`,
+      goal: 'completes, bounded memory',
+      measured:
+        `${search.verified ? 'all 3 matches' : 'WRONG matches'} in ${search.calls} call${search.calls === 1 ? '' : 's'}, ` +
+        `${(search.ms / 1000).toFixed(1)} s; companion peak ${mb(search.companion.peakRssBytes)} ` +
+        `(+${mb(search.companion.peakGrowthBytes)})`,
+      met: search.verified,
+    });
+  }
+  return checks;
+}
+
 /** Judges every target the run has data for. */
 export function evaluateTargets(results: BenchResults): TargetCheck[] {
   const checks: TargetCheck[] = [];
@@ -176,5 +214,6 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
   checks.push(errorsCheck(results));
   checks.push(bundleCheck(results));
   if (results.soak) checks.push(soakCheck(results.soak));
+  if (results.readOutput) checks.push(...readOutputChecks(results.readOutput));
   return checks;
 }

@@ -6,6 +6,7 @@ import { buildArtifacts, type Artifacts } from '../bench/bundle.ts';
 import type { ColdStartReport, WarmReport } from '../bench/children/protocol.ts';
 import { failuresOf, startServeChild } from '../bench/http.ts';
 import { measureOffload } from '../bench/offload.ts';
+import { measureReadOutput } from '../bench/read-output.ts';
 import { lambdaEnvironment, runProbe, type ChildRuntime } from '../bench/probe.ts';
 import { COLD_START_CALL, requestFor, THROUGHPUT_CALL } from '../bench/variants.ts';
 import { fire } from '../load/run.ts';
@@ -122,5 +123,15 @@ describe('the benchmark pieces', () => {
     const [trip] = await measureOffload(artifacts, runtime, () => undefined, [200_000], 1);
     expect(trip).toMatchObject({ parts: 1, verified: true });
     expect(trip!.outputBytes).toBeGreaterThan(150_000);
+  });
+
+  it("reads pages of a stored output through both function bundles, and reports both processes' memory", async () => {
+    const result = await measureReadOutput(artifacts, runtime, () => undefined, 2_000_000);
+    expect(result.steps.map((s) => [s.calls, s.verified])).toEqual([
+      [1, true],
+      [1, true],
+      [1, true],
+    ]);
+    for (const step of result.steps) expect(step.companion.peakRssBytes).toBeGreaterThan(0);
   });
 });

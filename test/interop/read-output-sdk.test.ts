@@ -247,16 +247,15 @@ describe.each(['1.x', '2.x legacy', '2.x 2026-07-28'] as const)(
 
 describe('a 2025-03-26 client, which sees links as text', () => {
   it('finds the URI in the text and reads the output with read_output', async () => {
-    const rpc = async (method: string, params: unknown) =>
-      (
-        await (
-          await fetch(fn.url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-          })
-        ).json()
-      ).result;
+    // No MCP-Protocol-Version header: the server takes the request as 2025-03-26.
+    const rpc = async (method: string, params: unknown): Promise<any> => {
+      const res = await fetch(fn.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      return ((await res.json()) as { result: unknown }).result;
+    };
     const result = await rpc('tools/call', { name: 'generate_report', arguments: { rows: 2000 } });
     expect(result.content.some((b: any) => b.type === 'resource_link')).toBe(false);
     const uri = /mcp-output:\/\/outputs\/[0-9a-f]{32}/.exec(JSON.stringify(result.content))![0];

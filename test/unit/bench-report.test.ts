@@ -228,8 +228,65 @@ describe('the targets of issue 5', () => {
     const check = evaluateTargets(run).find((c) => c.name === 'errors in every run')!;
     expect(check).toMatchObject({
       met: false,
-      measured: '3 (HTTP 0, soak 3, warm 0, cold start 0, offload 0)',
+      measured: '3 (HTTP 0, soak 3, warm 0, cold start 0, offload 0, read_output 0)',
     });
+  });
+});
+
+describe('the targets of issue 10 (read_output over a 100 MB output)', () => {
+  const memory = (peakMb: number) => ({
+    rssGrowthBytes: 0,
+    peakGrowthBytes: peakMb * 2 ** 20,
+    peakRssBytes: (100 + peakMb) * 2 ** 20,
+  });
+  const run = (pagePeakMb: number, searchRight: boolean) => ({
+    ...results(GOOD),
+    readOutput: {
+      outputBytes: 100_000_000,
+      parts: 21,
+      steps: [
+        {
+          label: 'one page',
+          calls: 1,
+          ms: 100,
+          verified: true,
+          mcp: memory(0.1),
+          companion: memory(pagePeakMb),
+        },
+        { label: 'lines', calls: 1, ms: 80, verified: true, mcp: memory(0.1), companion: memory(20) },
+        {
+          label: 'search',
+          calls: 2,
+          ms: 1200,
+          verified: searchRight,
+          mcp: memory(0.1),
+          companion: memory(40),
+        },
+      ],
+    },
+  });
+
+  it('judge one page against 32 MB of RSS growth in each process, and the search by its answer', () => {
+    const checks = evaluateTargets(run(12, true)).slice(-2);
+    expect(checks.map((c) => [c.name, c.met])).toEqual([
+      ['read_output: one page of 100 MB, RSS growth', true],
+      ['read_output: search over 100 MB', true],
+    ]);
+    expect(checks[1]!.measured).toMatch(
+      /all 3 matches in 2 calls, 1\.2 s; companion peak 140\.0 MB \(\+40\.0 MB\)/,
+    );
+    const missed = evaluateTargets(run(40, false));
+    expect(missed.find((c) => c.name.startsWith('read_output: one page'))).toMatchObject({
+      met: false,
+      note: 'over by 8.0 MB',
+    });
+    expect(missed.find((c) => c.name === 'errors in every run')!.measured).toContain('read_output 1');
+  });
+
+  it('print a row per step with both processes', () => {
+    const text = formatBench({ ...run(12, true), targets: [] });
+    expect(text).toContain('6. read_output over a 100 MB stored output (21 parts)');
+    expect(text).toMatch(/one page +1 +100 +yes +0\.0 +0\.1 +100\.1 +0\.0 +12\.0 +112\.0/);
   });
 });
 

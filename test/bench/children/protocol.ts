@@ -36,10 +36,17 @@ export interface WarmReport {
 }
 
 /** Messages the serve child answers over IPC. */
-export type ServeCommand = { type: 'stats'; gc: boolean } | { type: 'stop' };
+export type ServeCommand = { type: 'stats'; gc: boolean; resetPeak?: boolean } | { type: 'stop' };
 
 /** Serve child messages. */
 export type ServeMessage =
   | { type: 'listening'; url: string }
-  | { type: 'stats'; rssBytes: number; maxRssBytes: number; heapUsedBytes: number }
+  | {
+      type: 'stats';
+      rssBytes: number;
+      maxRssBytes: number;
+      heapUsedBytes: number;
+      /** Peak RSS since the last `resetPeak` (Linux VmHWM); the lifetime peak where that is not available. */
+      windowPeakRssBytes: number;
+    }
   | { type: 'error'; message: string };

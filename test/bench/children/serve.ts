@@ -1,13 +1,16 @@
 /**
  * HTTP server child for the load runs: a bundled function behind the local API Gateway emulation (`npm start`'s
  * server); the same emulation in front of a handler that answers a fixed response (what the emulation alone
- * costs); or a bare node:http server answering that fixed JSON-RPC response (the ceiling of this machine).
- * Reports its URL and memory over IPC. Usage: node child-serve.mjs (BUNDLE | --bare | --emulation)
+ * costs); a bare node:http server answering that fixed JSON-RPC response (the ceiling of this machine); or a
+ * directly invoked bundle (the companion function) behind the local Lambda Invoke API stand-in.
+ * Reports its URL and memory over IPC. Usage: node child-serve.mjs (BUNDLE [--invoke NAME] | --bare | --emulation)
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { startLocalServer, type LambdaHttpHandler } from '../../../src/local/dev-server.ts';
+import { startLocalLambda, type InvokedHandler } from '../../../src/local/lambda-invoke.ts';
 import type { ServeCommand, ServeMessage } from './protocol.ts';
 
 /** What the bare server answers to every POST: the same bytes our server answers to `tools/call ping`. */
@@ -56,22 +59,55 @@ async function lambda(bundle: string | undefined): Promise<{ url: string; close(
   return { url: `${local.url}/mcp`, close: local.close };
 }
 
-const target = process.argv[2];
+/** A directly invoked bundle behind the Lambda Invoke API stand-in; its URL is the endpoint callers invoke. */
+async function invoked(bundle: string, name: string): Promise<{ url: string; close(): Promise<void> }> {
+  const { handler } = (await import(pathToFileURL(bundle).href)) as { handler: InvokedHandler };
+  const local = await startLocalLambda({ functions: { [name]: handler } });
+  return { url: local.endpoint, close: local.close };
+}
+
+/** Peak RSS since the last reset: VmHWM of /proc/self/status (Linux). */
+function windowPeak(): number | undefined {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    return kb === undefined ? undefined : Number(kb) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts a new peak window: writing 5 to clear_refs resets VmHWM to the current RSS (Linux 4.0 and later). */
+function resetPeak(): void {
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+  } catch {
+    // Not Linux: the window peak stays the lifetime peak, which the report says.
+  }
+}
+
+const [target, mode, name] = process.argv.slice(2);
 try {
   const server =
-    target === '--bare' ? await bare() : await lambda(target === '--emulation' ? undefined : target);
+    target === '--bare'
+      ? await bare()
+      : mode === '--invoke' && target && name
+        ? await invoked(target, name)
+        : await lambda(target === '--emulation' ? undefined : target);
   process.on('message', async (command: ServeCommand) => {
     if (command.type === 'stop') {
       await server.close();
       process.exit(0);
     }
     if (command.gc) globalThis.gc?.();
+    const maxRssBytes = process.resourceUsage().maxRSS * 1024;
     send({
       type: 'stats',
       rssBytes: process.memoryUsage.rss(),
-      maxRssBytes: process.resourceUsage().maxRSS * 1024,
+      maxRssBytes,
       heapUsedBytes: process.memoryUsage().heapUsed,
+      windowPeakRssBytes: windowPeak() ?? maxRssBytes,
     });
+    if (command.resetPeak) resetPeak();
   });
   send({ type: 'listening', url: server.url });
 } catch (error) {
