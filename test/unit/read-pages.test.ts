@@ -173,6 +173,15 @@ describe('search', () => {
     expect(next.search!.matches.map((m) => m.line)).toEqual([13, 16, 19, 22]);
   });
 
+  it('repeats a long search text in its summary only capped', async () => {
+    const { store, read } = setup();
+    const [uri] = await store('x'.repeat(5000));
+    const p = page(await read(uri!, { search: 'x'.repeat(1000) }));
+    expect(p.search!.matchCount).toBe(1);
+    expect(p.summary).toContain('… (1000 characters)');
+    expect(p.summary.length).toBeLessThan(500);
+  });
+
   it('answers with what it counted when the scan meets its time limit', async () => {
     const { store, read } = setup({ scanBudgetMs: 0 });
     const [uri] = await store(Array.from({ length: 100_000 }, (_, i) => `row ${i}`).join('\n'));

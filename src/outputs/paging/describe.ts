@@ -1,3 +1,4 @@
+import { clientText } from '../../protocol/client-text.ts';
 import { formatSize } from '../summary.ts';
 import { count, type OutputPage } from './page.ts';
 
@@ -32,7 +33,7 @@ function linesHeader(page: Page): string {
 
 function searchHeader(page: Page): string {
   const s = page.search!;
-  const how = `${JSON.stringify(s.text)}${s.ignoreCase ? ' (ignoring case)' : ''}`;
+  const how = `${JSON.stringify(clientText(s.text))}${s.ignoreCase ? ' (ignoring case)' : ''}`;
   const where = `lines ${count(page.line!)}–${count(s.scannedTo)}${s.complete ? '' : ' (the scan stopped at its time limit)'}`;
   const found = `${count(s.matchCount)} line${s.matchCount === 1 ? '' : 's'} contain${s.matchCount === 1 ? 's' : ''} ${how} in ${where} of ${facts(page)}`;
   return s.matches.length < s.matchCount ? `${found}; showing ${s.matches.length}.` : `${found}.`;
@@ -40,7 +41,7 @@ function searchHeader(page: Page): string {
 
 function jsonHeader(page: Page): string {
   const j = page.json!;
-  const at = j.pointer === '' ? 'The document' : `The value at ${JSON.stringify(j.pointer)}`;
+  const at = j.pointer === '' ? 'The document' : `The value at ${JSON.stringify(clientText(j.pointer))}`;
   const plural = (n: number, what: string) => `${count(n)} ${what}${n === 1 ? '' : 's'}`;
   const shape =
     j.length === undefined

@@ -109,12 +109,14 @@ export async function jsonPage(
   if (!found.ok) throw new PageRefusal(found.message);
   const value = found.value;
   const pointer = formatPointer(tokens.value);
+  // Repeated in sentences to the model: capped, as every client-supplied string is.
+  const shown = clientText(pointer);
   const serialized = JSON.stringify(value);
   const type = jsonType(value);
   const json: NonNullable<PageBody['json']> = { pointer, type, size: bytesOf(serialized) };
   const base = { ...located.facts, mode: 'json' as const };
   if (Array.isArray(value)) {
-    const { next, ...page } = arrayItems(value, pointer, query);
+    const { next, ...page } = arrayItems(value, shown, query);
     return {
       ...base,
       ...page,
@@ -136,7 +138,7 @@ export async function jsonPage(
       json: { ...json, length, item: query.item, ...(next !== undefined ? { nextItem: next } : {}) },
       note:
         `the object is larger than one page, so its members are listed (name, type, size); select one with ` +
-        `pointer "${pointer}/<name>" (escape "~" as "~0" and "/" as "~1").`,
+        `pointer "${shown}/<name>" (escape "~" as "~0" and "/" as "~1").`,
     };
   }
   if (pageCost(serialized) <= query.budget)
