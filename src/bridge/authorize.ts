@@ -11,7 +11,7 @@ import {
   redirectResponse,
   type Params,
 } from './http.ts';
-import { consentPage, htmlHeaders } from './pages.ts';
+import { consentPage, htmlHeaders, returnPage } from './pages.ts';
 import { findRedirectUri, redirectHost } from './redirect-uri.ts';
 import { grantScopes, resourceAccepted } from './scopes.ts';
 import {
@@ -27,7 +27,9 @@ import {
  * The authorization endpoint (OAuth 2.1 §4.1.1): validate, then show the consent page (or, for a client this
  * browser already consented to, go straight to the upstream sign-in). Until the client and its redirect URI are
  * validated, errors are shown as a page, never redirected (the target could be anyone's, OAuth 2.1 §4.1.2.1);
- * after that, errors go back to the client's redirect URI with `state` and `iss` (RFC 9207).
+ * after that, errors go back to the client's redirect URI with `state` and `iss` (RFC 9207): automatically for a
+ * client this browser consented to, else through a link on a page (RFC 9700 §4.11.2: registration is open, so a
+ * redirect URI is not trusted until the user has trusted its client).
  */
 
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
@@ -138,6 +140,8 @@ export async function authorize(
   const target = await resolveTarget(params, ctx, deps, note);
   if (!target.ok) return target.response;
   const { client, redirectUri, registered, state } = target;
+  // A consent this browser gave earlier for this client and redirect URI; an upstream session never counts.
+  const consented = readConsents(deps, req).some((e) => e.k === consentKey(client.id, registered));
   const checked = checkRequest(params, client, deps);
   if ('error' in checked) {
     note.error = checked.error;
@@ -146,7 +150,16 @@ export async function authorize(
       error_description: checked.description,
       state,
     });
-    return redirectResponse(location, 302);
+    if (consented) return redirectResponse(location, 302);
+    return {
+      status: 400,
+      headers: htmlHeaders(),
+      body: returnPage({
+        message: `The application sent an invalid request: ${checked.description}.`,
+        returnUrl: location,
+        returnHost: redirectHost(redirectUri),
+      }),
+    };
   }
   const binding = browserBinding(req, deps);
   const transaction: Transaction = {
@@ -158,9 +171,7 @@ export async function authorize(
     rt: client.grantTypes.includes('refresh_token'),
     b: binding.hash,
   };
-  // A consent this browser gave earlier for this client skips the page; an upstream session never does.
-  if (readConsents(deps, req).some((e) => e.k === consentKey(client.id, registered)))
-    return toUpstream(transaction, ctx, deps, [binding.cookie], 302);
+  if (consented) return toUpstream(transaction, ctx, deps, [binding.cookie], 302);
 
   const upstreamOrigin = new URL(await deps.upstream.authorizationEndpoint(deadlineSignal(ctx))).origin;
   return {

@@ -101,6 +101,12 @@ async function visit(url: string, headers: Record<string, string> = {}) {
   return { status: res.status, location: res.headers.get('location'), body, headers: res.headers };
 }
 
+/** The link back to the client that an error page offers (the user decides whether to follow it). */
+function linkBack(body: string): URL | undefined {
+  const href = /<a href="([^"]+)"/.exec(body)?.[1];
+  return href ? new URL(href.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)))) : undefined;
+}
+
 async function callTool(accessToken: string) {
   const res = await fetch(stack.resource, {
     method: 'POST',
@@ -175,6 +181,42 @@ describe('open redirects and redirect_uri mismatch (shown as a page, never redir
     expect(res.body).toContain('127.0.0.1:50001');
   });
 
+  it.each([
+    ['an implicit-flow response_type', { response_type: 'token' }, 'unsupported_response_type'],
+    ['the plain PKCE method', { code_challenge_method: 'plain' }, 'invalid_request'],
+    ['an overlong scope', { scope: 'x'.repeat(600) }, 'invalid_scope'],
+    ['another resource', { resource: 'https://other.example.com/mcp' }, 'invalid_target'],
+  ])(
+    'does not bounce %s from a client this browser never consented to onto its redirect URI (RFC 9700 §4.11.2)',
+    async (_, extra, error) => {
+      const phisher = await publicClient(['https://evil.example.com/landing']);
+      const res = await visit(
+        authorizeUrl(
+          goodParams(phisher, challenge, { redirect_uri: 'https://evil.example.com/landing', ...extra }),
+        ),
+      );
+      expect(res.status).toBe(400);
+      expect(res.location).toBeNull();
+      expect(res.body).toContain('evil.example.com');
+      const back = linkBack(res.body)!;
+      expect(back.origin).toBe('https://evil.example.com');
+      expect(back.searchParams.get('error')).toBe(error);
+    },
+  );
+
+  it('sends an invalid request straight back to a client this browser consented to', async () => {
+    const jar = new CookieJar();
+    await obtainCode(clientId, pkce().challenge, {}, jar);
+    const res = await visit(authorizeUrl(goodParams(clientId, challenge, { response_type: 'token' })), {
+      cookie: jar.header(stack.issuer)!,
+    });
+    expect(res.status).toBe(302);
+    const location = new URL(res.location!);
+    expect(location.searchParams.get('error')).toBe('unsupported_response_type');
+    expect(location.searchParams.get('state')).toBe('st-123');
+    expect(location.searchParams.get('iss')).toBe(stack.issuer);
+  });
+
   it('shows an unknown client as a page', async () => {
     const res = await visit(authorizeUrl(goodParams('mcpc_not-a-client', challenge)));
     expect(res.status).toBe(400);
@@ -201,10 +243,11 @@ describe('PKCE', () => {
     ['the plain method', { code_challenge_method: 'plain' }],
     ['no method (which means plain)', { code_challenge_method: undefined }],
     ['a malformed challenge', { code_challenge: 'short' }],
-  ])('answers %s with an invalid_request redirect carrying state and iss', async (_, extra) => {
+  ])('answers %s with a page linking back with invalid_request, state and iss', async (_, extra) => {
     const res = await visit(authorizeUrl(goodParams(clientId, pkce().challenge, extra)));
-    expect(res.status).toBe(302);
-    const location = new URL(res.location!);
+    expect(res.status).toBe(400);
+    expect(res.location).toBeNull();
+    const location = linkBack(res.body)!;
     expect(location.origin + location.pathname).toBe(REDIRECT);
     expect(location.searchParams.get('error')).toBe('invalid_request');
     expect(location.searchParams.get('state')).toBe('st-123');
@@ -547,7 +590,7 @@ describe('audience binding at the MCP endpoint', () => {
     const res = await visit(
       authorizeUrl(goodParams(clientId, pkce().challenge, { resource: 'https://other.example.com/mcp' })),
     );
-    expect(new URL(res.location!).searchParams.get('error')).toBe('invalid_target');
+    expect(linkBack(res.body)!.searchParams.get('error')).toBe('invalid_target');
   });
 
   it('binds the token to the MCP resource when the client sends no resource (as Claude Code does)', async () => {
