@@ -16,6 +16,7 @@ import { findRedirectUri, redirectHost } from './redirect-uri.ts';
 import { grantScopes, resourceAccepted } from './scopes.ts';
 import {
   browserBinding,
+  consentCovers,
   consentKey,
   invalidRequestPage,
   readConsents,
@@ -141,7 +142,7 @@ export async function authorize(
   if (!target.ok) return target.response;
   const { client, redirectUri, registered, state } = target;
   // A consent this browser gave earlier for this client and redirect URI; an upstream session never counts.
-  const consented = readConsents(deps, req).some((e) => e.k === consentKey(client.id, registered));
+  const consent = readConsents(deps, req).find((e) => e.k === consentKey(client.id, registered));
   const checked = checkRequest(params, client, deps);
   if ('error' in checked) {
     note.error = checked.error;
@@ -150,7 +151,7 @@ export async function authorize(
       error_description: checked.description,
       state,
     });
-    if (consented) return redirectResponse(location, 302);
+    if (consent) return redirectResponse(location, 302);
     return {
       status: 400,
       headers: htmlHeaders(),
@@ -171,7 +172,9 @@ export async function authorize(
     rt: client.grantTypes.includes('refresh_token'),
     b: binding.hash,
   };
-  if (consented) return toUpstream(transaction, ctx, deps, [binding.cookie], 302);
+  // The page is skipped only when the earlier consent covered every scope asked for now.
+  if (consent && consentCovers(consent, checked.scopes))
+    return toUpstream(transaction, ctx, deps, [binding.cookie], 302);
 
   const upstreamOrigin = new URL(await deps.upstream.authorizationEndpoint(deadlineSignal(ctx))).origin;
   return {

@@ -563,6 +563,22 @@ describe('CSRF on the consent form', () => {
   });
 });
 
+describe('consent covers the scopes it was shown for', () => {
+  it('asks again when a consented client comes back for offline_access, and not for what was consented', async () => {
+    const jar = new CookieJar();
+    const clientId = await publicClient();
+    const login = { until: REDIRECT, email: stack.upstream.user.email, password: stack.password, jar };
+    const kinds = async (scope: string) =>
+      (await browse(authorizeUrl(goodParams(clientId, pkce().challenge, { scope })), login)).steps.map(
+        (s) => s.kind,
+      );
+    expect(await kinds('mcp')).toContain('consent');
+    expect(await kinds('mcp offline_access')).toContain('consent');
+    expect(await kinds('mcp')).not.toContain('consent');
+    expect(await kinds('mcp offline_access')).not.toContain('consent');
+  });
+});
+
 describe('audience binding at the MCP endpoint', () => {
   const now = () => Math.floor(Date.now() / 1000);
   const claims = (aud: string) => ({
