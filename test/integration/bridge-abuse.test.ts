@@ -165,6 +165,8 @@ describe('open redirects and redirect_uri mismatch (shown as a page, never redir
     ['http instead of https', 'http://app.example.com/oauth/callback'],
     ['another loopback path', 'http://127.0.0.1:41999/other'],
     ['a loopback host the client did not register', 'http://[::1]:41999/callback'],
+    ['another spelling of the registered loopback host', 'http://127.1:41999/callback'],
+    ['dot segments in a loopback path', 'http://127.0.0.1:50001/x/../callback'],
   ])('refuses %s with a 400 page and no Location', async (_, redirectUri) => {
     const res = await visit(authorizeUrl(goodParams(clientId, challenge, { redirect_uri: redirectUri })));
     expect(res.status).toBe(400);

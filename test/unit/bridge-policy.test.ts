@@ -27,6 +27,9 @@ describe('redirect URIs (OAuth 2.1 §2.3.1, RFC 8252)', () => {
     ['https://user:pw@a.example.com/cb', /credentials/],
     ['https://*.example.com/cb', /wildcards/],
     ['/relative', /absolute URL/],
+    [' https://a.example.com/cb', /whitespace or control characters/],
+    ['https://a.example.com/c\tb', /whitespace or control characters/],
+    ['https://a.example.com/c b', /whitespace or control characters/],
     [`https://a.example.com/${'x'.repeat(600)}`, /at most 512/],
     [42, /non-empty string/],
   ])('%s → %s', (uri, problem) => {
@@ -47,6 +50,20 @@ describe('redirect URIs (OAuth 2.1 §2.3.1, RFC 8252)', () => {
     ['http://127.0.0.1:1000/cb', 'http://127.0.0.1:1000/cb?x=1', false],
     ['http://127.0.0.1:1000/cb', 'http://127.0.0.1:1000/other', false],
     ['https://app.example.com:1000/cb', 'https://app.example.com:2000/cb', false],
+    // Only the port may differ: other spellings of the same loopback target are not the registered string.
+    ['http://127.0.0.1:1000/cb', 'http://127.1:2000/cb', false],
+    ['http://127.0.0.1:1000/cb', 'http://0x7f000001:2000/cb', false],
+    ['http://127.0.0.1:1000/cb', 'http://127.0.0.1.:2000/cb', false],
+    ['http://127.0.0.1:1000/cb', 'http://127.0.0.1:2000/x/../cb', false],
+    ['http://127.0.0.1:1000/cb', ' http://127.0.0.1:2000/cb', false],
+    ['http://127.0.0.1:1000/cb', 'http://127.0.0.1:2000/c\tb', false],
+    ['http://127.0.0.1:1000/cb', 'HTTP://127.0.0.1:2000/cb', false],
+    ['http://127.0.0.1:1000/cb', 'http://127.0.0.1:02000/cb', false],
+    ['http://127.0.0.1:1000/cb', 'http://127.0.0.1:0/cb', false],
+    ['http://localhost/cb', 'http://LOCALHOST:9/cb', false],
+    ['http://[::1]/cb', 'http://[0:0:0:0:0:0:0:1]:9/cb', false],
+    ['http://[::1]/cb', 'http://[::1]:9/cb', true],
+    ['http://127.0.0.1:1000', 'http://127.0.0.1:2000', true],
   ])('registered %s, presented %s → %s', (registered, presented, expected) => {
     expect(redirectUriMatches(registered, presented)).toBe(expected);
   });
