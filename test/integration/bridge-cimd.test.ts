@@ -128,6 +128,8 @@ describe('client id metadata documents', () => {
     ['a link-local (instance metadata) address', () => 'https://169.254.169.254/latest/meta-data.json'],
     ['a unique-local IPv6 address', () => 'https://[fd00::1]/client.json'],
     ['an IPv4-mapped IPv6 address', () => 'https://[::ffff:7f00:1]/client.json'],
+    ['an IPv4-compatible IPv6 address', () => 'https://[::a9fe:a9fe]/latest/meta-data.json'],
+    ['an IPv4-translated IPv6 address', () => 'https://[::ffff:0:7f00:1]/client.json'],
   ])('refuses a document on %s when loopback is not allowed (deployed setting)', async (_, id) => {
     const result = await directory(false).resolve(id());
     expect(result.ok).toBe(false);

@@ -177,6 +177,14 @@ describe('outbound address policy (SSRF guard)', () => {
     ['64:ff9b::a00:1', false],
     ['2002:a00:1::', false],
     ['224.0.0.1', false],
+    ['::7f00:1', false], // IPv4-compatible form of 127.0.0.1
+    ['::a9fe:a9fe', false], // IPv4-compatible form of 169.254.169.254
+    ['::ffff:0:a9fe:a9fe', false], // IPv4-translated form (RFC 2765)
+    ['::ffff:0:a00:1', false],
+    ['3fff::1', false], // documentation (RFC 9637)
+    ['5f00::1', false], // SRv6 SIDs (RFC 9602), outside global unicast
+    ['4000::1', false], // not allocated as global unicast
+    ['2a05:d014::1', true],
     ['not an ip', false],
   ])('%s allowed: %s', (address, allowed) => expect(isAllowedAddress(address)).toBe(allowed));
 
