@@ -603,6 +603,44 @@ describe('audience binding at the MCP endpoint', () => {
     expect(res.json.error.message).toMatch(/audience/);
   });
 
+  it("answers the upstream provider's own ID and access tokens with 401 (no token passthrough)", async () => {
+    const { verifier, challenge } = pkce();
+    const provider = new URL(`${stack.upstream.issuer}/auth`);
+    provider.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: stack.upstream.clientId,
+      redirect_uri: `${stack.issuer}/oauth/callback`,
+      scope: 'openid email',
+      state: 'upstream-state',
+      nonce: 'upstream-nonce',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }).toString();
+    const { callback } = await browse(provider.href, {
+      until: `${stack.issuer}/oauth/callback`,
+      email: stack.upstream.user.email,
+      password: stack.password,
+    });
+    const basic = Buffer.from(`${stack.upstream.clientId}:${stack.upstream.clientSecret}`).toString('base64');
+    const res = await fetch(`${stack.upstream.issuer}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: `${stack.issuer}/oauth/callback`,
+        code_verifier: verifier,
+      }).toString(),
+    });
+    const upstreamTokens = (await res.json()) as { id_token: string; access_token: string };
+    expect(upstreamTokens.id_token).toEqual(expect.any(String));
+    for (const foreign of [upstreamTokens.id_token, upstreamTokens.access_token]) {
+      const call = await callTool(foreign);
+      expect(call.status).toBe(401);
+      expect(call.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    }
+  });
+
   it('refuses an authorization request for another resource (invalid_target)', async () => {
     const clientId = await publicClient();
     const res = await visit(
