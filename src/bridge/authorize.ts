@@ -34,6 +34,7 @@ import {
  */
 
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+const VSCHAR = /^[\x20-\x7e]*$/;
 
 type Target =
   | { ok: true; client: BridgeClient; redirectUri: string; registered: string; state: string | undefined }
@@ -94,6 +95,9 @@ async function resolveTarget(
       'invalid_request',
       `The application's state parameter is longer than ${BridgeLimits.maxStateChars} characters.`,
     );
+  // RFC 6749 Appendix A.5: state is printable ASCII; anything else could not travel back intact at every limit.
+  if (state !== undefined && !VSCHAR.test(state))
+    return refuse('invalid_request', "The application's state parameter has characters it may not contain.");
   return { ok: true, client: resolution.client, redirectUri, registered, state };
 }
 

@@ -429,6 +429,49 @@ describe('refresh tokens', () => {
   });
 });
 
+describe('registrations and requests at the limits', () => {
+  const limitRedirects = Array.from({ length: 5 }, (_, i) =>
+    `http://127.0.0.1:41999/${i}${'x'.repeat(480)}`.slice(0, 512),
+  );
+
+  it.each([
+    ['control characters', '\u0001'.repeat(40)],
+    ['non-ASCII characters', 'é'.repeat(40)],
+    ['a line break', 'a\nb'],
+  ])('refuses a state with %s (RFC 6749 VSCHAR) with a page', async (_, state) => {
+    const clientId = await publicClient();
+    const res = await visit(authorizeUrl(goodParams(clientId, pkce().challenge, { state })));
+    expect(res.status).toBe(400);
+    expect(res.location).toBeNull();
+    expect(res.body).toMatch(/state/);
+  });
+
+  it.each([
+    ['letters', 's'.repeat(512)],
+    ['characters JSON escapes', '"\\'.repeat(170)],
+  ])(
+    'completes the flow for a registration at every limit with a 512-character state of %s',
+    async (_, state) => {
+      const { json } = await register({
+        client_name: '\u{1F600}'.repeat(100),
+        redirect_uris: limitRedirects,
+        grant_types: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_method: 'none',
+      });
+      const { verifier, challenge } = pkce();
+      const redirect = limitRedirects[4]!;
+      const { callback } = await browse(
+        authorizeUrl(goodParams(json.client_id, challenge, { redirect_uri: redirect, state })),
+        { until: 'http://127.0.0.1:41999/4', email: stack.upstream.user.email, password: stack.password },
+      );
+      expect(callback.searchParams.get('state')).toBe(state);
+      const res = await redeem(json.client_id, callback.searchParams.get('code')!, verifier, redirect);
+      expect(res.status).toBe(200);
+      expect(res.json.refresh_token).toEqual(expect.any(String));
+    },
+  );
+});
+
 describe('registration floods and bad metadata', () => {
   it.each([
     [
