@@ -419,6 +419,19 @@ describe('refresh tokens', () => {
     expect((await refreshWith(clientId, first.json.refresh_token)).json.error).toBe('invalid_grant');
   });
 
+  it('lets exactly one of two concurrent refreshes with one token win, then revokes the family (README: accepted)', async () => {
+    const clientId = await publicClient();
+    const { verifier, challenge } = pkce();
+    const first = await redeem(clientId, await obtainCode(clientId, challenge), verifier);
+    const race = await Promise.all([
+      refreshWith(clientId, first.json.refresh_token),
+      refreshWith(clientId, first.json.refresh_token),
+    ]);
+    expect(race.map((r) => r.status).sort()).toEqual([200, 400]);
+    const winner = race.find((r) => r.status === 200)!;
+    expect((await refreshWith(clientId, winner.json.refresh_token)).json.error).toBe('invalid_grant');
+  });
+
   it('issues no refresh token to a client that did not register for them', async () => {
     const { json } = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
     const { verifier, challenge } = pkce();
