@@ -117,10 +117,14 @@ describe('dynamic client registration (RFC 7591)', () => {
     [{ redirect_uris: ['https://a/cb'], grant_types: ['refresh_token'] }, 'invalid_client_metadata'],
     [{ redirect_uris: ['https://a/cb'], client_name: 7 }, 'invalid_client_metadata'],
     [{ redirect_uris: ['https://a/cb'], response_types: ['code', 'token'] }, 'invalid_client_metadata'],
-  ])('refuses %j with %s', (body, error) => {
+    [{ redirect_uris: ['https://a/cb'], token_endpoint_auth_method: 'x' }, 'invalid_client_metadata'],
+    [{ redirect_uris: ['myapp://cb'] }, 'invalid_redirect_uri'],
+  ])('refuses %j with %s, described in the characters RFC 6749 §5.2 allows', (body, error) => {
     const checked = validateRegistration(body);
     expect(checked.ok).toBe(false);
-    if (!checked.ok) expect(checked.error.error).toBe(error);
+    if (checked.ok) return;
+    expect(checked.error.error).toBe(error);
+    expect(checked.error.error_description).toMatch(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/);
   });
 
   it('strips control and bidi characters from display names and caps them', () => {
