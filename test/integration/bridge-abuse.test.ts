@@ -332,6 +332,30 @@ describe('authorization codes', () => {
 });
 
 describe('sealed values', () => {
+  it("refuses the sign-in's callback replayed in another browser (login CSRF), and sends that browser nowhere", async () => {
+    const clientId = await publicClient();
+    const attacker = new CookieJar();
+    const { callback } = await browse(authorizeUrl(goodParams(clientId, pkce().challenge)), {
+      until: `${stack.issuer}/oauth/callback`,
+      email: stack.upstream.user.email,
+      password: stack.password,
+      jar: attacker,
+    });
+    // The victim's browser has a binding cookie of its own, from a sign-in it started itself.
+    const victim = new CookieJar();
+    const own = await fetch(authorizeUrl(goodParams(clientId, pkce().challenge)), { redirect: 'manual' });
+    victim.store(stack.issuer, own);
+    await own.text();
+    const asVictim = await visit(callback.href, { cookie: victim.header(stack.issuer)! });
+    expect(asVictim.status).toBe(403);
+    expect(asVictim.location).toBeNull();
+    const asNobody = await visit(callback.href);
+    expect(asNobody.status).toBe(403);
+    // The attacker's own browser still completes: the refusal is about the browser, not the response.
+    const asAttacker = await visit(callback.href, { cookie: attacker.header(stack.issuer)! });
+    expect(asAttacker.status).toBe(302);
+  });
+
   it('refuses a tampered upstream state at the callback with a page', async () => {
     const clientId = await publicClient();
     const jar = new CookieJar();
