@@ -147,6 +147,28 @@ describe('the happy path the abuse rows deviate from', () => {
     expect(call.status).toBe(200);
     expect(call.json.result.structuredContent.subject).toBe('dev-user');
   });
+
+  it('mints RFC 9068 tokens: ES256 under the published kid, typ at+jwt, one hour, a fresh jti each', async () => {
+    const clientId = await publicClient();
+    const tokens = [];
+    for (let i = 0; i < 2; i += 1) {
+      const { verifier, challenge } = pkce();
+      tokens.push(
+        (await redeem(clientId, await obtainCode(clientId, challenge), verifier)).json.access_token,
+      );
+    }
+    const part = (jwt: string, i: number) =>
+      JSON.parse(Buffer.from(jwt.split('.')[i]!, 'base64url').toString());
+    const { keys } = (await (await fetch(`${stack.issuer}/oauth/jwks`)).json()) as {
+      keys: { kid: string }[];
+    };
+    expect(keys).toHaveLength(1);
+    expect(part(tokens[0]!, 0)).toEqual({ alg: 'ES256', typ: 'at+jwt', kid: keys[0]!.kid });
+    const [a, b] = tokens.map((t) => part(t, 1));
+    expect(a.exp - a.iat).toBe(3600);
+    expect(Object.keys(a).sort()).toEqual(['aud', 'client_id', 'exp', 'iat', 'iss', 'jti', 'scope', 'sub']);
+    expect(a.jti).not.toBe(b.jti);
+  });
 });
 
 describe('open redirects and redirect_uri mismatch (shown as a page, never redirected)', () => {
