@@ -8,7 +8,12 @@ import {
   parseMetadataDocument,
 } from '../../src/bridge/metadata-document.ts';
 import { consentPage, escapeHtml, htmlHeaders } from '../../src/bridge/pages.ts';
-import { findRedirectUri, redirectUriMatches, redirectUriProblem } from '../../src/bridge/redirect-uri.ts';
+import {
+  findRedirectUri,
+  redirectHost,
+  redirectUriMatches,
+  redirectUriProblem,
+} from '../../src/bridge/redirect-uri.ts';
 import { openRegisteredClient, register, validateRegistration } from '../../src/bridge/registration.ts';
 import { grantScopes, resourceAccepted } from '../../src/bridge/scopes.ts';
 import { createSealer } from '../../src/bridge/seal.ts';
@@ -66,6 +71,15 @@ describe('redirect URIs (OAuth 2.1 §2.3.1, RFC 8252)', () => {
     ['http://127.0.0.1:1000', 'http://127.0.0.1:2000', true],
   ])('registered %s, presented %s → %s', (registered, presented, expected) => {
     expect(redirectUriMatches(registered, presented)).toBe(expected);
+  });
+
+  it.each([
+    ['https://\u0430pple.com/cb', 'xn--pple-43d.com'], // Cyrillic a: a homograph shows as punycode
+    ['https://claude.ai.evil.example/cb', 'claude.ai.evil.example'],
+    ['http://127.0.0.1:50001/cb', '127.0.0.1:50001'],
+    ['https://app.example.com:8443/cb', 'app.example.com:8443'],
+  ])('names the redirect host of %s on the consent page as %s', (uri, host) => {
+    expect(redirectHost(uri)).toBe(host);
   });
 
   it('finds the registered entry a loopback redirect matches', () => {
