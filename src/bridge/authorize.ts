@@ -11,11 +11,12 @@ import {
   redirectResponse,
   type Params,
 } from './http.ts';
-import { consentPage, htmlHeaders } from './pages.ts';
+import { consentPage, htmlHeaders, returnPage } from './pages.ts';
 import { findRedirectUri, redirectHost } from './redirect-uri.ts';
 import { grantScopes, resourceAccepted } from './scopes.ts';
 import {
   browserBinding,
+  consentCovers,
   consentKey,
   invalidRequestPage,
   readConsents,
@@ -27,10 +28,13 @@ import {
  * The authorization endpoint (OAuth 2.1 §4.1.1): validate, then show the consent page (or, for a client this
  * browser already consented to, go straight to the upstream sign-in). Until the client and its redirect URI are
  * validated, errors are shown as a page, never redirected (the target could be anyone's, OAuth 2.1 §4.1.2.1);
- * after that, errors go back to the client's redirect URI with `state` and `iss` (RFC 9207).
+ * after that, errors go back to the client's redirect URI with `state` and `iss` (RFC 9207): automatically for a
+ * client this browser consented to, else through a link on a page (RFC 9700 §4.11.2: registration is open, so a
+ * redirect URI is not trusted until the user has trusted its client).
  */
 
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+const VSCHAR = /^[\x20-\x7e]*$/;
 
 type Target =
   | { ok: true; client: BridgeClient; redirectUri: string; registered: string; state: string | undefined }
@@ -91,6 +95,9 @@ async function resolveTarget(
       'invalid_request',
       `The application's state parameter is longer than ${BridgeLimits.maxStateChars} characters.`,
     );
+  // RFC 6749 Appendix A.5: state is printable ASCII; anything else could not travel back intact at every limit.
+  if (state !== undefined && !VSCHAR.test(state))
+    return refuse('invalid_request', "The application's state parameter has characters it may not contain.");
   return { ok: true, client: resolution.client, redirectUri, registered, state };
 }
 
@@ -138,6 +145,8 @@ export async function authorize(
   const target = await resolveTarget(params, ctx, deps, note);
   if (!target.ok) return target.response;
   const { client, redirectUri, registered, state } = target;
+  // A consent this browser gave earlier for this client and redirect URI; an upstream session never counts.
+  const consent = readConsents(deps, req).find((e) => e.k === consentKey(client.id, registered));
   const checked = checkRequest(params, client, deps);
   if ('error' in checked) {
     note.error = checked.error;
@@ -146,7 +155,16 @@ export async function authorize(
       error_description: checked.description,
       state,
     });
-    return redirectResponse(location, 302);
+    if (consent) return redirectResponse(location, 302);
+    return {
+      status: 400,
+      headers: htmlHeaders(),
+      body: returnPage({
+        message: `The application sent an invalid request: ${checked.description}.`,
+        returnUrl: location,
+        returnHost: redirectHost(redirectUri),
+      }),
+    };
   }
   const binding = browserBinding(req, deps);
   const transaction: Transaction = {
@@ -158,8 +176,8 @@ export async function authorize(
     rt: client.grantTypes.includes('refresh_token'),
     b: binding.hash,
   };
-  // A consent this browser gave earlier for this client skips the page; an upstream session never does.
-  if (readConsents(deps, req).some((e) => e.k === consentKey(client.id, registered)))
+  // The page is skipped only when the earlier consent covered every scope asked for now.
+  if (consent && consentCovers(consent, checked.scopes))
     return toUpstream(transaction, ctx, deps, [binding.cookie], 302);
 
   const upstreamOrigin = new URL(await deps.upstream.authorizationEndpoint(deadlineSignal(ctx))).origin;

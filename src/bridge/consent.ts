@@ -76,6 +76,6 @@ export async function consent(
       'The application or the address it wants to be sent back to is no longer registered.',
     );
   }
-  const cookie = rememberConsent(deps, req, consentKey(transaction.c, registered));
+  const cookie = rememberConsent(deps, req, consentKey(transaction.c, registered), transaction.sc.split(' '));
   return toUpstream(transaction, ctx, deps, [cookie], 303);
 }

@@ -73,13 +73,27 @@ export function consentPage(view: ConsentView): string {
     'Allow access?',
     `<h1>Allow access to ${escapeHtml(view.resourceName)}?</h1>` +
       `<div class="box"><p><strong>${name}</strong> wants to use the tools of ${escapeHtml(view.resourceName)} on your behalf.</p>` +
-      `<p>After you sign in, you will be sent to <code>${escapeHtml(view.redirectHost)}</code>.</p>${scopes}` +
+      `<p>After you sign in, or if you deny, you will be sent to <code>${escapeHtml(view.redirectHost)}</code>.</p>${scopes}` +
       `<p class="muted">Client: ${escapeHtml(view.clientIdentity)}. The name is chosen by the application itself; ` +
       `allow only if you started this connection and trust where it sends you.</p></div>` +
       `<form method="post" action="${escapeHtml(view.action)}">` +
       `<input type="hidden" name="transaction" value="${escapeHtml(view.transaction)}">` +
       `<div class="actions"><button class="primary" type="submit" name="decision" value="allow">Allow and sign in</button>` +
       `<button type="submit" name="decision" value="deny">Deny</button></div></form>`,
+  );
+}
+
+/**
+ * An invalid request from a client this browser has not consented to (RFC 9700 §4.11.2): the error is shown here
+ * and the way back to the client is a link the user may follow, naming its host, never an automatic redirect (an
+ * open registration lets anyone pick the redirect URI, so bouncing errors there would make this an open redirector).
+ */
+export function returnPage(view: { message: string; returnUrl: string; returnHost: string }): string {
+  return page(
+    'This sign-in request cannot be used',
+    `<h1>This sign-in request cannot be used</h1><p>${escapeHtml(view.message)}</p>` +
+      `<p class="muted">Only if you started this from an application you trust: ` +
+      `<a href="${escapeHtml(view.returnUrl)}">return to ${escapeHtml(view.returnHost)}</a>.</p>`,
   );
 }
 

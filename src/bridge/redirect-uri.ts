@@ -15,6 +15,9 @@ export function redirectUriProblem(value: unknown): string | undefined {
   if (typeof value !== 'string' || value === '') return 'a redirect URI must be a non-empty string';
   if (value.length > BridgeLimits.maxUriChars)
     return `a redirect URI must be at most ${BridgeLimits.maxUriChars} characters`;
+  // The URL parser drops surrounding spaces and inner tabs and newlines: such a URI is not one exact string.
+  if (/[\u0000-\u0020\u007f]/.test(value))
+    return 'a redirect URI must not contain whitespace or control characters';
   if (!URL.canParse(value)) return 'a redirect URI must be an absolute URL';
   const url = new URL(value);
   if (value.includes('#') || url.hash) return 'a redirect URI must not contain a fragment';
@@ -25,24 +28,26 @@ export function redirectUriProblem(value: unknown): string | undefined {
   return 'a redirect URI must use https, or http on a loopback host (127.0.0.1, [::1], localhost)';
 }
 
-/** Whether an http redirect URI points at a loopback host (its port may then differ from the registered one). */
-export function isLoopbackRedirect(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  return url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname);
+/** A loopback redirect URI as written: host, then everything after the port. */
+const LOOPBACK_PARTS = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::([1-9][0-9]{0,4}))?([/?].*)?$/;
+
+/** The loopback URI without its port, as a string; undefined for anything else (or a port out of range). */
+function withoutPort(value: string): string | undefined {
+  const match = LOOPBACK_PARTS.exec(value);
+  if (!match || (match[2] !== undefined && Number(match[2]) > 65_535)) return undefined;
+  return `${match[1]}${match[3] ?? ''}`;
 }
 
 /**
- * Whether a presented redirect URI matches a registered one: the same string, or for loopback URIs the same
- * scheme, host, path and query with any port.
+ * Whether a presented redirect URI matches a registered one (RFC 9700 §4.1.3, RFC 8252 §7.3): the same string,
+ * or for loopback URIs the same string but for the port. Compared as written, never after URL normalisation, so
+ * other spellings of the host (`127.1`, `LOCALHOST`), dot segments or stripped characters never match.
  */
 export function redirectUriMatches(registered: string, presented: string): boolean {
   if (registered === presented) return true;
-  if (!isLoopbackRedirect(registered) || !isLoopbackRedirect(presented)) return false;
   if (redirectUriProblem(presented) !== undefined) return false;
-  const a = new URL(registered);
-  const b = new URL(presented);
-  return a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search;
+  const a = withoutPort(registered);
+  return a !== undefined && a === withoutPort(presented);
 }
 
 /** The registered URI a presented one matches, if any. */

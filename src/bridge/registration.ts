@@ -95,7 +95,7 @@ export function validateRegistration(
     );
   const responses = metadata.response_types ?? ['code'];
   if (!Array.isArray(responses) || responses.length !== 1 || responses[0] !== 'code')
-    return fail('invalid_client_metadata', 'response_types must be ["code"]');
+    return fail('invalid_client_metadata', 'response_types must be exactly code');
   if (metadata.client_name !== undefined && typeof metadata.client_name !== 'string')
     return fail('invalid_client_metadata', 'client_name must be a string');
   const name = displayName(metadata.client_name, BridgeLimits.maxClientNameChars);

@@ -97,9 +97,12 @@ export const otherBrowserPage = () =>
 export const consentKey = (clientId: string, registeredRedirect: string) =>
   sha256(`${clientId}\u0000${registeredRedirect}`).slice(0, 22);
 
-interface ConsentEntry {
+/** One remembered consent: which client and redirect URI, until when, and the scopes the user was shown. */
+export interface ConsentEntry {
   k: string;
   e: number;
+  /** The scopes consented to, space-separated: a request for more shows the consent page again. */
+  s: string;
 }
 
 /** The unexpired consents this browser's (sealed) consent cookie lists. */
@@ -109,15 +112,31 @@ export function readConsents(deps: BridgeDeps, req: HttpRequest): ConsentEntry[]
   if (!Array.isArray(value)) return [];
   const now = deps.now();
   return value.filter(
-    (e): e is ConsentEntry => typeof e?.k === 'string' && typeof e?.e === 'number' && e.e > now,
+    (e): e is ConsentEntry =>
+      typeof e?.k === 'string' && typeof e?.e === 'number' && e.e > now && typeof e?.s === 'string',
   );
 }
 
-/** The consent cookie with `key` added (most recent last, oldest dropped beyond the cap). */
-export function rememberConsent(deps: BridgeDeps, req: HttpRequest, key: string): string {
+/** Whether a remembered consent covers every one of `scopes`. */
+export const consentCovers = (entry: ConsentEntry, scopes: readonly string[]) =>
+  scopes.every((scope) => entry.s.split(' ').includes(scope));
+
+/**
+ * The consent cookie with `key` added for `scopes` (joined with what was consented before for it; most recent
+ * last, oldest dropped beyond the cap).
+ */
+export function rememberConsent(
+  deps: BridgeDeps,
+  req: HttpRequest,
+  key: string,
+  scopes: readonly string[],
+): string {
+  const earlier = readConsents(deps, req);
+  const before = earlier.find((e) => e.k === key)?.s.split(' ') ?? [];
+  const granted = [...new Set([...before, ...scopes])].filter(Boolean).join(' ');
   const entries = [
-    ...readConsents(deps, req).filter((e) => e.k !== key),
-    { k: key, e: deps.now() + BridgeLimits.consentTtlSeconds },
+    ...earlier.filter((e) => e.k !== key),
+    { k: key, e: deps.now() + BridgeLimits.consentTtlSeconds, s: granted },
   ].slice(-BridgeLimits.consentEntries);
   return deps.cookies.write(
     'consent',

@@ -101,6 +101,12 @@ async function visit(url: string, headers: Record<string, string> = {}) {
   return { status: res.status, location: res.headers.get('location'), body, headers: res.headers };
 }
 
+/** The link back to the client that an error page offers (the user decides whether to follow it). */
+function linkBack(body: string): URL | undefined {
+  const href = /<a href="([^"]+)"/.exec(body)?.[1];
+  return href ? new URL(href.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)))) : undefined;
+}
+
 async function callTool(accessToken: string) {
   const res = await fetch(stack.resource, {
     method: 'POST',
@@ -141,6 +147,28 @@ describe('the happy path the abuse rows deviate from', () => {
     expect(call.status).toBe(200);
     expect(call.json.result.structuredContent.subject).toBe('dev-user');
   });
+
+  it('mints RFC 9068 tokens: ES256 under the published kid, typ at+jwt, one hour, a fresh jti each', async () => {
+    const clientId = await publicClient();
+    const tokens = [];
+    for (let i = 0; i < 2; i += 1) {
+      const { verifier, challenge } = pkce();
+      tokens.push(
+        (await redeem(clientId, await obtainCode(clientId, challenge), verifier)).json.access_token,
+      );
+    }
+    const part = (jwt: string, i: number) =>
+      JSON.parse(Buffer.from(jwt.split('.')[i]!, 'base64url').toString());
+    const { keys } = (await (await fetch(`${stack.issuer}/oauth/jwks`)).json()) as {
+      keys: { kid: string }[];
+    };
+    expect(keys).toHaveLength(1);
+    expect(part(tokens[0]!, 0)).toEqual({ alg: 'ES256', typ: 'at+jwt', kid: keys[0]!.kid });
+    const [a, b] = tokens.map((t) => part(t, 1));
+    expect(a.exp - a.iat).toBe(3600);
+    expect(Object.keys(a).sort()).toEqual(['aud', 'client_id', 'exp', 'iat', 'iss', 'jti', 'scope', 'sub']);
+    expect(a.jti).not.toBe(b.jti);
+  });
 });
 
 describe('open redirects and redirect_uri mismatch (shown as a page, never redirected)', () => {
@@ -159,6 +187,8 @@ describe('open redirects and redirect_uri mismatch (shown as a page, never redir
     ['http instead of https', 'http://app.example.com/oauth/callback'],
     ['another loopback path', 'http://127.0.0.1:41999/other'],
     ['a loopback host the client did not register', 'http://[::1]:41999/callback'],
+    ['another spelling of the registered loopback host', 'http://127.1:41999/callback'],
+    ['dot segments in a loopback path', 'http://127.0.0.1:50001/x/../callback'],
   ])('refuses %s with a 400 page and no Location', async (_, redirectUri) => {
     const res = await visit(authorizeUrl(goodParams(clientId, challenge, { redirect_uri: redirectUri })));
     expect(res.status).toBe(400);
@@ -173,6 +203,42 @@ describe('open redirects and redirect_uri mismatch (shown as a page, never redir
     );
     expect(res.status).toBe(200);
     expect(res.body).toContain('127.0.0.1:50001');
+  });
+
+  it.each([
+    ['an implicit-flow response_type', { response_type: 'token' }, 'unsupported_response_type'],
+    ['the plain PKCE method', { code_challenge_method: 'plain' }, 'invalid_request'],
+    ['an overlong scope', { scope: 'x'.repeat(600) }, 'invalid_scope'],
+    ['another resource', { resource: 'https://other.example.com/mcp' }, 'invalid_target'],
+  ])(
+    'does not bounce %s from a client this browser never consented to onto its redirect URI (RFC 9700 §4.11.2)',
+    async (_, extra, error) => {
+      const phisher = await publicClient(['https://evil.example.com/landing']);
+      const res = await visit(
+        authorizeUrl(
+          goodParams(phisher, challenge, { redirect_uri: 'https://evil.example.com/landing', ...extra }),
+        ),
+      );
+      expect(res.status).toBe(400);
+      expect(res.location).toBeNull();
+      expect(res.body).toContain('evil.example.com');
+      const back = linkBack(res.body)!;
+      expect(back.origin).toBe('https://evil.example.com');
+      expect(back.searchParams.get('error')).toBe(error);
+    },
+  );
+
+  it('sends an invalid request straight back to a client this browser consented to', async () => {
+    const jar = new CookieJar();
+    await obtainCode(clientId, pkce().challenge, {}, jar);
+    const res = await visit(authorizeUrl(goodParams(clientId, challenge, { response_type: 'token' })), {
+      cookie: jar.header(stack.issuer)!,
+    });
+    expect(res.status).toBe(302);
+    const location = new URL(res.location!);
+    expect(location.searchParams.get('error')).toBe('unsupported_response_type');
+    expect(location.searchParams.get('state')).toBe('st-123');
+    expect(location.searchParams.get('iss')).toBe(stack.issuer);
   });
 
   it('shows an unknown client as a page', async () => {
@@ -201,10 +267,11 @@ describe('PKCE', () => {
     ['the plain method', { code_challenge_method: 'plain' }],
     ['no method (which means plain)', { code_challenge_method: undefined }],
     ['a malformed challenge', { code_challenge: 'short' }],
-  ])('answers %s with an invalid_request redirect carrying state and iss', async (_, extra) => {
+  ])('answers %s with a page linking back with invalid_request, state and iss', async (_, extra) => {
     const res = await visit(authorizeUrl(goodParams(clientId, pkce().challenge, extra)));
-    expect(res.status).toBe(302);
-    const location = new URL(res.location!);
+    expect(res.status).toBe(400);
+    expect(res.location).toBeNull();
+    const location = linkBack(res.body)!;
     expect(location.origin + location.pathname).toBe(REDIRECT);
     expect(location.searchParams.get('error')).toBe('invalid_request');
     expect(location.searchParams.get('state')).toBe('st-123');
@@ -287,6 +354,30 @@ describe('authorization codes', () => {
 });
 
 describe('sealed values', () => {
+  it("refuses the sign-in's callback replayed in another browser (login CSRF), and sends that browser nowhere", async () => {
+    const clientId = await publicClient();
+    const attacker = new CookieJar();
+    const { callback } = await browse(authorizeUrl(goodParams(clientId, pkce().challenge)), {
+      until: `${stack.issuer}/oauth/callback`,
+      email: stack.upstream.user.email,
+      password: stack.password,
+      jar: attacker,
+    });
+    // The victim's browser has a binding cookie of its own, from a sign-in it started itself.
+    const victim = new CookieJar();
+    const own = await fetch(authorizeUrl(goodParams(clientId, pkce().challenge)), { redirect: 'manual' });
+    victim.store(stack.issuer, own);
+    await own.text();
+    const asVictim = await visit(callback.href, { cookie: victim.header(stack.issuer)! });
+    expect(asVictim.status).toBe(403);
+    expect(asVictim.location).toBeNull();
+    const asNobody = await visit(callback.href);
+    expect(asNobody.status).toBe(403);
+    // The attacker's own browser still completes: the refusal is about the browser, not the response.
+    const asAttacker = await visit(callback.href, { cookie: attacker.header(stack.issuer)! });
+    expect(asAttacker.status).toBe(302);
+  });
+
   it('refuses a tampered upstream state at the callback with a page', async () => {
     const clientId = await publicClient();
     const jar = new CookieJar();
@@ -374,6 +465,19 @@ describe('refresh tokens', () => {
     expect((await refreshWith(clientId, first.json.refresh_token)).json.error).toBe('invalid_grant');
   });
 
+  it('lets exactly one of two concurrent refreshes with one token win, then revokes the family (README: accepted)', async () => {
+    const clientId = await publicClient();
+    const { verifier, challenge } = pkce();
+    const first = await redeem(clientId, await obtainCode(clientId, challenge), verifier);
+    const race = await Promise.all([
+      refreshWith(clientId, first.json.refresh_token),
+      refreshWith(clientId, first.json.refresh_token),
+    ]);
+    expect(race.map((r) => r.status).sort()).toEqual([200, 400]);
+    const winner = race.find((r) => r.status === 200)!;
+    expect((await refreshWith(clientId, winner.json.refresh_token)).json.error).toBe('invalid_grant');
+  });
+
   it('issues no refresh token to a client that did not register for them', async () => {
     const { json } = await register({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' });
     const { verifier, challenge } = pkce();
@@ -382,6 +486,49 @@ describe('refresh tokens', () => {
     expect(res.json.refresh_token).toBeUndefined();
     expect(res.json.scope).toBe('mcp');
   });
+});
+
+describe('registrations and requests at the limits', () => {
+  const limitRedirects = Array.from({ length: 5 }, (_, i) =>
+    `http://127.0.0.1:41999/${i}${'x'.repeat(480)}`.slice(0, 512),
+  );
+
+  it.each([
+    ['control characters', '\u0001'.repeat(40)],
+    ['non-ASCII characters', 'é'.repeat(40)],
+    ['a line break', 'a\nb'],
+  ])('refuses a state with %s (RFC 6749 VSCHAR) with a page', async (_, state) => {
+    const clientId = await publicClient();
+    const res = await visit(authorizeUrl(goodParams(clientId, pkce().challenge, { state })));
+    expect(res.status).toBe(400);
+    expect(res.location).toBeNull();
+    expect(res.body).toMatch(/state/);
+  });
+
+  it.each([
+    ['letters', 's'.repeat(512)],
+    ['characters JSON escapes', '"\\'.repeat(170)],
+  ])(
+    'completes the flow for a registration at every limit with a 512-character state of %s',
+    async (_, state) => {
+      const { json } = await register({
+        client_name: '\u{1F600}'.repeat(100),
+        redirect_uris: limitRedirects,
+        grant_types: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_method: 'none',
+      });
+      const { verifier, challenge } = pkce();
+      const redirect = limitRedirects[4]!;
+      const { callback } = await browse(
+        authorizeUrl(goodParams(json.client_id, challenge, { redirect_uri: redirect, state })),
+        { until: 'http://127.0.0.1:41999/4', email: stack.upstream.user.email, password: stack.password },
+      );
+      expect(callback.searchParams.get('state')).toBe(state);
+      const res = await redeem(json.client_id, callback.searchParams.get('code')!, verifier, redirect);
+      expect(res.status).toBe(200);
+      expect(res.json.refresh_token).toEqual(expect.any(String));
+    },
+  );
 });
 
 describe('registration floods and bad metadata', () => {
@@ -520,6 +667,22 @@ describe('CSRF on the consent form', () => {
   });
 });
 
+describe('consent covers the scopes it was shown for', () => {
+  it('asks again when a consented client comes back for offline_access, and not for what was consented', async () => {
+    const jar = new CookieJar();
+    const clientId = await publicClient();
+    const login = { until: REDIRECT, email: stack.upstream.user.email, password: stack.password, jar };
+    const kinds = async (scope: string) =>
+      (await browse(authorizeUrl(goodParams(clientId, pkce().challenge, { scope })), login)).steps.map(
+        (s) => s.kind,
+      );
+    expect(await kinds('mcp')).toContain('consent');
+    expect(await kinds('mcp offline_access')).toContain('consent');
+    expect(await kinds('mcp')).not.toContain('consent');
+    expect(await kinds('mcp offline_access')).not.toContain('consent');
+  });
+});
+
 describe('audience binding at the MCP endpoint', () => {
   const now = () => Math.floor(Date.now() / 1000);
   const claims = (aud: string) => ({
@@ -542,12 +705,50 @@ describe('audience binding at the MCP endpoint', () => {
     expect(res.json.error.message).toMatch(/audience/);
   });
 
+  it("answers the upstream provider's own ID and access tokens with 401 (no token passthrough)", async () => {
+    const { verifier, challenge } = pkce();
+    const provider = new URL(`${stack.upstream.issuer}/auth`);
+    provider.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: stack.upstream.clientId,
+      redirect_uri: `${stack.issuer}/oauth/callback`,
+      scope: 'openid email',
+      state: 'upstream-state',
+      nonce: 'upstream-nonce',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    }).toString();
+    const { callback } = await browse(provider.href, {
+      until: `${stack.issuer}/oauth/callback`,
+      email: stack.upstream.user.email,
+      password: stack.password,
+    });
+    const basic = Buffer.from(`${stack.upstream.clientId}:${stack.upstream.clientSecret}`).toString('base64');
+    const res = await fetch(`${stack.upstream.issuer}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${basic}` },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        redirect_uri: `${stack.issuer}/oauth/callback`,
+        code_verifier: verifier,
+      }).toString(),
+    });
+    const upstreamTokens = (await res.json()) as { id_token: string; access_token: string };
+    expect(upstreamTokens.id_token).toEqual(expect.any(String));
+    for (const foreign of [upstreamTokens.id_token, upstreamTokens.access_token]) {
+      const call = await callTool(foreign);
+      expect(call.status).toBe(401);
+      expect(call.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    }
+  });
+
   it('refuses an authorization request for another resource (invalid_target)', async () => {
     const clientId = await publicClient();
     const res = await visit(
       authorizeUrl(goodParams(clientId, pkce().challenge, { resource: 'https://other.example.com/mcp' })),
     );
-    expect(new URL(res.location!).searchParams.get('error')).toBe('invalid_target');
+    expect(linkBack(res.body)!.searchParams.get('error')).toBe('invalid_target');
   });
 
   it('binds the token to the MCP resource when the client sends no resource (as Claude Code does)', async () => {

@@ -12,6 +12,7 @@ import { startHttpsFixture, type HttpsFixture } from '../support/https.ts';
 const REDIRECT = 'http://127.0.0.1:41999/callback';
 let fixture: HttpsFixture;
 let slowTimer: NodeJS.Timeout | undefined;
+let trickle: NodeJS.Timeout | undefined;
 
 const doc = (id: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ client_id: id, client_name: 'CIMD client', redirect_uris: [REDIRECT], ...extra });
@@ -38,6 +39,12 @@ beforeAll(async () => {
       case '/slow.json':
         slowTimer = setTimeout(() => json(doc(url)), 5_000);
         return;
+      case '/trickle.json':
+        // Headers at once, then the body one byte at a time (slow-loris), never finishing within the limit.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{');
+        trickle = setInterval(() => res.write(' '), 100);
+        return;
       case '/redirect.json':
         res.writeHead(302, { location: `${fixture.origin}/good.json` });
         return res.end();
@@ -60,6 +67,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   clearTimeout(slowTimer);
+  clearInterval(trickle);
   await fixture?.close();
 });
 
@@ -108,8 +116,21 @@ describe('client id metadata documents', () => {
     expect(Date.now() - started).toBeLessThan(4_500);
   });
 
+  it('gives up on a document whose body trickles in (slow-loris) after the time limit', async () => {
+    const started = Date.now();
+    const result = await directory().resolve(`${fixture.origin}/trickle.json`);
+    clearInterval(trickle);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problem.description).toMatch(/timed out/);
+    expect(Date.now() - started).toBeLessThan(4_500);
+  });
+
   it.each([
     ['http', 'http://127.0.0.1:1/client.json', /must use https/],
+    ['a decimal IPv4 host', 'https://2130706433/client.json', /normalised/],
+    ['an octal IPv4 host', 'https://0177.0.0.1/client.json', /normalised/],
+    ['a hexadecimal IPv4 host', 'https://0x7f.0.0.1/client.json', /normalised/],
+    ['an upper-case host', 'https://Client.Example.com/c.json', /normalised/],
     ['a root path', `https://127.0.0.1:1/`, /must have a path/],
     ['a query', 'https://client.example.com/c.json?x=1', /must not contain a query/],
     ['a fragment', 'https://client.example.com/c.json#x', /must not contain a fragment/],
@@ -128,6 +149,11 @@ describe('client id metadata documents', () => {
     ['a link-local (instance metadata) address', () => 'https://169.254.169.254/latest/meta-data.json'],
     ['a unique-local IPv6 address', () => 'https://[fd00::1]/client.json'],
     ['an IPv4-mapped IPv6 address', () => 'https://[::ffff:7f00:1]/client.json'],
+    ['the unspecified IPv4 address', () => 'https://0.0.0.0/client.json'],
+    ['the unspecified IPv6 address', () => 'https://[::]/client.json'],
+    ['an IPv6 unique-local EC2 metadata address', () => 'https://[fd00:ec2::254]/latest/meta-data.json'],
+    ['an IPv4-compatible IPv6 address', () => 'https://[::a9fe:a9fe]/latest/meta-data.json'],
+    ['an IPv4-translated IPv6 address', () => 'https://[::ffff:0:7f00:1]/client.json'],
   ])('refuses a document on %s when loopback is not allowed (deployed setting)', async (_, id) => {
     const result = await directory(false).resolve(id());
     expect(result.ok).toBe(false);

@@ -8,7 +8,12 @@ import {
   parseMetadataDocument,
 } from '../../src/bridge/metadata-document.ts';
 import { consentPage, escapeHtml, htmlHeaders } from '../../src/bridge/pages.ts';
-import { findRedirectUri, redirectUriMatches, redirectUriProblem } from '../../src/bridge/redirect-uri.ts';
+import {
+  findRedirectUri,
+  redirectHost,
+  redirectUriMatches,
+  redirectUriProblem,
+} from '../../src/bridge/redirect-uri.ts';
 import { openRegisteredClient, register, validateRegistration } from '../../src/bridge/registration.ts';
 import { grantScopes, resourceAccepted } from '../../src/bridge/scopes.ts';
 import { createSealer } from '../../src/bridge/seal.ts';
@@ -27,6 +32,9 @@ describe('redirect URIs (OAuth 2.1 §2.3.1, RFC 8252)', () => {
     ['https://user:pw@a.example.com/cb', /credentials/],
     ['https://*.example.com/cb', /wildcards/],
     ['/relative', /absolute URL/],
+    [' https://a.example.com/cb', /whitespace or control characters/],
+    ['https://a.example.com/c\tb', /whitespace or control characters/],
+    ['https://a.example.com/c b', /whitespace or control characters/],
     [`https://a.example.com/${'x'.repeat(600)}`, /at most 512/],
     [42, /non-empty string/],
   ])('%s → %s', (uri, problem) => {
@@ -47,8 +55,31 @@ describe('redirect URIs (OAuth 2.1 §2.3.1, RFC 8252)', () => {
     ['http://127.0.0.1:1000/cb', 'http://127.0.0.1:1000/cb?x=1', false],
     ['http://127.0.0.1:1000/cb', 'http://127.0.0.1:1000/other', false],
     ['https://app.example.com:1000/cb', 'https://app.example.com:2000/cb', false],
+    // Only the port may differ: other spellings of the same loopback target are not the registered string.
+    ['http://127.0.0.1:1000/cb', 'http://127.1:2000/cb', false],
+    ['http://127.0.0.1:1000/cb', 'http://0x7f000001:2000/cb', false],
+    ['http://127.0.0.1:1000/cb', 'http://127.0.0.1.:2000/cb', false],
+    ['http://127.0.0.1:1000/cb', 'http://127.0.0.1:2000/x/../cb', false],
+    ['http://127.0.0.1:1000/cb', ' http://127.0.0.1:2000/cb', false],
+    ['http://127.0.0.1:1000/cb', 'http://127.0.0.1:2000/c\tb', false],
+    ['http://127.0.0.1:1000/cb', 'HTTP://127.0.0.1:2000/cb', false],
+    ['http://127.0.0.1:1000/cb', 'http://127.0.0.1:02000/cb', false],
+    ['http://127.0.0.1:1000/cb', 'http://127.0.0.1:0/cb', false],
+    ['http://localhost/cb', 'http://LOCALHOST:9/cb', false],
+    ['http://[::1]/cb', 'http://[0:0:0:0:0:0:0:1]:9/cb', false],
+    ['http://[::1]/cb', 'http://[::1]:9/cb', true],
+    ['http://127.0.0.1:1000', 'http://127.0.0.1:2000', true],
   ])('registered %s, presented %s → %s', (registered, presented, expected) => {
     expect(redirectUriMatches(registered, presented)).toBe(expected);
+  });
+
+  it.each([
+    ['https://\u0430pple.com/cb', 'xn--pple-43d.com'], // Cyrillic a: a homograph shows as punycode
+    ['https://claude.ai.evil.example/cb', 'claude.ai.evil.example'],
+    ['http://127.0.0.1:50001/cb', '127.0.0.1:50001'],
+    ['https://app.example.com:8443/cb', 'app.example.com:8443'],
+  ])('names the redirect host of %s on the consent page as %s', (uri, host) => {
+    expect(redirectHost(uri)).toBe(host);
   });
 
   it('finds the registered entry a loopback redirect matches', () => {
@@ -100,10 +131,14 @@ describe('dynamic client registration (RFC 7591)', () => {
     [{ redirect_uris: ['https://a/cb'], grant_types: ['refresh_token'] }, 'invalid_client_metadata'],
     [{ redirect_uris: ['https://a/cb'], client_name: 7 }, 'invalid_client_metadata'],
     [{ redirect_uris: ['https://a/cb'], response_types: ['code', 'token'] }, 'invalid_client_metadata'],
-  ])('refuses %j with %s', (body, error) => {
+    [{ redirect_uris: ['https://a/cb'], token_endpoint_auth_method: 'x' }, 'invalid_client_metadata'],
+    [{ redirect_uris: ['myapp://cb'] }, 'invalid_redirect_uri'],
+  ])('refuses %j with %s, described in the characters RFC 6749 §5.2 allows', (body, error) => {
     const checked = validateRegistration(body);
     expect(checked.ok).toBe(false);
-    if (!checked.ok) expect(checked.error.error).toBe(error);
+    if (checked.ok) return;
+    expect(checked.error.error).toBe(error);
+    expect(checked.error.error_description).toMatch(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/);
   });
 
   it('strips control and bidi characters from display names and caps them', () => {
@@ -160,6 +195,14 @@ describe('outbound address policy (SSRF guard)', () => {
     ['64:ff9b::a00:1', false],
     ['2002:a00:1::', false],
     ['224.0.0.1', false],
+    ['::7f00:1', false], // IPv4-compatible form of 127.0.0.1
+    ['::a9fe:a9fe', false], // IPv4-compatible form of 169.254.169.254
+    ['::ffff:0:a9fe:a9fe', false], // IPv4-translated form (RFC 2765)
+    ['::ffff:0:a00:1', false],
+    ['3fff::1', false], // documentation (RFC 9637)
+    ['5f00::1', false], // SRv6 SIDs (RFC 9602), outside global unicast
+    ['4000::1', false], // not allocated as global unicast
+    ['2a05:d014::1', true],
     ['not an ip', false],
   ])('%s allowed: %s', (address, allowed) => expect(isAllowedAddress(address)).toBe(allowed));
 
