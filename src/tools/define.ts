@@ -29,7 +29,7 @@ export interface StoreRequest {
 export interface ToolContext extends Partial<InputContext> {
   /** Id of this invocation (the Lambda request id, or the local server's), for logs and support. */
   requestId: string;
-  /** Fires when the call's time budget runs out: stop work and return. */
+  /** Fires when the call's time budget runs out or its task is cancelled: stop work and return. */
   signal: AbortSignal;
   era: Era;
   protocolVersion: string;
@@ -71,11 +71,39 @@ interface ToolOptions {
   scopes?: readonly string[];
   /** Write the call's arguments into the audit log line. Default false: arguments may hold personal data. */
   logArguments?: boolean;
+  /** Whether and how the tool runs as a task (README "Tasks"); default: never, every call answers in the request. */
+  task?: TaskSupport;
+}
+
+/**
+ * A tool that may run as a task (the tasks extension, `io.modelcontextprotocol/tasks`): the server answers the call
+ * with a task, runs the tool in a worker for up to 15 minutes, and the client polls `tasks/get` for the result.
+ * Only clients that declare the extension on the request get tasks (2026-07-28 revision).
+ */
+export interface TaskSupport<A = any> {
+  /**
+   * `optional`: a task for clients that accept tasks, an ordinary call (within the request's time limit) for the
+   * others. `required`: only ever a task; other clients are told the tool needs the tasks extension (-32021).
+   */
+  mode: 'optional' | 'required';
+  /**
+   * Wait up to this many ms for the task to finish before answering: a tool that finishes in time answers with
+   * its result, as an ordinary call would (SEP-2663's immediate-result shortcut); one that does not answers with
+   * the task. The run is the same either way (it is never started twice). Default 0: answer with the task at once.
+   */
+  afterMs?: number;
+  /**
+   * Runs in the request before a task is made (SEP-2663: input is gathered synchronously before the task): return
+   * `inputRequired(...)` to ask the client first (the retry comes back here with `ctx.inputResponses`), or nothing
+   * to go on. The task's first run then finds the last round's answers and state in `ctx.inputResponses` and
+   * `ctx.requestState`.
+   */
+  prepare?: (args: A, ctx: ToolContext) => InputRequired | undefined | Promise<InputRequired | undefined>;
 }
 
 /** The definition a template user writes: see README "Add a tool". */
 export interface ToolSpec<I, O>
-  extends Omit<Tool, 'name' | 'description' | 'inputSchema' | 'outputSchema'>, ToolOptions {
+  extends Omit<Tool, 'name' | 'description' | 'inputSchema' | 'outputSchema'>, Omit<ToolOptions, 'task'> {
   /** 1–128 characters of A-Z a-z 0-9 _ - . (unique within the server). */
   name: string;
   description: string;
@@ -83,6 +111,8 @@ export interface ToolSpec<I, O>
   inputSchema?: I;
   /** JSON Schema 2020-12 for `structuredContent`; when present, the result must conform. */
   outputSchema?: O;
+  /** Whether and how the tool runs as a task (README "Tasks"); default: never. */
+  task?: TaskSupport<Args<I>>;
   handler: (
     args: Args<I>,
     ctx: ToolContext,

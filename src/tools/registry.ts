@@ -4,8 +4,9 @@ import { errorFields } from '../log.ts';
 import { UnknownToolError } from '../protocol/errors.ts';
 import { listFingerprint } from '../protocol/cursor.ts';
 import type { CallToolResult, JsonSchema, Tool } from '../protocol/types.ts';
-import type { ToolContext, ToolDefinition } from './define.ts';
+import type { TaskSupport, ToolContext, ToolDefinition } from './define.ts';
 import { ToolError } from './define.ts';
+import { CANCELLED, endOf, TIMED_OUT, type CallOptions } from './budget.ts';
 import { scanParamHeaders, type ParamHeader } from './param-headers.ts';
 import { contentBlockProblem, toCallToolResult, toolErrorResult } from './result.ts';
 import {
@@ -30,6 +31,21 @@ interface RegisteredTool {
 
 /** Everything a call needs besides the abort signal, which the registry owns. */
 export type CallContext = Omit<ToolContext, 'signal'>;
+
+/** Refuses a `task` declaration that could only fail later. */
+function checkTaskSupport(name: string, task: TaskSupport | undefined): void {
+  if (task === undefined) return;
+  if (task.mode !== 'optional' && task.mode !== 'required')
+    throw new Error(
+      `Tool "${name}" declares task.mode ${JSON.stringify(task.mode)}; use "optional" or "required"`,
+    );
+  if (task.afterMs !== undefined && !(Number.isInteger(task.afterMs) && task.afterMs >= 0))
+    throw new Error(
+      `Tool "${name}" declares task.afterMs ${task.afterMs}; use a whole number of ms, 0 or more`,
+    );
+  if (task.prepare !== undefined && typeof task.prepare !== 'function')
+    throw new Error(`Tool "${name}" declares a task.prepare that is not a function`);
+}
 
 /**
  * The tool set of one server: checks definitions once, lists them in definition order (deterministic, as
@@ -56,6 +72,7 @@ export class ToolRegistry {
       const badScope = (definition.scopes ?? []).find((s) => typeof s !== 'string' || !isScopeToken(s));
       if (badScope !== undefined)
         throw new Error(`Tool "${name}" declares an invalid scope ${JSON.stringify(badScope)}`);
+      checkTaskSupport(name, definition.task);
       const inputSchema = definition.inputSchema ?? NO_ARGUMENTS;
       assertSupportedSchema(`Tool "${name}"`, inputSchema, 'inputSchema');
       if (definition.outputSchema)
@@ -97,6 +114,11 @@ export class ToolRegistry {
     return this.byName.get(name)?.listed.outputSchema !== undefined;
   }
 
+  /** Whether and how a tool runs as a task; undefined for tools that never do. */
+  taskSupport(name: string): TaskSupport | undefined {
+    return this.byName.get(name)?.definition.task;
+  }
+
   /** The `x-mcp-header` declarations of a tool (empty for most tools). */
   paramHeaders(name: string): readonly ParamHeader[] {
     return this.byName.get(name)?.paramHeaders ?? [];
@@ -115,73 +137,126 @@ export class ToolRegistry {
   }
 
   /**
-   * Runs one call within its time budget: the tool's `timeoutMs` (or the default), capped by `remainingMs`. Unknown tool → -32602 (spec: tools, "Error Handling"); everything the
-   * tool does wrong → an `isError` result the model can act on.
+   * Runs one call within its time budget: the tool's `timeoutMs` (or the default), capped by `remainingMs`, and
+   * stopped early when `options.signal` aborts (a cancelled task). Unknown tool → -32602 (spec: tools, "Error
+   * Handling"); everything the tool does wrong → an `isError` result the model can act on.
    */
   async call(
     name: string,
     args: unknown,
     ctx: CallContext,
     remainingMs = Infinity,
+    options: CallOptions = {},
   ): Promise<CallToolResult | InputRequired> {
+    const entry = await this.entry(name);
+    const invalid = this.invalidArguments(entry, args);
+    if (invalid) return invalid;
+    const run = await this.run(entry, entry.definition.handler, args ?? {}, ctx, remainingMs, options);
+    if ('failed' in run) return run.failed;
+    // A request for client input goes back to the caller, whose revision decides how to ask.
+    if (run.value instanceof InputRequired) return run.value;
+    return this.finish(entry, toCallToolResult(run.value), ctx);
+  }
+
+  /**
+   * Runs a task tool's `task.prepare` step in the request, before any task exists: undefined to go on, a request
+   * for client input (gathered synchronously, multi round-trip), or an `isError` result.
+   */
+  async prepare(
+    name: string,
+    args: unknown,
+    ctx: CallContext,
+    remainingMs = Infinity,
+  ): Promise<CallToolResult | InputRequired | undefined> {
+    const entry = await this.entry(name);
+    const prepare = entry.definition.task?.prepare;
+    if (!prepare) return undefined;
+    const invalid = this.invalidArguments(entry, args);
+    if (invalid) return invalid;
+    const run = await this.run(entry, prepare, args ?? {}, ctx, remainingMs, {});
+    if ('failed' in run) return run.failed;
+    if (run.value === undefined || run.value instanceof InputRequired) return run.value;
+    ctx.log.error('task.prepare returned something other than inputRequired() or nothing', { tool: name });
+    return toolErrorResult(`Tool "${name}" is misconfigured (task.prepare); this is a bug in the tool.`);
+  }
+
+  private async entry(name: string): Promise<RegisteredTool> {
     const entry = this.byName.get(name);
     if (!entry) throw new UnknownToolError(name);
     await this.compile(entry);
-    const input = args ?? {};
-    if (!entry.validateInput!(input)) {
-      return toolErrorResult(
-        `Invalid arguments for tool "${name}": ${describeErrors(entry.validateInput!.errors)}. ` +
-          `Fix the arguments to match the tool's inputSchema and call it again.`,
-      );
-    }
+    return entry;
+  }
+
+  private invalidArguments(entry: RegisteredTool, args: unknown): CallToolResult | undefined {
+    if (entry.validateInput!(args ?? {})) return undefined;
+    return toolErrorResult(
+      `Invalid arguments for tool "${entry.listed.name}": ${describeErrors(entry.validateInput!.errors)}. ` +
+        `Fix the arguments to match the tool's inputSchema and call it again.`,
+    );
+  }
+
+  /** Runs a handler (or prepare step) within the budget; a throw, timeout or cancellation becomes `isError`. */
+  private async run(
+    entry: RegisteredTool,
+    fn: (args: any, ctx: ToolContext) => unknown,
+    input: unknown,
+    ctx: CallContext,
+    remainingMs: number,
+    options: CallOptions,
+  ): Promise<{ value: unknown } | { failed: CallToolResult }> {
+    const name = entry.listed.name;
     const budgetMs = Math.max(
       0,
-      Math.floor(Math.min(entry.definition.timeoutMs ?? this.options.defaultTimeoutMs, remainingMs)),
+      Math.floor(
+        Math.min(
+          entry.definition.timeoutMs ?? options.defaultTimeoutMs ?? this.options.defaultTimeoutMs,
+          remainingMs,
+        ),
+      ),
     );
     // Most tools never look at their signal: create the controller only when one does.
     let controller: AbortController | undefined;
-    let expired = false;
-    const stop = () => controller?.abort(new Error('time budget exhausted'));
+    let stopped: Error | undefined;
+    const stop = (reason: Error) => {
+      stopped ??= reason;
+      controller?.abort(stopped);
+    };
     const toolCtx = Object.defineProperty({ ...ctx } as ToolContext, 'signal', {
       get: () => {
         if (!controller) {
           controller = new AbortController();
-          if (expired) stop();
+          if (stopped) controller.abort(stopped);
         }
         return controller.signal;
       },
       enumerable: true,
     });
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), Math.max(0, budgetMs));
-    });
+    const ended = endOf(budgetMs, options.signal);
     try {
-      const outcome = await Promise.race([
-        Promise.resolve().then(() => entry.definition.handler(input, toolCtx)),
-        timedOut,
-      ]);
-      if (outcome === 'timeout') {
-        expired = true;
-        stop();
+      const outcome = await Promise.race([Promise.resolve().then(() => fn(input, toolCtx)), ended.promise]);
+      if (outcome === TIMED_OUT || outcome === CANCELLED) {
+        stop(new Error(outcome === TIMED_OUT ? 'time budget exhausted' : 'cancelled'));
+        if (outcome === CANCELLED) return { failed: toolErrorResult(`Tool "${name}" was cancelled.`) };
         ctx.log.warn('tool timed out', { tool: name, budgetMs });
-        return toolErrorResult(
-          `Tool "${name}" did not finish within its time budget of ${budgetMs} ms and was stopped. ` +
-            `Try again with a smaller request, or split the work into several calls.`,
-        );
+        return {
+          failed: toolErrorResult(
+            `Tool "${name}" did not finish within its time budget of ${budgetMs} ms and was stopped. ` +
+              `Try again with a smaller request, or split the work into several calls.`,
+          ),
+        };
       }
-      // A request for client input goes back to the caller, whose revision decides how to ask.
-      if (outcome instanceof InputRequired) return outcome;
-      return this.finish(entry, toCallToolResult(outcome), ctx);
+      return { value: outcome };
     } catch (error) {
-      if (error instanceof ToolError) return toolErrorResult(error.message);
+      if (error instanceof ToolError) return { failed: toolErrorResult(error.message) };
       ctx.log.error('tool threw', { tool: name, error: errorFields(error, { stack: true }) });
-      return toolErrorResult(
-        `Tool "${name}" failed unexpectedly; the error was logged with request id ${ctx.requestId}. ` +
-          `Retrying may help if the failure was transient.`,
-      );
+      return {
+        failed: toolErrorResult(
+          `Tool "${name}" failed unexpectedly; the error was logged with request id ${ctx.requestId}. ` +
+            `Retrying may help if the failure was transient.`,
+        ),
+      };
     } finally {
-      clearTimeout(timer);
+      ended.clear();
     }
   }
 
