@@ -56,6 +56,14 @@ export const Defaults = {
   /** API stage steady-state rate limit (requests per second) and burst. */
   throttleRateLimit: 50,
   throttleBurstLimit: 100,
+  /** How long a task stays readable after it was created (TASKS_TTL_MS): the `ttlMs` every task promises. */
+  taskTtlMs: 3_600_000,
+  /** Poll interval suggested to clients in every task (`pollIntervalMs`, TASKS_POLL_INTERVAL_MS). */
+  taskPollIntervalMs: 1_000,
+  /** Time limit of the task worker function: Lambda's maximum, for tools that run for minutes. */
+  workerFunctionTimeoutSeconds: 900,
+  /** Memory of the task worker function in MB. */
+  workerMemoryMb: 1024,
   /** Port of `npm start`. */
   localPort: 3000,
   /** CloudFormation stack name `cdk deploy` creates. */
@@ -90,6 +98,9 @@ export const Ranges = {
   offloadThresholdBytes: { min: 1, max: 1 * MiB },
   offloadTtlDays: { min: 1, max: 365 },
   memoryMb: { min: 128, max: 10_240 },
+  /** A task must outlive the longest worker run (15 minutes) and the client's last poll; at most 30 days. */
+  taskTtlMs: { min: 16 * 60_000, max: 30 * 86_400_000 },
+  taskPollIntervalMs: { min: 100, max: 60_000 },
 } as const;
 
 /** Sizes the large-output feature works with (see `outputs/parts.ts` for how a part is measured). */
@@ -173,4 +184,28 @@ export const BridgeLimits = {
   functionTimeoutSeconds: 15,
   /** Memory of the bridge function in MB. */
   functionMemoryMb: 512,
+} as const;
+
+/**
+ * Numbers of the tasks extension (`src/tasks/`): how a task record stays within one DynamoDB item (400 KB) and how
+ * a worker that stops without finishing is noticed.
+ */
+export const TaskLimits = {
+  /** Serialized size a task record may reach: DynamoDB's 400 KB item limit less room for the key attributes. */
+  maxRecordBytes: 350_000,
+  /** Arguments of a call that runs as a task, serialized: they are kept in the record for every round. */
+  maxArgumentsBytes: 64 * KiB,
+  /** Inline content of a task's result; the offload policy stores and links anything beyond it. */
+  maxInlineResultBytes: 192 * KiB,
+  /** A running task's worker renews its lease this often (and notices a cancellation). */
+  heartbeatMs: 5_000,
+  /** A working task whose lease has not been renewed for this long is reported failed: its worker stopped. */
+  leaseMs: 30_000,
+  /**
+   * How long a new task may wait for its worker to start. Above the worker's maximum event age (60 s, the least
+   * Lambda allows), after which an undelivered start is dropped, never run late.
+   */
+  startLeaseMs: 90_000,
+  /** Most time a worker keeps for recording the outcome after the tool's budget ends. */
+  workerReserveMs: 10_000,
 } as const;

@@ -25,12 +25,19 @@ export interface OffloadContext {
 export interface ResultOffloader {
   /** A block above this many bytes is stored (pages read back stay under it). */
   readonly thresholdBytes: number;
-  /** Stores the large parts of a result and links them; `structuredContentRequired` when the tool has an outputSchema. */
-  apply(
-    result: CallToolResult,
-    ctx: OffloadContext & { structuredContentRequired?: boolean },
-  ): Promise<CallToolResult>;
+  /**
+   * Stores the large parts of a result and links them; `structuredContentRequired` when the tool has an
+   * outputSchema, `maxInlineBytes` to keep less inline than usual (a task's result must fit its record).
+   */
+  apply(result: CallToolResult, ctx: OffloadContext & ApplyOptions): Promise<CallToolResult>;
   store(request: StoreRequest, ctx: OffloadContext): Promise<ResourceLink>;
+}
+
+/** How one result is offloaded, beside who produced it. */
+export interface ApplyOptions {
+  structuredContentRequired?: boolean;
+  /** A lower cap on what stays inline than the offloader's own. */
+  maxInlineBytes?: number;
 }
 
 /** What the offloader needs: where to write, under which prefix, and for how long outputs stay readable. */
@@ -90,8 +97,12 @@ class Offloader implements ResultOffloader {
     this.concurrency = options.concurrency ?? 4;
   }
 
-  async apply(result: CallToolResult, ctx: OffloadContext & { structuredContentRequired?: boolean }) {
-    const plan = planOffload(result, this.limits, {
+  async apply(result: CallToolResult, ctx: OffloadContext & ApplyOptions) {
+    const limits =
+      ctx.maxInlineBytes === undefined
+        ? this.limits
+        : { ...this.limits, maxInlineBytes: Math.min(this.limits.maxInlineBytes, ctx.maxInlineBytes) };
+    const plan = planOffload(result, limits, {
       tool: ctx.tool,
       structuredContentRequired: ctx.structuredContentRequired === true,
       ...(ctx.readTool !== undefined ? { readTool: ctx.readTool } : {}),

@@ -146,3 +146,18 @@ export class InsufficientScopeError extends McpError {
     );
   }
 }
+
+/**
+ * -32602 for a task id that names no task of this caller: unknown, expired, or another caller's, all answered
+ * alike (tasks extension, "Error Handling").
+ */
+export class TaskNotFoundError extends McpError {
+  constructor(taskId: unknown) {
+    const id = typeof taskId === 'string' ? clientText(taskId) : undefined;
+    super(
+      ErrorCode.InvalidParams,
+      id === undefined ? 'Invalid params: taskId must be a string' : `Task not found: ${id}`,
+      id === undefined ? undefined : { taskId: id },
+    );
+  }
+}

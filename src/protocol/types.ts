@@ -196,6 +196,8 @@ export interface ServerCapabilities {
   prompts?: { listChanged?: boolean };
   logging?: JSONObject;
   completions?: JSONObject;
+  /** Extensions the server supports, by identifier (e.g. `io.modelcontextprotocol/tasks`). */
+  extensions?: Record<string, JSONObject>;
 }
 
 /** Log levels in increasing severity (RFC 5424 names, as the schema lists them). */

@@ -1,0 +1,112 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { storageKey, TaskStoreError, type TaskStore } from './store.ts';
+import type { TaskRecord } from './types.ts';
+
+/** Where the records live and how to reach the service. */
+export interface DynamoTaskStoreOptions {
+  /** Table with a string partition key `pk` and TTL on the number attribute `expiresAt` (the stack creates it). */
+  table: string;
+  /** Endpoint of a DynamoDB-compatible server (local development and tests). Default: the AWS endpoint. */
+  endpoint?: string;
+  /** Default: the `AWS_REGION` of the environment, or us-east-1 with a custom endpoint. */
+  region?: string;
+  /** Default: the SDK's provider chain (the function's role, or `AWS_*` variables). */
+  credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Time to establish a connection, ms. Default 3,000. */
+  connectionTimeoutMs?: number;
+  /** Time a request may stay idle on its socket, ms. Default 5,000. */
+  requestTimeoutMs?: number;
+}
+
+/** Attribute names of a task item; the key schema and TTL attribute must match the table's. */
+export const TaskTableAttributes = { partitionKey: 'pk', ttl: 'expiresAt' } as const;
+
+type Sdk = typeof import('@aws-sdk/client-dynamodb');
+
+const isConditionFailure = (error: unknown) =>
+  (error as { name?: string })?.name === 'ConditionalCheckFailedException';
+
+/**
+ * Task records in DynamoDB, one item each: the key, the revision, the expiry (the table's TTL attribute, in epoch
+ * seconds, so DynamoDB deletes the item some time after the task expired) and the record as one JSON string.
+ * Every write is conditional: a create only where no item is, a replace only over the revision that was read, so
+ * two writers can never both win a state transition. Reads are strongly consistent, so a task is readable the
+ * moment `create` returns (SEP-2663 "durably created"). The SDK is imported on first use and is provided by the
+ * Lambda runtime, so the bundles do not carry it.
+ */
+export function dynamoTaskStore(options: DynamoTaskStoreOptions): TaskStore {
+  let loaded: Promise<{ sdk: Sdk; client: DynamoDBClient }> | undefined;
+  const load = () =>
+    (loaded ??= import('@aws-sdk/client-dynamodb').then((sdk) => {
+      const region = options.region ?? (options.endpoint ? 'us-east-1' : undefined);
+      const client = new sdk.DynamoDBClient({
+        ...(region ? { region } : {}),
+        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+        ...(options.credentials ? { credentials: options.credentials } : {}),
+        requestHandler: {
+          connectionTimeout: options.connectionTimeoutMs ?? 3_000,
+          requestTimeout: options.requestTimeoutMs ?? 5_000,
+        },
+      });
+      return { sdk, client };
+    }));
+  const { partitionKey: PK, ttl: TTL } = TaskTableAttributes;
+  const item = (record: TaskRecord) => ({
+    [PK]: { S: storageKey(record) },
+    rev: { N: String(record.revision) },
+    [TTL]: { N: String(Math.ceil(record.expiresAt / 1000)) },
+    doc: { S: JSON.stringify(record) },
+  });
+
+  return {
+    async create(record) {
+      try {
+        const { sdk, client } = await load();
+        await client.send(
+          new sdk.PutItemCommand({
+            TableName: options.table,
+            Item: item(record),
+            ConditionExpression: 'attribute_not_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': PK },
+          }),
+        );
+      } catch (error) {
+        throw new TaskStoreError('create', { cause: error });
+      }
+    },
+    async get(key) {
+      try {
+        const { sdk, client } = await load();
+        const out = await client.send(
+          new sdk.GetItemCommand({
+            TableName: options.table,
+            Key: { [PK]: { S: storageKey(key) } },
+            ConsistentRead: true,
+          }),
+        );
+        const doc = out.Item?.doc?.S;
+        return doc === undefined ? undefined : (JSON.parse(doc) as TaskRecord);
+      } catch (error) {
+        throw new TaskStoreError('get', { cause: error });
+      }
+    },
+    async replace(record) {
+      try {
+        const { sdk, client } = await load();
+        await client.send(
+          new sdk.PutItemCommand({
+            TableName: options.table,
+            Item: item(record),
+            ConditionExpression: '#rev = :read',
+            ExpressionAttributeNames: { '#rev': 'rev' },
+            ExpressionAttributeValues: { ':read': { N: String(record.revision - 1) } },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw new TaskStoreError('replace', { cause: error });
+      }
+    },
+  };
+}
