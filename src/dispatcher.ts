@@ -6,6 +6,7 @@ import { lifecycleMethods, type LifecycleOptions } from './methods/lifecycle.ts'
 import type { MethodContext, MethodTable } from './methods/method.ts';
 import { promptMethods } from './methods/prompts.ts';
 import { resourceMethods } from './methods/resources.ts';
+import { taskMethods } from './methods/tasks.ts';
 import { toolMethods, type ToolMethodsOptions } from './methods/tools.ts';
 import { InsufficientScopeError, InternalError, McpError, MethodNotFoundError } from './protocol/errors.ts';
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from './protocol/types.ts';
@@ -59,6 +60,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     ...(capabilities.resources ? resourceMethods({ resources, pageSize }) : {}),
     ...(capabilities.prompts ? promptMethods({ prompts, pageSize }) : {}),
     ...(capabilities.completions ? completionMethods({ prompts, resources }) : {}),
+    ...(options.tasks ? taskMethods(options.tasks) : {}),
   };
   const codecFor = createCodecs({ ...options, info: options.info });
 

@@ -8,6 +8,7 @@ export {
   defineTool,
   ToolError,
   type StoreRequest,
+  type TaskSupport,
   type ToolContext,
   type ToolDefinition,
   type ToolReturn,
@@ -26,7 +27,7 @@ export type { PrecompiledValidators, Validator } from './tools/validation.ts';
 export { createMcpServer, DEFAULT_TRANSPORT, type McpServer, type McpServerOptions } from './server.ts';
 export type { TransportOptions } from './http/transport.ts';
 export { loadConfig, type AuthConfig, type Config, type OffloadConfig } from './config.ts';
-export { DEFAULT_TOOL_TIMEOUT_MS, Defaults, OutputLimits, Platform, Ranges } from './limits.ts';
+export { DEFAULT_TOOL_TIMEOUT_MS, Defaults, OutputLimits, Platform, Ranges, TaskLimits } from './limits.ts';
 export { silentLogger, type Logger } from './log.ts';
 
 // Resources.
@@ -67,6 +68,23 @@ export {
 export { s3Storage, type S3StorageOptions } from './storage/s3.ts';
 export { s3RangeReader } from './storage/s3-ranges.ts';
 export { memoryStorage } from './storage/memory.ts';
+
+// Tasks (the io.modelcontextprotocol/tasks extension): the store, how runs reach a worker, the worker itself.
+export type { TasksOptions } from './tasks/runtime.ts';
+export type { TaskStore } from './tasks/store.ts';
+export { memoryTaskStore } from './tasks/memory-store.ts';
+export { dynamoTaskStore, TaskTableAttributes, type DynamoTaskStoreOptions } from './tasks/dynamodb-store.ts';
+export { lambdaTaskLauncher, type LambdaTaskLauncherOptions } from './tasks/launchers.ts';
+export type { TaskJob, TaskLauncher } from './tasks/job.ts';
+export { createTaskWorker, type TaskWorkerOptions } from './tasks/worker.ts';
+export {
+  TASKS_EXTENSION,
+  type DetailedTask,
+  type Task,
+  type TaskKey,
+  type TaskRecord,
+  type TaskStatus,
+} from './tasks/types.ts';
 
 // Authorization (OAuth resource server).
 export { createOAuthAuthenticator, type OAuthOptions } from './auth/oauth.ts';

@@ -10,6 +10,8 @@ import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceProvider } from './resources/provider.ts';
 import type { ToolDefinition } from './tools/define.ts';
 import { ToolRegistry } from './tools/registry.ts';
+import { createTaskRuntime, type TasksOptions } from './tasks/runtime.ts';
+import { TASKS_EXTENSION } from './tasks/types.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS, Defaults } from './limits.ts';
 import type { PrecompiledValidators } from './tools/validation.ts';
 
@@ -56,6 +58,11 @@ export interface McpServerOptions {
   /** HTTP transport rules. */
   http?: Partial<TransportOptions>;
   /**
+   * The tasks extension (README "Tasks"): tools declaring `task` may then be answered with a task that a worker
+   * runs for up to 15 minutes. Default none: every call answers in its request.
+   */
+  tasks?: TasksOptions;
+  /**
    * Who may call: every request must then carry a valid access token (e.g. `createOAuthAuthenticator`).
    * Default none: anyone who can reach the endpoint may call it (local development).
    */
@@ -96,6 +103,7 @@ export function createMcpServer(options: McpServerOptions) {
     ...(prompts.length ? { prompts: {} } : {}),
     ...(options.logging ? { logging: {} } : {}),
     ...(options.completions ? { completions: {} } : {}),
+    ...(options.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
   };
   const dispatch = createDispatcher({
     info: options.info,
@@ -110,6 +118,14 @@ export function createMcpServer(options: McpServerOptions) {
     listCache: options.listCache ?? { ttlMs: Defaults.listCacheTtlMs, cacheScope: 'public' },
     ...(options.offloader ? { offloader: options.offloader } : {}),
     ...(builtIn.length ? { readTool: READ_OUTPUT_TOOL } : {}),
+    ...(options.tasks
+      ? {
+          tasks: createTaskRuntime(options.tasks, {
+            tools,
+            ...(options.offloader ? { offloader: options.offloader } : {}),
+          }),
+        }
+      : {}),
     requestState: createRequestStateCodec({
       ttlMs: options.requestStateTtlMs ?? Defaults.requestStateTtlMs,
       ...(options.requestStateSecret !== undefined ? { secret: options.requestStateSecret } : {}),

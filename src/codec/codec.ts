@@ -28,6 +28,10 @@ export interface RevisionCodec {
   askForInput(request: InputRequired, target: InputTarget, log: Logger): JSONObject;
   /** Lowest severity (index in LOGGING_LEVELS) of log notifications this request receives; -1 for none. */
   logThreshold(meta: JSONObject): number;
+  /** Whether the request declared the tasks extension, so it may be answered with a task (SEP-2663). */
+  acceptsTasks(): boolean;
+  /** The answer to a call of a tool that only runs as a task, from a client that does not accept tasks. */
+  taskRequired(tool: string): JSONObject;
 }
 
 /** Which request a sealed state belongs to: replaying it against another target or caller fails. */

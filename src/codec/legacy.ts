@@ -2,11 +2,19 @@ import type { InputContext, InputRequired } from '../input/input-required.ts';
 import { ErrorCode, McpError, ResourceNotFoundError } from '../protocol/errors.ts';
 import type { CallToolResult, JSONObject } from '../protocol/types.ts';
 import { DEFAULT_LEGACY_VERSION, type Revision } from '../protocol/versions.ts';
+import { TASKS_EXTENSION } from '../tasks/types.ts';
 import { toolErrorResult } from '../tools/result.ts';
 import type { InputTarget, RevisionCodec } from './codec.ts';
 
 /** Methods only the stateless revision has. */
-const MODERN_ONLY = new Set(['server/discover', 'subscriptions/listen']);
+const MODERN_ONLY = new Set([
+  'server/discover',
+  'subscriptions/listen',
+  // The tasks extension rides on 2026-07-28 per-request capabilities; the handshake era has no such requests.
+  'tasks/get',
+  'tasks/update',
+  'tasks/cancel',
+]);
 const NO_INPUT: InputContext = Object.freeze({
   clientCapabilities: {},
   inputResponses: {},
@@ -25,7 +33,8 @@ export class LegacyCodec implements RevisionCodec {
     return !MODERN_ONLY.has(method);
   }
 
-  result(_method: string, result: JSONObject): JSONObject {
+  result(method: string, result: JSONObject): JSONObject {
+    if (method === 'initialize') return withoutTasksExtension(result);
     if (!('ttlMs' in result) && !('cacheScope' in result)) return result;
     const { ttlMs: _t, cacheScope: _s, ...rest } = result;
     return rest;
@@ -67,6 +76,30 @@ export class LegacyCodec implements RevisionCodec {
   logThreshold(): number {
     return 0;
   }
+
+  /** Handshake-era requests carry no per-request capabilities, so they never declare the tasks extension. */
+  acceptsTasks(): boolean {
+    return false;
+  }
+
+  taskRequired(tool: string): JSONObject {
+    return toolErrorResult(
+      `Tool "${tool}" runs only as a task (it can take minutes), which needs a client that speaks protocol ` +
+        `revision 2026-07-28 and declares the ${TASKS_EXTENSION} extension. Use such a client for this tool.`,
+    ) as unknown as JSONObject;
+  }
+}
+
+/** `initialize` advertises no tasks extension: no handshake-era request could use it. */
+function withoutTasksExtension(result: JSONObject): JSONObject {
+  const capabilities = result.capabilities as { extensions?: Record<string, unknown> } | undefined;
+  if (!capabilities?.extensions || !(TASKS_EXTENSION in capabilities.extensions)) return result;
+  const { [TASKS_EXTENSION]: _tasks, ...extensions } = capabilities.extensions;
+  const { extensions: _all, ...rest } = capabilities;
+  return {
+    ...result,
+    capabilities: Object.keys(extensions).length ? { ...rest, extensions } : rest,
+  };
 }
 
 /**

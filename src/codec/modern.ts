@@ -8,7 +8,13 @@ import {
 import type { StateBinding } from '../input/request-state.ts';
 import type { Logger } from '../log.ts';
 import { isJsonObject } from '../protocol/json.ts';
-import { ErrorCode, ResourceNotFoundError, type McpError } from '../protocol/errors.ts';
+import {
+  ErrorCode,
+  MissingCapabilityError,
+  ResourceNotFoundError,
+  type McpError,
+} from '../protocol/errors.ts';
+import { TASKS_EXTENSION } from '../tasks/types.ts';
 import {
   LOGGING_LEVELS,
   type CallToolResult,
@@ -70,10 +76,13 @@ export class ModernCodec implements RevisionCodec {
 
   result(method: string, result: JSONObject): JSONObject {
     const meta = isJsonObject(result._meta) ? result._meta : {};
-    const complete = result.resultType !== 'input_required';
+    // SEP-2322 `input_required`, SEP-2663 `task` (a CreateTaskResult); every other result is `complete`.
+    const kind =
+      result.resultType === 'input_required' || result.resultType === 'task' ? result.resultType : 'complete';
+    const complete = kind === 'complete';
     const wrapped: JSONObject = {
       ...result,
-      resultType: complete ? 'complete' : 'input_required',
+      resultType: kind,
       _meta: { ...meta, [MetaKey.ServerInfo]: this.shared.serverInfo },
     };
     return complete && CACHEABLE.has(method) && !('ttlMs' in wrapped)
@@ -114,6 +123,17 @@ export class ModernCodec implements RevisionCodec {
     const sealed =
       request.state === undefined ? undefined : requestState.seal(request.state, binding(target));
     return inputRequiredResult(request, sealed);
+  }
+
+  /** SEP-2663: a request may get a task only if its own capabilities declare the extension. */
+  acceptsTasks(): boolean {
+    const extensions = this.revision.clientCapabilities?.extensions;
+    return isJsonObject(extensions) && isJsonObject(extensions[TASKS_EXTENSION]);
+  }
+
+  /** SEP-2663 "Capability Negotiation": -32021 naming the extension (HTTP 400). */
+  taskRequired(): JSONObject {
+    throw new MissingCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
   }
 
   /** 2026-07-28 has no logging/setLevel: a request asks for log messages with `_meta` logLevel, none without. */

@@ -9,11 +9,14 @@ import { paramHeaderValue, valueAtPath } from '../tools/param-headers.ts';
  * `Mcp-Param-*` mirror the body so gateways can route without parsing it; the server checks they agree.
  */
 
-/** Methods whose `Mcp-Name` header mirrors a body field. */
-const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = {
+/** Methods whose `Mcp-Name` header mirrors a body field (the tasks rows: SEP-2663 "Routing Headers"). */
+const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'resources/read': 'uri',
   'prompts/get': 'name',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 const PREFIX = '=?base64?';

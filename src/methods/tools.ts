@@ -9,8 +9,10 @@ import { isJsonObject } from '../protocol/json.ts';
 import { LOGGING_LEVELS, type JSONObject, type ServerCapabilities } from '../protocol/types.ts';
 import { ToolError } from '../tools/define.ts';
 import type { CallContext, ToolRegistry } from '../tools/registry.ts';
+import type { TaskRuntime } from '../tasks/runtime.ts';
 import { fitResult } from '../tools/result.ts';
 import { callerKey, type MethodContext, type MethodSpec, type MethodTable } from './method.ts';
+import { callThroughTask } from './task-calls.ts';
 
 /** What the tool methods work with. */
 export interface ToolMethodsOptions {
@@ -23,6 +25,8 @@ export interface ToolMethodsOptions {
   offloader?: ResultOffloader;
   /** The built-in tool that pages through stored outputs, when registered: the offload notice names it. */
   readTool?: string;
+  /** The tasks extension; absent when the server runs no tasks (task tools then answer in the request). */
+  tasks?: TaskRuntime;
 }
 
 /** `tools/list` and `tools/call`. */
@@ -71,12 +75,15 @@ async function callTool(
     throw new InsufficientScopeError(name, scopes);
   const remaining = ctx.deadline === undefined ? Infinity : ctx.deadline - Date.now() - options.reserveMs;
   const target: InputTarget = { kind: 'tool', method: 'tools/call', name, ...callerKey(ctx) };
-  const result = await tools.call(
-    name,
-    params.arguments ?? {},
-    toolContext(options, params, ctx, target),
-    remaining,
-  );
+  const args = (params.arguments ?? {}) as JSONObject;
+  const callCtx = toolContext(options, params, ctx, target);
+  const support = options.tasks && tools.taskSupport(name);
+  if (support) {
+    const call = { tools, name, args, support, callCtx, target, remainingMs: remaining };
+    const answered = await callThroughTask(options.tasks!, call, ctx);
+    if (answered) return answered;
+  }
+  const result = await tools.call(name, args, callCtx, remaining);
   if (result instanceof InputRequired) return ctx.codec.askForInput(result, target, ctx.log);
   const final = offloader
     ? await offloader.apply(result, {
@@ -159,8 +166,8 @@ const auditToolCall: (
     ? error instanceof InsufficientScopeError
       ? 'denied'
       : 'rejected'
-    : result.resultType === 'input_required'
-      ? 'input_required'
+    : result.resultType === 'input_required' || result.resultType === 'task'
+      ? result.resultType
       : result.isError === true
         ? 'tool_error'
         : 'ok';

@@ -1,0 +1,106 @@
+import type { InputTarget } from '../codec/codec.ts';
+import { InputRequired } from '../input/input-required.ts';
+import { TaskLimits } from '../limits.ts';
+import { ownerTag } from '../outputs/object-info.ts';
+import type { CallToolResult, JSONObject } from '../protocol/types.ts';
+import { newRecord, newTaskId, wireTask } from '../tasks/policy.ts';
+import type { TaskRuntime } from '../tasks/runtime.ts';
+import type { TaskKey, TaskRecord } from '../tasks/types.ts';
+import type { TaskSupport } from '../tools/define.ts';
+import type { CallContext, ToolRegistry } from '../tools/registry.ts';
+import { toolErrorResult } from '../tools/result.ts';
+import type { MethodContext } from './method.ts';
+import { start } from './tasks.ts';
+
+/** A `tools/call` of a tool that may run as a task: what it needs besides the runtime. */
+export interface TaskCall {
+  tools: ToolRegistry;
+  name: string;
+  args: JSONObject;
+  support: TaskSupport;
+  /** The tool context of the request (for `task.prepare`, and the run's first input). */
+  callCtx: CallContext;
+  target: InputTarget;
+  /** Time left in the request for `task.prepare` and `task.afterMs`. */
+  remainingMs: number;
+}
+
+/**
+ * Server-directed task creation (SEP-2663): a call of a task tool from a client that declared the extension is
+ * answered with a task (a flat CreateTaskResult, `resultType: "task"`) once the task is durably stored and its
+ * worker started; `task.prepare` may first gather input synchronously. A `required` tool refuses other clients;
+ * an `optional` one returns undefined to them, and the call runs as any other.
+ */
+export async function callThroughTask(
+  tasks: TaskRuntime,
+  call: TaskCall,
+  ctx: MethodContext,
+): Promise<JSONObject | undefined> {
+  const { tools, name, args, support, callCtx } = call;
+  const accepts = ctx.codec.acceptsTasks();
+  if (!accepts && support.mode === 'required') return ctx.codec.taskRequired(name);
+  const prepared = await tools.prepare(name, args, callCtx, call.remainingMs);
+  if (prepared instanceof InputRequired) return ctx.codec.askForInput(prepared, call.target, ctx.log);
+  if (prepared) return ctx.codec.toolResult(prepared) as unknown as JSONObject;
+  if (!accepts) return undefined;
+
+  const argumentBytes = Buffer.byteLength(JSON.stringify(args), 'utf8');
+  if (argumentBytes > TaskLimits.maxArgumentsBytes) {
+    return ctx.codec.toolResult(
+      toolErrorResult(
+        `The arguments of tool "${name}" (${argumentBytes} bytes) are too large to run it as a task (at most ` +
+          `${TaskLimits.maxArgumentsBytes} bytes). Pass less data, or a reference to it.`,
+      ),
+    ) as unknown as JSONObject;
+  }
+  const owner = ownerTag(ctx.principal?.key);
+  const { inputResponses = {}, requestState } = callCtx;
+  const record = newRecord({
+    taskId: newTaskId(),
+    ...(owner !== undefined ? { owner } : {}),
+    tool: name,
+    arguments: args,
+    ...(Object.keys(inputResponses).length || requestState !== undefined
+      ? {
+          input: {
+            responses: { ...inputResponses },
+            ...(requestState !== undefined ? { state: requestState } : {}),
+          },
+        }
+      : {}),
+    now: tasks.now(),
+    ttlMs: tasks.ttlMs,
+    pollIntervalMs: tasks.pollIntervalMs,
+  });
+  // SEP-2663: never answer with a task before a tasks/get for it would resolve.
+  await tasks.store.create(record);
+  await start(tasks, record, ctx);
+  ctx.log.info('task created', { taskId: record.taskId, tool: name });
+  const waitMs = Math.min(support.afterMs ?? 0, call.remainingMs);
+  const finished = waitMs > 0 ? await completion(tasks, record, waitMs, ctx) : undefined;
+  if (finished) return ctx.codec.toolResult(finished) as unknown as JSONObject;
+  return { resultType: 'task', ...wireTask(record) } as unknown as JSONObject;
+}
+
+/**
+ * Waits up to `waitMs` for a task to complete (SEP-2663's immediate-result shortcut), polling the store at a
+ * growing interval; the result when it did, undefined otherwise (the client then gets the task).
+ */
+async function completion(
+  tasks: TaskRuntime,
+  key: TaskKey,
+  waitMs: number,
+  ctx: MethodContext,
+): Promise<CallToolResult | undefined> {
+  const until = tasks.now() + waitMs;
+  let pause = 25;
+  for (;;) {
+    const record: TaskRecord | undefined = await tasks.records.read(key, ctx.log);
+    if (record?.status === 'completed' && record.result) return record.result as unknown as CallToolResult;
+    if (!record || record.status !== 'working') return undefined;
+    const left = until - tasks.now();
+    if (left <= 0) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));
+    pause = Math.min(pause * 2, 500);
+  }
+}

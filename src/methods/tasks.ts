@@ -1,0 +1,88 @@
+import { readInputResponses } from '../input/input-required.ts';
+import { errorFields } from '../log.ts';
+import { ownerTag } from '../outputs/object-info.ts';
+import { InternalError, MissingCapabilityError, TaskNotFoundError } from '../protocol/errors.ts';
+import type { JSONObject } from '../protocol/types.ts';
+import type { TaskJob } from '../tasks/job.ts';
+import { answer, cancel, detailedTask, isTaskId, settle } from '../tasks/policy.ts';
+import type { TaskRuntime } from '../tasks/runtime.ts';
+import { TASKS_EXTENSION, type TaskKey, type TaskRecord } from '../tasks/types.ts';
+import type { MethodContext, MethodTable } from './method.ts';
+
+/**
+ * `tasks/get`, `tasks/update` and `tasks/cancel` (the tasks extension, SEP-2663). Every one needs the extension on
+ * the request (-32021 otherwise), and finds only the caller's own tasks: an unknown id, an expired task and
+ * another caller's task are answered alike, -32602. `tasks/result` and `tasks/list` no longer exist (-32601).
+ */
+export function taskMethods(tasks: TaskRuntime): MethodTable {
+  return {
+    'tasks/get': {
+      handler: async (params, ctx) => detailedTask(await find(tasks, params, ctx)) as unknown as JSONObject,
+    },
+    'tasks/update': {
+      handler: async (params, ctx) => {
+        const key = taskKey(params, ctx);
+        const responses = readInputResponses(params.inputResponses ?? null);
+        await find(tasks, params, ctx);
+        const update = await tasks.records.update(key, (r) => answer(r, responses, tasks.now())?.record);
+        // The last outstanding answer makes the next run due: start it (SEP-2663: the ack may precede it).
+        if (update?.status === 'working') await start(tasks, update, ctx);
+        return {};
+      },
+    },
+    'tasks/cancel': {
+      handler: async (params, ctx) => {
+        const key = taskKey(params, ctx);
+        await find(tasks, params, ctx);
+        // Cancelling a finished task changes nothing and is acknowledged alike (idempotent).
+        await tasks.records.update(key, (r) => cancel(r, tasks.now()));
+        return {};
+      },
+    },
+  };
+}
+
+/** The caller's key for the task a request names; -32021 without the extension, -32602 for no task id. */
+export function taskKey(params: JSONObject, ctx: MethodContext): TaskKey {
+  if (!ctx.codec.acceptsTasks()) throw new MissingCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
+  const owner = ownerTag(ctx.principal?.key);
+  if (typeof params.taskId !== 'string') throw new TaskNotFoundError(params.taskId);
+  return { taskId: params.taskId, ...(owner !== undefined ? { owner } : {}) };
+}
+
+/** The live task a request names, or -32602 exactly as for an unknown id. */
+async function find(tasks: TaskRuntime, params: JSONObject, ctx: MethodContext): Promise<TaskRecord> {
+  const key = taskKey(params, ctx);
+  const record = isTaskId(key.taskId) ? await tasks.records.read(key, ctx.log) : undefined;
+  if (!record) throw new TaskNotFoundError(key.taskId);
+  return record;
+}
+
+/**
+ * Starts the due run of a task in a worker, with the live caller of this request. If no worker can be started,
+ * the task fails at once (never waits for a worker that will not come) and the request fails with -32603.
+ */
+export async function start(tasks: TaskRuntime, record: TaskRecord, ctx: MethodContext): Promise<void> {
+  const { revision } = ctx.codec;
+  const job: TaskJob = {
+    version: 1,
+    taskId: record.taskId,
+    ...(record.owner !== undefined ? { owner: record.owner } : {}),
+    round: record.round,
+    ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
+    era: revision.era,
+    protocolVersion: revision.protocolVersion,
+    clientCapabilities: revision.clientCapabilities ?? {},
+  };
+  try {
+    await tasks.launch(job);
+  } catch (error) {
+    ctx.log.error('task worker could not be started', { taskId: record.taskId, error: errorFields(error) });
+    const failure = new InternalError(ctx.requestId, 'the task');
+    const stopped = { code: failure.code, message: failure.message };
+    await tasks.records
+      .update(record, (r) => settle(r, record.round, { kind: 'error', error: stopped }, tasks.now()))
+      .catch((cause) => ctx.log.error('could not record the failed start', { error: errorFields(cause) }));
+    throw failure;
+  }
+}
