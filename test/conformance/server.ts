@@ -1,24 +1,27 @@
-import type { McpServerOptions } from '../../src/index.ts';
+import { memoryTaskStore, type McpServerOptions } from '../../src/index.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';
 import { conformancePrompts } from './fixtures/prompts.ts';
 import { conformanceResources } from './fixtures/resources.ts';
+import { conformanceTaskTools } from './fixtures/tasks.ts';
 import { conformanceTools } from './fixtures/tools.ts';
 
 /**
  * The conformance server: the library's `createMcpServer` with the fixtures the MCP conformance suites expect
  * (the "everything" server of an SDK), behind the same Lambda adapter and local HTTP server as `npm start`.
- * It turns on what the example function leaves off (prompts, completion, logging) so every scenario a
- * stateless server can serve is exercised.
+ * It turns on what the example function leaves off (prompts, completion, logging) and serves the tasks
+ * extension in-process, so every scenario a stateless server can serve is exercised.
  */
 export const conformanceServerOptions: McpServerOptions = {
   info: { name: 'mcp-lambda-template-conformance', version: '1.0.0', title: 'Conformance fixtures' },
   instructions: 'Fixture server for the MCP conformance suites.',
-  tools: conformanceTools,
+  tools: [...conformanceTools, ...conformanceTaskTools],
   resources: [conformanceResources],
   prompts: conformancePrompts,
   logging: true,
   completions: true,
   requestStateSecret: 'conformance-fixture-request-state-secret',
+  // The tasks extension, run in this process (the deployed stack runs tasks in its worker function).
+  tasks: { store: memoryTaskStore() },
   http: {
     // The local server's DNS-rebinding guard, as `npm start` configures it.
     allowedHosts: ['127.0.0.1:*', 'localhost:*', '[::1]:*'],

@@ -12,8 +12,13 @@ describe('conformance baseline files', () => {
     expect(parseBaseline(text)).toEqual(['tools-call-sampling', 'resources-subscribe']);
   });
 
+  it('reads an empty server list as no expected failure', () => {
+    expect(parseBaseline('# nothing fails\nserver: []\n')).toEqual([]);
+  });
+
   it.each([
     ['an entry outside the server list', '  - ping\n'],
+    ['entries after an empty server list', 'server: []\n  - ping\n'],
     ['a client list', 'client:\n  - ping\n'],
     ['an entry with a space after its colon', 'server:\n  - ping: check\n'],
     ['a scenario listed twice', 'server:\n  - ping\n  - ping\n'],
