@@ -8,6 +8,7 @@ export const FUNCTION_ENTRIES = {
   mcp: 'functions/mcp/handler.ts',
   resources: 'functions/resources/handler.ts',
   authorization: 'functions/authorization/handler.ts',
+  worker: 'functions/worker/handler.ts',
 } as const;
 
 /**

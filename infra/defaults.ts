@@ -35,3 +35,5 @@ export const DEFAULT_MCP_TIMEOUT = Duration.seconds(Defaults.mcpFunctionTimeoutS
 export const DEFAULT_RESOURCES_TIMEOUT = Duration.seconds(Defaults.resourcesFunctionTimeoutSeconds);
 /** Length of one alarm evaluation period. */
 export const DEFAULT_ALARM_PERIOD = Duration.minutes(Defaults.alarmPeriodMinutes);
+/** Time limit of one task run (the worker function). */
+export const DEFAULT_WORKER_TIMEOUT = Duration.seconds(Defaults.workerFunctionTimeoutSeconds);

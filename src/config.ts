@@ -23,7 +23,22 @@ export interface Config {
   /** Key sealing `requestState` of 2026-07-28 multi round-trip requests; undefined = random per instance. */
   requestStateSecret: string | undefined;
   offload: OffloadConfig;
+  tasks: TasksConfig;
   auth: AuthConfig;
+}
+
+/** Where task records live and who runs tasks (README "Tasks"). */
+export interface TasksConfig {
+  /** DynamoDB table of task records; unset = records kept in this process (local only). */
+  table: string | undefined;
+  /** Worker function each run is handed to (deployed stack); unset = runs in this process. */
+  workerFunctionName: string | undefined;
+  /** DynamoDB endpoint override (a local DynamoDB-compatible server). */
+  dynamodbEndpoint: string | undefined;
+  /** `ttlMs` of every task. */
+  ttlMs: number;
+  /** `pollIntervalMs` suggested to clients. */
+  pollIntervalMs: number;
 }
 
 /**
@@ -182,6 +197,23 @@ function auth(env: Env): AuthConfig {
   };
 }
 
+function tasks(env: Env, range: (name: string, fallback: number, r: { min: number; max: number }) => number) {
+  const table = env.TASKS_TABLE || undefined;
+  const workerFunctionName = env.TASKS_WORKER_FUNCTION_NAME || undefined;
+  // A worker in another process cannot see records kept in this one.
+  if (workerFunctionName && !table)
+    throw new Error(
+      'Configuration: TASKS_WORKER_FUNCTION_NAME needs TASKS_TABLE (the worker shares the records)',
+    );
+  return {
+    table,
+    workerFunctionName,
+    dynamodbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
+    ttlMs: range('TASKS_TTL_MS', Defaults.taskTtlMs, Ranges.taskTtlMs),
+    pollIntervalMs: range('TASKS_POLL_INTERVAL_MS', Defaults.taskPollIntervalMs, Ranges.taskPollIntervalMs),
+  };
+}
+
 /** A secret long enough to key AES-256 through a hash: at least 32 characters. */
 function secret(env: Env, name: string): string | undefined {
   const value = env[name];
@@ -218,6 +250,7 @@ export function loadConfig(env: Env = process.env): Config {
       s3Endpoint: env.S3_ENDPOINT || undefined,
       readTool: onOff(env, 'OFFLOAD_READ_TOOL', true),
     },
+    tasks: tasks(env, range),
     auth: auth(env),
   };
 }

@@ -4,8 +4,11 @@ import {
   createMcpServer,
   createOAuthAuthenticator,
   createOffloader,
+  dynamoTaskStore,
   lambdaInvoker,
+  lambdaTaskLauncher,
   loadConfig,
+  memoryTaskStore,
   remoteStoredOutputs,
   s3Storage,
   storedOutputs,
@@ -43,6 +46,24 @@ const companion =
     : undefined;
 const storedOutputReader = companion ?? (storage && storedOutputs({ storage, prefix: offload.prefix }));
 
+// Tasks: records in DynamoDB and runs in the worker function when deployed (TASKS_TABLE, TASKS_WORKER_FUNCTION_NAME);
+// locally, records in memory and runs in this process, with the same tools and offload policy.
+const { tasks: taskConfig } = config;
+const tasks = {
+  store: taskConfig.table
+    ? dynamoTaskStore({
+        table: taskConfig.table,
+        ...(taskConfig.dynamodbEndpoint ? { endpoint: taskConfig.dynamodbEndpoint } : {}),
+      })
+    : memoryTaskStore(),
+  ...(taskConfig.workerFunctionName
+    ? { launch: lambdaTaskLauncher({ functionName: taskConfig.workerFunctionName }) }
+    : {}),
+  ttlMs: taskConfig.ttlMs,
+  pollIntervalMs: taskConfig.pollIntervalMs,
+  log: logger,
+};
+
 // Authorization: with MCP_AUTH_MODE=oauth every request needs an access token for this resource; the issuer's
 // keys are fetched on the first token and cached for the container's life (README "Authorization").
 const { auth } = config;
@@ -71,6 +92,7 @@ const server = createMcpServer({
   ...(offloader ? { offloader } : {}),
   ...(companion ? { outputPages: companion } : {}),
   readOutputTool: offload.readTool,
+  tasks,
   ...(authenticator ? { auth: authenticator } : {}),
   pageSize: config.pageSize,
   toolTimeoutMs: config.toolTimeoutMs,

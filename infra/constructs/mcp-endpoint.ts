@@ -15,6 +15,7 @@ import { CognitoIssuer, type CognitoIssuerProps } from './cognito-issuer.ts';
 import { McpHttpApi } from './mcp-http-api.ts';
 import { McpMonitoring } from './mcp-monitoring.ts';
 import { OutputBucket } from './output-bucket.ts';
+import { TaskWorker } from './task-worker.ts';
 
 /** `auth: oauth`: every request needs an access token for this endpoint from one issuer (MCP_AUTH_*). */
 export interface McpOAuthProps {
@@ -147,7 +148,22 @@ export interface McpEndpointProps {
    */
   readonly resourcesTimeout?: Duration;
   /**
-   * Extra environment of the MCP function, e.g. `{ MCP_PAGE_SIZE: '50' }` (see src/config.ts).
+   * Memory of the task worker function in MB.
+   * @default 1024 (see TaskWorker)
+   */
+  readonly workerMemorySize?: number;
+  /**
+   * Time limit of one task run (the task worker's timeout), at most 15 minutes.
+   * @default Duration.minutes(15) (see TaskWorker)
+   */
+  readonly workerTimeout?: Duration;
+  /**
+   * Entry file of the task worker function.
+   * @default 'functions/worker/handler.ts' (see TaskWorker)
+   */
+  readonly workerEntry?: string;
+  /**
+   * Extra environment of the MCP function (and of the task worker, which runs the same tools), e.g. `{ MCP_PAGE_SIZE: '50' }` (see src/config.ts).
    * @default - none
    */
   readonly mcpEnvironment?: Readonly<Record<string, string>>;
@@ -230,8 +246,8 @@ function checkTimeouts(mcpTimeout: Duration, resourcesTimeout: Duration): void {
 }
 
 /**
- * A hosted, stateless MCP server: the output bucket, the companion resources function, the MCP function, the HTTP
- * API in front of it and the monitoring around them. Embed it in any CDK app; `McpStack` is one such app.
+ * A hosted, stateless MCP server: the output bucket, the companion resources function, the task table and worker,
+ * the MCP function, the HTTP API in front of it and the monitoring around them. Embed it in any CDK app; `McpStack` is one such app.
  *
  * The settings the MCP function reads (path, prefix, TTL, …) are resolved once, by the function's own
  * configuration (`loadConfig`, which also fails the synth on a bad value instead of the first request); the API
@@ -246,6 +262,8 @@ export class McpEndpoint extends Construct {
   readonly mcpFunction: BundledFunction;
   /** The companion function that reads stored outputs for `resources/read`. */
   readonly resourcesFunction: BundledFunction;
+  /** The task table and the worker function that runs tasks (the tasks extension). */
+  readonly tasks: TaskWorker;
   /** The HTTP API in front of the MCP function. */
   readonly httpApi: McpHttpApi;
   /** Alarms and dashboard. */
@@ -296,12 +314,29 @@ export class McpEndpoint extends Construct {
     });
     this.outputs.grantReadOutputs(this.resourcesFunction);
 
+    this.tasks = new TaskWorker(this, 'Tasks', {
+      outputs: this.outputs,
+      environment: { ...props.mcpEnvironment, ...settings },
+      entry: props.workerEntry,
+      memorySize: props.workerMemorySize,
+      timeout: props.workerTimeout,
+      // The worker bundles the MCP function's tools and their generated validators.
+      beforeBundling:
+        props.mcpBeforeBundling ?? (props.workerEntry === undefined ? [GENERATE_VALIDATORS_COMMAND] : []),
+      logLevel: props.logLevel,
+      logRetention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+      alarmActions: props.alarmActions,
+    });
+
     const mcpEnvironment = {
       ...props.mcpEnvironment,
       ...settings,
       MCP_PATH: config.mcpPath,
       ...offloadEnvironment,
       RESOURCES_FUNCTION_NAME: this.resourcesFunction.functionName,
+      TASKS_TABLE: this.tasks.table.tableName,
+      TASKS_WORKER_FUNCTION_NAME: this.tasks.workerFunction.functionName,
     };
     this.mcpFunction = new BundledFunction(this, 'McpFunction', {
       ...shared,
@@ -315,6 +350,8 @@ export class McpEndpoint extends Construct {
       environment: mcpEnvironment,
     });
     this.outputs.grantStoreOutputs(this.mcpFunction);
+    this.tasks.grantRecords(this.mcpFunction);
+    this.tasks.grantStart(this.mcpFunction);
     // Exactly the function's ARN: `grantInvoke` would add its versions and aliases (`<arn>:*`) as well.
     iam.Grant.addToPrincipal({
       grantee: this.mcpFunction,
@@ -353,6 +390,7 @@ export class McpEndpoint extends Construct {
       functions: [
         { label: 'Mcp', function: this.mcpFunction, timeout: mcpTimeout },
         { label: 'Resources', function: this.resourcesFunction, timeout: resourcesTimeout },
+        { label: 'Worker', function: this.tasks.workerFunction, timeout: this.tasks.timeout },
       ],
       stage: this.httpApi.stage,
       requestLogGroup: this.mcpFunction.logGroup,

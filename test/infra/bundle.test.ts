@@ -23,6 +23,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DRIVER = fileURLToPath(new URL('./lambda-invoke-driver.mjs', import.meta.url));
 const COMPANION_NAME = 'mcp-resources-under-test';
 const BUCKET = 'mcp-outputs-under-test';
+const TABLE = 'mcp-tasks-under-test';
+const WORKER_NAME = 'mcp-worker-under-test';
 const STARTUP_LIMIT_MS = 20_000;
 
 type Fn = {
@@ -48,7 +50,7 @@ let node: string;
 let outdir: string;
 let s3: LocalS3;
 let synthMs: number;
-const fns: Record<'mcp' | 'companion', Fn> = {} as never;
+const fns: Record<'mcp' | 'companion' | 'worker', Fn> = {} as never;
 const served: Partial<Record<'mcp' | 'companion', Served>> = {};
 
 /** Replaces the references CloudFormation would resolve with the values this test stands in for. */
@@ -190,10 +192,18 @@ beforeAll(async () => {
     return { logicalId, resource };
   };
   const companion = byDescription('Companion');
-  const refs = { [bucketId]: BUCKET, [companion.logicalId]: COMPANION_NAME };
+  const worker = byDescription('Task worker');
+  const tableId = Object.keys(template.findResources('AWS::DynamoDB::Table'))[0]!;
+  const refs = {
+    [bucketId]: BUCKET,
+    [companion.logicalId]: COMPANION_NAME,
+    [tableId]: TABLE,
+    [worker.logicalId]: WORKER_NAME,
+  };
   for (const [name, start] of [
     ['mcp', 'Stateless MCP server'],
     ['companion', 'Companion'],
+    ['worker', 'Task worker'],
   ] as const) {
     const { logicalId, resource } = byDescription(start);
     fns[name] = {
@@ -253,6 +263,7 @@ describe('the deployed bundles', () => {
   it.each([
     ['mcp', FUNCTION_ENTRIES.mcp],
     ['companion', FUNCTION_ENTRIES.resources],
+    ['worker', FUNCTION_ENTRIES.worker],
   ] as const)(
     'the %s bundle is byte-identical to a direct build with the shared settings, and leaves the AWS SDK out',
     async (name, entry) => {

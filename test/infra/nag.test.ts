@@ -50,9 +50,11 @@ describe('cdk-nag AWS Solutions checks', () => {
     const rules = [...acks.keys()].map((k) => k.replace(/ @ .*$/, '').replace(/<\w+\.Arn>/, '<Bucket.Arn>'));
     expect([...new Set(rules)].sort()).toEqual([
       'AwsSolutions-APIG4',
+      'AwsSolutions-DDB3',
       'AwsSolutions-IAM5[Resource::<Bucket.Arn>/outputs/*]',
       'AwsSolutions-L1',
       'AwsSolutions-S1',
+      'AwsSolutions-SQS3',
     ]);
     for (const [where, reason] of acks) {
       expect(reason.length, `reason of ${where}`).toBeGreaterThanOrEqual(80);

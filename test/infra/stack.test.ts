@@ -73,7 +73,8 @@ describe('McpStack', () => {
     const topic = 'arn:aws:sns:eu-west-1:123456789012:mcp-alarms';
     const { template } = build({ alarmTopicArn: topic });
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(7);
+    // Errors, throttles and p99 duration of three functions, API 5xx, and the task worker's two own alarms.
+    expect(alarms).toHaveLength(12);
     for (const a of alarms) {
       expect(a.Properties.AlarmActions).toEqual([topic]);
       expect(a.Properties.OKActions).toEqual([topic]);

@@ -3,7 +3,7 @@ import { defineTool } from '../../../src/index.ts';
 /**
  * Produces a large text output (a CSV report). Above the offload threshold the server stores it and the model
  * receives a resource_link plus a short summary instead of megabytes of text, then reads the parts it needs with
- * the built-in read_output tool (pages, CSV rows, search).
+ * the built-in read_output tool (pages, CSV rows, search). It may run as a task (README "Tasks").
  */
 export const generateReport = defineTool({
   name: 'generate_report',
@@ -27,6 +27,9 @@ export const generateReport = defineTool({
     additionalProperties: false,
   },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  // Big reports take a while: for clients that accept tasks the report is built by the task worker, and a report
+  // ready within 2 s still comes back directly, as from an ordinary call.
+  task: { mode: 'optional', afterMs: 2_000 },
   handler: ({ rows = 1000, seed = 1 }, ctx) => {
     let state = seed >>> 0 || 1;
     const next = () => {

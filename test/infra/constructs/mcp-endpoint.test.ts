@@ -16,8 +16,10 @@ function build(props: McpEndpointProps = {}) {
   const template = Template.fromStack(stack);
   const mcp = lambdaFunction(template, 'Stateless MCP server');
   const companion = lambdaFunction(template, 'Companion of the MCP function');
+  const worker = lambdaFunction(template, 'Task worker');
   const [bucketId, bucket] = only(template, 'AWS::S3::Bucket');
-  return { stack, endpoint, template, mcp, companion, bucketId, bucket };
+  const [tableId] = only(template, 'AWS::DynamoDB::Table');
+  return { stack, endpoint, template, mcp, companion, worker, bucketId, bucket, tableId };
 }
 
 /** The objects of the bucket under a prefix, as a grant names them. */
@@ -32,8 +34,8 @@ describe('McpEndpoint', () => {
     expect(stack.resolve(endpoint.resourcesFunction.functionName)).toEqual({ Ref: companion.id });
   });
 
-  it('the MCP function receives the endpoint, offload and companion settings src/config.ts reads', () => {
-    const { mcp, bucketId, companion } = build();
+  it('the MCP function receives the endpoint, offload, companion and task settings src/config.ts reads', () => {
+    const { mcp, bucketId, companion, worker, tableId } = build();
     expect(mcp.resource.Properties.Environment.Variables).toEqual({
       NODE_OPTIONS: '--enable-source-maps',
       POWERTOOLS_SERVICE_NAME: 'mcp-lambda-template',
@@ -44,6 +46,8 @@ describe('McpEndpoint', () => {
       OFFLOAD_PREFIX: 'outputs/',
       OFFLOAD_TTL_DAYS: '7',
       RESOURCES_FUNCTION_NAME: { Ref: companion.id },
+      TASKS_TABLE: { Ref: tableId },
+      TASKS_WORKER_FUNCTION_NAME: { Ref: worker.id },
     });
   });
 
@@ -105,8 +109,8 @@ describe('McpEndpoint', () => {
     expect(logGroup).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
   });
 
-  it('the MCP function may write its logs, put objects under the prefix and invoke the companion: nothing else', () => {
-    const { mcp, companion, bucketId } = build();
+  it('the MCP function may write its logs, put objects under the prefix, read and write task records, and invoke the companion and the worker: nothing else', () => {
+    const { mcp, companion, worker, bucketId, tableId } = build();
     expect(mcp.statements).toEqual([
       {
         Effect: 'Allow',
@@ -114,7 +118,16 @@ describe('McpEndpoint', () => {
         Resource: logGroupArnOf(mcp.resource),
       },
       { Effect: 'Allow', Action: 's3:PutObject', Resource: underPrefix(bucketId) },
-      { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { 'Fn::GetAtt': [companion.id, 'Arn'] } },
+      {
+        Effect: 'Allow',
+        Action: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+        Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
+      },
+      {
+        Effect: 'Allow',
+        Action: 'lambda:InvokeFunction',
+        Resource: [{ 'Fn::GetAtt': [companion.id, 'Arn'] }, { 'Fn::GetAtt': [worker.id, 'Arn'] }],
+      },
     ]);
   });
 
@@ -153,15 +166,19 @@ describe('McpEndpoint', () => {
   });
 
   it('the duration alarms follow each function’s timeout, and the dashboard reads the MCP function’s logs', () => {
-    const { template, mcp, companion, endpoint } = build();
+    const { template, mcp, companion, worker, endpoint } = build();
     const durations = Object.values(template.findResources('AWS::CloudWatch::Alarm'))
       .map((a) => a.Properties)
       .filter((a) => a.MetricName === 'Duration');
     const thresholdOf = (id: string) =>
       durations.find((a) => a.Dimensions.some((d: { Value: { Ref: string } }) => d.Value.Ref === id))
         ?.Threshold;
-    expect([thresholdOf(mcp.id), thresholdOf(companion.id)]).toEqual([28_000 * 0.8, 10_000 * 0.8]);
-    expect(endpoint.monitoring.alarms).toHaveLength(7);
+    expect([thresholdOf(mcp.id), thresholdOf(companion.id), thresholdOf(worker.id)]).toEqual([
+      28_000 * 0.8,
+      10_000 * 0.8,
+      900_000 * 0.8,
+    ]);
+    expect(endpoint.monitoring.alarms).toHaveLength(10);
     const [, dashboard] = only(template, 'AWS::CloudWatch::Dashboard');
     expect(JSON.stringify(dashboard.Properties.DashboardBody)).toContain(
       mcp.resource.Properties.LoggingConfig.LogGroup.Ref,

@@ -1,0 +1,41 @@
+import { Logger } from '@aws-lambda-powertools/logger';
+import {
+  createOffloader,
+  createTaskWorker,
+  dynamoTaskStore,
+  loadConfig,
+  s3Storage,
+} from '../../src/index.ts';
+import { tools } from '../mcp/tools/index.ts';
+import { validators } from '../mcp/validators.generated.ts';
+
+// Cold start: the worker runs the MCP function's own tools, one task run per asynchronous invocation. Its role may
+// read and write the task table and store outputs under the offload prefix, and nothing else.
+const config = loadConfig();
+const logger = new Logger({ serviceName: `${config.serverName}-worker` });
+const { offload, tasks } = config;
+if (!tasks.table) throw new Error('Configuration: TASKS_TABLE must name the table of task records');
+
+const offloader = offload.bucket
+  ? createOffloader({
+      storage: s3Storage({
+        bucket: offload.bucket,
+        ...(offload.s3Endpoint ? { endpoint: offload.s3Endpoint } : {}),
+      }),
+      prefix: offload.prefix,
+      thresholdBytes: offload.thresholdBytes,
+      ttlDays: offload.ttlDays,
+    })
+  : undefined;
+
+/** Lambda entry point, invoked asynchronously by the MCP function with one task job (`src/tasks/job.ts`). */
+export const handler = createTaskWorker({
+  tools,
+  validators,
+  store: dynamoTaskStore({
+    table: tasks.table,
+    ...(tasks.dynamodbEndpoint ? { endpoint: tasks.dynamodbEndpoint } : {}),
+  }),
+  ...(offloader ? { offloader } : {}),
+  log: logger,
+});
