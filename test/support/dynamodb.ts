@@ -39,3 +39,6 @@ export async function startLocalDynamo(tableName = 'bridge-test'): Promise<Local
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** The static credentials `startLocalDynamo` puts in the environment, for clients given credentials explicitly. */
+export const LOCAL_DYNAMO_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
