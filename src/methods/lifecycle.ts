@@ -1,4 +1,5 @@
-import { InvalidParamsError } from '../protocol/errors.ts';
+import { InvalidParamsError, MissingCapabilityError } from '../protocol/errors.ts';
+import { TASKS_EXTENSION } from '../tasks/types.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import { isLoggingLevel, type Implementation, type ServerCapabilities } from '../protocol/types.ts';
 import { MetaKey, negotiateLegacyVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/versions.ts';
@@ -41,6 +42,10 @@ export function lifecycleMethods(options: LifecycleOptions): MethodTable {
       handler: async (params, ctx) => {
         if (!isJsonObject(params.notifications))
           throw new InvalidParamsError('notifications must be a subscription filter object');
+        // Task status notifications need the tasks extension on the request (SEP-2663); we send none either way:
+        // clients poll tasks/get.
+        if (params.notifications.taskIds !== undefined && !ctx.codec.acceptsTasks())
+          throw new MissingCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
         // Nothing here can change while a Lambda runs, so we honour no notification type: acknowledge an empty
         // filter, then end the subscription at once with its result. The acknowledgement is the first message
         // carrying the subscription's id (schema: SubscriptionsAcknowledgedNotification); the request id serves.

@@ -195,6 +195,15 @@ describe('the task methods', () => {
     expect(res.json.error.code).toBe(-32602);
   });
 
+  it('subscriptions/listen for task ids needs the extension (-32021); with it, the empty filter is acknowledged', async () => {
+    const server = serverWith();
+    const filter = { notifications: { taskIds: ['0'.repeat(32)] } };
+    expect((await modern(server, 'subscriptions/listen', filter, {})).json.error.code).toBe(-32021);
+    const res = await modern(server, 'subscriptions/listen', filter);
+    expect(res.headers['content-type']).toBe('text/event-stream');
+    expect(res.body).toContain('"notifications":{}');
+  });
+
   it('tasks/result and tasks/list do not exist (-32601, HTTP 404)', async () => {
     const server = serverWith();
     for (const method of ['tasks/result', 'tasks/list']) {
