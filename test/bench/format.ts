@@ -264,6 +264,20 @@ export function formatBench(results: BenchResults): string {
     out.push('');
   }
 
+  if (results.tasks) {
+    out.push(
+      `7. Tasks: one tasks/get poll through our bundled function behind the local server, task records in a local ` +
+        `DynamoDB (dynalite on loopback), ${n(s.taskPolls)} sequential requests per row after a warm-up`,
+    );
+    out.push(
+      table(
+        ['request', 'p50 ms', 'p99 ms'],
+        results.tasks.map((r) => [r.label, String(r.p50Ms), String(r.p99Ms)]),
+      ),
+    );
+    out.push('');
+  }
+
   out.push('Targets (issues 5 and 10)');
   out.push(
     table(

@@ -23,6 +23,14 @@ export interface OffloadResult {
   peakRssBytes: number;
 }
 
+/** Latency of one kind of request of the tasks part, one request at a time. */
+export interface TaskPollResult {
+  label: string;
+  polls: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
 /** Settings of a run, printed so a reader can reproduce it. */
 export interface BenchSettings {
   coldStartRuns: number;
@@ -32,6 +40,8 @@ export interface BenchSettings {
   httpDurationS: number;
   httpRounds: number;
   soakCalls: number;
+  /** Sequential polls per row of the tasks part. */
+  taskPolls: number;
   execArgv: readonly string[];
 }
 
@@ -56,6 +66,7 @@ export interface BenchResults {
   offload?: OffloadResult[] | { pending: string };
   soak?: SoakResult;
   readOutput?: ReadOutputResult;
+  tasks?: TaskPollResult[];
   targets: TargetCheck[];
   durationS: number;
 }

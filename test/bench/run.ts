@@ -16,6 +16,7 @@ import { formatBench } from './format.ts';
 import { measureHttp, soak } from './http.ts';
 import { measureOffload } from './offload.ts';
 import { measureReadOutput } from './read-output.ts';
+import { measureTaskPolls } from './tasks.ts';
 import { currentLoad, describeMachine } from './machine.ts';
 import type { ChildRuntime } from './probe.ts';
 import type { BenchResults, BenchSettings } from './results.ts';
@@ -37,7 +38,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --duration S       seconds per HTTP run                             (default 4)
   --rounds N         HTTP rounds over all servers                     (default 2)
   --soak N           calls in the soak run, 0 to skip                 (default 100000)
-  --skip LIST        parts to skip: cold,warm,http,offload,soak,read
+  --skip LIST        parts to skip: cold,warm,http,offload,soak,read,tasks
   --node PATH        Node binary for the functions                    (default: this Node, which must be 22+)
   --json             print the results as JSON instead of tables`;
 
@@ -86,11 +87,12 @@ async function main(): Promise<number> {
     httpDurationS: positiveInt(values.duration, 'duration', quick ? 1 : 4, 1, 600),
     httpRounds: positiveInt(values.rounds, 'rounds', quick ? 1 : 2, 1, 20),
     soakCalls: positiveInt(values.soak, 'soak', quick ? 10_000 : 100_000, 0, 10_000_000),
+    taskPolls: quick ? 200 : 1_000,
     execArgv: FUNCTION_FLAGS,
   };
   const skip = new Set((values.skip ?? '').split(',').filter(Boolean));
   for (const part of skip) {
-    if (!['cold', 'warm', 'http', 'offload', 'soak', 'read'].includes(part))
+    if (!['cold', 'warm', 'http', 'offload', 'soak', 'read', 'tasks'].includes(part))
       throw new Error(`--skip: unknown part ${part}`);
   }
   // The functions run on the Lambda runtime's major version unless another binary is named on purpose.
@@ -136,6 +138,8 @@ async function main(): Promise<number> {
     results.soak = await soak(artifacts, runtime, settings.soakCalls, http, progress);
   }
   if (!skip.has('read')) results.readOutput = await measureReadOutput(artifacts, runtime, progress);
+  if (!skip.has('tasks'))
+    results.tasks = await measureTaskPolls(artifacts, runtime, settings.taskPolls, progress);
   results.targets = evaluateTargets(results);
   results.machine.loadEnd = currentLoad();
   results.durationS = (performance.now() - started) / 1000;

@@ -156,6 +156,7 @@ function results(scale: {
       httpDurationS: 5,
       httpRounds: 1,
       soakCalls: 100_000,
+      taskPolls: 1_000,
       execArgv: ['--enable-source-maps'],
     },
     bundles: [
