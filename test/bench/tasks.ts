@@ -9,7 +9,7 @@ import { dynamoTaskStore } from '../../src/tasks/dynamodb-store.ts';
 import { newRecord, newTaskId, settle } from '../../src/tasks/policy.ts';
 import { storageKey } from '../../src/tasks/store.ts';
 import { TASKS_EXTENSION, type TaskRecord } from '../../src/tasks/types.ts';
-import { LOCAL_DYNAMO_CREDENTIALS, startTestDynamo } from '../support/dynamodb.ts';
+import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo } from '../support/dynamodb.ts';
 import type { Artifacts } from './bundle.ts';
 import { startServeChild } from './http.ts';
 import type { ChildRuntime } from './probe.ts';
@@ -71,9 +71,9 @@ export async function measureTaskPolls(
   polls: number,
   progress: (message: string) => void,
 ): Promise<TaskPollResult[]> {
-  const dynamo = await startTestDynamo('bench-tasks');
+  const dynamo = await startLocalDynamo('bench-tasks');
   const store = dynamoTaskStore({
-    table: dynamo.table,
+    table: dynamo.tableName,
     endpoint: dynamo.endpoint,
     credentials: LOCAL_DYNAMO_CREDENTIALS,
   });
@@ -96,7 +96,7 @@ export async function measureTaskPolls(
   await store.create(working);
   await store.create(done);
   const server = await startServeChild(runtime, artifacts, artifacts.servers.ours.file, {
-    TASKS_TABLE: dynamo.table,
+    TASKS_TABLE: dynamo.tableName,
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     AWS_ACCESS_KEY_ID: LOCAL_DYNAMO_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: LOCAL_DYNAMO_CREDENTIALS.secretAccessKey,
@@ -121,7 +121,7 @@ export async function measureTaskPolls(
     const getItem = await timed(polls, async () => {
       const out = await client.send(
         new GetItemCommand({
-          TableName: dynamo.table,
+          TableName: dynamo.tableName,
           Key: { pk: { S: storageKey(done) } },
           ConsistentRead: true,
         }),

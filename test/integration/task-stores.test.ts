@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dynamoTaskStore, memoryTaskStore, type TaskRecord, type TaskStore } from '../../src/index.ts';
 import { newRecord, newTaskId } from '../../src/tasks/policy.ts';
 import { taskRecords } from '../../src/tasks/records.ts';
-import { LOCAL_DYNAMO_CREDENTIALS, startTestDynamo, type TestDynamo } from '../support/dynamodb.ts';
+import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
 
 // The TaskStore contract, held against both implementations: the in-memory store and the DynamoDB store on a
 // local DynamoDB (dynalite, which checks conditional writes and consistent reads as DynamoDB does).
 
-let dynamo: TestDynamo;
+let dynamo: LocalDynamo;
 beforeAll(async () => {
-  dynamo = await startTestDynamo();
+  dynamo = await startLocalDynamo();
 });
 afterAll(() => dynamo?.close());
 
@@ -33,7 +33,7 @@ const stores: [string, () => TaskStore][] = [
     'the DynamoDB store',
     () =>
       dynamoTaskStore({
-        table: dynamo.table,
+        table: dynamo.tableName,
         endpoint: dynamo.endpoint,
         credentials: LOCAL_DYNAMO_CREDENTIALS,
       }),

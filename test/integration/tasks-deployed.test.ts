@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_DYNAMO_CREDENTIALS, startTestDynamo, type TestDynamo } from '../support/dynamodb.ts';
+import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
 import { serveMcpFunction, type RunningServer } from '../support/local.ts';
 
 // The deployed arrangement of the tasks extension, with the real entry points: the MCP function
@@ -14,7 +14,7 @@ import { serveMcpFunction, type RunningServer } from '../support/local.ts';
 const WORKER = 'mcp-task-worker';
 const TASKS = 'io.modelcontextprotocol/tasks';
 
-let dynamo: TestDynamo;
+let dynamo: LocalDynamo;
 let mcp: RunningServer;
 let lambda: Server;
 let startDelayMs = 0;
@@ -80,9 +80,9 @@ async function call(method: string, params: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  dynamo = await startTestDynamo();
+  dynamo = await startLocalDynamo();
   Object.assign(process.env, {
-    TASKS_TABLE: dynamo.table,
+    TASKS_TABLE: dynamo.tableName,
     DYNAMODB_ENDPOINT: dynamo.endpoint,
     AWS_ACCESS_KEY_ID: LOCAL_DYNAMO_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: LOCAL_DYNAMO_CREDENTIALS.secretAccessKey,

@@ -19,7 +19,7 @@ import {
   type ToolDefinition,
 } from '../../src/index.ts';
 import { conformanceTaskTools } from '../conformance/fixtures/tasks.ts';
-import { LOCAL_DYNAMO_CREDENTIALS, startTestDynamo, type TestDynamo } from '../support/dynamodb.ts';
+import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
 import { startIssuer, type TestIssuer } from '../support/issuer.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';
 import { finalResponse, recordingFetch } from './wire.ts';
@@ -224,20 +224,20 @@ describe('tasks with the SDK 2.x client (2026-07-28, tasks extension)', () => {
 });
 
 describe('a task whose worker is killed', () => {
-  let dynamo: TestDynamo;
+  let dynamo: LocalDynamo;
   let killable: RunningServer;
   let worker: ChildProcess | undefined;
   let skewMs = 0;
 
   beforeAll(async () => {
-    dynamo = await startTestDynamo();
+    dynamo = await startLocalDynamo();
     const script = fileURLToPath(new URL('../support/task-worker-process.ts', import.meta.url));
     killable = await serveServer({
       info: { name: 'tasks-killed-worker', version: '1.0.0' },
       tools: conformanceTaskTools,
       tasks: {
         store: dynamoTaskStore({
-          table: dynamo.table,
+          table: dynamo.tableName,
           endpoint: dynamo.endpoint,
           credentials: LOCAL_DYNAMO_CREDENTIALS,
         }),
@@ -247,7 +247,7 @@ describe('a task whose worker is killed', () => {
             env: {
               ...process.env,
               TASK_JOB: JSON.stringify(job),
-              TASKS_TABLE: dynamo.table,
+              TASKS_TABLE: dynamo.tableName,
               DYNAMODB_ENDPOINT: dynamo.endpoint,
             },
             stdio: ['ignore', 'pipe', 'inherit'],
