@@ -101,16 +101,21 @@ describe('the default deploy (no auth flags): the bridge in front of a new Cogni
     for (const statement of statements) expect(JSON.stringify(statement.Resource)).not.toContain('"*"');
   });
 
-  it('gives the MCP function no access to the table, the key or the secrets', () => {
+  it('gives the MCP function no access to the bridge table, the key or the secrets', () => {
     const mcpRole = resources(template, 'AWS::Lambda::Function').find(([, r]) =>
       String(r.Properties.Description).startsWith('Stateless MCP server'),
     )![1].Properties.Role['Fn::GetAtt'][0];
-    const text = JSON.stringify(
-      resources(template, 'AWS::IAM::Policy').filter(([, p]) =>
-        p.Properties.Roles.some((r: { Ref: string }) => r.Ref === mcpRole),
-      ),
-    );
-    expect(text).not.toMatch(/dynamodb:|kms:|secretsmanager:/);
+    const statements = resources(template, 'AWS::IAM::Policy')
+      .filter(([, p]) => p.Properties.Roles.some((r: { Ref: string }) => r.Ref === mcpRole))
+      .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: unknown; Resource: unknown }[]);
+    // Its only table is the task table (the tasks extension), never the bridge's.
+    const taskTable = resources(template, 'AWS::DynamoDB::Table').find(([id]) => id.includes('Tasks'))![0];
+    for (const statement of statements) {
+      const actions = JSON.stringify(statement.Action);
+      expect(actions).not.toMatch(/kms:|secretsmanager:/);
+      if (actions.includes('dynamodb:'))
+        expect(statement.Resource).toEqual({ 'Fn::GetAtt': [taskTable, 'Arn'] });
+    }
   });
 
   it('has no unacknowledged cdk-nag finding', () => {
@@ -135,7 +140,8 @@ describe('other authorization choices', () => {
     const { template: own } = synthStack({
       endpoint: { auth: { mode: 'oauth', issuer: 'https://login.example.com' } },
     });
-    own.resourceCountIs('AWS::DynamoDB::Table', 0);
+    // The one table left is the task table of the tasks extension.
+    own.resourceCountIs('AWS::DynamoDB::Table', 1);
     own.resourceCountIs('AWS::KMS::Key', 0);
     own.resourceCountIs('AWS::Cognito::UserPool', 0);
     expect(functionIds(own, 'MCP authorization bridge')).toEqual([]);
