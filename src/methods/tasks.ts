@@ -1,7 +1,13 @@
 import { readInputResponses } from '../input/input-required.ts';
 import { errorFields } from '../log.ts';
 import { ownerTag } from '../outputs/object-info.ts';
-import { InternalError, MissingCapabilityError, TaskNotFoundError } from '../protocol/errors.ts';
+import { TaskLimits } from '../limits.ts';
+import {
+  InternalError,
+  InvalidParamsError,
+  MissingCapabilityError,
+  TaskNotFoundError,
+} from '../protocol/errors.ts';
 import type { JSONObject } from '../protocol/types.ts';
 import type { TaskJob } from '../tasks/job.ts';
 import { answer, cancel, detailedTask, isTaskId, settle } from '../tasks/policy.ts';
@@ -23,6 +29,11 @@ export function taskMethods(tasks: TaskRuntime): MethodTable {
       handler: async (params, ctx) => {
         const key = taskKey(params, ctx);
         const responses = readInputResponses(params.inputResponses ?? null);
+        // Answers are kept in the task record until the next run: bounded like a task call's arguments.
+        if (Buffer.byteLength(JSON.stringify(responses), 'utf8') > TaskLimits.maxArgumentsBytes)
+          throw new InvalidParamsError(
+            `inputResponses may hold at most ${TaskLimits.maxArgumentsBytes} bytes`,
+          );
         await find(tasks, params, ctx);
         const update = await tasks.records.update(key, (r) => answer(r, responses, tasks.now())?.record);
         // The last outstanding answer makes the next run due: start it (SEP-2663: the ack may precede it).

@@ -43,7 +43,12 @@ describe.each(modes)('SDK 2.x client, $label', ({ mode, era, version }) => {
     expect(client.getProtocolEra()).toBe(era);
     expect(client.getNegotiatedProtocolVersion()).toBe(version);
     expect(client.getServerVersion()).toMatchObject({ name: 'mcp-lambda-template', version: '0.1.0' });
-    expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {} });
+    // The tasks extension is advertised where it can be used: 2026-07-28 only (server/discover, not initialize).
+    expect(client.getServerCapabilities()).toEqual({
+      tools: {},
+      resources: {},
+      ...(era === 'modern' ? { extensions: { 'io.modelcontextprotocol/tasks': {} } } : {}),
+    });
     expect(client.getInstructions()).toMatch(/resource_link/);
   });
 

@@ -23,8 +23,35 @@ describe('loadConfig', () => {
         s3Endpoint: undefined,
         readTool: true,
       }),
+      tasks: {
+        table: undefined,
+        workerFunctionName: undefined,
+        dynamodbEndpoint: undefined,
+        ttlMs: 3_600_000,
+        pollIntervalMs: 1_000,
+      },
       auth: { mode: 'none' },
     });
+  });
+
+  it('reads the task settings, and refuses a worker without a shared table or a TTL shorter than a worker run', () => {
+    expect(
+      loadConfig({
+        TASKS_TABLE: 'tasks',
+        TASKS_WORKER_FUNCTION_NAME: 'worker',
+        DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000',
+        TASKS_TTL_MS: '86400000',
+        TASKS_POLL_INTERVAL_MS: '2000',
+      }).tasks,
+    ).toEqual({
+      table: 'tasks',
+      workerFunctionName: 'worker',
+      dynamodbEndpoint: 'http://127.0.0.1:8000',
+      ttlMs: 86_400_000,
+      pollIntervalMs: 2_000,
+    });
+    expect(() => loadConfig({ TASKS_WORKER_FUNCTION_NAME: 'worker' })).toThrow(/TASKS_TABLE/);
+    expect(() => loadConfig({ TASKS_TTL_MS: '60000' })).toThrow(/TASKS_TTL_MS/);
   });
 
   it('reads every variable', () => {

@@ -188,11 +188,19 @@ describe('task.prepare', () => {
 });
 
 describe('the task methods', () => {
-  it('tasks/update refuses inputResponses that are not an object of results', async () => {
+  it('tasks/update refuses inputResponses that are not an object of results, or too large to keep', async () => {
     const server = serverWith();
     const { taskId } = (await modern(server, 'tools/call', { name: 'only' })).json.result;
     const res = await modern(server, 'tasks/update', { taskId, inputResponses: { k: 'yes' } });
     expect(res.json.error.code).toBe(-32602);
+    const huge = await modern(server, 'tasks/update', {
+      taskId,
+      inputResponses: { k: { text: 'x'.repeat(70_000) } },
+    });
+    expect(huge.json.error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/at most 65536 bytes/),
+    });
   });
 
   it('subscriptions/listen for task ids needs the extension (-32021); with it, the empty filter is acknowledged', async () => {
