@@ -123,6 +123,7 @@ export function createMcpServer(options: McpServerOptions) {
           tasks: createTaskRuntime(options.tasks, {
             tools,
             ...(options.offloader ? { offloader: options.offloader } : {}),
+            ...(builtIn.length ? { readTool: READ_OUTPUT_TOOL } : {}),
           }),
         }
       : {}),

@@ -4,6 +4,7 @@ import {
   createTaskWorker,
   dynamoTaskStore,
   loadConfig,
+  READ_OUTPUT_TOOL,
   s3Storage,
 } from '../../src/index.ts';
 import { tools } from '../mcp/tools/index.ts';
@@ -37,5 +38,7 @@ export const handler = createTaskWorker({
     ...(tasks.dynamodbEndpoint ? { endpoint: tasks.dynamodbEndpoint } : {}),
   }),
   ...(offloader ? { offloader } : {}),
+  // The MCP function serves read_output for the links (OFFLOAD_READ_TOOL); the notices say so, as its own do.
+  ...(offloader && offload.readTool ? { readTool: READ_OUTPUT_TOOL } : {}),
   log: logger,
 });

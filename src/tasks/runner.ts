@@ -19,6 +19,8 @@ export interface TaskRunnerOptions {
   store: TaskStore;
   /** Large results are stored and linked, as for any tool call; absent when no storage is configured. */
   offloader?: ResultOffloader;
+  /** The tool the MCP function reads stored outputs with a page at a time, when it has one: notices name it. */
+  readTool?: string;
   /** Clock (tests). Default `Date.now`. */
   now?: () => number;
   /** How often a running task renews its lease and looks for a cancellation. Default `TaskLimits.heartbeatMs`. */
@@ -103,6 +105,7 @@ async function runTool(
     requestId: run.requestId,
     log: run.log,
     ...(principalKey !== undefined ? { principal: principalKey } : {}),
+    ...(options.readTool !== undefined ? { readTool: options.readTool } : {}),
   };
   const ctx: CallContext = {
     requestId: run.requestId,

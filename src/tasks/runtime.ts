@@ -45,7 +45,7 @@ export interface TaskRuntime {
 /** Builds a server's task runtime; without a launcher, tasks run in this process on the server's own tools. */
 export function createTaskRuntime(
   options: TasksOptions,
-  parts: { tools: ToolRegistry; offloader?: ResultOffloader },
+  parts: { tools: ToolRegistry; offloader?: ResultOffloader; readTool?: string },
 ): TaskRuntime {
   const now = options.now ?? Date.now;
   const { heartbeatMs, leaseMs, timeoutMs } = options.inProcess ?? {};
@@ -57,6 +57,7 @@ export function createTaskRuntime(
         store: options.store,
         now,
         ...(parts.offloader ? { offloader: parts.offloader } : {}),
+        ...(parts.readTool !== undefined ? { readTool: parts.readTool } : {}),
         ...(heartbeatMs !== undefined ? { heartbeatMs } : {}),
         ...(leaseMs !== undefined ? { leaseMs } : {}),
       }),

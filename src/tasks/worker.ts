@@ -16,6 +16,8 @@ export interface TaskWorkerOptions {
   store: TaskStore;
   /** Large results are stored and linked, as for any tool call. */
   offloader?: ResultOffloader;
+  /** The MCP function's tool for reading stored outputs a page at a time, if it has one: notices name it. */
+  readTool?: string;
   log: Logger;
 }
 
@@ -33,6 +35,7 @@ export function createTaskWorker(options: TaskWorkerOptions) {
     tools,
     store: options.store,
     ...(options.offloader ? { offloader: options.offloader } : {}),
+    ...(options.readTool !== undefined ? { readTool: options.readTool } : {}),
   });
   return async function handler(event: unknown, context: Context): Promise<void> {
     const requestId = context.awsRequestId;
