@@ -7,6 +7,7 @@ import type { MethodContext, MethodTable } from './methods/method.ts';
 import { promptMethods } from './methods/prompts.ts';
 import { resourceMethods } from './methods/resources.ts';
 import { toolMethods, type ToolMethodsOptions } from './methods/tools.ts';
+import { clientText } from './protocol/client-text.ts';
 import { InsufficientScopeError, InternalError, McpError, MethodNotFoundError } from './protocol/errors.ts';
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from './protocol/types.ts';
 import type { Revision } from './protocol/versions.ts';
@@ -93,6 +94,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
 /** A protocol failure travels as it is; anything else is logged and answered with a generic -32603. */
 function failure(error: unknown, request: JSONRPCRequest, ctx: DispatchContext): McpError {
   if (error instanceof McpError) return error;
-  ctx.log.error('request failed', { method: request.method, error: errorFields(error, { stack: true }) });
+  ctx.log.error('request failed', {
+    method: clientText(request.method),
+    error: errorFields(error, { stack: true }),
+  });
   return new InternalError(ctx.requestId, request.method);
 }

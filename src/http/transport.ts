@@ -87,7 +87,7 @@ async function admit(
   }
   // No server-initiated stream and no sessions on a stateless server: GET and DELETE are 405 (spec: transports).
   if (req.method !== 'POST')
-    return refusal(405, `Method not allowed: ${req.method}; use POST`, { allow: 'POST' });
+    return refusal(405, `Method not allowed: ${clientText(req.method)}; use POST`, { allow: 'POST' });
   if (!isJsonContentType(headers['content-type']))
     return refusal(415, 'Unsupported Media Type: Content-Type must be application/json');
   const accepts = acceptable(headers.accept);
@@ -204,10 +204,11 @@ export function createTransport(parts: TransportParts, options: TransportOptions
       handled = { response: errorReply(500, new InternalError(ctx.requestId)) };
     }
     const { response, rpcMethod, audit } = handled;
+    // Every client-chosen field is capped: one line per request must stay small whatever the request was.
     const line = {
       requestId: ctx.requestId,
-      httpMethod: req.method,
-      path: req.path,
+      httpMethod: clientText(req.method),
+      path: clientText(req.path),
       rpcMethod,
       status: response.status,
       durationMs: Math.round((performance.now() - started) * 100) / 100,

@@ -2,7 +2,7 @@ import { missingScopes } from '../auth/scopes.ts';
 import type { InputTarget } from '../codec/codec.ts';
 import { InputRequired } from '../input/input-required.ts';
 import type { ResultOffloader } from '../outputs/offloader.ts';
-import { clientText } from '../protocol/client-text.ts';
+import { clientText, isShortEcho } from '../protocol/client-text.ts';
 import { paginate } from '../protocol/cursor.ts';
 import { InsufficientScopeError, InvalidParamsError, UnknownToolError } from '../protocol/errors.ts';
 import { isJsonObject } from '../protocol/json.ts';
@@ -103,7 +103,10 @@ function toolContext(
   target: InputTarget,
 ): CallContext {
   const meta = isJsonObject(params._meta) ? params._meta : {};
-  const progressToken = meta.progressToken;
+  // Every progress notification repeats the token whole: one too long to repeat gets no progress at all.
+  const token = meta.progressToken;
+  const progressToken =
+    (typeof token === 'string' || typeof token === 'number') && isShortEcho(token) ? token : undefined;
   const threshold = options.capabilities.logging ? ctx.codec.logThreshold(meta) : -1;
   const { revision } = ctx.codec;
   return {
@@ -113,7 +116,7 @@ function toolContext(
     log: ctx.log,
     ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
     progress(progress, total, message) {
-      if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return;
+      if (progressToken === undefined) return;
       ctx.emit({
         jsonrpc: '2.0',
         method: 'notifications/progress',
@@ -171,7 +174,21 @@ const auditToolCall: (
     outcome: verdict,
     ...('error' in response ? { errorCode: response.error.code } : {}),
     ...(typeof params.name === 'string' && tools.logsArguments(params.name)
-      ? { arguments: params.arguments ?? {} }
+      ? { arguments: loggedArguments(params.arguments ?? {}) }
       : {}),
   };
 };
+
+/** Most characters of a tool's arguments in its audit line; larger arguments are logged cut, as text. */
+const MAX_LOGGED_ARGUMENTS_CHARS = 4096;
+
+/** The arguments as the audit line carries them: whole when small, else their JSON cut (`clientText`). */
+function loggedArguments(args: unknown): unknown {
+  let text: string;
+  try {
+    text = JSON.stringify(args);
+  } catch {
+    return '(arguments nested too deep to log)';
+  }
+  return text.length <= MAX_LOGGED_ARGUMENTS_CHARS ? args : clientText(text, MAX_LOGGED_ARGUMENTS_CHARS);
+}

@@ -91,6 +91,8 @@ class Offloader implements ResultOffloader {
   }
 
   async apply(result: CallToolResult, ctx: OffloadContext & { structuredContentRequired?: boolean }) {
+    // An error is never stored: it may quote the client's input, and it must reach the model as it is.
+    if (result.isError === true) return result;
     const plan = planOffload(result, this.limits, {
       tool: ctx.tool,
       structuredContentRequired: ctx.structuredContentRequired === true,

@@ -122,6 +122,13 @@ describe('offloader over a storage', () => {
     expect(await offloader(failing).apply(result, ctx)).toBe(result);
   });
 
+  it('never stores an error result, whatever its size: it goes back to the model as it is', async () => {
+    const storage = memoryStorage();
+    const result = { content: [{ type: 'text' as const, text: 'e'.repeat(5000) }], isError: true };
+    expect(await offloader(storage).apply(result, ctx)).toBe(result);
+    expect(storage.objects.size).toBe(0);
+  });
+
   it('answers isError when the policy refuses an output', async () => {
     const out = await offloader(memoryStorage()).apply(
       { content: [], structuredContent: { x: 'x'.repeat(1024 * 1024 + 10) } },
