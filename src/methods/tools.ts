@@ -70,7 +70,13 @@ async function callTool(
   if (ctx.principal && missingScopes(ctx.principal.scopes, scopes).length)
     throw new InsufficientScopeError(name, scopes);
   const remaining = ctx.deadline === undefined ? Infinity : ctx.deadline - Date.now() - options.reserveMs;
-  const target: InputTarget = { kind: 'tool', method: 'tools/call', name, ...callerKey(ctx) };
+  const target: InputTarget = {
+    kind: 'tool',
+    method: 'tools/call',
+    name,
+    arguments: params.arguments ?? {},
+    ...callerKey(ctx),
+  };
   const result = await tools.call(
     name,
     params.arguments ?? {},
