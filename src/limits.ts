@@ -35,6 +35,11 @@ export const Defaults = {
   reserveMs: 2_000,
   /** Time kept back when large outputs may still have to be stored after the tool returns. */
   offloadReserveMs: 5_000,
+  /**
+   * Time kept back from the deadline for building and sending the answer: every outbound call (storage, the
+   * companion function, the issuer) is aborted this long before the invocation would be stopped.
+   */
+  answerMarginMs: 1_000,
   /** Time limit of one MCP function invocation: under the HTTP API's 30 s so the gateway still gets the answer. */
   mcpFunctionTimeoutSeconds: 28,
   /** Time limit of the companion resources function; the MCP function waits for it. */

@@ -1,4 +1,5 @@
 import { createLocalJWKSet, errors, type FlattenedJWSInput, type JWTHeaderParameters } from 'jose';
+import { deadlineSignal, untilAborted } from '../deadline.ts';
 import { fetchJsonObject, type RemoteJsonOptions } from './remote-json.ts';
 
 /** How the issuer's signing keys are fetched and kept. */
@@ -48,21 +49,25 @@ export class RemoteKeySet {
     this.now = options.now ?? Date.now;
   }
 
-  /** The key resolver handed to jose's `jwtVerify`. */
-  readonly resolve = async (header: JWTHeaderParameters, token: FlattenedJWSInput) => {
+  /**
+   * The key resolver handed to jose's `jwtVerify`. `deadline` (epoch ms) bounds how long this request waits for a
+   * fetch: past it, the request gives up with KeysUnavailableError (503) while the fetch goes on for the others.
+   */
+  readonly resolve = async (header: JWTHeaderParameters, token: FlattenedJWSInput, deadline?: number) => {
     const now = this.now();
     if (!this.local) {
-      if (this.pending || now - this.attemptedAt >= (this.options.retryMs ?? 2_000)) await this.refresh();
+      if (this.pending || now - this.attemptedAt >= (this.options.retryMs ?? 2_000))
+        await this.waitFor(this.refresh(), deadline);
       if (!this.local) throw new KeysUnavailableError(this.lastFailure);
     } else if (now - this.fetchedAt >= (this.options.maxAgeMs ?? 600_000)) {
-      await this.refreshWithinCooldown(now);
+      await this.refreshWithinCooldown(now, deadline);
     }
     try {
       return await this.local(header, token);
     } catch (error) {
       if (!(error instanceof errors.JWKSNoMatchingKey)) throw error;
       // Perhaps the issuer rotated its keys since we fetched them: look once more, unless we just did.
-      if (!(await this.refreshWithinCooldown(now))) throw error;
+      if (!(await this.refreshWithinCooldown(now, deadline))) throw error;
       return this.local(header, token);
     }
   };
@@ -71,14 +76,23 @@ export class RemoteKeySet {
    * Refetches unless the last attempt was within the cooldown; joins a fetch already under way. True when the
    * keys were (or are being) looked up again, so the caller should try matching once more.
    */
-  private async refreshWithinCooldown(now: number): Promise<boolean> {
+  private async refreshWithinCooldown(now: number, deadline: number | undefined): Promise<boolean> {
     if (this.pending) {
-      await this.pending;
+      await this.waitFor(this.pending, deadline);
       return true;
     }
     if (now - this.attemptedAt < (this.options.cooldownMs ?? 30_000)) return false;
-    await this.refresh();
+    await this.waitFor(this.refresh(), deadline);
     return true;
+  }
+
+  /** Waits for a fetch until the request's deadline; then fails this request only (503). */
+  private async waitFor(fetch: Promise<void>, deadline: number | undefined): Promise<void> {
+    try {
+      await untilAborted(fetch, deadlineSignal(deadline));
+    } catch (error) {
+      throw new KeysUnavailableError(error);
+    }
   }
 
   /** One fetch at a time; a failure keeps the keys we already have. */

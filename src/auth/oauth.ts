@@ -1,4 +1,4 @@
-import { errors, jwtVerify, type JWTPayload } from 'jose';
+import { errors, jwtVerify, type FlattenedJWSInput, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import type { AuthRejection, AuthRequest, Authentication, Authenticator } from './authenticator.ts';
 import { readBearer } from './bearer.ts';
 import { bearerChallenge } from './challenge.ts';
@@ -186,7 +186,9 @@ class OAuthAuthenticator implements Authenticator {
     const { issuer, audiences, algorithms, clockTolerance, requiredScopes } = this.settings;
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(credential.token, this.keys.resolve, {
+      const keys = (header: JWTHeaderParameters, token: FlattenedJWSInput) =>
+        this.keys.resolve(header, token, request.deadline);
+      ({ payload } = await jwtVerify(credential.token, keys, {
         issuer,
         audience: audiences,
         algorithms,

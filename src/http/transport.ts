@@ -77,7 +77,11 @@ async function admit(
     return refusal(403, 'Forbidden: Origin not allowed');
   let principal: Principal | undefined;
   if (authenticator) {
-    const authentication = await authenticator.authenticate({ path: req.path, headers });
+    const authentication = await authenticator.authenticate({
+      path: req.path,
+      headers,
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+    });
     if (!authentication.ok) {
       const { rejection } = authentication;
       if (rejection.cause) ctx.log.error('access tokens cannot be verified', { cause: rejection.cause });

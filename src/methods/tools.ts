@@ -98,6 +98,7 @@ const offloadContext = (ctx: MethodContext, tool: string) => ({
   tool,
   requestId: ctx.requestId,
   log: ctx.log,
+  ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
   ...callerKey(ctx),
 });
 

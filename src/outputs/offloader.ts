@@ -1,3 +1,4 @@
+import { deadlineSignal } from '../deadline.ts';
 import { errorFields, type Logger } from '../log.ts';
 import type { CallToolResult, ResourceLink } from '../protocol/types.ts';
 import type { StorageWriter } from '../storage/storage.ts';
@@ -16,6 +17,8 @@ export interface OffloadContext {
   requestId: string;
   /** The caller's opaque key, when authorization is on: stored outputs are bound to it. */
   principal?: string;
+  /** Epoch ms at which the invocation is stopped: every write is aborted in time to answer before it. */
+  deadline?: number;
   log: Logger;
   /** The tool that reads stored outputs a page at a time, when the server has it: the notice names it. */
   readTool?: string;
@@ -53,18 +56,25 @@ export interface OffloaderOptions {
 
 const DAY_MS = 86_400_000;
 
+/** One write, given the signal that aborts it. */
+type WriteJob = (signal: AbortSignal | undefined) => Promise<void>;
+
 /** Runs `jobs` with at most `limit` in flight; rejects with the first failure. */
-async function runAll(jobs: readonly (() => Promise<void>)[], limit: number): Promise<void> {
+async function runAll(
+  jobs: readonly WriteJob[],
+  limit: number,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
-    while (next < jobs.length) await jobs[next++]!();
+    while (next < jobs.length) await jobs[next++]!(signal);
   };
   await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
 }
 
 /** One payload ready to write: a write job per part, and the description of what will be stored. */
 interface PayloadWrite {
-  jobs: (() => Promise<void>)[];
+  jobs: WriteJob[];
   stored: StoredPayload;
 }
 
@@ -106,17 +116,19 @@ class Offloader implements ResultOffloader {
     const expiresAt = this.expiresAt();
     const owner = ownerTag(ctx.principal);
     const writes = plan.payloads.map((p) => this.write(p, expiresAt, owner));
+    const signal = deadlineSignal(ctx.deadline);
     try {
       await runAll(
         writes.flatMap((w) => w.jobs),
         this.concurrency,
+        signal,
       );
     } catch (error) {
       logFailure(ctx.log, ctx.tool, error);
       const bytes = plan.payloads.reduce((n, p) => n + p.size, 0);
       return toolErrorResult(
         `The output of tool "${ctx.tool}" (${bytes.toLocaleString('en-US')} bytes) was too large to return ` +
-          `inline and could not be stored (storage is unavailable right now), so no output was returned. ` +
+          `inline and could not be stored (${why(signal)}), so no output was returned. ` +
           `Try the call again shortly. Request id: ${ctx.requestId}.`,
       );
     }
@@ -132,12 +144,13 @@ class Offloader implements ResultOffloader {
     const plan = planExplicitStore(request, this.limits, ctx.tool);
     if ('refuse' in plan) throw new ToolError(plan.refuse);
     const { jobs, stored } = this.write(plan.payload, this.expiresAt(), ownerTag(ctx.principal));
+    const signal = deadlineSignal(ctx.deadline);
     try {
-      await runAll(jobs, this.concurrency);
+      await runAll(jobs, this.concurrency, signal);
     } catch (error) {
       logFailure(ctx.log, ctx.tool, error);
       throw new ToolError(
-        `The output of tool "${ctx.tool}" could not be stored (storage is unavailable right now), so no link ` +
+        `The output of tool "${ctx.tool}" could not be stored (${why(signal)}), so no link ` +
           `was returned. Try the call again shortly. Request id: ${ctx.requestId}.`,
       );
     }
@@ -185,7 +198,7 @@ class Offloader implements ResultOffloader {
     };
     const { parts: _bytes, ...described } = payload;
     return {
-      jobs: parts.map((p, i) => () => storage.put(p.key, p.bytes, attributes(p, i))),
+      jobs: parts.map((p, i) => (signal) => storage.put(p.key, p.bytes, attributes(p, i), { signal })),
       stored: {
         ...described,
         sha256,
@@ -195,6 +208,12 @@ class Offloader implements ResultOffloader {
     };
   }
 }
+
+/** Why storing failed, in words for the model: out of time, or storage unavailable. */
+const why = (signal: AbortSignal | undefined) =>
+  signal?.aborted
+    ? 'storage did not answer in time, before the end of the call'
+    : 'storage is unavailable right now';
 
 function logFailure(log: Logger, tool: string, error: unknown) {
   log.error('offload failed', { tool, error: errorFields(error) });

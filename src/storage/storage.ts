@@ -14,14 +14,25 @@ export interface StoredObject extends ObjectAttributes {
   body: Uint8Array;
 }
 
+/** Per-call options of a storage operation. */
+export interface StorageCallOptions {
+  /** Aborts the call (the invocation's deadline, or the failure of a sibling write); it then fails. */
+  signal?: AbortSignal;
+}
+
 /** Write side (the tools function's permission: put only). */
 export interface StorageWriter {
-  put(key: string, body: Uint8Array, attributes: ObjectAttributes): Promise<void>;
+  put(
+    key: string,
+    body: Uint8Array,
+    attributes: ObjectAttributes,
+    options?: StorageCallOptions,
+  ): Promise<void>;
 }
 
 /** Read side (the companion function's permission: get only). `undefined` means no object under that key. */
 export interface StorageReader {
-  get(key: string): Promise<StoredObject | undefined>;
+  get(key: string, options?: StorageCallOptions): Promise<StoredObject | undefined>;
 }
 
 /** A byte range read back: bytes [start, start + body.byteLength) of the object, its attributes and total size. */

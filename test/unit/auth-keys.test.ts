@@ -103,6 +103,40 @@ describe('the issuer key cache', () => {
     expect(issuer.hits.jwks).toBe(2);
   });
 
+  it('answers 503 before the invocation deadline while the issuer never answers, then recovers', async () => {
+    const { issuer } = await setup();
+    const token = await issuer.token();
+    // An issuer that accepts the request and never answers: only a signal ends the wait.
+    let answering = false;
+    const hanging: FetchLike = (url, init) =>
+      answering
+        ? fetch(url, init)
+        : new Promise((_resolve, reject) =>
+            init.signal.addEventListener('abort', () => reject(init.signal.reason)),
+          );
+    const auth = createOAuthAuthenticator({
+      issuer: issuer.issuer,
+      resource: RESOURCE,
+      jwksUri: issuer.jwksUri,
+      // The fetch's own limit is later than the request's deadline: the deadline must end the wait.
+      keys: { fetch: hanging, timeoutMs: 1_000, retryMs: 0 },
+    });
+    const present = (deadline?: number) =>
+      auth.authenticate({
+        path: '/mcp',
+        headers: { authorization: `Bearer ${token}` },
+        ...(deadline !== undefined ? { deadline } : {}),
+      });
+    const deadline = Date.now() + 1_300;
+    const result = await present(deadline);
+    expect(result.ok === false && result.rejection.status).toBe(503);
+    expect(Date.now()).toBeLessThan(deadline);
+    answering = true;
+    // The stuck fetch ends at its own limit; the next token fetches again and passes.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await present()).ok).toBe(true);
+  });
+
   it('discovers the key set URL from the issuer metadata when none is configured', async () => {
     const { issuer, present } = await setup({ jwksUri: undefined });
     expect((await present(await issuer.token())).ok).toBe(true);
