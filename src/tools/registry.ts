@@ -6,6 +6,7 @@ import { listFingerprint } from '../protocol/cursor.ts';
 import type { CallToolResult, JsonSchema, Tool } from '../protocol/types.ts';
 import type { ToolContext, ToolDefinition } from './define.ts';
 import { ToolError } from './define.ts';
+import { BudgetExhaustedError, CallBudget } from './budget.ts';
 import { scanParamHeaders, type ParamHeader } from './param-headers.ts';
 import { contentBlockProblem, toCallToolResult, toolErrorResult } from './result.ts';
 import {
@@ -28,8 +29,8 @@ interface RegisteredTool {
   validateOutput?: Validator;
 }
 
-/** Everything a call needs besides the abort signal, which the registry owns. */
-export type CallContext = Omit<ToolContext, 'signal'>;
+/** Everything a call needs besides the abort signal and the checkpoint, which the registry owns (its budget). */
+export type CallContext = Omit<ToolContext, 'signal' | 'checkpoint'>;
 
 /**
  * The tool set of one server: checks definitions once, lists them in definition order (deterministic, as
@@ -115,8 +116,9 @@ export class ToolRegistry {
   }
 
   /**
-   * Runs one call within its time budget: the tool's `timeoutMs` (or the default), capped by `remainingMs`. Unknown tool → -32602 (spec: tools, "Error Handling"); everything the
-   * tool does wrong → an `isError` result the model can act on.
+   * Runs one call within its time budget: the tool's `timeoutMs` (or the default), capped by `remainingMs`. Unknown
+   * tool → -32602 (spec: tools, "Error Handling"); everything the tool does wrong → an `isError` result the model
+   * can act on, and so is a tool that outlives its budget, even one that returns a result late.
    */
   async call(
     name: string,
@@ -134,39 +136,22 @@ export class ToolRegistry {
           `Fix the arguments to match the tool's inputSchema and call it again.`,
       );
     }
-    const budgetMs = Math.max(
-      0,
-      Math.floor(Math.min(entry.definition.timeoutMs ?? this.options.defaultTimeoutMs, remainingMs)),
+    const budget = new CallBudget(
+      Math.max(
+        0,
+        Math.floor(Math.min(entry.definition.timeoutMs ?? this.options.defaultTimeoutMs, remainingMs)),
+      ),
     );
-    // Most tools never look at their signal: create the controller only when one does.
-    let controller: AbortController | undefined;
-    let expired = false;
-    const stop = () => controller?.abort(new Error('time budget exhausted'));
-    const toolCtx = Object.defineProperty({ ...ctx } as ToolContext, 'signal', {
-      get: () => {
-        if (!controller) {
-          controller = new AbortController();
-          if (expired) stop();
-        }
-        return controller.signal;
-      },
-      enumerable: true,
-    });
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), Math.max(0, budgetMs));
-    });
     try {
-      const outcome = await Promise.race([
-        Promise.resolve().then(() => entry.definition.handler(input, toolCtx)),
-        timedOut,
-      ]);
-      if (outcome === 'timeout') {
-        expired = true;
-        stop();
-        ctx.log.warn('tool timed out', { tool: name, budgetMs });
+      const outcome = await runHandler(entry.definition, input, ctx, budget);
+      if (outcome === TIMED_OUT) {
+        ctx.log.warn('tool timed out', {
+          tool: name,
+          budgetMs: budget.ms,
+          elapsedMs: Math.round(budget.elapsed()),
+        });
         return toolErrorResult(
-          `Tool "${name}" did not finish within its time budget of ${budgetMs} ms and was stopped. ` +
+          `Tool "${name}" did not finish within its time budget of ${budget.ms} ms and was stopped. ` +
             `Try again with a smaller request, or split the work into several calls.`,
         );
       }
@@ -180,8 +165,6 @@ export class ToolRegistry {
         `Tool "${name}" failed unexpectedly; the error was logged with request id ${ctx.requestId}. ` +
           `Retrying may help if the failure was transient.`,
       );
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -214,4 +197,52 @@ export class ToolRegistry {
     }
     return result;
   }
+}
+
+const TIMED_OUT = Symbol('timed out');
+
+/**
+ * Runs a handler against its budget: the budget's timer stops a tool that waits, `ctx.checkpoint()` one that
+ * computes, and a result that arrives after the budget anyway is late, so it counts as timed out too.
+ */
+async function runHandler(
+  definition: ToolDefinition,
+  input: unknown,
+  ctx: CallContext,
+  budget: CallBudget,
+): Promise<unknown> {
+  // Most tools never look at their signal: create the controller only when one does.
+  let controller: AbortController | undefined;
+  let expired = false;
+  const stop = () => {
+    expired = true;
+    controller?.abort(new Error('time budget exhausted'));
+  };
+  const toolCtx = Object.defineProperty({ ...ctx, checkpoint: budget.checkpoint } as ToolContext, 'signal', {
+    get: () => {
+      if (!controller) {
+        controller = new AbortController();
+        if (expired) stop();
+      }
+      return controller.signal;
+    },
+    enumerable: true,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), budget.ms);
+  });
+  try {
+    const outcome = await Promise.race([
+      Promise.resolve().then(() => definition.handler(input, toolCtx)),
+      timedOut,
+    ]);
+    if (outcome !== TIMED_OUT && !budget.spent()) return outcome;
+  } catch (error) {
+    if (!(error instanceof BudgetExhaustedError)) throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  stop();
+  return TIMED_OUT;
 }
