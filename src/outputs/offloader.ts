@@ -1,4 +1,3 @@
-import { deadlineSignal } from '../deadline.ts';
 import { errorFields, type Logger } from '../log.ts';
 import type { CallToolResult, ResourceLink } from '../protocol/types.ts';
 import type { StorageWriter } from '../storage/storage.ts';
@@ -10,6 +9,7 @@ import { offloadLimits, planExplicitStore, planOffload, type OffloadLimits } fro
 import type { PlannedPayload } from './payloads.ts';
 import { payloadLinks, type StoredPayload } from './summary.ts';
 import { newOutputId, outputKey, outputUri } from './uri.ts';
+import { writeAll, type ObjectWrite, type StoreFailure } from './writes.ts';
 
 /** Who produced a result and for whom: what storing it needs to know besides the result. */
 export interface OffloadContext {
@@ -56,25 +56,9 @@ export interface OffloaderOptions {
 
 const DAY_MS = 86_400_000;
 
-/** One write, given the signal that aborts it. */
-type WriteJob = (signal: AbortSignal | undefined) => Promise<void>;
-
-/** Runs `jobs` with at most `limit` in flight; rejects with the first failure. */
-async function runAll(
-  jobs: readonly WriteJob[],
-  limit: number,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) await jobs[next++]!(signal);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
-}
-
-/** One payload ready to write: a write job per part, and the description of what will be stored. */
+/** One payload ready to write: an object per part, and the description of what will be stored. */
 interface PayloadWrite {
-  jobs: WriteJob[];
+  objects: ObjectWrite[];
   stored: StoredPayload;
 }
 
@@ -116,19 +100,15 @@ class Offloader implements ResultOffloader {
     const expiresAt = this.expiresAt();
     const owner = ownerTag(ctx.principal);
     const writes = plan.payloads.map((p) => this.write(p, expiresAt, owner));
-    const signal = deadlineSignal(ctx.deadline);
-    try {
-      await runAll(
-        writes.flatMap((w) => w.jobs),
-        this.concurrency,
-        signal,
-      );
-    } catch (error) {
-      logFailure(ctx.log, ctx.tool, error);
+    const failure = await this.writeAll(
+      writes.flatMap((w) => w.objects),
+      ctx,
+    );
+    if (failure) {
       const bytes = plan.payloads.reduce((n, p) => n + p.size, 0);
       return toolErrorResult(
         `The output of tool "${ctx.tool}" (${bytes.toLocaleString('en-US')} bytes) was too large to return ` +
-          `inline and could not be stored (${why(signal)}), so no output was returned. ` +
+          `inline and could not be stored (${why(failure)}), so no output was returned. ` +
           `Try the call again shortly. Request id: ${ctx.requestId}.`,
       );
     }
@@ -143,14 +123,11 @@ class Offloader implements ResultOffloader {
   async store(request: StoreRequest, ctx: OffloadContext): Promise<ResourceLink> {
     const plan = planExplicitStore(request, this.limits, ctx.tool);
     if ('refuse' in plan) throw new ToolError(plan.refuse);
-    const { jobs, stored } = this.write(plan.payload, this.expiresAt(), ownerTag(ctx.principal));
-    const signal = deadlineSignal(ctx.deadline);
-    try {
-      await runAll(jobs, this.concurrency, signal);
-    } catch (error) {
-      logFailure(ctx.log, ctx.tool, error);
+    const { objects, stored } = this.write(plan.payload, this.expiresAt(), ownerTag(ctx.principal));
+    const failure = await this.writeAll(objects, ctx);
+    if (failure) {
       throw new ToolError(
-        `The output of tool "${ctx.tool}" could not be stored (${why(signal)}), so no link ` +
+        `The output of tool "${ctx.tool}" could not be stored (${why(failure)}), so no link ` +
           `was returned. Try the call again shortly. Request id: ${ctx.requestId}.`,
       );
     }
@@ -163,13 +140,32 @@ class Offloader implements ResultOffloader {
     return payloadLinks(ctx.tool, named)[0]!;
   }
 
+  /** Writes all objects of one store, all or nothing; logs a failure with what it left behind. */
+  private async writeAll(objects: ObjectWrite[], ctx: OffloadContext): Promise<StoreFailure | undefined> {
+    const failure = await writeAll(this.options.storage, objects, {
+      concurrency: this.concurrency,
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+    });
+    if (failure) {
+      ctx.log.error('offload failed', {
+        tool: ctx.tool,
+        error: errorFields(failure.error),
+        timedOut: failure.timedOut,
+        objects: objects.length,
+        started: failure.started,
+        removed: failure.removed,
+      });
+    }
+    return failure;
+  }
+
   private expiresAt(): number {
     return this.now() + this.options.ttlDays * DAY_MS;
   }
 
   /** Prepares the writes of one payload (all its parts) and describes what will be stored. */
   private write(payload: PlannedPayload, expiresAt: number, owner: string | undefined): PayloadWrite {
-    const { prefix, storage } = this.options;
+    const { prefix } = this.options;
     const id = this.newId();
     const multi = payload.parts.length > 1;
     const parts = payload.parts.map((bytes, i) => {
@@ -198,7 +194,7 @@ class Offloader implements ResultOffloader {
     };
     const { parts: _bytes, ...described } = payload;
     return {
-      jobs: parts.map((p, i) => (signal) => storage.put(p.key, p.bytes, attributes(p, i), { signal })),
+      objects: parts.map((p, i) => ({ key: p.key, body: p.bytes, attributes: attributes(p, i) })),
       stored: {
         ...described,
         sha256,
@@ -210,14 +206,10 @@ class Offloader implements ResultOffloader {
 }
 
 /** Why storing failed, in words for the model: out of time, or storage unavailable. */
-const why = (signal: AbortSignal | undefined) =>
-  signal?.aborted
+const why = (failure: StoreFailure) =>
+  failure.timedOut
     ? 'storage did not answer in time, before the end of the call'
     : 'storage is unavailable right now';
-
-function logFailure(log: Logger, tool: string, error: unknown) {
-  log.error('offload failed', { tool, error: errorFields(error) });
-}
 
 /** Wires the offload policy to storage (see {@link OffloaderOptions}). */
 export function createOffloader(options: OffloaderOptions): ResultOffloader {

@@ -20,6 +20,10 @@ export function memoryStorage(): StorageWriter &
       if (call?.signal?.aborted) throw new StorageError('put', key, { cause: call.signal.reason });
       objects.set(key, { body: Uint8Array.from(body), ...attributes, metadata: { ...attributes.metadata } });
     },
+    async delete(key, call) {
+      if (call?.signal?.aborted) throw new StorageError('delete', key, { cause: call.signal.reason });
+      objects.delete(key);
+    },
     async get(key, call) {
       if (call?.signal?.aborted) throw new StorageError('get', key, { cause: call.signal.reason });
       const object = objects.get(key);

@@ -98,6 +98,16 @@ export function s3Storage(options: S3StorageOptions): StorageWriter & StorageRea
         throw new StorageError('put', key, { cause: error });
       }
     },
+    async delete(key, call) {
+      try {
+        const { sdk, client } = await load();
+        await client.send(new sdk.DeleteObjectCommand({ Bucket: options.bucket, Key: key }), {
+          abortSignal: call?.signal,
+        });
+      } catch (error) {
+        throw new StorageError('delete', key, { cause: error });
+      }
+    },
     async get(key, call) {
       try {
         const { sdk, client } = await load();

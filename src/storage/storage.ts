@@ -20,7 +20,7 @@ export interface StorageCallOptions {
   signal?: AbortSignal;
 }
 
-/** Write side (the tools function's permission: put only). */
+/** Write side (the tools function's permission: put, and delete under the same prefix). */
 export interface StorageWriter {
   put(
     key: string,
@@ -28,6 +28,11 @@ export interface StorageWriter {
     attributes: ObjectAttributes,
     options?: StorageCallOptions,
   ): Promise<void>;
+  /**
+   * Removes an object (no error when there is none). Optional: used, best effort, to remove the parts already
+   * written of an output whose store failed part-way; without it they stay until the bucket expires them.
+   */
+  delete?(key: string, options?: StorageCallOptions): Promise<void>;
 }
 
 /** Read side (the companion function's permission: get only). `undefined` means no object under that key. */
@@ -60,7 +65,7 @@ export interface RangeReader {
 /** Storage failed (unreachable, refused, timed out). The message is for logs; clients get a generic one. */
 export class StorageError extends Error {
   constructor(
-    readonly operation: 'put' | 'get',
+    readonly operation: 'put' | 'get' | 'delete',
     readonly key: string,
     options?: { cause?: unknown },
   ) {

@@ -105,7 +105,7 @@ describe('McpEndpoint', () => {
     expect(logGroup).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
   });
 
-  it('the MCP function may write its logs, put objects under the prefix and invoke the companion: nothing else', () => {
+  it('the MCP function may write its logs, put (and delete) objects under the prefix and invoke the companion: nothing else', () => {
     const { mcp, companion, bucketId } = build();
     expect(mcp.statements).toEqual([
       {
@@ -113,7 +113,7 @@ describe('McpEndpoint', () => {
         Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
         Resource: logGroupArnOf(mcp.resource),
       },
-      { Effect: 'Allow', Action: 's3:PutObject', Resource: underPrefix(bucketId) },
+      { Effect: 'Allow', Action: ['s3:DeleteObject', 's3:PutObject'], Resource: underPrefix(bucketId) },
       { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { 'Fn::GetAtt': [companion.id, 'Arn'] } },
     ]);
   });
@@ -192,7 +192,7 @@ describe('McpEndpoint', () => {
     expect(bucket.Properties.LifecycleConfiguration.Rules[0].Prefix).toBe('large/');
     expect(mcp.statements).toContainEqual({
       Effect: 'Allow',
-      Action: 's3:PutObject',
+      Action: ['s3:DeleteObject', 's3:PutObject'],
       Resource: underPrefix(bucketId, 'large/'),
     });
   });
