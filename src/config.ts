@@ -46,6 +46,8 @@ export type AuthConfig =
       jwksUrl: string | undefined;
       /** Accepted signature algorithms; undefined = the authenticator's default (asymmetric only). */
       algorithms: string[] | undefined;
+      /** Longest an accepted token may still be valid, in seconds. */
+      maxTokenLifetimeSeconds: number;
     };
 
 /** Where and when large tool outputs go to storage (issue: large outputs as resource links). */
@@ -147,6 +149,7 @@ const AUTH_VARIABLES = [
   'MCP_AUTH_REQUIRED_SCOPES',
   'MCP_AUTH_JWKS_URL',
   'MCP_AUTH_ALGORITHMS',
+  'MCP_AUTH_MAX_TOKEN_LIFETIME_SECONDS',
 ];
 
 function auth(env: Env): AuthConfig {
@@ -179,6 +182,13 @@ function auth(env: Env): AuthConfig {
     requiredScopes: scopes(env, 'MCP_AUTH_REQUIRED_SCOPES'),
     jwksUrl: url(env, 'MCP_AUTH_JWKS_URL'),
     algorithms: algorithms?.length ? algorithms : undefined,
+    maxTokenLifetimeSeconds: int(
+      env,
+      'MCP_AUTH_MAX_TOKEN_LIFETIME_SECONDS',
+      Defaults.maxTokenLifetimeSeconds,
+      Ranges.maxTokenLifetimeSeconds.min,
+      Ranges.maxTokenLifetimeSeconds.max,
+    ),
   };
 }
 

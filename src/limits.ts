@@ -77,6 +77,11 @@ export const Defaults = {
   alarmDurationRatio: 0.8,
   /** The resource scope the authorization bridge grants and the MCP function requires, with the default Cognito. */
   bridgeScope: 'mcp',
+  /**
+   * Longest an accepted access token may still be valid, in seconds (MCP_AUTH_MAX_TOKEN_LIFETIME_SECONDS): a day,
+   * well above what issuers hand out (minutes to hours), so a token minted to live for years is refused.
+   */
+  maxTokenLifetimeSeconds: 86_400,
 } as const;
 
 /**
@@ -94,6 +99,7 @@ export const Ranges = {
   /** Above 1 MiB a block kept inline could no longer fit Lambda's response once escaped. */
   offloadThresholdBytes: { min: 1, max: 1 * MiB },
   offloadTtlDays: { min: 1, max: 365 },
+  maxTokenLifetimeSeconds: { min: 60, max: 31_536_000 },
   memoryMb: { min: 128, max: 10_240 },
 } as const;
 

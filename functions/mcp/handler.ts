@@ -57,6 +57,7 @@ const authenticator =
         resourceName: config.serverName,
         ...(auth.jwksUrl ? { jwksUri: auth.jwksUrl } : {}),
         ...(auth.algorithms ? { algorithms: auth.algorithms } : {}),
+        maxTokenLifetimeSeconds: auth.maxTokenLifetimeSeconds,
       })
     : undefined;
 

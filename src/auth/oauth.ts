@@ -1,6 +1,8 @@
 import { errors, jwtVerify, type FlattenedJWSInput, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import type { AuthRejection, AuthRequest, Authentication, Authenticator } from './authenticator.ts';
+import { Defaults } from '../limits.ts';
 import { readBearer } from './bearer.ts';
+import { claimsProblem, isPlausible, type ClaimRules } from './claims.ts';
 import { bearerChallenge } from './challenge.ts';
 import { discoverJwksUri } from './discovery.ts';
 import { KeysUnavailableError, RemoteKeySet, type KeySetOptions } from './jwks.ts';
@@ -50,6 +52,8 @@ export interface OAuthOptions {
   algorithms?: readonly string[];
   /** Allowed clock difference with the issuer for `exp`/`nbf`, in seconds. Default 30. */
   clockToleranceSeconds?: number;
+  /** Longest a token may still be valid (its `exp` from now), in seconds; longer ones are refused. Default a day. */
+  maxTokenLifetimeSeconds?: number;
   /** `resource_name` in the metadata document. */
   resourceName?: string;
   /** Key cache tuning, a fetch implementation and a clock (tests). */
@@ -83,14 +87,12 @@ function whyRefused(error: unknown): string {
 }
 
 /** The checked settings of one authenticator. */
-interface Settings {
-  issuer: string;
+interface Settings extends ClaimRules {
   resource: string;
   audiences: string[];
   algorithms: string[];
   requiredScopes: string[];
   scopesSupported: string[];
-  clockTolerance: number;
 }
 
 /** Checks the options as configuration (throws with the setting's name); the authenticator trusts them after. */
@@ -112,6 +114,11 @@ function checkOptions(options: OAuthOptions): Settings {
     );
   const requiredScopes = [...(options.requiredScopes ?? [])];
   const scopesSupported = [...new Set([...requiredScopes, ...(options.scopesSupported ?? [])])];
+  const maxLifetimeSeconds = options.maxTokenLifetimeSeconds ?? Defaults.maxTokenLifetimeSeconds;
+  if (!Number.isSafeInteger(maxLifetimeSeconds) || maxLifetimeSeconds < 60)
+    throw new Error(
+      'Authorization: the maximum token lifetime must be a whole number of seconds, at least 60',
+    );
   const badScope = scopesSupported.find((s) => !isScopeToken(s));
   if (badScope !== undefined)
     throw new Error(`Authorization: ${JSON.stringify(badScope)} is not a valid scope`);
@@ -123,13 +130,17 @@ function checkOptions(options: OAuthOptions): Settings {
     requiredScopes,
     scopesSupported,
     clockTolerance: options.clockToleranceSeconds ?? 30,
+    maxLifetimeSeconds,
   };
 }
 
 /** The caller a verified token describes, or why the token does not describe one. */
-function principalOf(payload: JWTPayload, issuer: string): Principal | string {
+function principalOf(payload: JWTPayload, rules: ClaimRules, nowSeconds: number): Principal | string {
+  const { issuer } = rules;
   if (typeof payload.sub !== 'string' || payload.sub === '' || typeof payload.exp !== 'number')
     return 'The access token lacks a subject or an expiry';
+  const problem = claimsProblem(payload, rules, nowSeconds);
+  if (problem) return problem;
   const clientId =
     typeof payload.client_id === 'string'
       ? payload.client_id
@@ -173,6 +184,8 @@ class OAuthAuthenticator implements Authenticator {
     this.resourceMetadata = metadataUrl(resource);
     this.now = options.keys?.now ?? Date.now;
     this.keys = new RemoteKeySet({
+      // Only a token that could pass every signature-independent check may make the cache look for a new key.
+      mayRefetchFor: (token) => isPlausible(token, settings, this.now() / 1000),
       ...options.keys,
       jwksUri: options.jwksUri ?? (() => discoverJwksUri(issuer, options.keys ?? {})),
     });
@@ -199,7 +212,7 @@ class OAuthAuthenticator implements Authenticator {
     } catch (error) {
       return { ok: false, rejection: this.refusal(error) };
     }
-    const principal = principalOf(payload, issuer);
+    const principal = principalOf(payload, this.settings, this.now() / 1000);
     if (typeof principal === 'string') return { ok: false, rejection: this.unauthorized(principal) };
     if (missingScopes(principal.scopes, requiredScopes).length)
       return { ok: false, rejection: this.scopeRefusal(requiredScopes) };

@@ -53,6 +53,39 @@ describe('the oauth authenticator', () => {
     expect(result.ok && result.principal.scopes).toEqual(['mcp', 'reports:read']);
   });
 
+  it.each([
+    ['a year-9999 expiry', () => ({ exp: 253_402_300_799 })],
+    ['an expiry 25 hours away', () => ({ exp: now() + 25 * 3600 })],
+  ])('refuses %s with 401 naming the accepted lifetime', async (_name, claims) => {
+    const result = await auth.authenticate(withAuthorization(`Bearer ${await issuer.token(claims())}`));
+    expect(result.ok === false && result.rejection).toMatchObject({
+      status: 401,
+      message: expect.stringMatching(/valid for longer than the 86400 s/),
+    });
+  });
+
+  it('accepts an expiry up to 24 hours away, and a longer one when configured', async () => {
+    const day = await issuer.token({ exp: now() + 24 * 3600 });
+    expect((await auth.authenticate(withAuthorization(`Bearer ${day}`))).ok).toBe(true);
+    const week = await issuer.token({ exp: now() + 7 * 86_400 });
+    const lenient = createOAuthAuthenticator({
+      issuer: issuer.issuer,
+      resource: RESOURCE,
+      jwksUri: issuer.jwksUri,
+      maxTokenLifetimeSeconds: 8 * 86_400,
+    });
+    expect((await lenient.authenticate(withAuthorization(`Bearer ${week}`))).ok).toBe(true);
+  });
+
+  it('refuses a scope claim that is an array (RFC 9068: one space-separated string) with 401', async () => {
+    const token = await issuer.token({ scope: ['mcp', 'reports:read'] });
+    const result = await auth.authenticate(withAuthorization(`Bearer ${token}`));
+    expect(result.ok === false && result.rejection).toMatchObject({
+      status: 401,
+      message: expect.stringMatching(/"scope" claim must be a space-separated string/),
+    });
+  });
+
   it('tolerates a small clock difference on exp and nbf', async () => {
     const token = await issuer.token({ exp: now() - 10, nbf: now() + 10 });
     expect((await auth.authenticate(withAuthorization(`Bearer ${token}`))).ok).toBe(true);
@@ -214,6 +247,7 @@ describe('oauth authenticator configuration', () => {
     { name: 'an empty algorithm list', options: { ...base, algorithms: [] } },
     { name: 'a scope with a space', options: { ...base, requiredScopes: ['a b'] } },
     { name: 'an http key set URL', options: { ...base, jwksUri: 'http://keys.example.com/jwks.json' } },
+    { name: 'a maximum token lifetime under a minute', options: { ...base, maxTokenLifetimeSeconds: 30 } },
   ])('refuses $name at start-up', ({ options }) => {
     expect(() => createOAuthAuthenticator(options)).toThrow(/^Authorization: /);
   });
