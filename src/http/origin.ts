@@ -4,13 +4,16 @@
  * `*` port (`http://localhost:*`, `127.0.0.1:*`), or a lone `*` meaning "any".
  */
 
+/** A TCP port as a URL or Host header writes it: 1 to 5 digits naming 0–65535. */
+const isPort = (text: string) => /^\d{1,5}$/.test(text) && Number(text) <= 65_535;
+
 function matches(value: string, pattern: string): boolean {
   if (pattern === '*') return true;
   const v = value.toLowerCase();
   const p = pattern.toLowerCase();
   if (p.endsWith(':*')) {
     const base = p.slice(0, -2);
-    return v === base || (v.startsWith(`${base}:`) && /^\d{1,5}$/.test(v.slice(base.length + 1)));
+    return v === base || (v.startsWith(`${base}:`) && isPort(v.slice(base.length + 1)));
   }
   return v === p;
 }

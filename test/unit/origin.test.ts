@@ -14,6 +14,9 @@ describe('Origin allow-list (mcp-checklist.md rule 9)', () => {
     ['a longer host that starts like a listed one', 'http://localhost.evil.example', LOCAL_ORIGINS, false],
     ['a port pattern followed by more text', 'http://localhost:80/x', LOCAL_ORIGINS, false],
     ['a port that is not a number', 'http://localhost:abc', LOCAL_ORIGINS, false],
+    ['the highest port', 'http://localhost:65535', LOCAL_ORIGINS, true],
+    ['a port above 65535', 'http://localhost:65536', LOCAL_ORIGINS, false],
+    ['a five-digit port far above 65535', 'http://127.0.0.1:99999', LOCAL_ORIGINS, false],
     ['another scheme', 'https://localhost:5173', LOCAL_ORIGINS, false],
     ['an exact origin, in other letter case', 'HTTPS://App.Example.com', ['https://app.example.com'], true],
     ['a suffix on an exact origin', 'https://app.example.com.evil', ['https://app.example.com'], false],
@@ -36,6 +39,7 @@ describe('Host allow-list (DNS-rebinding guard, mcp-checklist.md rule 9)', () =>
     ['127.0.0.1 with a port', '127.0.0.1:3000', LOCAL_HOSTS, true],
     ['localhost in capitals', 'LOCALHOST:80', LOCAL_HOSTS, true],
     ['IPv6 loopback', '[::1]:3000', LOCAL_HOSTS, true],
+    ['a port above 65535', '127.0.0.1:70000', LOCAL_HOSTS, false],
     ['a rebound name', 'evil.example:3000', LOCAL_HOSTS, false],
     ['a name that starts with a listed one', 'localhost.evil.example', LOCAL_HOSTS, false],
   ])('%s → allowed: %s', (_name, host, list, allowed) => {
