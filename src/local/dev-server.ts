@@ -23,7 +23,10 @@ const TEXTUAL = /^(application\/(json|[\w.+-]*\+json|x-www-form-urlencoded)|text
 
 /** Builds the very event API Gateway (HTTP API, payload 2.0, $default stage) would deliver. */
 function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
-  const url = new URL(req.url ?? '/', 'http://local');
+  // The target as sent, split at the first `?`: no URL parsing, which would read `//host/mcp` as a host.
+  const target = req.url ?? '/';
+  const query = target.indexOf('?');
+  const path = query === -1 ? target : target.slice(0, query);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
@@ -39,8 +42,8 @@ function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyE
   return {
     version: '2.0',
     routeKey: '$default',
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
+    rawPath: path,
+    rawQueryString: query === -1 ? '' : target.slice(query + 1),
     ...(cookies.length ? { cookies } : {}),
     headers,
     requestContext: {
@@ -50,7 +53,7 @@ function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyE
       domainPrefix: 'local',
       http: {
         method: req.method ?? 'GET',
-        path: url.pathname,
+        path,
         protocol: `HTTP/${req.httpVersion}`,
         sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
@@ -84,21 +87,40 @@ function lambdaContext(timeoutMs: number): Context {
   };
 }
 
-/** Reads the whole body, or `undefined` once it passes API Gateway's limit (the rest is drained unread). */
+/**
+ * Reads the whole body, or answers `undefined` as soon as it passes API Gateway's limit: at once for a declared
+ * Content-Length above it, else when the bytes read so far pass it (a chunked body has no declared length). The
+ * rest is never read; the caller answers 413 and closes the connection.
+ */
 function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     // API Gateway refuses bodies above 10 MB before Lambda runs; the local server does the same.
     const limit = Platform.gatewayBodyBytes;
+    if (Number(req.headers['content-length']) > limit) return resolve(undefined);
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks, size)));
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      resolve(undefined);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks, size)));
     req.on('error', reject);
   });
 }
+
+/** How long a refused connection stays open, unread, so the client can read the 413 before it is dropped. */
+const LINGER_MS = 1_000;
+
+/** An answer of the gateway itself (not of the function), as API Gateway words it. */
+const gatewayAnswer = (statusCode: number, message: string): APIGatewayProxyStructuredResultV2 => ({
+  statusCode,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ message }),
+});
 
 /** Writes a Lambda result as API Gateway does: a complete body with its Content-Length (no chunked encoding). */
 function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
@@ -119,24 +141,22 @@ export async function startLocalServer(
   const timeoutMs = options.timeoutMs ?? Defaults.mcpFunctionTimeoutSeconds * 1000;
   const server = createServer(async (req, res) => {
     try {
+      // Only origin-form targets (`/mcp`): an absolute URL (`http://elsewhere/mcp`) is a proxy request, not ours.
+      if (!req.url?.startsWith('/')) return write(res, gatewayAnswer(400, 'Bad Request'));
       const body = await readBody(req);
       if (body === undefined) {
-        write(res, {
-          statusCode: 413,
-          headers: { 'content-type': 'application/json' },
-          body: '{"message":"Request Entity Too Large"}',
+        // Answer at once and never read the rest: close our side, and drop the connection shortly after, once the
+        // client has had time to read the answer (dropping it at once could reset the answer away).
+        res.once('finish', () => {
+          req.socket.end();
+          setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
         });
-        return;
+        return write(res, gatewayAnswer(413, 'Request Entity Too Large'));
       }
       write(res, await options.handler(toApiGatewayEvent(req, body), lambdaContext(timeoutMs)));
     } catch {
       // What API Gateway answers when the integration fails.
-      if (!res.headersSent)
-        write(res, {
-          statusCode: 500,
-          headers: { 'content-type': 'application/json' },
-          body: '{"message":"Internal Server Error"}',
-        });
+      if (!res.headersSent) write(res, gatewayAnswer(500, 'Internal Server Error'));
       else res.destroy();
     }
   });
