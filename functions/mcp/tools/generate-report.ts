@@ -9,7 +9,7 @@ export const generateReport = defineTool({
   name: 'generate_report',
   title: 'Generate report',
   description:
-    'Generates a synthetic sales report as CSV with the requested number of rows (about 50 bytes a row). ' +
+    'Generates a synthetic sales report as CSV with the requested number of rows (about 40 bytes a row). ' +
     'Large reports come back as a resource link with a summary: page through them, pick CSV rows or search them ' +
     'with read_output.',
   inputSchema: {
