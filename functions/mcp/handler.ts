@@ -18,10 +18,10 @@ import { validators } from './validators.generated.ts';
 const config = loadConfig();
 const logger = new Logger({ serviceName: config.serverName });
 
-// Large outputs: written to the bucket by this function (put only); read back through the companion resources
-// function when one is deployed (then only it may read the bucket), else in-process. Pages for read_output come
-// only from the companion (npm start runs one locally), so this bundle carries no page-reading code. The S3 and
-// Lambda SDKs load lazily.
+// Large outputs: written to the bucket by this function (put, and delete after a failed store); read back through
+// the companion resources function when one is deployed (then only it may read the bucket), else in-process. Pages
+// for read_output come only from the companion (npm start runs one locally), so this bundle carries no page-reading
+// code. The S3 and Lambda SDKs load lazily.
 const { offload } = config;
 const storage = offload.bucket
   ? s3Storage({ bucket: offload.bucket, ...(offload.s3Endpoint ? { endpoint: offload.s3Endpoint } : {}) })
