@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -22,7 +24,13 @@ function start(env: Record<string, string | undefined>, use?: (url: string) => P
   return new Promise((done, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/main.ts'], {
       cwd: root,
-      env: { ...process.env, POWERTOOLS_LOG_LEVEL: undefined, ...env },
+      // The embedded S3 keeps its data in the run's temporary folder, never in the checkout's .local/s3.
+      env: {
+        ...process.env,
+        POWERTOOLS_LOG_LEVEL: undefined,
+        LOCAL_S3_DIR: mkdtempSync(join(tmpdir(), 'npm-start-s3-')),
+        ...env,
+      },
     });
     const run: Run = { stdout: [], stderr: [], code: null };
     let pending = '';
