@@ -24,7 +24,7 @@ export type { PrecompiledValidators, Validator } from './tools/validation.ts';
 
 // The server and its configuration.
 export { createMcpServer, DEFAULT_TRANSPORT, type McpServer, type McpServerOptions } from './server.ts';
-export type { TransportOptions } from './http/transport.ts';
+export type { Transport, TransportOptions } from './http/transport.ts';
 export { loadConfig, type AuthConfig, type Config, type OffloadConfig } from './config.ts';
 export { DEFAULT_TOOL_TIMEOUT_MS, Defaults, OutputLimits, Platform, Ranges } from './limits.ts';
 export { silentLogger, type Logger } from './log.ts';
@@ -90,7 +90,13 @@ export { BridgeLimits } from './limits.ts';
 
 // Runtimes: the Lambda adapter, and the local server and embedded S3 of `npm start`.
 export { createLambdaHandler } from './lambda/adapter.ts';
-export type { HttpRequest, HttpResponse, InvocationContext } from './http/types.ts';
+export type {
+  HttpRequest,
+  HttpResponse,
+  InvocationContext,
+  StreamedHttpResponse,
+  StreamingInvocationContext,
+} from './http/types.ts';
 export { startLocalServer, type LambdaHttpHandler, type LocalServerOptions } from './local/dev-server.ts';
 export { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3, type LocalS3Options } from './local/s3.ts';
 export {

@@ -18,6 +18,13 @@ export interface MethodContext {
   codec: RevisionCodec;
   /** Sends a notification ahead of the response (delivered when the response is an SSE stream). */
   emit(notification: JSONRPCNotification): void;
+  /**
+   * Says the request is accepted and its long work (a tool) begins, so no answer but a 200 can follow: a streaming
+   * transport opens the event stream here, before the work, so progress and the response can follow live.
+   */
+  begin(): void;
+  /** Aborts when the client goes away (its response stream closed): stop the work, nobody reads the answer. */
+  signal?: AbortSignal;
 }
 
 /** Answers one method; throws an McpError for a protocol failure. */

@@ -71,11 +71,13 @@ async function callTool(
     throw new InsufficientScopeError(name, scopes);
   const remaining = ctx.deadline === undefined ? Infinity : ctx.deadline - Date.now() - options.reserveMs;
   const target: InputTarget = { kind: 'tool', method: 'tools/call', name, ...callerKey(ctx) };
+  ctx.begin();
   const result = await tools.call(
     name,
     params.arguments ?? {},
     toolContext(options, params, ctx, target),
     remaining,
+    ctx.signal,
   );
   if (result instanceof InputRequired) return ctx.codec.askForInput(result, target, ctx.log);
   const final = offloader

@@ -116,13 +116,15 @@ export class ToolRegistry {
 
   /**
    * Runs one call within its time budget: the tool's `timeoutMs` (or the default), capped by `remainingMs`. Unknown tool → -32602 (spec: tools, "Error Handling"); everything the
-   * tool does wrong → an `isError` result the model can act on.
+   * tool does wrong → an `isError` result the model can act on. When `cancel` aborts (the client went away), the
+   * tool's signal fires and the call ends at once.
    */
   async call(
     name: string,
     args: unknown,
     ctx: CallContext,
     remainingMs = Infinity,
+    cancel?: AbortSignal,
   ): Promise<CallToolResult | InputRequired> {
     const entry = this.byName.get(name);
     if (!entry) throw new UnknownToolError(name);
@@ -138,32 +140,13 @@ export class ToolRegistry {
       0,
       Math.floor(Math.min(entry.definition.timeoutMs ?? this.options.defaultTimeoutMs, remainingMs)),
     );
-    // Most tools never look at their signal: create the controller only when one does.
-    let controller: AbortController | undefined;
-    let expired = false;
-    const stop = () => controller?.abort(new Error('time budget exhausted'));
-    const toolCtx = Object.defineProperty({ ...ctx } as ToolContext, 'signal', {
-      get: () => {
-        if (!controller) {
-          controller = new AbortController();
-          if (expired) stop();
-        }
-        return controller.signal;
-      },
-      enumerable: true,
-    });
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), Math.max(0, budgetMs));
-    });
     try {
-      const outcome = await Promise.race([
-        Promise.resolve().then(() => entry.definition.handler(input, toolCtx)),
-        timedOut,
-      ]);
-      if (outcome === 'timeout') {
-        expired = true;
-        stop();
+      const outcome = await runHandler(entry.definition, input, ctx, budgetMs, cancel);
+      if (outcome === CANCELLED) {
+        ctx.log.info('tool cancelled: the client went away', { tool: name });
+        return toolErrorResult(`Tool "${name}" was cancelled: the client closed the connection.`);
+      }
+      if (outcome === TIMED_OUT) {
         ctx.log.warn('tool timed out', { tool: name, budgetMs });
         return toolErrorResult(
           `Tool "${name}" did not finish within its time budget of ${budgetMs} ms and was stopped. ` +
@@ -180,8 +163,6 @@ export class ToolRegistry {
         `Tool "${name}" failed unexpectedly; the error was logged with request id ${ctx.requestId}. ` +
           `Retrying may help if the failure was transient.`,
       );
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -213,5 +194,58 @@ export class ToolRegistry {
       }
     }
     return result;
+  }
+}
+
+const TIMED_OUT = Symbol('timed out');
+const CANCELLED = Symbol('cancelled');
+
+/**
+ * Runs a handler until it settles, its budget runs out (`TIMED_OUT`) or `cancel` aborts (`CANCELLED`); in the last
+ * two cases the tool's signal fires with the reason.
+ */
+async function runHandler(
+  definition: ToolDefinition,
+  input: unknown,
+  ctx: CallContext,
+  budgetMs: number,
+  cancel: AbortSignal | undefined,
+): Promise<unknown> {
+  // Most tools never look at their signal: create the controller only when one does.
+  let controller: AbortController | undefined;
+  let stopped: Error | undefined;
+  const stop = (reason: Error) => {
+    stopped = reason;
+    controller?.abort(reason);
+  };
+  const toolCtx = Object.defineProperty({ ...ctx } as ToolContext, 'signal', {
+    get: () => {
+      if (!controller) {
+        controller = new AbortController();
+        if (stopped) controller.abort(stopped);
+      }
+      return controller.signal;
+    },
+    enumerable: true,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  let onCancel: (() => void) | undefined;
+  const interrupted = new Promise<typeof TIMED_OUT | typeof CANCELLED>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), Math.max(0, budgetMs));
+    onCancel = () => resolve(CANCELLED);
+    if (cancel?.aborted) onCancel();
+    else cancel?.addEventListener('abort', onCancel, { once: true });
+  });
+  try {
+    const outcome = await Promise.race([
+      Promise.resolve().then(() => definition.handler(input, toolCtx)),
+      interrupted,
+    ]);
+    if (outcome === TIMED_OUT) stop(new Error('time budget exhausted'));
+    if (outcome === CANCELLED) stop(new Error('request cancelled'));
+    return outcome;
+  } finally {
+    clearTimeout(timer);
+    cancel?.removeEventListener('abort', onCancel!);
   }
 }
