@@ -88,8 +88,18 @@ export { BRIDGE_PATHS, bridgeUrls, type BridgeUrls } from './bridge/endpoints.ts
 export type { TokenSigner } from './bridge/signer.ts';
 export { BridgeLimits } from './limits.ts';
 
-// Runtimes: the Lambda adapter, and the local server and embedded S3 of `npm start`.
+// Runtimes: the Lambda adapters (buffered and response streaming), and the local server and embedded S3 of `npm start`.
 export { createLambdaHandler } from './lambda/adapter.ts';
+export { createStreamingLambdaHandler, type StreamingEvent } from './lambda/streaming.ts';
+export {
+  lambdaStreamingRuntime,
+  portableStreamingRuntime,
+  PRELUDE_DELIMITER,
+  type HttpResponsePrelude,
+  type LambdaResponseStream,
+  type LambdaStreamingRuntime,
+  type StreamingHandler,
+} from './lambda/stream-runtime.ts';
 export type {
   HttpRequest,
   HttpResponse,

@@ -2,6 +2,7 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import {
   createLambdaHandler,
   createMcpServer,
+  createStreamingLambdaHandler,
   createOAuthAuthenticator,
   createOffloader,
   lambdaInvoker,
@@ -84,5 +85,11 @@ const server = createMcpServer({
   },
 });
 
-/** Lambda entry point: API Gateway HTTP API (payload format 2.0) → MCP. */
+/** Lambda entry point: API Gateway HTTP API (payload format 2.0) → MCP, one complete response per request. */
 export const handler = createLambdaHandler(server.handle, logger);
+
+/**
+ * Lambda entry point with response streaming: API Gateway REST API proxy events (`-c api=rest-streaming`), or a
+ * function URL in RESPONSE_STREAM mode. Progress and log notifications leave while the tool runs.
+ */
+export const streamingHandler = createStreamingLambdaHandler(server.handle, logger);
