@@ -107,7 +107,12 @@ export type {
   StreamedHttpResponse,
   StreamingInvocationContext,
 } from './http/types.ts';
-export { startLocalServer, type LambdaHttpHandler, type LocalServerOptions } from './local/dev-server.ts';
+export {
+  startLocalServer,
+  type LambdaHttpHandler,
+  type LocalHandler,
+  type LocalServerOptions,
+} from './local/dev-server.ts';
 export { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3, type LocalS3Options } from './local/s3.ts';
 export {
   DEV_USER_EMAIL,

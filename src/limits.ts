@@ -49,6 +49,8 @@ export const Defaults = {
   offloadReserveMs: 5_000,
   /** Time limit of one MCP function invocation: under the HTTP API's 30 s so the gateway still gets the answer. */
   mcpFunctionTimeoutSeconds: 28,
+  /** Time limit of the MCP function behind a streaming REST API: as long as the stream may last. */
+  streamingFunctionTimeoutSeconds: Platform.restStreamingMaxSeconds,
   /** Time limit of the companion resources function; the MCP function waits for it. */
   resourcesFunctionTimeoutSeconds: 10,
   /** Memory of the MCP function in MB (CPU scales with it). */

@@ -22,6 +22,23 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`PORT must be an integer from 0 to 65535 (got ${env.PORT})`);
   process.exit(1);
 }
+// LOCAL_API picks the API the local server stands in for, as `-c api=…` does for a deployment: `http` (the default)
+// answers each request at once; `rest-streaming` streams the answer, so progress arrives while a tool runs.
+const api = env.LOCAL_API ?? 'http';
+if (api !== 'http' && api !== 'rest-streaming') {
+  console.error(`LOCAL_API must be "http" or "rest-streaming" (got ${env.LOCAL_API})`);
+  process.exit(1);
+}
+// MCP_AUTH_MODE=oauth without an issuer of your own: the authorization bridge and an embedded OpenID provider
+// serve the whole sign-in flow on this machine (README "Authorization", local flow), in front of the HTTP API.
+const withLocalAuthorization = env.MCP_AUTH_MODE?.trim() === 'oauth' && !env.MCP_AUTH_ISSUER?.trim();
+if (withLocalAuthorization && api !== 'http') {
+  console.error(
+    'LOCAL_API=rest-streaming runs without the local authorization bridge: set MCP_AUTH_ISSUER to an issuer of ' +
+      'your own, or leave MCP_AUTH_MODE unset',
+  );
+  process.exit(1);
+}
 // Local defaults: only loopback names may reach the server (DNS-rebinding guard), and only local pages may call it.
 env.MCP_ALLOWED_HOSTS ??= '127.0.0.1:*,localhost:*,[::1]:*';
 env.MCP_ALLOWED_ORIGINS ??= 'http://localhost:*,http://127.0.0.1:*,http://[::1]:*';
@@ -57,9 +74,6 @@ if (!env.RESOURCES_FUNCTION_NAME) {
   env.AWS_ENDPOINT_URL_LAMBDA = localLambda.endpoint;
 }
 
-// MCP_AUTH_MODE=oauth without an issuer of your own: the authorization bridge and an embedded OpenID provider
-// serve the whole sign-in flow on this machine (README "Authorization", local flow).
-const withLocalAuthorization = env.MCP_AUTH_MODE?.trim() === 'oauth' && !env.MCP_AUTH_ISSUER?.trim();
 let local: { url: string; close(): Promise<void> };
 if (withLocalAuthorization) {
   const authorization = await startLocalAuthorization({
@@ -85,10 +99,13 @@ if (withLocalAuthorization) {
     }),
   );
 } else {
-  const { handler } = await import('../mcp/handler.ts');
-  local = await startLocalServer({ handler, port });
+  const { handler, streamingHandler } = await import('../mcp/handler.ts');
+  local = await startLocalServer({
+    ...(api === 'rest-streaming' ? { streamingHandler } : { handler }),
+    port,
+  });
 }
-console.log(JSON.stringify({ level: 'INFO', message: 'listening', url: `${local.url}/mcp` }));
+console.log(JSON.stringify({ level: 'INFO', message: 'listening', url: `${local.url}/mcp`, api }));
 
 let stopping = false;
 const stop = async (signal: string) => {

@@ -67,8 +67,15 @@ export const portableStreamingRuntime: LambdaStreamingRuntime = {
   },
 };
 
-/** The runtime's `awslambda` global when the code runs in Lambda, the portable stand-in otherwise. */
+/**
+ * The runtime's `awslambda` global when the code runs in Lambda, the portable stand-in otherwise. Other libraries
+ * create a partial `awslambda` object outside Lambda (Powertools' invoke store does), so the functions themselves
+ * are what is checked.
+ */
 export function lambdaStreamingRuntime(): LambdaStreamingRuntime {
-  const provided = (globalThis as unknown as { awslambda?: LambdaStreamingRuntime }).awslambda;
-  return provided ?? portableStreamingRuntime;
+  const provided = (globalThis as unknown as { awslambda?: Partial<LambdaStreamingRuntime> }).awslambda;
+  return typeof provided?.streamifyResponse === 'function' &&
+    typeof provided.HttpResponseStream?.from === 'function'
+    ? (provided as LambdaStreamingRuntime)
+    : portableStreamingRuntime;
 }

@@ -114,8 +114,9 @@ function split(writes: Buffer[]): { prelude: unknown; body: string } {
   return { prelude: JSON.parse(all.subarray(0, at).toString()), body: all.subarray(at + 8).toString() };
 }
 
+const globalBefore = (globalThis as { awslambda?: unknown }).awslambda;
 afterEach(() => {
-  delete (globalThis as { awslambda?: unknown }).awslambda;
+  (globalThis as { awslambda?: unknown }).awslambda = globalBefore;
 });
 
 describe('fromRestEvent (REST API proxy event, payload 1.0 → neutral request)', () => {
@@ -150,6 +151,9 @@ describe('createStreamingLambdaHandler', () => {
   });
 
   it('uses the runtime global when the Lambda runtime provides one, the portable one otherwise', () => {
+    expect(lambdaStreamingRuntime()).toBe(portableStreamingRuntime);
+    // Outside Lambda, libraries leave a partial global behind (Powertools' invoke store): not a runtime.
+    (globalThis as { awslambda?: unknown }).awslambda = { InvokeStore: {} };
     expect(lambdaStreamingRuntime()).toBe(portableStreamingRuntime);
     const provided = fakeRuntime({ streamified: 0, preludes: [], writes: [] });
     (globalThis as { awslambda?: unknown }).awslambda = provided;
