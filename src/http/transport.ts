@@ -10,7 +10,7 @@ import { classifyEra, type Revision } from '../protocol/versions.ts';
 import type { ParamHeader } from '../tools/param-headers.ts';
 import { checkModernHeaders } from './mcp-headers.ts';
 import { acceptable, isJsonContentType, type Acceptable } from './media.ts';
-import { isHostAllowed, isOriginAllowed } from './origin.ts';
+import { corsHeaders, isHostAllowed, isOriginAllowed } from './origin.ts';
 import { Defaults } from '../limits.ts';
 import { liveAnswer, loggedAtEnd, LiveStream } from './live.ts';
 import { ACCEPTED, authRefusal, errorReply, json, refusal, sse } from './replies.ts';
@@ -236,7 +236,13 @@ export function createTransport(parts: TransportParts, options: TransportOptions
       ctx.log.error('request failed unexpectedly', { error: errorFields(error, { stack: true }) });
       handled = { response: errorReply(500, new InternalError(ctx.requestId)) };
     }
-    const { response, rpcMethod, audit, finished } = handled;
+    const { rpcMethod, audit, finished } = handled;
+    // Headers the response already has win (the public metadata is readable by any origin).
+    const cors = corsHeaders(req.headers.origin, setup.options.allowedOrigins);
+    const response =
+      'access-control-allow-origin' in cors
+        ? { ...handled.response, headers: { ...cors, ...handled.response.headers } }
+        : handled.response;
     const logLine = (audit: Record<string, unknown> | undefined) => {
       const line = {
         requestId: ctx.requestId,
