@@ -46,6 +46,8 @@ export type AuthConfig =
       jwksUrl: string | undefined;
       /** Accepted signature algorithms; undefined = the authenticator's default (asymmetric only). */
       algorithms: string[] | undefined;
+      /** Where challenges point for the metadata; undefined = its RFC 9728 location, derived from `resource`. */
+      metadataUrl: string | undefined;
     };
 
 /** Where and when large tool outputs go to storage (issue: large outputs as resource links). */
@@ -147,6 +149,7 @@ const AUTH_VARIABLES = [
   'MCP_AUTH_REQUIRED_SCOPES',
   'MCP_AUTH_JWKS_URL',
   'MCP_AUTH_ALGORITHMS',
+  'MCP_AUTH_METADATA_URL',
 ];
 
 function auth(env: Env): AuthConfig {
@@ -179,6 +182,7 @@ function auth(env: Env): AuthConfig {
     requiredScopes: scopes(env, 'MCP_AUTH_REQUIRED_SCOPES'),
     jwksUrl: url(env, 'MCP_AUTH_JWKS_URL'),
     algorithms: algorithms?.length ? algorithms : undefined,
+    metadataUrl: url(env, 'MCP_AUTH_METADATA_URL'),
   };
 }
 

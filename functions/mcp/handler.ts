@@ -58,6 +58,7 @@ const authenticator =
         resourceName: config.serverName,
         ...(auth.jwksUrl ? { jwksUri: auth.jwksUrl } : {}),
         ...(auth.algorithms ? { algorithms: auth.algorithms } : {}),
+        ...(auth.metadataUrl ? { metadataUrl: auth.metadataUrl } : {}),
       })
     : undefined;
 

@@ -21,6 +21,7 @@ describe('authorization configuration', () => {
       requiredScopes: [],
       jwksUrl: undefined,
       algorithms: undefined,
+      metadataUrl: undefined,
     });
   });
 
@@ -31,6 +32,7 @@ describe('authorization configuration', () => {
       MCP_AUTH_REQUIRED_SCOPES: 'mcp:tools, mcp:read mcp:tools',
       MCP_AUTH_JWKS_URL: 'https://auth.example.com/tenant/keys',
       MCP_AUTH_ALGORITHMS: 'RS256,ES256',
+      MCP_AUTH_METADATA_URL: 'https://api.example.com/prod/.well-known/oauth-protected-resource/prod/mcp',
     }).auth;
     expect(auth).toEqual({
       mode: 'oauth',
@@ -40,6 +42,7 @@ describe('authorization configuration', () => {
       requiredScopes: ['mcp:tools', 'mcp:read'],
       jwksUrl: 'https://auth.example.com/tenant/keys',
       algorithms: ['RS256', 'ES256'],
+      metadataUrl: 'https://api.example.com/prod/.well-known/oauth-protected-resource/prod/mcp',
     });
   });
 
