@@ -76,6 +76,8 @@ export const Defaults = {
   stackName: 'McpServer',
   /** API stage: `$default` serves the endpoint at the root of the API URL, where RFC 9728 metadata must live. */
   stageName: '$default',
+  /** Stage of the streaming REST API, which has no `$default`: its URL is `https://…/prod/mcp`. */
+  restStageName: 'prod',
   /** Lowest level both functions log (Lambda's log controls and Powertools agree on it). */
   logLevel: 'INFO',
   /** Length of one alarm evaluation period, in minutes. */
