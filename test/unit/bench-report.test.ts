@@ -156,6 +156,7 @@ function results(scale: {
       httpDurationS: 5,
       httpRounds: 1,
       soakCalls: 100_000,
+      streamCalls: 30,
       execArgv: ['--enable-source-maps'],
     },
     bundles: [
@@ -189,6 +190,28 @@ function results(scale: {
       http('sdk2-modern', 1000),
     ],
     offload: { pending: 'not landed' },
+    stream: [
+      {
+        api: 'http',
+        calls: 30,
+        workMs: 200,
+        headersMs: 205,
+        firstEventMs: 206,
+        responseMs: 206,
+        deliveryMs: 206,
+        deliveryP95Ms: 210,
+      },
+      {
+        api: 'rest-streaming',
+        calls: 30,
+        workMs: 200,
+        headersMs: 2,
+        firstEventMs: 3,
+        responseMs: 206,
+        deliveryMs: 1.2,
+        deliveryP95Ms: 2.5,
+      },
+    ],
     soak,
     targets: [],
     durationS: 120,
@@ -313,13 +336,15 @@ describe('the printed report', () => {
       '2. Warm in-process',
       '3. HTTP',
       '4. Offload',
-      '5. Soak',
+      '5. First streamed event',
+      '6. Soak',
       'Targets',
     ]) {
       expect(text).toContain(heading);
     }
     expect(text).toContain('4.0x faster');
     expect(text).toContain('pending: not landed');
+    expect(text).toMatch(/rest-streaming \(streaming adapter\) +2\.0 +3\.0 +206 +1\.2 +2\.5/);
     expect(text).not.toContain('MISSED');
   });
 });
