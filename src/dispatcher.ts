@@ -31,8 +31,6 @@ export interface DispatchContext {
 
 /** The open end of a per-request event stream (response streaming). */
 export interface LiveChannel {
-  /** The request's work begins and nothing but a 200 can answer it now: the stream may open. */
-  begin(): void;
   /** Sends a notification now. */
   send(notification: JSONRPCNotification): void;
 }
@@ -91,7 +89,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
       id,
       codec,
       emit: live ? (n) => live.send(n) : (n) => notifications.push(n),
-      begin: () => live?.begin(),
     };
     let outcome: DispatchOutcome;
     let error: unknown;

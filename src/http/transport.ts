@@ -155,9 +155,9 @@ async function answer(
 
 /**
  * Dispatches a request and puts the outcome on the wire: JSON, or an SSE stream when there is more to send. When the
- * adapter can stream and the client reads event streams, the stream opens as soon as the request's work begins, its
- * notifications leave as they are emitted and its response ends it; an answer that never opened it (a list, an
- * error) goes out exactly as it would without streaming.
+ * adapter can stream and the client reads event streams, the stream opens with the request's first notification
+ * (or its first keep-alive), each later one leaves as it is emitted and the response ends it; an answer that never
+ * opened it (a list, an error, a quick tool) goes out exactly as it would without streaming.
  */
 async function respond(
   { parts, options }: Setup,
@@ -181,8 +181,9 @@ async function respond(
     ...(live ? { live } : {}),
   });
   if (live) {
-    await Promise.race([dispatching, live.opened]);
+    await Promise.race([dispatching.catch(() => undefined), live.opened]);
     if (live.open) return liveAnswer(live, dispatching, request, ctx);
+    live.end(); // answered before anything had to be sent: plainly, as without streaming
   }
   const outcome = await dispatching;
   const audit = outcome.audit ? { audit: outcome.audit } : {};

@@ -16,13 +16,8 @@ export interface MethodContext {
   log: Logger;
   /** Everything that differs between protocol revisions. */
   codec: RevisionCodec;
-  /** Sends a notification ahead of the response (delivered when the response is an SSE stream). */
+  /** Sends a notification ahead of the response (delivered when the response is an SSE stream, live if it is open). */
   emit(notification: JSONRPCNotification): void;
-  /**
-   * Says the request is accepted and its long work (a tool) begins, so no answer but a 200 can follow: a streaming
-   * transport opens the event stream here, before the work, so progress and the response can follow live.
-   */
-  begin(): void;
   /** Aborts when the client goes away (its response stream closed): stop the work, nobody reads the answer. */
   signal?: AbortSignal;
 }

@@ -71,7 +71,6 @@ async function callTool(
     throw new InsufficientScopeError(name, scopes);
   const remaining = ctx.deadline === undefined ? Infinity : ctx.deadline - Date.now() - options.reserveMs;
   const target: InputTarget = { kind: 'tool', method: 'tools/call', name, ...callerKey(ctx) };
-  ctx.begin();
   const result = await tools.call(
     name,
     params.arguments ?? {},

@@ -51,6 +51,16 @@ const server = createMcpServer({
       handler: () =>
         inputRequired({ q: { method: 'elicitation/create', params: { message: '?', requestedSchema: {} } } }),
     }),
+    defineTool({
+      name: 'reports_then_asks',
+      description: 'Reports progress, then needs elicitation',
+      handler: (_args, ctx) => {
+        ctx.progress(1, 2);
+        return inputRequired({
+          q: { method: 'elicitation/create', params: { message: '?', requestedSchema: {} } },
+        });
+      },
+    }),
   ],
 });
 
@@ -117,14 +127,12 @@ describe('the transport with an adapter that can stream', () => {
     expect((await events.next()).done).toBe(true);
   });
 
-  it('streams a tool call that emits nothing as one response event', async () => {
-    const response = await server.handle(call('quiet', {}), streamingCtx());
-    expect(isStreamed(response)).toBe(true);
-    let text = '';
-    for await (const chunk of (response as StreamedHttpResponse).body) text += chunk;
-    expect(text).toBe(
-      'event: message\ndata: {"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"quiet answer"}]}}\n\n',
-    );
+  it('answers a tool call that had nothing to send before its result exactly as without streaming', async () => {
+    const streamed = await server.handle(call('quiet', {}), streamingCtx());
+    const buffered = await server.handle(call('quiet', {}), { requestId: 'live-test', log: silentLogger });
+    expect(typeof streamed.body).toBe('string');
+    expect(streamed).toEqual(buffered);
+    expect(streamed.headers['content-type']).toBe('application/json');
   });
 
   it('answers a client that accepts only JSON with plain JSON, as without streaming', async () => {
@@ -172,7 +180,7 @@ describe('the transport with an adapter that can stream', () => {
     expect((await events.next()).done).toBe(true);
   });
 
-  it('keeps a quiet stream alive with comments while the tool runs', async () => {
+  it('opens a quiet stream with a keep-alive comment when the heartbeat comes first, and keeps it alive', async () => {
     const quick = createMcpServer({
       info: { name: 'unit', version: '1.0.0' },
       http: { streamHeartbeatMs: 20 },
@@ -185,24 +193,42 @@ describe('the transport with an adapter that can stream', () => {
       ],
     });
     const response = (await quick.handle(call('slow', {}), streamingCtx())) as StreamedHttpResponse;
+    expect(isStreamed(response)).toBe(true);
     const chunks: string[] = [];
     for await (const chunk of response.body) chunks.push(chunk);
-    expect(chunks.filter((c) => c === ': keep-alive\n\n').length).toBeGreaterThanOrEqual(1);
+    expect(chunks[0]).toBe(': keep-alive\n\n');
+    expect(chunks.filter((c) => c === ': keep-alive\n\n').length).toBeGreaterThanOrEqual(2);
     expect(messagesOf(chunks.at(-1)!)[0].result.content[0].text).toBe('late');
   });
 
-  it('sends an error the tool causes after the stream opened as the final event (2026-07-28 -32021)', async () => {
-    const req = request(
-      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'asks', _meta: modernMeta() } },
-      modernHeaders('tools/call', 'asks'),
+  const asking = (name: string) =>
+    request(
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name, _meta: { ...modernMeta(), progressToken: 'p' } },
+      },
+      modernHeaders('tools/call', name),
     );
-    const buffered = await server.handle(req, { requestId: 'live-test', log: silentLogger });
+
+  it('keeps the 400 of a 2026-07-28 missing client capability when nothing was sent before it', async () => {
+    const buffered = await server.handle(asking('asks'), { requestId: 'live-test', log: silentLogger });
     expect(buffered.status).toBe(400);
-    const response = (await server.handle(req, streamingCtx())) as StreamedHttpResponse;
+    expect(await server.handle(asking('asks'), streamingCtx())).toEqual(buffered);
+  });
+
+  it('sends that error as the final event when progress already opened the stream', async () => {
+    const response = (await server.handle(
+      asking('reports_then_asks'),
+      streamingCtx(),
+    )) as StreamedHttpResponse;
     expect(response.status).toBe(200);
     let text = '';
     for await (const chunk of response.body) text += chunk;
-    expect(messagesOf(text)).toEqual([JSON.parse(buffered.body)]);
+    const [progress, last] = messagesOf(text);
+    expect(progress.method).toBe('notifications/progress');
+    expect(last.error.code).toBe(-32021);
   });
 
   it('writes the request log line once, when the stream has ended, with the tool call audit', async () => {
