@@ -13,6 +13,7 @@ import {
   DEFAULT_STREAMING_MCP_TIMEOUT,
 } from '../defaults.ts';
 import { BRIDGE_PATHS } from '../../src/index.ts';
+import { AuthorizationApi } from './authorization-api.ts';
 import { AuthorizationBridge } from './authorization-bridge.ts';
 import { BundledFunction, type FunctionLogLevel } from './bundled-function.ts';
 import { CognitoIssuer, type CognitoIssuerProps } from './cognito-issuer.ts';
@@ -226,6 +227,12 @@ export interface McpEndpointProps {
   readonly auth?: McpAuthProps;
 }
 
+/** The endpoint settings the authorization wiring passes on. */
+type AuthorizeOptions = Pick<
+  McpEndpointProps,
+  'removalPolicy' | 'throttleRateLimit' | 'throttleBurstLimit' | 'logRetention'
+> & { serverName: string };
+
 /** Environment variables for the settings that are set; unset ones are left to the function's own defaults. */
 function environmentOf(settings: Record<string, string | number | undefined>): Record<string, string> {
   const entries = Object.entries(settings).filter(([, value]) => value !== undefined);
@@ -406,6 +413,9 @@ export class McpEndpoint extends Construct {
       this.auth = this.authorize(oauth, mcpEnvironment, wellKnownPaths![0]!, {
         removalPolicy: props.removalPolicy,
         serverName,
+        throttleRateLimit: props.throttleRateLimit,
+        throttleBurstLimit: props.throttleBurstLimit,
+        logRetention: props.logRetention,
       });
 
     this.monitoring = new McpMonitoring(this, 'Monitoring', {
@@ -453,12 +463,23 @@ export class McpEndpoint extends Construct {
   private bridged(
     oauth: McpOAuthProps,
     resource: string,
-    options: { removalPolicy: RemovalPolicy | undefined; serverName: string },
+    options: AuthorizeOptions,
   ): { cognito: CognitoIssuer; bridge: AuthorizationBridge; requiredScopes: readonly string[] } {
-    if (!this.httpApi)
-      throw new Error('McpEndpoint: the authorization bridge needs api "http"; use an issuer of your own');
+    // On the HTTP API the bridge shares the endpoint's origin; a REST API stage cannot serve an issuer's root, so
+    // the streaming endpoint gets an authorization API of its own (a second origin, listed in the metadata).
+    const authorizationApi = this.httpApi
+      ? undefined
+      : new AuthorizationApi(this, 'AuthorizationApi', {
+          throttleRateLimit: options.throttleRateLimit,
+          throttleBurstLimit: options.throttleBurstLimit,
+          accessLogRetention: options.logRetention,
+          removalPolicy: options.removalPolicy,
+        });
+    const api = authorizationApi?.api ?? this.httpApi!.api;
     const issuer =
-      oauth.resource !== undefined ? new URL(oauth.resource).origin : this.httpApi.api.apiEndpoint;
+      this.httpApi && oauth.resource !== undefined
+        ? new URL(oauth.resource).origin
+        : (authorizationApi?.url ?? this.httpApi!.api.apiEndpoint);
     const cognito = new CognitoIssuer(this, 'Issuer', {
       ...oauth.cognito,
       callbackUrl: `${issuer}${BRIDGE_PATHS.callback}`,
@@ -466,7 +487,7 @@ export class McpEndpoint extends Construct {
     });
     const requiredScopes = oauth.requiredScopes ?? [Defaults.bridgeScope];
     const bridge = new AuthorizationBridge(this, 'Bridge', {
-      httpApi: this.httpApi.api,
+      httpApi: api,
       issuer,
       resource,
       scopes: requiredScopes,
@@ -490,7 +511,7 @@ export class McpEndpoint extends Construct {
     oauth: McpOAuthProps,
     mcpEnvironment: Record<string, string>,
     metadataPath: string,
-    options: { removalPolicy: RemovalPolicy | undefined; serverName: string },
+    options: AuthorizeOptions,
   ): McpEndpointAuth {
     const resource = oauth.resource ?? this.url;
     // Where the API serves the metadata before deployment fills in its URL: at its RFC 9728 location on an HTTP

@@ -325,6 +325,22 @@ describe('authorization behind the streaming REST API', () => {
     template.resourceCountIs('AWS::ApiGateway::Authorizer', 0);
   });
 
+  it('the authorization bridge gets an HTTP API of its own: an issuer must serve the root of its origin', () => {
+    const { template } = synthStack({
+      endpoint: { api: 'rest-streaming', auth: { mode: 'oauth', cognito: {} } },
+    });
+    const [authorizationApiId] = Object.entries(template.findResources('AWS::ApiGatewayV2::Api')).map(
+      ([id]) => id,
+    );
+    expect(authorizationApiId).toMatch(/^McpAuthorizationApi/);
+    expect(render(mcpEnvironment(template).MCP_AUTH_ISSUER)).toBe(`<${authorizationApiId}.ApiEndpoint>`);
+    const bridgeRoutes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (r) => r.Properties.RouteKey as string,
+    );
+    expect(bridgeRoutes).toContain('GET /.well-known/oauth-authorization-server');
+    expect(restRoutes(template)).not.toContain('GET /.well-known/oauth-authorization-server');
+  });
+
   it('the ProtectedResourceMetadataUrl output is that URL', () => {
     const { template } = synthStack({
       endpoint: { api: 'rest-streaming', auth: { mode: 'oauth', cognito: {} } },
