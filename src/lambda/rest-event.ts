@@ -21,10 +21,15 @@ export function fromRestEvent(event: APIGatewayProxyEvent): HttpRequest {
       : event.isBase64Encoded
         ? Buffer.from(event.body, 'base64').toString('utf8')
         : event.body;
+  // Payload 1.0 carries the query decoded; re-encode it as the raw query string the neutral request holds.
+  const query = new URLSearchParams();
+  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {}))
+    for (const value of values ?? []) query.append(name, value);
   return {
     method: event.httpMethod ?? 'GET',
     path: event.path || '/',
     headers,
     ...(body !== undefined ? { body } : {}),
+    ...(query.size ? { query: query.toString() } : {}),
   };
 }

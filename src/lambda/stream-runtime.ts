@@ -25,6 +25,8 @@ export type StreamingHandler<E> = (
 export interface HttpResponsePrelude {
   statusCode: number;
   headers: Record<string, string>;
+  /** `Set-Cookie` values, one per cookie. */
+  cookies?: string[];
 }
 
 /**

@@ -79,6 +79,7 @@ export function createStreamingLambdaHandler(
     const stream = runtime.HttpResponseStream.from(responseStream, {
       statusCode: response.status,
       headers: response.headers,
+      ...('cookies' in response && response.cookies?.length ? { cookies: response.cookies } : {}),
     });
     if (typeof response.body === 'string') {
       await write(stream, response.body);

@@ -47,7 +47,10 @@ export class LocalResponseStream extends Writable {
     const rest = this.pending.subarray(at + DELIMITER.length);
     this.started = true;
     this.pending = Buffer.alloc(0);
-    this.res.writeHead(prelude.statusCode, prelude.headers);
+    this.res.writeHead(prelude.statusCode, {
+      ...prelude.headers,
+      ...(prelude.cookies?.length ? { 'set-cookie': prelude.cookies } : {}),
+    });
     this.res.flushHeaders();
     if (rest.length) this.res.write(rest, () => callback());
     else callback();

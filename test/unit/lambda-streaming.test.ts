@@ -129,6 +129,13 @@ describe('fromRestEvent (REST API proxy event, payload 1.0 → neutral request)'
     });
   });
 
+  it('carries the query as a raw query string', () => {
+    const request = fromRestEvent(
+      restEvent(null, { multiValueQueryStringParameters: { a: ['1', '2'], b: ['x y'] } }),
+    );
+    expect(request.query).toBe('a=1&a=2&b=x+y');
+  });
+
   it('joins repeated headers and decodes a base64 body', () => {
     const request = fromRestEvent(
       restEvent(null, {
