@@ -99,9 +99,10 @@ if (withLocalAuthorization) {
     }),
   );
 } else {
-  const { handler, streamingHandler } = await import('../mcp/handler.ts');
   local = await startLocalServer({
-    ...(api === 'rest-streaming' ? { streamingHandler } : { handler }),
+    ...(api === 'rest-streaming'
+      ? { streamingHandler: (await import('../mcp/streaming.ts')).streamingHandler }
+      : { handler: (await import('../mcp/handler.ts')).handler }),
     port,
   });
 }

@@ -2,7 +2,6 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import {
   createLambdaHandler,
   createMcpServer,
-  createStreamingLambdaHandler,
   createOAuthAuthenticator,
   createOffloader,
   lambdaInvoker,
@@ -17,7 +16,7 @@ import { validators } from './validators.generated.ts';
 
 // Cold start: read configuration and build the server once per container.
 const config = loadConfig();
-const logger = new Logger({ serviceName: config.serverName });
+export const logger = new Logger({ serviceName: config.serverName });
 
 // Large outputs: written to the bucket by this function (put only); read back through the companion resources
 // function when one is deployed (then only it may read the bucket), else in-process. Pages for read_output come
@@ -62,7 +61,8 @@ const authenticator =
       })
     : undefined;
 
-const server = createMcpServer({
+/** The MCP server of this function; `streaming.ts` serves the same one with response streaming. */
+export const server = createMcpServer({
   info: { name: config.serverName, version: config.serverVersion, title: 'MCP on AWS Lambda' },
   instructions:
     'Large tool outputs arrive as resource_link blocks: page through or search them with the read_output tool ' +
@@ -88,9 +88,3 @@ const server = createMcpServer({
 
 /** Lambda entry point: API Gateway HTTP API (payload format 2.0) → MCP, one complete response per request. */
 export const handler = createLambdaHandler(server.handle, logger);
-
-/**
- * Lambda entry point with response streaming: API Gateway REST API proxy events (`-c api=rest-streaming`), or a
- * function URL in RESPONSE_STREAM mode. Progress and log notifications leave while the tool runs.
- */
-export const streamingHandler = createStreamingLambdaHandler(server.handle, logger);

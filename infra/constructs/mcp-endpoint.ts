@@ -194,13 +194,14 @@ export interface McpEndpointProps {
   readonly removalPolicy?: RemovalPolicy;
   /**
    * Entry file of the MCP function, relative to the project root.
-   * @default 'functions/mcp/handler.ts' (`FUNCTION_ENTRIES.mcp`)
+   * @default 'functions/mcp/handler.ts' (`FUNCTION_ENTRIES.mcp`); 'functions/mcp/streaming.ts'
+   * (`FUNCTION_ENTRIES.mcpStreaming`) with `api: 'rest-streaming'`
    */
   readonly mcpEntry?: string;
   /**
    * Name of the function the MCP entry file exports for the chosen API.
-   * @default 'handler' with `api: 'http'`, 'streamingHandler' with `api: 'rest-streaming'` (both exported by
-   * functions/mcp/handler.ts)
+   * @default 'handler' with `api: 'http'`, 'streamingHandler' with `api: 'rest-streaming'` (what the default
+   * entry files export)
    */
   readonly mcpHandler?: string;
   /**
@@ -354,7 +355,7 @@ export class McpEndpoint extends Construct {
     };
     this.mcpFunction = new BundledFunction(this, 'McpFunction', {
       ...shared,
-      entry: props.mcpEntry ?? FUNCTION_ENTRIES.mcp,
+      entry: props.mcpEntry ?? (streaming ? FUNCTION_ENTRIES.mcpStreaming : FUNCTION_ENTRIES.mcp),
       beforeBundling:
         props.mcpBeforeBundling ?? (props.mcpEntry === undefined ? [GENERATE_VALIDATORS_COMMAND] : []),
       description: streaming

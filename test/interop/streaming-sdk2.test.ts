@@ -33,7 +33,7 @@ beforeAll(async () => {
     ],
   });
   Object.assign(process.env, { POWERTOOLS_LOG_LEVEL: 'SILENT' });
-  const { streamingHandler } = await import('../../functions/mcp/handler.ts');
+  const { streamingHandler } = await import('../../functions/mcp/streaming.ts');
   realFunction = await serveStreamingHandler(streamingHandler);
 });
 
