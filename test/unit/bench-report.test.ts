@@ -308,7 +308,7 @@ describe('the targets of issue 10 (read_output over a 100 MB output)', () => {
 
   it('print a row per step with both processes', () => {
     const text = formatBench({ ...run(12, true), targets: [] });
-    expect(text).toContain('6. read_output over a 100 MB stored output (21 parts)');
+    expect(text).toContain('7. read_output over a 100 MB stored output (21 parts)');
     expect(text).toMatch(/one page +1 +100 +yes +0\.0 +0\.1 +100\.1 +0\.0 +12\.0 +112\.0/);
   });
 });
