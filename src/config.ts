@@ -48,6 +48,8 @@ export type AuthConfig =
       algorithms: string[] | undefined;
       /** Longest an accepted token may still be valid, in seconds. */
       maxTokenLifetimeSeconds: number;
+      /** Where challenges point for the metadata; undefined = its RFC 9728 location, derived from `resource`. */
+      metadataUrl: string | undefined;
     };
 
 /** Where and when large tool outputs go to storage (issue: large outputs as resource links). */
@@ -150,6 +152,7 @@ const AUTH_VARIABLES = [
   'MCP_AUTH_JWKS_URL',
   'MCP_AUTH_ALGORITHMS',
   'MCP_AUTH_MAX_TOKEN_LIFETIME_SECONDS',
+  'MCP_AUTH_METADATA_URL',
 ];
 
 function auth(env: Env): AuthConfig {
@@ -189,6 +192,7 @@ function auth(env: Env): AuthConfig {
       Ranges.maxTokenLifetimeSeconds.min,
       Ranges.maxTokenLifetimeSeconds.max,
     ),
+    metadataUrl: url(env, 'MCP_AUTH_METADATA_URL'),
   };
 }
 

@@ -24,9 +24,22 @@ export interface DispatchContext {
   /** The authenticated caller; absent when authorization is off. */
   principal?: Principal;
   log: Logger;
+  /** Aborts when the client goes away (its response stream closed): the request is cancelled. */
+  signal?: AbortSignal;
+  /** A response stream the client is reading while the request runs: notifications then go out as emitted. */
+  live?: LiveChannel;
 }
 
-/** A response plus the notifications emitted while producing it (sent first when the response is an SSE stream). */
+/** The open end of a per-request event stream (response streaming). */
+export interface LiveChannel {
+  /** Sends a notification now. */
+  send(notification: JSONRPCNotification): void;
+}
+
+/**
+ * A response plus the notifications emitted while producing it (sent first when the response is an SSE stream;
+ * none here when they went out live).
+ */
 export interface DispatchOutcome {
   response: JSONRPCResponse;
   notifications: JSONRPCNotification[];
@@ -71,7 +84,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     const spec = Object.hasOwn(methods, method) && codec.has(method) ? methods[method] : undefined;
     if (!spec) return { response: new MethodNotFoundError(method).toResponse(id), notifications };
     const params = request.params ?? {};
-    const methodCtx: MethodContext = { ...ctx, id, codec, emit: (n) => notifications.push(n) };
+    const { live } = ctx;
+    const methodCtx: MethodContext = {
+      ...ctx,
+      id,
+      codec,
+      emit: live ? (n) => live.send(n) : (n) => notifications.push(n),
+    };
     let outcome: DispatchOutcome;
     let error: unknown;
     try {

@@ -15,6 +15,13 @@ export const Platform = {
   gatewayBodyBytes: 10 * MiB,
   /** Largest payload a synchronous Lambda invocation returns (and accepts): 6 MB. */
   lambdaPayloadBytes: 6 * MiB,
+  /**
+   * API Gateway REST APIs stream a response (integration `ResponseTransferMode: STREAM`) for at most 15 minutes, the
+   * longest a Lambda function runs anyway.
+   */
+  restStreamingMaxSeconds: 900,
+  /** A Regional REST API closes a streamed response that sends nothing for 5 minutes (edge-optimized: 30 s). */
+  restStreamingIdleSeconds: 300,
 } as const;
 
 /** Defaults of the MCP endpoint, as the README's configuration table lists them. */
@@ -33,6 +40,11 @@ export const Defaults = {
   requestStateTtlMs: 15 * 60_000,
   /** Time kept back from the invocation deadline for answering. */
   reserveMs: 2_000,
+  /**
+   * While a streamed response is open, a keep-alive comment goes out this often: well inside a REST API's 5-minute
+   * idle limit, and rare enough to cost nothing.
+   */
+  streamHeartbeatMs: 60_000,
   /** Time kept back when large outputs may still have to be stored after the tool returns. */
   offloadReserveMs: 5_000,
   /**
@@ -42,6 +54,8 @@ export const Defaults = {
   answerMarginMs: 1_000,
   /** Time limit of one MCP function invocation: under the HTTP API's 30 s so the gateway still gets the answer. */
   mcpFunctionTimeoutSeconds: 28,
+  /** Time limit of the MCP function behind a streaming REST API: as long as the stream may last. */
+  streamingFunctionTimeoutSeconds: Platform.restStreamingMaxSeconds,
   /** Time limit of the companion resources function; the MCP function waits for it. */
   resourcesFunctionTimeoutSeconds: 10,
   /** Memory of the MCP function in MB (CPU scales with it). */
@@ -67,6 +81,8 @@ export const Defaults = {
   stackName: 'McpServer',
   /** API stage: `$default` serves the endpoint at the root of the API URL, where RFC 9728 metadata must live. */
   stageName: '$default',
+  /** Stage of the streaming REST API, which has no `$default`: its URL is `https://…/prod/mcp`. */
+  restStageName: 'prod',
   /** Lowest level both functions log (Lambda's log controls and Powertools agree on it). */
   logLevel: 'INFO',
   /** Length of one alarm evaluation period, in minutes. */

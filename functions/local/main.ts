@@ -17,6 +17,8 @@ import {
   type LambdaHttpHandler,
   type LocalLambda,
   type LocalS3,
+  type StreamingEvent,
+  type StreamingHandler,
 } from '../../src/index.ts';
 
 const env = process.env;
@@ -42,6 +44,19 @@ const inUse = (error: unknown) => (error as { code?: string }).code === 'EADDRIN
 
 const port = portFrom('PORT', Defaults.localPort);
 const s3Port = portFrom('LOCAL_S3_PORT', 0);
+// LOCAL_API picks the API the local server stands in for, as `-c api=…` does for a deployment: `http` (the default)
+// answers each request at once; `rest-streaming` streams the answer, so progress arrives while a tool runs.
+const api = env.LOCAL_API || 'http';
+if (api !== 'http' && api !== 'rest-streaming')
+  fail(`LOCAL_API must be "http" or "rest-streaming" (got ${JSON.stringify(env.LOCAL_API)})`);
+// MCP_AUTH_MODE=oauth without an issuer of your own: the authorization bridge and an embedded OpenID provider
+// serve the whole sign-in flow on this machine (README "Authorization", local flow), in front of the HTTP API.
+const withLocalAuthorization = env.MCP_AUTH_MODE?.trim() === 'oauth' && !env.MCP_AUTH_ISSUER?.trim();
+if (withLocalAuthorization && api !== 'http')
+  fail(
+    'LOCAL_API=rest-streaming runs without the local authorization bridge: set MCP_AUTH_ISSUER to an issuer of ' +
+      'your own, or leave MCP_AUTH_MODE unset',
+  );
 // Local defaults: only loopback names may reach the server (DNS-rebinding guard), and only local pages may call it.
 env.MCP_ALLOWED_HOSTS ??= '127.0.0.1:*,localhost:*,[::1]:*';
 env.MCP_ALLOWED_ORIGINS ??= 'http://localhost:*,http://127.0.0.1:*,http://[::1]:*';
@@ -95,8 +110,8 @@ async function startLocalCompanion(): Promise<void> {
   env.AWS_ENDPOINT_URL_LAMBDA = localLambda.endpoint;
 }
 
-/** Checks the configuration, starts the embedded S3 and the companion when needed, and loads the MCP function. */
-async function loadFunction(): Promise<LambdaHttpHandler> {
+/** Checks the configuration and starts the embedded S3 and the companion when needed, before a function loads. */
+async function prepare(): Promise<void> {
   let ttlDays: number;
   try {
     ttlDays = loadConfig().offload.ttlDays;
@@ -105,12 +120,19 @@ async function loadFunction(): Promise<LambdaHttpHandler> {
   }
   if (!env.OFFLOAD_BUCKET) await startEmbeddedS3(ttlDays);
   if (!env.RESOURCES_FUNCTION_NAME) await startLocalCompanion();
+}
+
+/** The MCP function's buffered handler (HTTP API), loaded once the environment is complete. */
+async function loadFunction(): Promise<LambdaHttpHandler> {
+  await prepare();
   return (await import('../mcp/handler.ts')).handler;
 }
 
-// MCP_AUTH_MODE=oauth without an issuer of your own: the authorization bridge and an embedded OpenID provider
-// serve the whole sign-in flow on this machine (README "Authorization", local flow).
-const withLocalAuthorization = env.MCP_AUTH_MODE?.trim() === 'oauth' && !env.MCP_AUTH_ISSUER?.trim();
+/** The MCP function's streaming handler (REST API with response streaming), loaded likewise. */
+async function loadStreamingFunction(): Promise<StreamingHandler<StreamingEvent>> {
+  await prepare();
+  return (await import('../mcp/streaming.ts')).streamingHandler;
+}
 let local: { url: string; close(): Promise<void> };
 try {
   if (withLocalAuthorization) {
@@ -132,9 +154,17 @@ try {
       email: user.email,
       password: user.password,
     });
-  } else {
+  } else if (api === 'rest-streaming') {
     // The port first, so a busy one stops start-up before anything else has started; requests that arrive
     // before the function is loaded wait for it.
+    let loaded!: (handler: StreamingHandler<StreamingEvent>) => void;
+    const ready = new Promise<StreamingHandler<StreamingEvent>>((resolve) => (loaded = resolve));
+    local = await startLocalServer({
+      streamingHandler: async (event, stream, context) => (await ready)(event, stream, context),
+      port,
+    });
+    loaded(await loadStreamingFunction());
+  } else {
     let loaded!: (handler: LambdaHttpHandler) => void;
     const ready = new Promise<LambdaHttpHandler>((resolve) => (loaded = resolve));
     local = await startLocalServer({
@@ -150,7 +180,7 @@ try {
       : `cannot start: ${(error as Error).message}`,
   );
 }
-log('listening', { url: `${local.url}/mcp` });
+log('listening', { url: `${local.url}/mcp`, api });
 
 let stopping = false;
 const stop = async (signal: string) => {

@@ -56,6 +56,12 @@ export interface OAuthOptions {
   maxTokenLifetimeSeconds?: number;
   /** `resource_name` in the metadata document. */
   resourceName?: string;
+  /**
+   * The metadata document's URL, for the challenges' `resource_metadata`, when its RFC 9728 location (the host's
+   * root) cannot reach this server: an API URL whose first segment is a stage, `https://…/prod/mcp`, serves it at
+   * `https://…/prod/.well-known/oauth-protected-resource/prod/mcp`. Default: the RFC 9728 location.
+   */
+  metadataUrl?: string;
   /** Key cache tuning, a fetch implementation and a clock (tests). */
   keys?: Omit<KeySetOptions, 'jwksUri'>;
 }
@@ -106,6 +112,10 @@ function checkOptions(options: OAuthOptions): Settings {
     );
   if (options.jwksUri !== undefined && !isSecureUrl(options.jwksUri))
     throw new Error(`Authorization: JWKS URL ${JSON.stringify(options.jwksUri)} must be an https URL`);
+  if (options.metadataUrl !== undefined && !isSecureUrl(options.metadataUrl))
+    throw new Error(
+      `Authorization: metadata URL ${JSON.stringify(options.metadataUrl)} must be an https URL`,
+    );
   const algorithms = [...(options.algorithms ?? DEFAULT_ALGORITHMS)];
   const refused = algorithms.filter((a) => !(ASYMMETRIC_ALGORITHMS as readonly string[]).includes(a));
   if (algorithms.length === 0 || refused.length)
@@ -181,7 +191,7 @@ class OAuthAuthenticator implements Authenticator {
       ...(options.resourceName ? { resourceName: options.resourceName } : {}),
     });
     this.paths = new Set(metadataPaths(resource));
-    this.resourceMetadata = metadataUrl(resource);
+    this.resourceMetadata = options.metadataUrl ?? metadataUrl(resource);
     this.now = options.keys?.now ?? Date.now;
     this.keys = new RemoteKeySet({
       // Only a token that could pass every signature-independent check may make the cache look for a new key.

@@ -28,3 +28,17 @@ export function isHostAllowed(host: string | undefined, allowed: readonly string
   if (allowed === undefined) return true;
   return host !== undefined && allowed.some((p) => matches(host, p));
 }
+
+/**
+ * CORS headers for the answer to an allowed browser origin: the origin itself, and the 401/403 challenge header
+ * readable by the page (it names the authorization server). API Gateway HTTP APIs with CORS configured send their
+ * own instead; REST API proxy integrations and the local server send these.
+ */
+export function corsHeaders(origin: string | undefined, allowed: readonly string[]): Record<string, string> {
+  if (origin === undefined || !allowed.some((p) => matches(origin, p))) return {};
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': 'www-authenticate',
+    vary: 'origin',
+  };
+}

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { Defaults, Platform } from '../index.ts';
+import { Defaults, Platform, type StreamingEvent, type StreamingHandler } from '../index.ts';
+import { toRestApiEvent } from './rest-event.ts';
+import { LocalResponseStream } from './stream-response.ts';
 
 /** A Lambda handler for API Gateway HTTP API events, as `functions/mcp/handler.ts` exports. */
 export type LambdaHttpHandler = (
@@ -10,14 +12,23 @@ export type LambdaHttpHandler = (
   context: Context,
 ) => Promise<APIGatewayProxyStructuredResultV2>;
 
-export interface LocalServerOptions {
-  handler: LambdaHttpHandler;
+/** The handler the local server calls, and so the API it stands in for. */
+export type LocalHandler =
+  /** An API Gateway HTTP API (payload 2.0 events, one complete response each), as `functions/mcp/handler.ts` `handler`. */
+  | { handler: LambdaHttpHandler }
+  /**
+   * A REST API with response streaming (payload 1.0 events, the response written as the handler streams it), as
+   * `functions/mcp/handler.ts` `streamingHandler`.
+   */
+  | { streamingHandler: StreamingHandler<StreamingEvent> };
+
+export type LocalServerOptions = LocalHandler & {
   port: number;
   /** Interface to bind; loopback by default so nothing outside this machine can connect. */
   host?: string;
-  /** Simulated Lambda timeout in ms (drives the tool time budget). Default: the MCP function's, 28 s. */
+  /** Simulated Lambda timeout in ms (drives the tool time budget). Default: the MCP function's, 28 s (streaming: 900 s). */
   timeoutMs?: number;
-}
+};
 
 const TEXTUAL = /^(application\/(json|[\w.+-]*\+json|x-www-form-urlencoded)|text\/)/i;
 
@@ -138,7 +149,11 @@ function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): 
 export async function startLocalServer(
   options: LocalServerOptions,
 ): Promise<{ url: string; server: Server; close(): Promise<void> }> {
-  const timeoutMs = options.timeoutMs ?? Defaults.mcpFunctionTimeoutSeconds * 1000;
+  const timeoutMs =
+    options.timeoutMs ??
+    ('streamingHandler' in options
+      ? Defaults.streamingFunctionTimeoutSeconds
+      : Defaults.mcpFunctionTimeoutSeconds) * 1000;
   const server = createServer(async (req, res) => {
     try {
       // Only origin-form targets (`/mcp`): an absolute URL (`http://elsewhere/mcp`) is a proxy request, not ours.
@@ -152,6 +167,12 @@ export async function startLocalServer(
           setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
         });
         return write(res, gatewayAnswer(413, 'Request Entity Too Large'));
+      }
+      if ('streamingHandler' in options) {
+        const stream = new LocalResponseStream(res);
+        await options.streamingHandler(toRestApiEvent(req, body), stream, lambdaContext(timeoutMs));
+        if (!stream.headersSent) throw new Error('the streaming handler sent no response');
+        return;
       }
       write(res, await options.handler(toApiGatewayEvent(req, body), lambdaContext(timeoutMs)));
     } catch {

@@ -82,6 +82,7 @@ async function callTool(
     params.arguments ?? {},
     toolContext(options, params, ctx, target),
     remaining,
+    ctx.signal,
   );
   if (result instanceof InputRequired) return ctx.codec.askForInput(result, target, ctx.log);
   const final = offloader

@@ -118,13 +118,15 @@ export class ToolRegistry {
   /**
    * Runs one call within its time budget: the tool's `timeoutMs` (or the default), capped by `remainingMs`. Unknown
    * tool → -32602 (spec: tools, "Error Handling"); everything the tool does wrong → an `isError` result the model
-   * can act on, and so is a tool that outlives its budget, even one that returns a result late.
+   * can act on, and so is a tool that outlives its budget, even one that returns a result late. When `cancel`
+   * aborts (the client went away), the tool's signal fires and the call ends at once.
    */
   async call(
     name: string,
     args: unknown,
     ctx: CallContext,
     remainingMs = Infinity,
+    cancel?: AbortSignal,
   ): Promise<CallToolResult | InputRequired> {
     const entry = this.byName.get(name);
     if (!entry) throw new UnknownToolError(name);
@@ -143,7 +145,11 @@ export class ToolRegistry {
       ),
     );
     try {
-      const outcome = await runHandler(entry.definition, input, ctx, budget);
+      const outcome = await runHandler(entry.definition, input, ctx, budget, cancel);
+      if (outcome === CANCELLED) {
+        ctx.log.info('tool cancelled: the client went away', { tool: name });
+        return toolErrorResult(`Tool "${name}" was cancelled: the client closed the connection.`);
+      }
       if (outcome === TIMED_OUT) {
         ctx.log.warn('tool timed out', {
           tool: name,
@@ -200,49 +206,67 @@ export class ToolRegistry {
 }
 
 const TIMED_OUT = Symbol('timed out');
+const CANCELLED = Symbol('cancelled');
 
 /**
- * Runs a handler against its budget: the budget's timer stops a tool that waits, `ctx.checkpoint()` one that
- * computes, and a result that arrives after the budget anyway is late, so it counts as timed out too.
+ * Runs a handler until it settles, its budget runs out (`TIMED_OUT`) or `cancel` aborts (`CANCELLED`); in the last
+ * two cases the tool's signal fires with the reason. The budget's timer stops a tool that waits,
+ * `ctx.checkpoint()` one that computes, and a result that arrives after the budget anyway is late, so it counts as
+ * timed out too.
  */
 async function runHandler(
   definition: ToolDefinition,
   input: unknown,
   ctx: CallContext,
   budget: CallBudget,
+  cancel: AbortSignal | undefined,
 ): Promise<unknown> {
   // Most tools never look at their signal: create the controller only when one does.
   let controller: AbortController | undefined;
-  let expired = false;
-  const stop = () => {
-    expired = true;
-    controller?.abort(new Error('time budget exhausted'));
+  let stopped: Error | undefined;
+  const stop = (reason: Error) => {
+    stopped = reason;
+    controller?.abort(reason);
   };
-  const toolCtx = Object.defineProperty({ ...ctx, checkpoint: budget.checkpoint } as ToolContext, 'signal', {
+  // A checkpoint also ends a tool whose call was already given up (cancelled or out of time).
+  const checkpoint = async () => {
+    if (stopped) throw new BudgetExhaustedError();
+    await budget.checkpoint();
+  };
+  const toolCtx = Object.defineProperty({ ...ctx, checkpoint } as ToolContext, 'signal', {
     get: () => {
       if (!controller) {
         controller = new AbortController();
-        if (expired) stop();
+        if (stopped) controller.abort(stopped);
       }
       return controller.signal;
     },
     enumerable: true,
   });
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<typeof TIMED_OUT>((resolve) => {
+  let onCancel: (() => void) | undefined;
+  const interrupted = new Promise<typeof TIMED_OUT | typeof CANCELLED>((resolve) => {
     timer = setTimeout(() => resolve(TIMED_OUT), budget.ms);
+    onCancel = () => resolve(CANCELLED);
+    if (cancel?.aborted) onCancel();
+    else cancel?.addEventListener('abort', onCancel, { once: true });
   });
   try {
     const outcome = await Promise.race([
       Promise.resolve().then(() => definition.handler(input, toolCtx)),
-      timedOut,
+      interrupted,
     ]);
+    if (outcome === CANCELLED) {
+      stop(new Error('request cancelled'));
+      return CANCELLED;
+    }
     if (outcome !== TIMED_OUT && !budget.spent()) return outcome;
   } catch (error) {
     if (!(error instanceof BudgetExhaustedError)) throw error;
   } finally {
     clearTimeout(timer);
+    cancel?.removeEventListener('abort', onCancel!);
   }
-  stop();
+  stop(new Error('time budget exhausted'));
   return TIMED_OUT;
 }

@@ -22,6 +22,7 @@ describe('authorization configuration', () => {
       jwksUrl: undefined,
       algorithms: undefined,
       maxTokenLifetimeSeconds: 86_400,
+      metadataUrl: undefined,
     });
   });
 
@@ -33,6 +34,7 @@ describe('authorization configuration', () => {
       MCP_AUTH_JWKS_URL: 'https://auth.example.com/tenant/keys',
       MCP_AUTH_ALGORITHMS: 'RS256,ES256',
       MCP_AUTH_MAX_TOKEN_LIFETIME_SECONDS: '3600',
+      MCP_AUTH_METADATA_URL: 'https://api.example.com/prod/.well-known/oauth-protected-resource/prod/mcp',
     }).auth;
     expect(auth).toEqual({
       mode: 'oauth',
@@ -43,6 +45,7 @@ describe('authorization configuration', () => {
       jwksUrl: 'https://auth.example.com/tenant/keys',
       algorithms: ['RS256', 'ES256'],
       maxTokenLifetimeSeconds: 3600,
+      metadataUrl: 'https://api.example.com/prod/.well-known/oauth-protected-resource/prod/mcp',
     });
   });
 

@@ -248,7 +248,26 @@ describe('oauth authenticator configuration', () => {
     { name: 'a scope with a space', options: { ...base, requiredScopes: ['a b'] } },
     { name: 'an http key set URL', options: { ...base, jwksUri: 'http://keys.example.com/jwks.json' } },
     { name: 'a maximum token lifetime under a minute', options: { ...base, maxTokenLifetimeSeconds: 30 } },
+    { name: 'an http metadata URL', options: { ...base, metadataUrl: 'http://mcp.example.com/meta' } },
   ])('refuses $name at start-up', ({ options }) => {
     expect(() => createOAuthAuthenticator(options)).toThrow(/^Authorization: /);
+  });
+});
+
+describe('an endpoint whose URL starts with a stage (REST API on its own URL)', () => {
+  const resource = 'https://abc123.execute-api.eu-west-1.amazonaws.com/prod/mcp';
+  const metadataUrl =
+    'https://abc123.execute-api.eu-west-1.amazonaws.com/prod/.well-known/oauth-protected-resource/prod/mcp';
+  const staged = createOAuthAuthenticator({ issuer: 'https://issuer.example.com', resource, metadataUrl });
+
+  it('points challenges at the metadata URL it was given, inside the stage', async () => {
+    const result = await staged.authenticate(withAuthorization());
+    expect(result.ok === false && result.rejection.headers['www-authenticate']).toContain(
+      `resource_metadata="${metadataUrl}"`,
+    );
+  });
+
+  it('serves the document at the path that URL reaches the function with (the stage is not in it)', () => {
+    expect(staged.metadataFor('/.well-known/oauth-protected-resource/prod/mcp')?.resource).toBe(resource);
   });
 });
