@@ -6,6 +6,8 @@
 /** Entry points of the deployable functions, relative to the repository root. */
 export const FUNCTION_ENTRIES = {
   mcp: 'functions/mcp/handler.ts',
+  /** The same MCP function with response streaming (`api: 'rest-streaming'`). */
+  mcpStreaming: 'functions/mcp/streaming.ts',
   resources: 'functions/resources/handler.ts',
   authorization: 'functions/authorization/handler.ts',
   worker: 'functions/worker/handler.ts',

@@ -1,7 +1,12 @@
 import { Duration } from 'aws-cdk-lib';
 import { Defaults } from '../src/limits.ts';
 import { FUNCTION_LOG_LEVELS, type FunctionLogLevel } from './constructs/bundled-function.ts';
-import type { McpAuthProps, McpEndpointProps } from './constructs/mcp-endpoint.ts';
+import {
+  MCP_API_KINDS,
+  type McpApiKind,
+  type McpAuthProps,
+  type McpEndpointProps,
+} from './constructs/mcp-endpoint.ts';
 import { isLogRetention, removalPolicyNamed } from './defaults.ts';
 
 /** What `infra/app.ts` needs to build the stack, read from CDK context (cdk.json `context` or `-c key=value`). */
@@ -19,6 +24,7 @@ export interface AppSettings {
 export const CONTEXT_KEYS = [
   'stackName',
   'serverName',
+  'api',
   'stageName',
   'allowedOrigins',
   'throttleRateLimit',
@@ -84,6 +90,9 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
     fail(key, 'a comma-separated string or an array of strings', value);
   };
 
+  const api = text('api')?.toLowerCase();
+  if (api !== undefined && !MCP_API_KINDS.includes(api as McpApiKind))
+    fail('api', MCP_API_KINDS.map((k) => `"${k}"`).join(' or '), get('api'));
   const logLevel = text('logLevel')?.toUpperCase();
   if (logLevel !== undefined && !FUNCTION_LOG_LEVELS.includes(logLevel as FunctionLogLevel))
     fail('logLevel', `one of ${FUNCTION_LOG_LEVELS.join(', ')}`, get('logLevel'));
@@ -157,6 +166,7 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
 
   const endpoint: Record<string, unknown> = {
     serverName: text('serverName'),
+    api,
     stageName: text('stageName'),
     allowedOrigins: list('allowedOrigins'),
     throttleRateLimit: integer('throttleRateLimit'),

@@ -31,6 +31,8 @@ export const DEFAULT_REMOVAL_POLICY = removalPolicyNamed(Defaults.removalPolicy)
 export const DEFAULT_LOG_RETENTION = logRetention(Defaults.logRetentionDays);
 /** Time limit of the MCP function. */
 export const DEFAULT_MCP_TIMEOUT = Duration.seconds(Defaults.mcpFunctionTimeoutSeconds);
+/** Time limit of the MCP function behind a streaming REST API. */
+export const DEFAULT_STREAMING_MCP_TIMEOUT = Duration.seconds(Defaults.streamingFunctionTimeoutSeconds);
 /** Time limit of the companion resources function. */
 export const DEFAULT_RESOURCES_TIMEOUT = Duration.seconds(Defaults.resourcesFunctionTimeoutSeconds);
 /** Length of one alarm evaluation period. */

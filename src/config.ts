@@ -61,6 +61,10 @@ export type AuthConfig =
       jwksUrl: string | undefined;
       /** Accepted signature algorithms; undefined = the authenticator's default (asymmetric only). */
       algorithms: string[] | undefined;
+      /** Longest an accepted token may still be valid, in seconds. */
+      maxTokenLifetimeSeconds: number;
+      /** Where challenges point for the metadata; undefined = its RFC 9728 location, derived from `resource`. */
+      metadataUrl: string | undefined;
     };
 
 /** Where and when large tool outputs go to storage (issue: large outputs as resource links). */
@@ -162,6 +166,8 @@ const AUTH_VARIABLES = [
   'MCP_AUTH_REQUIRED_SCOPES',
   'MCP_AUTH_JWKS_URL',
   'MCP_AUTH_ALGORITHMS',
+  'MCP_AUTH_MAX_TOKEN_LIFETIME_SECONDS',
+  'MCP_AUTH_METADATA_URL',
 ];
 
 function auth(env: Env): AuthConfig {
@@ -194,6 +200,14 @@ function auth(env: Env): AuthConfig {
     requiredScopes: scopes(env, 'MCP_AUTH_REQUIRED_SCOPES'),
     jwksUrl: url(env, 'MCP_AUTH_JWKS_URL'),
     algorithms: algorithms?.length ? algorithms : undefined,
+    maxTokenLifetimeSeconds: int(
+      env,
+      'MCP_AUTH_MAX_TOKEN_LIFETIME_SECONDS',
+      Defaults.maxTokenLifetimeSeconds,
+      Ranges.maxTokenLifetimeSeconds.min,
+      Ranges.maxTokenLifetimeSeconds.max,
+    ),
+    metadataUrl: url(env, 'MCP_AUTH_METADATA_URL'),
   };
 }
 

@@ -8,6 +8,7 @@ import { promptMethods } from './methods/prompts.ts';
 import { resourceMethods } from './methods/resources.ts';
 import { taskMethods } from './methods/tasks.ts';
 import { toolMethods, type ToolMethodsOptions } from './methods/tools.ts';
+import { clientText } from './protocol/client-text.ts';
 import { InsufficientScopeError, InternalError, McpError, MethodNotFoundError } from './protocol/errors.ts';
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from './protocol/types.ts';
 import type { Revision } from './protocol/versions.ts';
@@ -24,9 +25,22 @@ export interface DispatchContext {
   /** The authenticated caller; absent when authorization is off. */
   principal?: Principal;
   log: Logger;
+  /** Aborts when the client goes away (its response stream closed): the request is cancelled. */
+  signal?: AbortSignal;
+  /** A response stream the client is reading while the request runs: notifications then go out as emitted. */
+  live?: LiveChannel;
 }
 
-/** A response plus the notifications emitted while producing it (sent first when the response is an SSE stream). */
+/** The open end of a per-request event stream (response streaming). */
+export interface LiveChannel {
+  /** Sends a notification now. */
+  send(notification: JSONRPCNotification): void;
+}
+
+/**
+ * A response plus the notifications emitted while producing it (sent first when the response is an SSE stream;
+ * none here when they went out live).
+ */
 export interface DispatchOutcome {
   response: JSONRPCResponse;
   notifications: JSONRPCNotification[];
@@ -72,7 +86,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     const spec = Object.hasOwn(methods, method) && codec.has(method) ? methods[method] : undefined;
     if (!spec) return { response: new MethodNotFoundError(method).toResponse(id), notifications };
     const params = request.params ?? {};
-    const methodCtx: MethodContext = { ...ctx, id, codec, emit: (n) => notifications.push(n) };
+    const { live } = ctx;
+    const methodCtx: MethodContext = {
+      ...ctx,
+      id,
+      codec,
+      emit: live ? (n) => live.send(n) : (n) => notifications.push(n),
+    };
     let outcome: DispatchOutcome;
     let error: unknown;
     try {
@@ -95,6 +115,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
 /** A protocol failure travels as it is; anything else is logged and answered with a generic -32603. */
 function failure(error: unknown, request: JSONRPCRequest, ctx: DispatchContext): McpError {
   if (error instanceof McpError) return error;
-  ctx.log.error('request failed', { method: request.method, error: errorFields(error, { stack: true }) });
+  ctx.log.error('request failed', {
+    method: clientText(request.method),
+    error: errorFields(error, { stack: true }),
+  });
   return new InternalError(ctx.requestId, request.method);
 }

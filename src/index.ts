@@ -25,7 +25,7 @@ export type { PrecompiledValidators, Validator } from './tools/validation.ts';
 
 // The server and its configuration.
 export { createMcpServer, DEFAULT_TRANSPORT, type McpServer, type McpServerOptions } from './server.ts';
-export type { TransportOptions } from './http/transport.ts';
+export type { Transport, TransportOptions } from './http/transport.ts';
 export { loadConfig, type AuthConfig, type Config, type OffloadConfig } from './config.ts';
 export { DEFAULT_TOOL_TIMEOUT_MS, Defaults, OutputLimits, Platform, Ranges, TaskLimits } from './limits.ts';
 export { silentLogger, type Logger } from './log.ts';
@@ -106,10 +106,31 @@ export { BRIDGE_PATHS, bridgeUrls, type BridgeUrls } from './bridge/endpoints.ts
 export type { TokenSigner } from './bridge/signer.ts';
 export { BridgeLimits } from './limits.ts';
 
-// Runtimes: the Lambda adapter, and the local server and embedded S3 of `npm start`.
+// Runtimes: the Lambda adapters (buffered and response streaming), and the local server and embedded S3 of `npm start`.
 export { createLambdaHandler } from './lambda/adapter.ts';
-export type { HttpRequest, HttpResponse, InvocationContext } from './http/types.ts';
-export { startLocalServer, type LambdaHttpHandler, type LocalServerOptions } from './local/dev-server.ts';
+export { createStreamingLambdaHandler, type StreamingEvent } from './lambda/streaming.ts';
+export {
+  lambdaStreamingRuntime,
+  portableStreamingRuntime,
+  PRELUDE_DELIMITER,
+  type HttpResponsePrelude,
+  type LambdaResponseStream,
+  type LambdaStreamingRuntime,
+  type StreamingHandler,
+} from './lambda/stream-runtime.ts';
+export type {
+  HttpRequest,
+  HttpResponse,
+  InvocationContext,
+  StreamedHttpResponse,
+  StreamingInvocationContext,
+} from './http/types.ts';
+export {
+  startLocalServer,
+  type LambdaHttpHandler,
+  type LocalHandler,
+  type LocalServerOptions,
+} from './local/dev-server.ts';
 export { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3, type LocalS3Options } from './local/s3.ts';
 export {
   DEV_USER_EMAIL,

@@ -15,6 +15,13 @@ export const Platform = {
   gatewayBodyBytes: 10 * MiB,
   /** Largest payload a synchronous Lambda invocation returns (and accepts): 6 MB. */
   lambdaPayloadBytes: 6 * MiB,
+  /**
+   * API Gateway REST APIs stream a response (integration `ResponseTransferMode: STREAM`) for at most 15 minutes, the
+   * longest a Lambda function runs anyway.
+   */
+  restStreamingMaxSeconds: 900,
+  /** A Regional REST API closes a streamed response that sends nothing for 5 minutes (edge-optimized: 30 s). */
+  restStreamingIdleSeconds: 300,
 } as const;
 
 /** Defaults of the MCP endpoint, as the README's configuration table lists them. */
@@ -33,10 +40,22 @@ export const Defaults = {
   requestStateTtlMs: 15 * 60_000,
   /** Time kept back from the invocation deadline for answering. */
   reserveMs: 2_000,
+  /**
+   * While a streamed response is open, a keep-alive comment goes out this often: well inside a REST API's 5-minute
+   * idle limit, and rare enough to cost nothing.
+   */
+  streamHeartbeatMs: 60_000,
   /** Time kept back when large outputs may still have to be stored after the tool returns. */
   offloadReserveMs: 5_000,
+  /**
+   * Time kept back from the deadline for building and sending the answer: every outbound call (storage, the
+   * companion function, the issuer) is aborted this long before the invocation would be stopped.
+   */
+  answerMarginMs: 1_000,
   /** Time limit of one MCP function invocation: under the HTTP API's 30 s so the gateway still gets the answer. */
   mcpFunctionTimeoutSeconds: 28,
+  /** Time limit of the MCP function behind a streaming REST API: as long as the stream may last. */
+  streamingFunctionTimeoutSeconds: Platform.restStreamingMaxSeconds,
   /** Time limit of the companion resources function; the MCP function waits for it. */
   resourcesFunctionTimeoutSeconds: 10,
   /** Memory of the MCP function in MB (CPU scales with it). */
@@ -70,6 +89,8 @@ export const Defaults = {
   stackName: 'McpServer',
   /** API stage: `$default` serves the endpoint at the root of the API URL, where RFC 9728 metadata must live. */
   stageName: '$default',
+  /** Stage of the streaming REST API, which has no `$default`: its URL is `https://…/prod/mcp`. */
+  restStageName: 'prod',
   /** Lowest level both functions log (Lambda's log controls and Powertools agree on it). */
   logLevel: 'INFO',
   /** Length of one alarm evaluation period, in minutes. */
@@ -80,6 +101,11 @@ export const Defaults = {
   alarmDurationRatio: 0.8,
   /** The resource scope the authorization bridge grants and the MCP function requires, with the default Cognito. */
   bridgeScope: 'mcp',
+  /**
+   * Longest an accepted access token may still be valid, in seconds (MCP_AUTH_MAX_TOKEN_LIFETIME_SECONDS): a day,
+   * well above what issuers hand out (minutes to hours), so a token minted to live for years is refused.
+   */
+  maxTokenLifetimeSeconds: 86_400,
 } as const;
 
 /**
@@ -97,6 +123,7 @@ export const Ranges = {
   /** Above 1 MiB a block kept inline could no longer fit Lambda's response once escaped. */
   offloadThresholdBytes: { min: 1, max: 1 * MiB },
   offloadTtlDays: { min: 1, max: 365 },
+  maxTokenLifetimeSeconds: { min: 60, max: 31_536_000 },
   memoryMb: { min: 128, max: 10_240 },
   /** A task must outlive the longest worker run (15 minutes) and the client's last poll; at most 30 days. */
   taskTtlMs: { min: 16 * 60_000, max: 30 * 86_400_000 },

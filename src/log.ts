@@ -1,3 +1,5 @@
+import { clientText } from './protocol/client-text.ts';
+
 /**
  * The structured logger the core writes to. Powertools' Logger satisfies it in the functions and the local
  * server; tests may pass a silent one. Every line of a request carries its request id (`withKeys`).
@@ -24,15 +26,23 @@ export function withKeys(log: Logger, keys: Readonly<Record<string, unknown>>): 
   };
 }
 
-/** How an error appears in a log line: name and message, and the stack only when asked for (unexpected errors). */
+/** Most characters of an error's message, and of its stack, in a log line: messages may quote client input. */
+const ERROR_MESSAGE_MAX_CHARS = 1024;
+const ERROR_STACK_MAX_CHARS = 4096;
+
+/**
+ * How an error appears in a log line: name and message, and the stack only when asked for (unexpected errors).
+ * Both are capped, because a tool's error message may quote its arguments, and one log line must stay small.
+ */
 export function errorFields(
   error: unknown,
   options: { stack?: boolean } = {},
 ): { name: string; message: string; stack?: string } {
-  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  if (!(error instanceof Error))
+    return { name: 'Error', message: clientText(String(error), ERROR_MESSAGE_MAX_CHARS) };
   return {
-    name: error.name,
-    message: error.message,
-    ...(options.stack && error.stack ? { stack: error.stack } : {}),
+    name: clientText(error.name),
+    message: clientText(error.message, ERROR_MESSAGE_MAX_CHARS),
+    ...(options.stack && error.stack ? { stack: clientText(error.stack, ERROR_STACK_MAX_CHARS) } : {}),
   };
 }

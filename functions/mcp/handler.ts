@@ -19,12 +19,12 @@ import { validators } from './validators.generated.ts';
 
 // Cold start: read configuration and build the server once per container.
 const config = loadConfig();
-const logger = new Logger({ serviceName: config.serverName });
+export const logger = new Logger({ serviceName: config.serverName });
 
-// Large outputs: written to the bucket by this function (put only); read back through the companion resources
-// function when one is deployed (then only it may read the bucket), else in-process. Pages for read_output come
-// only from the companion (npm start runs one locally), so this bundle carries no page-reading code. The S3 and
-// Lambda SDKs load lazily.
+// Large outputs: written to the bucket by this function (put, and delete after a failed store); read back through
+// the companion resources function when one is deployed (then only it may read the bucket), else in-process. Pages
+// for read_output come only from the companion (npm start runs one locally), so this bundle carries no page-reading
+// code. The S3 and Lambda SDKs load lazily.
 const { offload } = config;
 const storage = offload.bucket
   ? s3Storage({ bucket: offload.bucket, ...(offload.s3Endpoint ? { endpoint: offload.s3Endpoint } : {}) })
@@ -78,10 +78,13 @@ const authenticator =
         resourceName: config.serverName,
         ...(auth.jwksUrl ? { jwksUri: auth.jwksUrl } : {}),
         ...(auth.algorithms ? { algorithms: auth.algorithms } : {}),
+        maxTokenLifetimeSeconds: auth.maxTokenLifetimeSeconds,
+        ...(auth.metadataUrl ? { metadataUrl: auth.metadataUrl } : {}),
       })
     : undefined;
 
-const server = createMcpServer({
+/** The MCP server of this function; `streaming.ts` serves the same one with response streaming. */
+export const server = createMcpServer({
   info: { name: config.serverName, version: config.serverVersion, title: 'MCP on AWS Lambda' },
   instructions:
     'Large tool outputs arrive as resource_link blocks: page through or search them with the read_output tool ' +
@@ -106,5 +109,5 @@ const server = createMcpServer({
   },
 });
 
-/** Lambda entry point: API Gateway HTTP API (payload format 2.0) → MCP. */
+/** Lambda entry point: API Gateway HTTP API (payload format 2.0) → MCP, one complete response per request. */
 export const handler = createLambdaHandler(server.handle, logger);

@@ -1,4 +1,4 @@
-import { Annotations, Token, type Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import { Annotations, Duration, Token, type RemovalPolicy } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
@@ -7,13 +7,19 @@ import { metadataPaths, metadataUrl } from '../../src/auth/metadata.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { Defaults, Platform, Ranges } from '../../src/limits.ts';
 import { FUNCTION_ENTRIES, GENERATE_VALIDATORS_COMMAND } from '../bundling.ts';
-import { DEFAULT_MCP_TIMEOUT, DEFAULT_RESOURCES_TIMEOUT } from '../defaults.ts';
+import {
+  DEFAULT_MCP_TIMEOUT,
+  DEFAULT_RESOURCES_TIMEOUT,
+  DEFAULT_STREAMING_MCP_TIMEOUT,
+} from '../defaults.ts';
 import { BRIDGE_PATHS } from '../../src/index.ts';
+import { AuthorizationApi } from './authorization-api.ts';
 import { AuthorizationBridge } from './authorization-bridge.ts';
 import { BundledFunction, type FunctionLogLevel } from './bundled-function.ts';
 import { CognitoIssuer, type CognitoIssuerProps } from './cognito-issuer.ts';
 import { McpHttpApi } from './mcp-http-api.ts';
-import { McpMonitoring } from './mcp-monitoring.ts';
+import { McpMonitoring, type ApiStageMetrics } from './mcp-monitoring.ts';
+import { McpRestApi } from './mcp-rest-api.ts';
 import { OutputBucket } from './output-bucket.ts';
 import { TaskWorker } from './task-worker.ts';
 
@@ -77,6 +83,17 @@ export interface McpEndpointAuth {
 }
 
 /**
+ * The API in front of the MCP function (README "Long-running tools: response streaming", and "Tasks or streaming?"
+ * under "Tasks"). `http`: an HTTP API that answers each request when the function returns (at most 30 s).
+ * `rest-streaming`: a REST API that streams the function's answer as it is written, so progress arrives while a
+ * tool runs (up to 15 minutes). Task tools work behind either.
+ */
+export type McpApiKind = 'http' | 'rest-streaming';
+
+/** Every API kind, as the `api` context value names it. */
+export const MCP_API_KINDS: readonly McpApiKind[] = ['http', 'rest-streaming'];
+
+/**
  * Properties of an {@link McpEndpoint}; every field is optional. Settings the MCP function reads are resolved by
  * its own configuration (src/config.ts); the others are passed to the construct that owns them. All defaults live
  * in src/limits.ts.
@@ -93,8 +110,15 @@ export interface McpEndpointProps {
    */
   readonly path?: string;
   /**
-   * API stage; `$default` serves `https://…/mcp`, a name such as `prod` serves `https://…/prod/mcp`.
-   * @default '$default' (see McpHttpApi)
+   * The API in front of the MCP function: `http` (an HTTP API, complete answers within 30 s) or `rest-streaming`
+   * (a REST API that streams answers, progress included, for up to 15 minutes).
+   * @default 'http'
+   */
+  readonly api?: McpApiKind;
+  /**
+   * API stage; `$default` serves `https://…/mcp`, a name such as `prod` serves `https://…/prod/mcp`. A REST API
+   * always has a named stage.
+   * @default '$default' for `http` (see McpHttpApi), 'prod' for `rest-streaming` (see McpRestApi)
    */
   readonly stageName?: string;
   /**
@@ -133,8 +157,11 @@ export interface McpEndpointProps {
    */
   readonly mcpMemorySize?: number;
   /**
-   * Time limit of the MCP function; at most 30 s, how long an HTTP API waits for its integration.
-   * @default Duration.seconds(28) (`Defaults.mcpFunctionTimeoutSeconds`)
+   * Time limit of the MCP function: at most 30 s with `api: 'http'` (how long an HTTP API waits for its
+   * integration), at most 15 minutes with `api: 'rest-streaming'` (how long a REST API streams). A tool still runs
+   * within its own budget (`timeoutMs`, MCP_TOOL_TIMEOUT_MS), which this limit caps.
+   * @default Duration.seconds(28) (`Defaults.mcpFunctionTimeoutSeconds`); Duration.minutes(15) with
+   * `rest-streaming` (`Defaults.streamingFunctionTimeoutSeconds`)
    */
   readonly mcpTimeout?: Duration;
   /**
@@ -163,7 +190,8 @@ export interface McpEndpointProps {
    */
   readonly workerEntry?: string;
   /**
-   * Extra environment of the MCP function (and of the task worker, which runs the same tools), e.g. `{ MCP_PAGE_SIZE: '50' }` (see src/config.ts).
+   * Extra environment of the MCP function (and of the task worker, which runs the same tools), e.g.
+   * `{ MCP_PAGE_SIZE: '50' }` (see src/config.ts).
    * @default - none
    */
   readonly mcpEnvironment?: Readonly<Record<string, string>>;
@@ -184,9 +212,16 @@ export interface McpEndpointProps {
   readonly removalPolicy?: RemovalPolicy;
   /**
    * Entry file of the MCP function, relative to the project root.
-   * @default 'functions/mcp/handler.ts' (`FUNCTION_ENTRIES.mcp`)
+   * @default 'functions/mcp/handler.ts' (`FUNCTION_ENTRIES.mcp`); 'functions/mcp/streaming.ts'
+   * (`FUNCTION_ENTRIES.mcpStreaming`) with `api: 'rest-streaming'`
    */
   readonly mcpEntry?: string;
+  /**
+   * Name of the function the MCP entry file exports for the chosen API.
+   * @default 'handler' with `api: 'http'`, 'streamingHandler' with `api: 'rest-streaming'` (what the default
+   * entry files export)
+   */
+  readonly mcpHandler?: string;
   /**
    * Entry file of the companion resources function.
    * @default 'functions/resources/handler.ts' (`FUNCTION_ENTRIES.resources`)
@@ -211,6 +246,12 @@ export interface McpEndpointProps {
   readonly auth?: McpAuthProps;
 }
 
+/** The endpoint settings the authorization wiring passes on. */
+type AuthorizeOptions = Pick<
+  McpEndpointProps,
+  'removalPolicy' | 'throttleRateLimit' | 'throttleBurstLimit' | 'logRetention'
+> & { serverName: string };
+
 /** Environment variables for the settings that are set; unset ones are left to the function's own defaults. */
 function environmentOf(settings: Record<string, string | number | undefined>): Record<string, string> {
   const entries = Object.entries(settings).filter(([, value]) => value !== undefined);
@@ -233,12 +274,13 @@ function checkMemory(name: string, mb: number): number {
   return mb;
 }
 
-function checkTimeouts(mcpTimeout: Duration, resourcesTimeout: Duration): void {
-  const limit = Platform.httpApiIntegrationTimeoutSeconds;
+function checkTimeouts(api: McpApiKind, mcpTimeout: Duration, resourcesTimeout: Duration): void {
+  const [limit, why] =
+    api === 'http'
+      ? [Platform.httpApiIntegrationTimeoutSeconds, 'how long an HTTP API waits for its integration']
+      : [Platform.restStreamingMaxSeconds, 'how long a REST API streams a response'];
   if (mcpTimeout.toSeconds() > limit)
-    throw new Error(
-      `McpEndpoint: mcpTimeout must be at most ${limit} seconds (how long an HTTP API waits for its integration)`,
-    );
+    throw new Error(`McpEndpoint: mcpTimeout must be at most ${limit} seconds with api "${api}" (${why})`);
   if (resourcesTimeout.toMilliseconds() > mcpTimeout.toMilliseconds())
     throw new Error(
       'McpEndpoint: resourcesTimeout must be at most mcpTimeout (the MCP function waits for it)',
@@ -247,7 +289,8 @@ function checkTimeouts(mcpTimeout: Duration, resourcesTimeout: Duration): void {
 
 /**
  * A hosted, stateless MCP server: the output bucket, the companion resources function, the task table and worker,
- * the MCP function, the HTTP API in front of it and the monitoring around them. Embed it in any CDK app; `McpStack` is one such app.
+ * the MCP function, the API in front of it (an HTTP API, or a streaming REST API) and the monitoring around them.
+ * Embed it in any CDK app; `McpStack` is one such app.
  *
  * The settings the MCP function reads (path, prefix, TTL, …) are resolved once, by the function's own
  * configuration (`loadConfig`, which also fails the synth on a bad value instead of the first request); the API
@@ -264,8 +307,12 @@ export class McpEndpoint extends Construct {
   readonly resourcesFunction: BundledFunction;
   /** The task table and the worker function that runs tasks (the tasks extension). */
   readonly tasks: TaskWorker;
-  /** The HTTP API in front of the MCP function. */
-  readonly httpApi: McpHttpApi;
+  /** The API kind in front of the MCP function. */
+  readonly api: McpApiKind;
+  /** The HTTP API in front of the MCP function, with `api: 'http'`. */
+  readonly httpApi?: McpHttpApi;
+  /** The streaming REST API in front of the MCP function, with `api: 'rest-streaming'`. */
+  readonly restApi?: McpRestApi;
   /** Alarms and dashboard. */
   readonly monitoring: McpMonitoring;
   /** Issuer, resource and metadata URL when `auth` is `oauth`; undefined when the endpoint is open. */
@@ -274,9 +321,15 @@ export class McpEndpoint extends Construct {
   constructor(scope: Construct, id: string, props: McpEndpointProps = {}) {
     super(scope, id);
     const serverName = props.serverName ?? Defaults.serverName;
-    const mcpTimeout = props.mcpTimeout ?? DEFAULT_MCP_TIMEOUT;
+    this.api = props.api ?? 'http';
+    if (!MCP_API_KINDS.includes(this.api))
+      throw new Error(
+        `McpEndpoint: api must be one of ${MCP_API_KINDS.join(', ')} (got ${JSON.stringify(props.api)})`,
+      );
+    const streaming = this.api === 'rest-streaming';
+    const mcpTimeout = props.mcpTimeout ?? (streaming ? DEFAULT_STREAMING_MCP_TIMEOUT : DEFAULT_MCP_TIMEOUT);
     const resourcesTimeout = props.resourcesTimeout ?? DEFAULT_RESOURCES_TIMEOUT;
-    checkTimeouts(mcpTimeout, resourcesTimeout);
+    checkTimeouts(this.api, mcpTimeout, resourcesTimeout);
     const settings = environmentOf({
       MCP_SERVER_NAME: serverName,
       MCP_PATH: props.path,
@@ -340,10 +393,13 @@ export class McpEndpoint extends Construct {
     };
     this.mcpFunction = new BundledFunction(this, 'McpFunction', {
       ...shared,
-      entry: props.mcpEntry ?? FUNCTION_ENTRIES.mcp,
+      entry: props.mcpEntry ?? (streaming ? FUNCTION_ENTRIES.mcpStreaming : FUNCTION_ENTRIES.mcp),
       beforeBundling:
         props.mcpBeforeBundling ?? (props.mcpEntry === undefined ? [GENERATE_VALIDATORS_COMMAND] : []),
-      description: 'Stateless MCP server (Streamable HTTP, JSON responses)',
+      description: streaming
+        ? 'Stateless MCP server (Streamable HTTP, streamed responses)'
+        : 'Stateless MCP server (Streamable HTTP, JSON responses)',
+      handler: props.mcpHandler ?? (streaming ? 'streamingHandler' : 'handler'),
       memorySize: checkMemory('mcpMemorySize', props.mcpMemorySize ?? Defaults.mcpMemoryMb),
       timeout: mcpTimeout,
       serviceName: serverName,
@@ -360,15 +416,17 @@ export class McpEndpoint extends Construct {
     });
 
     const oauth = this.chosenOAuth(props);
-    // RFC 9728 paths of the metadata document; the API URL is not known before deployment, but its path is.
+    // RFC 9728 paths of the metadata document as the function sees them; the API URL is not known before
+    // deployment, but its path is (a REST API's URL starts with its stage, which the function does not see).
+    const stagePrefix = streaming ? `/${props.stageName ?? Defaults.restStageName}` : '';
     const wellKnownPaths = oauth
       ? metadataPaths(
           oauth.resource !== undefined && !Token.isUnresolved(oauth.resource)
             ? oauth.resource
-            : `https://endpoint.invalid${config.mcpPath}`,
+            : `https://endpoint.invalid${stagePrefix}${config.mcpPath}`,
         )
       : undefined;
-    this.httpApi = new McpHttpApi(this, 'HttpApi', {
+    const apiProps = {
       handler: this.mcpFunction,
       path: config.mcpPath,
       metadataPaths: wellKnownPaths,
@@ -378,12 +436,27 @@ export class McpEndpoint extends Construct {
       allowedOrigins: props.allowedOrigins,
       accessLogRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
-    });
-    this.url = this.httpApi.url;
+    };
+    let stage: ApiStageMetrics;
+    if (streaming) {
+      this.restApi = new McpRestApi(this, 'RestApi', {
+        ...apiProps,
+        integrationTimeout: Duration.seconds(Platform.restStreamingMaxSeconds),
+      });
+      this.url = this.restApi.url;
+      stage = this.restApi.stage;
+    } else {
+      this.httpApi = new McpHttpApi(this, 'HttpApi', apiProps);
+      this.url = this.httpApi.url;
+      stage = this.httpApi.stage;
+    }
     if (oauth)
       this.auth = this.authorize(oauth, mcpEnvironment, wellKnownPaths![0]!, {
         removalPolicy: props.removalPolicy,
         serverName,
+        throttleRateLimit: props.throttleRateLimit,
+        throttleBurstLimit: props.throttleBurstLimit,
+        logRetention: props.logRetention,
       });
 
     this.monitoring = new McpMonitoring(this, 'Monitoring', {
@@ -392,7 +465,7 @@ export class McpEndpoint extends Construct {
         { label: 'Resources', function: this.resourcesFunction, timeout: resourcesTimeout },
         { label: 'Worker', function: this.tasks.workerFunction, timeout: this.tasks.timeout },
       ],
-      stage: this.httpApi.stage,
+      stage,
       requestLogGroup: this.mcpFunction.logGroup,
       alarmActions: props.alarmActions,
     });
@@ -411,8 +484,13 @@ export class McpEndpoint extends Construct {
     const oauth = props.auth;
     if (!oauth.issuer === !oauth.cognito)
       throw new Error('McpEndpoint: auth "oauth" needs exactly one of issuer and cognito');
-    // RFC 9728 puts the metadata at the root of the host: a named stage's URL cannot serve it.
-    if ((props.stageName ?? Defaults.stageName) !== Defaults.stageName && oauth.resource === undefined)
+    // RFC 9728 puts the metadata at the root of the host: a named HTTP API stage's URL cannot serve it. (A REST
+    // API's always can't: there the challenges point at the metadata inside the stage, MCP_AUTH_METADATA_URL.)
+    if (
+      props.api !== 'rest-streaming' &&
+      (props.stageName ?? Defaults.stageName) !== Defaults.stageName &&
+      oauth.resource === undefined
+    )
       throw new Error(
         'McpEndpoint: auth "oauth" needs the $default stage, or a resource URL served by a custom domain',
       );
@@ -427,10 +505,23 @@ export class McpEndpoint extends Construct {
   private bridged(
     oauth: McpOAuthProps,
     resource: string,
-    options: { removalPolicy: RemovalPolicy | undefined; serverName: string },
+    options: AuthorizeOptions,
   ): { cognito: CognitoIssuer; bridge: AuthorizationBridge; requiredScopes: readonly string[] } {
+    // On the HTTP API the bridge shares the endpoint's origin; a REST API stage cannot serve an issuer's root, so
+    // the streaming endpoint gets an authorization API of its own (a second origin, listed in the metadata).
+    const authorizationApi = this.httpApi
+      ? undefined
+      : new AuthorizationApi(this, 'AuthorizationApi', {
+          throttleRateLimit: options.throttleRateLimit,
+          throttleBurstLimit: options.throttleBurstLimit,
+          accessLogRetention: options.logRetention,
+          removalPolicy: options.removalPolicy,
+        });
+    const api = authorizationApi?.api ?? this.httpApi!.api;
     const issuer =
-      oauth.resource !== undefined ? new URL(oauth.resource).origin : this.httpApi.api.apiEndpoint;
+      this.httpApi && oauth.resource !== undefined
+        ? new URL(oauth.resource).origin
+        : (authorizationApi?.url ?? this.httpApi!.api.apiEndpoint);
     const cognito = new CognitoIssuer(this, 'Issuer', {
       ...oauth.cognito,
       callbackUrl: `${issuer}${BRIDGE_PATHS.callback}`,
@@ -438,7 +529,7 @@ export class McpEndpoint extends Construct {
     });
     const requiredScopes = oauth.requiredScopes ?? [Defaults.bridgeScope];
     const bridge = new AuthorizationBridge(this, 'Bridge', {
-      httpApi: this.httpApi.api,
+      httpApi: api,
       issuer,
       resource,
       scopes: requiredScopes,
@@ -462,9 +553,13 @@ export class McpEndpoint extends Construct {
     oauth: McpOAuthProps,
     mcpEnvironment: Record<string, string>,
     metadataPath: string,
-    options: { removalPolicy: RemovalPolicy | undefined; serverName: string },
+    options: AuthorizeOptions,
   ): McpEndpointAuth {
     const resource = oauth.resource ?? this.url;
+    // Where the API serves the metadata before deployment fills in its URL: at its RFC 9728 location on an HTTP
+    // API's $default stage, inside the stage on a REST API (so the challenges must say where).
+    const apiBase = this.restApi ? this.restApi.stageUrl : this.httpApi!.stage.url.replace(/\/$/, '');
+    const deployTimeMetadataUrl = Token.isUnresolved(resource) ? `${apiBase}${metadataPath}` : undefined;
     const bridged = oauth.cognito ? this.bridged(oauth, resource, options) : undefined;
     const issuer = bridged?.bridge.issuer ?? oauth.issuer!;
     const requiredScopes = bridged?.requiredScopes ?? oauth.requiredScopes ?? [];
@@ -476,11 +571,14 @@ export class McpEndpoint extends Construct {
       MCP_AUTH_REQUIRED_SCOPES: requiredScopes.length ? requiredScopes.join(',') : undefined,
       // With the bridge its key set URL is known: no discovery round trip on the first token.
       MCP_AUTH_JWKS_URL: bridged?.bridge.jwksUrl ?? (oauth.jwksUrl || undefined),
+      MCP_AUTH_METADATA_URL: this.restApi ? deployTimeMetadataUrl : undefined,
     });
     const standIn = (name: string, value: string) =>
       !Token.isUnresolved(value)
         ? value
-        : ['MCP_AUTH_ISSUER', 'MCP_AUTH_RESOURCE', 'MCP_AUTH_JWKS_URL'].includes(name)
+        : ['MCP_AUTH_ISSUER', 'MCP_AUTH_RESOURCE', 'MCP_AUTH_JWKS_URL', 'MCP_AUTH_METADATA_URL'].includes(
+              name,
+            )
           ? 'https://deploy-time.invalid/'
           : value
               .split(',')
@@ -494,9 +592,7 @@ export class McpEndpoint extends Construct {
     return {
       issuer,
       resource,
-      metadataUrl: Token.isUnresolved(resource)
-        ? `${this.httpApi.stage.url.replace(/\/$/, '')}${metadataPath}`
-        : metadataUrl(resource),
+      metadataUrl: deployTimeMetadataUrl ?? metadataUrl(resource),
       ...(bridged ? { cognito: bridged.cognito, bridge: bridged.bridge } : {}),
     };
   }

@@ -1,5 +1,4 @@
 import { Duration, Stack } from 'aws-cdk-lib';
-import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
@@ -17,12 +16,24 @@ export interface MonitoredFunction {
   readonly timeout: Duration;
 }
 
+/**
+ * The metrics of an API stage the monitoring reads: an HTTP API stage (`apigatewayv2.HttpStage`) and a REST API
+ * stage (`apigateway.Stage`) both have them.
+ */
+export interface ApiStageMetrics {
+  metricCount(props?: cloudwatch.MetricOptions): cloudwatch.IMetric;
+  metricClientError(props?: cloudwatch.MetricOptions): cloudwatch.IMetric;
+  metricServerError(props?: cloudwatch.MetricOptions): cloudwatch.IMetric;
+  metricLatency(props?: cloudwatch.MetricOptions): cloudwatch.IMetric;
+  metricIntegrationLatency(props?: cloudwatch.MetricOptions): cloudwatch.IMetric;
+}
+
 /** Properties of an {@link McpMonitoring}. */
 export interface McpMonitoringProps {
   /** The functions to watch (errors, throttles, p99 duration). Required. */
   readonly functions: readonly MonitoredFunction[];
-  /** The API stage to watch (requests, 4xx, 5xx, latency). Required. */
-  readonly stage: apigw.IHttpStage;
+  /** The API stage to watch (requests, 4xx, 5xx, latency): an HTTP API or a REST API stage. Required. */
+  readonly stage: ApiStageMetrics;
   /**
    * Log group whose structured `request` lines feed the per-method table on the dashboard.
    * @default - no per-method table

@@ -85,20 +85,23 @@ export class OutputBucket extends s3.Bucket {
     }
   }
 
-  /** Allows `grantee` to store outputs: `s3:PutObject` on keys under the prefix, nothing else. */
+  /**
+   * Allows `grantee` to store outputs: `s3:PutObject` on keys under the prefix, and `s3:DeleteObject` there to
+   * remove the parts already written of an output whose store failed part-way. Nothing else.
+   */
   grantStoreOutputs(grantee: iam.IGrantable): iam.Grant {
-    return this.grantUnderPrefix(grantee, 's3:PutObject');
+    return this.grantUnderPrefix(grantee, ['s3:PutObject', 's3:DeleteObject']);
   }
 
   /** Allows `grantee` to read stored outputs: `s3:GetObject` on keys under the prefix, nothing else. */
   grantReadOutputs(grantee: iam.IGrantable): iam.Grant {
-    return this.grantUnderPrefix(grantee, 's3:GetObject');
+    return this.grantUnderPrefix(grantee, ['s3:GetObject']);
   }
 
-  private grantUnderPrefix(grantee: iam.IGrantable, action: string): iam.Grant {
+  private grantUnderPrefix(grantee: iam.IGrantable, actions: string[]): iam.Grant {
     const grant = iam.Grant.addToPrincipal({
       grantee,
-      actions: [action],
+      actions,
       resourceArns: [this.arnForObjects(`${this.prefix}*`)],
     });
     const principal = grantee.grantPrincipal;
@@ -107,7 +110,8 @@ export class OutputBucket extends s3.Bucket {
       Validations.of(principal).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${this.prefix}*]`,
         reason:
-          `Object keys are generated per output, so ${action} is granted on every key under the ` +
+          `Object keys are generated per output, so ${actions.join(' and ')} ${actions.length > 1 ? 'are' : 'is'} ` +
+          `granted on every key under the ` +
           `"${this.prefix}" prefix of the output bucket, and on no other key or bucket.`,
       });
     }

@@ -6,6 +6,8 @@ export interface AuthRequest {
   path: string;
   /** Header names in lower case, as the neutral HTTP request carries them. */
   headers: Readonly<Record<string, string | undefined>>;
+  /** Epoch ms at which the invocation is stopped: waiting for the issuer ends in time to answer 503 before it. */
+  deadline?: number;
 }
 
 /**

@@ -1,6 +1,8 @@
-import { errors, jwtVerify, type JWTPayload } from 'jose';
+import { errors, jwtVerify, type FlattenedJWSInput, type JWTHeaderParameters, type JWTPayload } from 'jose';
 import type { AuthRejection, AuthRequest, Authentication, Authenticator } from './authenticator.ts';
+import { Defaults } from '../limits.ts';
 import { readBearer } from './bearer.ts';
+import { claimsProblem, isPlausible, type ClaimRules } from './claims.ts';
 import { bearerChallenge } from './challenge.ts';
 import { discoverJwksUri } from './discovery.ts';
 import { KeysUnavailableError, RemoteKeySet, type KeySetOptions } from './jwks.ts';
@@ -50,8 +52,16 @@ export interface OAuthOptions {
   algorithms?: readonly string[];
   /** Allowed clock difference with the issuer for `exp`/`nbf`, in seconds. Default 30. */
   clockToleranceSeconds?: number;
+  /** Longest a token may still be valid (its `exp` from now), in seconds; longer ones are refused. Default a day. */
+  maxTokenLifetimeSeconds?: number;
   /** `resource_name` in the metadata document. */
   resourceName?: string;
+  /**
+   * The metadata document's URL, for the challenges' `resource_metadata`, when its RFC 9728 location (the host's
+   * root) cannot reach this server: an API URL whose first segment is a stage, `https://…/prod/mcp`, serves it at
+   * `https://…/prod/.well-known/oauth-protected-resource/prod/mcp`. Default: the RFC 9728 location.
+   */
+  metadataUrl?: string;
   /** Key cache tuning, a fetch implementation and a clock (tests). */
   keys?: Omit<KeySetOptions, 'jwksUri'>;
 }
@@ -83,14 +93,12 @@ function whyRefused(error: unknown): string {
 }
 
 /** The checked settings of one authenticator. */
-interface Settings {
-  issuer: string;
+interface Settings extends ClaimRules {
   resource: string;
   audiences: string[];
   algorithms: string[];
   requiredScopes: string[];
   scopesSupported: string[];
-  clockTolerance: number;
 }
 
 /** Checks the options as configuration (throws with the setting's name); the authenticator trusts them after. */
@@ -104,6 +112,10 @@ function checkOptions(options: OAuthOptions): Settings {
     );
   if (options.jwksUri !== undefined && !isSecureUrl(options.jwksUri))
     throw new Error(`Authorization: JWKS URL ${JSON.stringify(options.jwksUri)} must be an https URL`);
+  if (options.metadataUrl !== undefined && !isSecureUrl(options.metadataUrl))
+    throw new Error(
+      `Authorization: metadata URL ${JSON.stringify(options.metadataUrl)} must be an https URL`,
+    );
   const algorithms = [...(options.algorithms ?? DEFAULT_ALGORITHMS)];
   const refused = algorithms.filter((a) => !(ASYMMETRIC_ALGORITHMS as readonly string[]).includes(a));
   if (algorithms.length === 0 || refused.length)
@@ -112,6 +124,11 @@ function checkOptions(options: OAuthOptions): Settings {
     );
   const requiredScopes = [...(options.requiredScopes ?? [])];
   const scopesSupported = [...new Set([...requiredScopes, ...(options.scopesSupported ?? [])])];
+  const maxLifetimeSeconds = options.maxTokenLifetimeSeconds ?? Defaults.maxTokenLifetimeSeconds;
+  if (!Number.isSafeInteger(maxLifetimeSeconds) || maxLifetimeSeconds < 60)
+    throw new Error(
+      'Authorization: the maximum token lifetime must be a whole number of seconds, at least 60',
+    );
   const badScope = scopesSupported.find((s) => !isScopeToken(s));
   if (badScope !== undefined)
     throw new Error(`Authorization: ${JSON.stringify(badScope)} is not a valid scope`);
@@ -123,13 +140,17 @@ function checkOptions(options: OAuthOptions): Settings {
     requiredScopes,
     scopesSupported,
     clockTolerance: options.clockToleranceSeconds ?? 30,
+    maxLifetimeSeconds,
   };
 }
 
 /** The caller a verified token describes, or why the token does not describe one. */
-function principalOf(payload: JWTPayload, issuer: string): Principal | string {
+function principalOf(payload: JWTPayload, rules: ClaimRules, nowSeconds: number): Principal | string {
+  const { issuer } = rules;
   if (typeof payload.sub !== 'string' || payload.sub === '' || typeof payload.exp !== 'number')
     return 'The access token lacks a subject or an expiry';
+  const problem = claimsProblem(payload, rules, nowSeconds);
+  if (problem) return problem;
   const clientId =
     typeof payload.client_id === 'string'
       ? payload.client_id
@@ -170,9 +191,11 @@ class OAuthAuthenticator implements Authenticator {
       ...(options.resourceName ? { resourceName: options.resourceName } : {}),
     });
     this.paths = new Set(metadataPaths(resource));
-    this.resourceMetadata = metadataUrl(resource);
+    this.resourceMetadata = options.metadataUrl ?? metadataUrl(resource);
     this.now = options.keys?.now ?? Date.now;
     this.keys = new RemoteKeySet({
+      // Only a token that could pass every signature-independent check may make the cache look for a new key.
+      mayRefetchFor: (token) => isPlausible(token, settings, this.now() / 1000),
       ...options.keys,
       jwksUri: options.jwksUri ?? (() => discoverJwksUri(issuer, options.keys ?? {})),
     });
@@ -186,7 +209,9 @@ class OAuthAuthenticator implements Authenticator {
     const { issuer, audiences, algorithms, clockTolerance, requiredScopes } = this.settings;
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(credential.token, this.keys.resolve, {
+      const keys = (header: JWTHeaderParameters, token: FlattenedJWSInput) =>
+        this.keys.resolve(header, token, request.deadline);
+      ({ payload } = await jwtVerify(credential.token, keys, {
         issuer,
         audience: audiences,
         algorithms,
@@ -197,7 +222,7 @@ class OAuthAuthenticator implements Authenticator {
     } catch (error) {
       return { ok: false, rejection: this.refusal(error) };
     }
-    const principal = principalOf(payload, issuer);
+    const principal = principalOf(payload, this.settings, this.now() / 1000);
     if (typeof principal === 'string') return { ok: false, rejection: this.unauthorized(principal) };
     if (missingScopes(principal.scopes, requiredScopes).length)
       return { ok: false, rejection: this.scopeRefusal(requiredScopes) };

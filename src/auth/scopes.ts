@@ -10,10 +10,12 @@ export function isScopeToken(value: string): boolean {
 
 /**
  * The scopes a token grants: `scope` as a space-separated string (RFC 8693 §4.2, RFC 9068 §2.2.3), else `scp` as a
- * list or string (a common variant). Anything else grants nothing.
+ * list or string (a common variant). Anything else grants nothing (the authenticator refuses a `scope` that is not
+ * a string outright).
  */
 export function grantedScopes(claims: Readonly<Record<string, unknown>>): string[] {
-  const raw = claims.scope ?? claims.scp;
+  const raw =
+    claims.scope !== undefined ? (typeof claims.scope === 'string' ? claims.scope : []) : claims.scp;
   const list = typeof raw === 'string' ? raw.split(' ') : Array.isArray(raw) ? raw : [];
   return [...new Set(list.filter((s): s is string => typeof s === 'string' && isScopeToken(s)))];
 }

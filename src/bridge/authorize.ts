@@ -1,10 +1,10 @@
 import type { HttpRequest, HttpResponse, InvocationContext } from '../http/types.ts';
 import { BridgeLimits } from '../limits.ts';
+import { clientText } from '../protocol/client-text.ts';
 import type { BridgeClient } from './client.ts';
 import { clientLabel, type BridgeDeps, type RequestNote } from './endpoints.ts';
 import {
   authorizationResponseUrl,
-  capped,
   deadlineSignal,
   pageResponse,
   parseParams,
@@ -60,7 +60,8 @@ async function resolveTarget(
     );
   note.client = clientLabel(clientId);
   const resolution = await deps.clients.resolve(
-    capped(clientId, BridgeLimits.maxParameterChars + 1),
+    // Cut (clientText) so an absurd id costs nothing further; a cut one is still too long, and so refused.
+    clientText(clientId, BridgeLimits.maxParameterChars + 1),
     deadlineSignal(ctx),
   );
   if (!resolution.ok) {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { HttpResponse, InvocationContext } from '../http/types.ts';
+import { anySignal, deadlineSignal as beforeDeadline } from '../deadline.ts';
 import { BridgeLimits } from '../limits.ts';
 import { errorPage, htmlHeaders } from './pages.ts';
 
@@ -27,10 +28,12 @@ export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64ur
 /** SHA-256, base64url: how codes, refresh tokens, client ids and browser bindings are stored and compared. */
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
-/** A signal that fires after `capMs`, or earlier when the invocation is about to run out of time. */
+/**
+ * A signal that fires after `capMs`, or earlier when the invocation is about to run out of time (the one
+ * deadline rule of `src/deadline.ts`, with the bridge's own reserve).
+ */
 export function deadlineSignal(ctx: InvocationContext, capMs = BridgeLimits.outboundTimeoutMs): AbortSignal {
-  const left = ctx.deadline === undefined ? capMs : ctx.deadline - Date.now() - BridgeLimits.reserveMs;
-  return AbortSignal.timeout(Math.max(1, Math.min(capMs, left)));
+  return anySignal(AbortSignal.timeout(capMs), beforeDeadline(ctx.deadline, BridgeLimits.reserveMs))!;
 }
 
 /** A JSON response that no cache may keep (every token, registration and error response). */
@@ -78,11 +81,6 @@ export function redirectResponse(location: string, status: 302 | 303, cookies: s
 /** An error page (the browser stays here: the redirect target could not be trusted). */
 export function pageResponse(status: number, title: string, message: string): HttpResponse {
   return { status, headers: htmlHeaders(), body: errorPage(title, message) };
-}
-
-/** Caps a client-supplied string before it is echoed anywhere. */
-export function capped(value: string, max: number): string {
-  return value.length <= max ? value : value.slice(0, max);
 }
 
 /**

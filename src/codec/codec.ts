@@ -34,11 +34,13 @@ export interface RevisionCodec {
   taskRequired(tool: string): JSONObject;
 }
 
-/** Which request a sealed state belongs to: replaying it against another target or caller fails. */
+/** Which request a sealed state belongs to: replaying it against another target, arguments or caller fails. */
 export interface InputTarget {
   kind: 'tool' | 'prompt';
   method: string;
   name: string;
+  /** The request's `params.arguments`, as the client sent them. */
+  arguments: unknown;
   /** The caller's opaque key, when authorization is on. */
   principal?: string;
 }

@@ -46,6 +46,7 @@ interface ModernShared extends CodecOptions {
 const binding = (target: InputTarget): StateBinding => ({
   method: target.method,
   name: target.name,
+  arguments: target.arguments,
   ...(target.principal !== undefined ? { principal: target.principal } : {}),
 });
 

@@ -4,13 +4,16 @@
  * `*` port (`http://localhost:*`, `127.0.0.1:*`), or a lone `*` meaning "any".
  */
 
+/** A TCP port as a URL or Host header writes it: 1 to 5 digits naming 0–65535. */
+const isPort = (text: string) => /^\d{1,5}$/.test(text) && Number(text) <= 65_535;
+
 function matches(value: string, pattern: string): boolean {
   if (pattern === '*') return true;
   const v = value.toLowerCase();
   const p = pattern.toLowerCase();
   if (p.endsWith(':*')) {
     const base = p.slice(0, -2);
-    return v === base || (v.startsWith(`${base}:`) && /^\d{1,5}$/.test(v.slice(base.length + 1)));
+    return v === base || (v.startsWith(`${base}:`) && isPort(v.slice(base.length + 1)));
   }
   return v === p;
 }
@@ -24,4 +27,18 @@ export function isOriginAllowed(origin: string | undefined, allowed: readonly st
 export function isHostAllowed(host: string | undefined, allowed: readonly string[] | undefined): boolean {
   if (allowed === undefined) return true;
   return host !== undefined && allowed.some((p) => matches(host, p));
+}
+
+/**
+ * CORS headers for the answer to an allowed browser origin: the origin itself, and the 401/403 challenge header
+ * readable by the page (it names the authorization server). API Gateway HTTP APIs with CORS configured send their
+ * own instead; REST API proxy integrations and the local server send these.
+ */
+export function corsHeaders(origin: string | undefined, allowed: readonly string[]): Record<string, string> {
+  if (origin === undefined || !allowed.some((p) => matches(origin, p))) return {};
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': 'www-authenticate',
+    vary: 'origin',
+  };
 }

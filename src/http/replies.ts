@@ -34,13 +34,21 @@ export function authRefusal(rejection: AuthRejection): HttpResponse {
 export const ACCEPTED: HttpResponse = Object.freeze({ status: 202, headers: {}, body: '' }) as HttpResponse;
 
 /**
- * One SSE event per message; the stream ends with the response, so it is complete when the body is.
- * `X-Accel-Buffering: no` asks reverse proxies not to hold events back (spec: Streamable HTTP, "Receiving Messages").
+ * Headers of every per-request event stream. `X-Accel-Buffering: no` asks reverse proxies not to hold events back
+ * (spec: Streamable HTTP, "Receiving Messages").
  */
+export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no',
+});
+
+/** One message as one SSE event. */
+export function sseEvent(message: JSONRPCNotification | JSONRPCResponse): string {
+  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+/** One SSE event per message; the stream ends with the response, so it is complete when the body is. */
 export function sse(messages: readonly (JSONRPCNotification | JSONRPCResponse)[]): HttpResponse {
-  return {
-    status: 200,
-    headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' },
-    body: messages.map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join(''),
-  };
+  return { status: 200, headers: { ...SSE_HEADERS }, body: messages.map(sseEvent).join('') };
 }

@@ -10,10 +10,18 @@ import { classifyEra, type Revision } from '../protocol/versions.ts';
 import type { ParamHeader } from '../tools/param-headers.ts';
 import { checkModernHeaders } from './mcp-headers.ts';
 import { acceptable, isJsonContentType, type Acceptable } from './media.ts';
-import { isHostAllowed, isOriginAllowed } from './origin.ts';
+import { corsHeaders, isHostAllowed, isOriginAllowed } from './origin.ts';
+import { Defaults } from '../limits.ts';
+import { liveAnswer, loggedAtEnd, LiveStream } from './live.ts';
 import { ACCEPTED, authRefusal, errorReply, json, refusal, sse } from './replies.ts';
 import { PRE_DISPATCH_STATUS, responseStatus } from './status.ts';
-import type { HttpRequest, HttpResponse, InvocationContext } from './types.ts';
+import type {
+  HttpRequest,
+  HttpResponse,
+  InvocationContext,
+  StreamedHttpResponse,
+  StreamingInvocationContext,
+} from './types.ts';
 
 /** Transport settings; see the configuration table in the README. */
 export interface TransportOptions {
@@ -25,13 +33,17 @@ export interface TransportOptions {
   allowedHosts?: readonly string[];
   /** Largest accepted body in bytes; larger → 413. */
   maxBodyBytes: number;
+  /** While a streamed response is open, a keep-alive comment goes out this often (ms). Default 60,000. */
+  streamHeartbeatMs?: number;
 }
 
 /** What the transport sends and what the request's log line says about it. */
 interface Handled {
-  response: HttpResponse;
+  response: HttpResponse | StreamedHttpResponse;
   rpcMethod?: string;
   audit?: Record<string, unknown>;
+  /** A streamed response: settles with the audit fields once its last event is queued. */
+  finished?: Promise<Record<string, unknown> | undefined>;
 }
 
 /** A request that passed the HTTP checks: who calls, and what they accept. */
@@ -77,7 +89,11 @@ async function admit(
     return refusal(403, 'Forbidden: Origin not allowed');
   let principal: Principal | undefined;
   if (authenticator) {
-    const authentication = await authenticator.authenticate({ path: req.path, headers });
+    const authentication = await authenticator.authenticate({
+      path: req.path,
+      headers,
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+    });
     if (!authentication.ok) {
       const { rejection } = authentication;
       if (rejection.cause) ctx.log.error('access tokens cannot be verified', { cause: rejection.cause });
@@ -87,7 +103,7 @@ async function admit(
   }
   // No server-initiated stream and no sessions on a stateless server: GET and DELETE are 405 (spec: transports).
   if (req.method !== 'POST')
-    return refusal(405, `Method not allowed: ${req.method}; use POST`, { allow: 'POST' });
+    return refusal(405, `Method not allowed: ${clientText(req.method)}; use POST`, { allow: 'POST' });
   if (!isJsonContentType(headers['content-type']))
     return refusal(415, 'Unsupported Media Type: Content-Type must be application/json');
   const accepts = acceptable(headers.accept);
@@ -103,7 +119,7 @@ async function admit(
 async function answer(
   setup: Setup,
   req: HttpRequest,
-  ctx: InvocationContext,
+  ctx: InvocationContext | StreamingInvocationContext,
   admitted: Admitted,
 ): Promise<Handled> {
   const parsed = parseMessage(admitted.body);
@@ -138,24 +154,42 @@ async function answer(
   // Notifications are acknowledged and never answered (spec: transports; notifications/cancelled needs no action
   // because every request is answered within its own invocation).
   if (!isRequest) return { response: ACCEPTED, rpcMethod };
-  return { ...(await respond(setup.parts, parsed.message, revision, ctx, admitted)), rpcMethod };
+  return { ...(await respond(setup, parsed.message, revision, ctx, admitted)), rpcMethod };
 }
 
-/** Dispatches a request and puts the outcome on the wire: JSON, or an SSE stream when there is more to send. */
+/**
+ * Dispatches a request and puts the outcome on the wire: JSON, or an SSE stream when there is more to send. When the
+ * adapter can stream and the client reads event streams, the stream opens with the request's first notification
+ * (or its first keep-alive), each later one leaves as it is emitted and the response ends it; an answer that never
+ * opened it (a list, an error, a quick tool) goes out exactly as it would without streaming.
+ */
 async function respond(
-  parts: TransportParts,
+  { parts, options }: Setup,
   request: JSONRPCRequest,
   revision: Revision,
-  ctx: InvocationContext,
+  ctx: InvocationContext | StreamingInvocationContext,
   admitted: Admitted,
 ): Promise<Handled> {
-  const outcome = await parts.dispatch(request, {
+  const streaming = 'streaming' in ctx ? ctx.streaming : undefined;
+  const live =
+    streaming && admitted.accepts.sse
+      ? new LiveStream(options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs)
+      : undefined;
+  const dispatching = parts.dispatch(request, {
     revision,
     requestId: ctx.requestId,
     log: ctx.log,
     ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
     ...(admitted.principal ? { principal: admitted.principal } : {}),
+    ...(streaming ? { signal: streaming.disconnected } : {}),
+    ...(live ? { live } : {}),
   });
+  if (live) {
+    await Promise.race([dispatching.catch(() => undefined), live.opened]);
+    if (live.open) return liveAnswer(live, dispatching, request, ctx);
+    live.end(); // answered before anything had to be sent: plainly, as without streaming
+  }
+  const outcome = await dispatching;
   const audit = outcome.audit ? { audit: outcome.audit } : {};
   if (outcome.requiredScopes && parts.authenticator) {
     // A tool needs scopes the token lacks: 403 with the scopes to ask for (RFC 6750 §3.1; MCP "Scope Challenge").
@@ -189,9 +223,13 @@ export function createTransport(parts: TransportParts, options: TransportOptions
 
   /**
    * Handles one HTTP request and writes one structured log line for it: the access fields, plus the audit fields
-   * when it was a tool call (one line per request keeps logging cheap on the hot path).
+   * when it was a tool call (one line per request keeps logging cheap on the hot path). A streamed response is
+   * logged when its last event has been taken.
    */
-  return async function transport(req: HttpRequest, ctx: InvocationContext): Promise<HttpResponse> {
+  async function transport(
+    req: HttpRequest,
+    ctx: InvocationContext | StreamingInvocationContext,
+  ): Promise<HttpResponse | StreamedHttpResponse> {
     const started = performance.now();
     let handled: Handled;
     try {
@@ -203,22 +241,44 @@ export function createTransport(parts: TransportParts, options: TransportOptions
       ctx.log.error('request failed unexpectedly', { error: errorFields(error, { stack: true }) });
       handled = { response: errorReply(500, new InternalError(ctx.requestId)) };
     }
-    const { response, rpcMethod, audit } = handled;
-    const line = {
-      requestId: ctx.requestId,
-      httpMethod: req.method,
-      path: req.path,
-      rpcMethod,
-      status: response.status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
+    const { rpcMethod, audit, finished } = handled;
+    // Headers the response already has win (the public metadata is readable by any origin).
+    const cors = corsHeaders(req.headers.origin, setup.options.allowedOrigins);
+    const response =
+      'access-control-allow-origin' in cors
+        ? { ...handled.response, headers: { ...cors, ...handled.response.headers } }
+        : handled.response;
+    const logLine = (audit: Record<string, unknown> | undefined) => {
+      const line = {
+        requestId: ctx.requestId,
+        // Every client-chosen field is capped: one line per request must stay small whatever the request was.
+        httpMethod: clientText(req.method),
+        path: clientText(req.path),
+        rpcMethod,
+        status: response.status,
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+      };
+      try {
+        ctx.log.info('request', { ...line, ...audit });
+      } catch {
+        ctx.log.info('request', line); // audit fields a logger cannot serialize (e.g. arguments nested too deep)
+      }
     };
-    try {
-      ctx.log.info('request', { ...line, ...audit });
-    } catch {
-      ctx.log.info('request', line); // audit fields a logger cannot serialize (e.g. arguments nested too deep)
+    if (!finished || typeof response.body === 'string') {
+      logLine(audit);
+      return response;
     }
-    return response;
-  };
+    return { ...response, body: loggedAtEnd(response.body, finished, logLine) };
+  }
+
+  return transport as Transport;
 }
 
-export type Transport = ReturnType<typeof createTransport>;
+/**
+ * Handles one HTTP request. Given a {@link StreamingInvocationContext} (an adapter that can stream), the answer may
+ * be a {@link StreamedHttpResponse}; otherwise it is always a complete {@link HttpResponse}.
+ */
+export interface Transport {
+  (req: HttpRequest, ctx: StreamingInvocationContext): Promise<HttpResponse | StreamedHttpResponse>;
+  (req: HttpRequest, ctx: InvocationContext): Promise<HttpResponse>;
+}

@@ -23,6 +23,18 @@ export interface HttpResponse {
   cookies?: string[];
 }
 
+/**
+ * A response sent while it is produced (response streaming): the status and headers leave first, then each chunk of
+ * `body` as soon as the transport yields it. Only adapters that offer {@link StreamingInvocationContext.streaming}
+ * receive one.
+ */
+export interface StreamedHttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** SSE events as they happen; the response is complete when the iteration ends. Iterate it to the end. */
+  body: AsyncIterable<string>;
+}
+
 /** Per-invocation facts an adapter knows and the transport needs. */
 export interface InvocationContext {
   /** Unique id of this invocation, echoed in logs and error messages. */
@@ -36,4 +48,12 @@ export interface InvocationContext {
    * code that needs a platform detail the neutral request does not carry. The core never reads it.
    */
   platform?: unknown;
+}
+
+/** What an adapter that can stream a response offers the transport, besides the per-invocation facts. */
+export interface StreamingInvocationContext extends InvocationContext {
+  streaming: {
+    /** Aborts when the client closes the connection: the request is then cancelled (its tool's signal fires). */
+    disconnected: AbortSignal;
+  };
 }

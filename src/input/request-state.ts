@@ -1,19 +1,24 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { InvalidParamsError } from '../protocol/errors.ts';
+import { canonicalJson } from '../protocol/json.ts';
 import type { JSONValue } from '../protocol/types.ts';
 
 /**
  * The opaque `requestState` of multi round-trip requests (2026-07-28, SEP-2322). The client echoes it byte for
  * byte, so it is the only place a stateless server can keep what it learnt in earlier rounds; the spec requires
  * servers to reject state that fails an integrity check. We seal it with AES-256-GCM: the client can neither
- * read nor alter it, and it is bound to the method, the tool or prompt name and the caller it was issued for,
- * and expires.
+ * read nor alter it, and it is bound to the method, the tool or prompt name, the arguments and the caller it was
+ * issued for, and expires (the spec's replay measures: basic/patterns/mrtr, "Server Requirements"). It is not
+ * single-use: within its lifetime the same caller may retry the same request with it more than once, which is
+ * harmless for a retry of the very same request; a one-time action needs a server-side store to consume it.
  */
 
-/** What a sealed state is bound to: replaying it against another target or caller fails. */
+/** What a sealed state is bound to: replaying it against another target, other arguments or caller fails. */
 export interface StateBinding {
   method: string;
   name: string;
+  /** The request's arguments (`params.arguments`); bound by a digest of their canonical JSON. */
+  arguments: unknown;
   principal?: string;
 }
 
@@ -26,17 +31,27 @@ export interface RequestStateCodec {
   open(token: unknown, binding: StateBinding): JSONValue;
 }
 
-const VERSION = 1;
+/** Version 2 binds the arguments too; a version-1 token is refused like any foreign one. */
+const VERSION = 2;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** Bound on an accepted token, so a hostile client cannot make us base64-decode megabytes. */
 const MAX_TOKEN_CHARS = 64 * 1024;
 
+/** A digest of the arguments: the same for the same arguments in any key order. */
+const argumentsDigest = (args: unknown) =>
+  createHash('sha256')
+    .update(canonicalJson(args ?? {}))
+    .digest('base64url');
+
 const aad = (b: StateBinding) =>
-  Buffer.from(JSON.stringify([VERSION, b.method, b.name, b.principal ?? null]));
+  Buffer.from(JSON.stringify([VERSION, b.method, b.name, argumentsDigest(b.arguments), b.principal ?? null]));
 
 const rejected = () =>
-  new InvalidParamsError('requestState is invalid or expired; retry the original request without it');
+  new InvalidParamsError(
+    'requestState is invalid or expired, or belongs to another request (tool, arguments or caller); ' +
+      'retry the original request without it',
+  );
 
 /**
  * Creates a codec. `secret` must be the same on every instance that may serve a retry (set it from a secret

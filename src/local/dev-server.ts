@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { Defaults, Platform } from '../index.ts';
+import { Defaults, Platform, type StreamingEvent, type StreamingHandler } from '../index.ts';
+import { toRestApiEvent } from './rest-event.ts';
+import { LocalResponseStream } from './stream-response.ts';
 
 /** A Lambda handler for API Gateway HTTP API events, as `functions/mcp/handler.ts` exports. */
 export type LambdaHttpHandler = (
@@ -10,20 +12,32 @@ export type LambdaHttpHandler = (
   context: Context,
 ) => Promise<APIGatewayProxyStructuredResultV2>;
 
-export interface LocalServerOptions {
-  handler: LambdaHttpHandler;
+/** The handler the local server calls, and so the API it stands in for. */
+export type LocalHandler =
+  /** An API Gateway HTTP API (payload 2.0 events, one complete response each), as `functions/mcp/handler.ts` `handler`. */
+  | { handler: LambdaHttpHandler }
+  /**
+   * A REST API with response streaming (payload 1.0 events, the response written as the handler streams it), as
+   * `functions/mcp/handler.ts` `streamingHandler`.
+   */
+  | { streamingHandler: StreamingHandler<StreamingEvent> };
+
+export type LocalServerOptions = LocalHandler & {
   port: number;
   /** Interface to bind; loopback by default so nothing outside this machine can connect. */
   host?: string;
-  /** Simulated Lambda timeout in ms (drives the tool time budget). Default: the MCP function's, 28 s. */
+  /** Simulated Lambda timeout in ms (drives the tool time budget). Default: the MCP function's, 28 s (streaming: 900 s). */
   timeoutMs?: number;
-}
+};
 
 const TEXTUAL = /^(application\/(json|[\w.+-]*\+json|x-www-form-urlencoded)|text\/)/i;
 
 /** Builds the very event API Gateway (HTTP API, payload 2.0, $default stage) would deliver. */
 function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
-  const url = new URL(req.url ?? '/', 'http://local');
+  // The target as sent, split at the first `?`: no URL parsing, which would read `//host/mcp` as a host.
+  const target = req.url ?? '/';
+  const query = target.indexOf('?');
+  const path = query === -1 ? target : target.slice(0, query);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
@@ -39,8 +53,8 @@ function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyE
   return {
     version: '2.0',
     routeKey: '$default',
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
+    rawPath: path,
+    rawQueryString: query === -1 ? '' : target.slice(query + 1),
     ...(cookies.length ? { cookies } : {}),
     headers,
     requestContext: {
@@ -50,7 +64,7 @@ function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyE
       domainPrefix: 'local',
       http: {
         method: req.method ?? 'GET',
-        path: url.pathname,
+        path,
         protocol: `HTTP/${req.httpVersion}`,
         sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
@@ -84,21 +98,40 @@ function lambdaContext(timeoutMs: number): Context {
   };
 }
 
-/** Reads the whole body, or `undefined` once it passes API Gateway's limit (the rest is drained unread). */
+/**
+ * Reads the whole body, or answers `undefined` as soon as it passes API Gateway's limit: at once for a declared
+ * Content-Length above it, else when the bytes read so far pass it (a chunked body has no declared length). The
+ * rest is never read; the caller answers 413 and closes the connection.
+ */
 function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     // API Gateway refuses bodies above 10 MB before Lambda runs; the local server does the same.
     const limit = Platform.gatewayBodyBytes;
+    if (Number(req.headers['content-length']) > limit) return resolve(undefined);
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size <= limit) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks, size)));
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      resolve(undefined);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks, size)));
     req.on('error', reject);
   });
 }
+
+/** How long a refused connection stays open, unread, so the client can read the 413 before it is dropped. */
+const LINGER_MS = 1_000;
+
+/** An answer of the gateway itself (not of the function), as API Gateway words it. */
+const gatewayAnswer = (statusCode: number, message: string): APIGatewayProxyStructuredResultV2 => ({
+  statusCode,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ message }),
+});
 
 /** Writes a Lambda result as API Gateway does: a complete body with its Content-Length (no chunked encoding). */
 function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
@@ -116,27 +149,35 @@ function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): 
 export async function startLocalServer(
   options: LocalServerOptions,
 ): Promise<{ url: string; server: Server; close(): Promise<void> }> {
-  const timeoutMs = options.timeoutMs ?? Defaults.mcpFunctionTimeoutSeconds * 1000;
+  const timeoutMs =
+    options.timeoutMs ??
+    ('streamingHandler' in options
+      ? Defaults.streamingFunctionTimeoutSeconds
+      : Defaults.mcpFunctionTimeoutSeconds) * 1000;
   const server = createServer(async (req, res) => {
     try {
+      // Only origin-form targets (`/mcp`): an absolute URL (`http://elsewhere/mcp`) is a proxy request, not ours.
+      if (!req.url?.startsWith('/')) return write(res, gatewayAnswer(400, 'Bad Request'));
       const body = await readBody(req);
       if (body === undefined) {
-        write(res, {
-          statusCode: 413,
-          headers: { 'content-type': 'application/json' },
-          body: '{"message":"Request Entity Too Large"}',
+        // Answer at once and never read the rest: close our side, and drop the connection shortly after, once the
+        // client has had time to read the answer (dropping it at once could reset the answer away).
+        res.once('finish', () => {
+          req.socket.end();
+          setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
         });
+        return write(res, gatewayAnswer(413, 'Request Entity Too Large'));
+      }
+      if ('streamingHandler' in options) {
+        const stream = new LocalResponseStream(res);
+        await options.streamingHandler(toRestApiEvent(req, body), stream, lambdaContext(timeoutMs));
+        if (!stream.headersSent) throw new Error('the streaming handler sent no response');
         return;
       }
       write(res, await options.handler(toApiGatewayEvent(req, body), lambdaContext(timeoutMs)));
     } catch {
       // What API Gateway answers when the integration fails.
-      if (!res.headersSent)
-        write(res, {
-          statusCode: 500,
-          headers: { 'content-type': 'application/json' },
-          body: '{"message":"Internal Server Error"}',
-        });
+      if (!res.headersSent) write(res, gatewayAnswer(500, 'Internal Server Error'));
       else res.destroy();
     }
   });

@@ -3,10 +3,11 @@
  * loopback. It is served through our own node:http server so it can be stopped and started again on the same
  * port (fault tests) and so every request's key can be observed.
  */
+import { readdir, rmdir, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
-import { stat } from 'node:fs/promises';
 
 /** The only key pair the server accepts (it checks request signatures). */
 export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
@@ -28,7 +29,15 @@ export interface LocalS3Options {
   port?: number;
   /** Called for every request, before it is served. */
   onRequest?: (request: LocalS3Request) => void;
+  /**
+   * Objects older than this are deleted at start and then every hour, as the bucket's lifecycle rule does in AWS
+   * (`npm start` passes OFFLOAD_TTL_DAYS). Default: never.
+   */
+  expireAfterMs?: number;
 }
+
+/** How often the local expiry runs while the server is up. */
+const EXPIRY_SWEEP_MS = 3_600_000;
 
 export interface LocalS3 {
   /** `http://127.0.0.1:PORT` */
@@ -93,6 +102,51 @@ function invalidRange(res: ServerResponse): void {
   res.end(body);
 }
 
+/**
+ * Local expiry for the embedded S3's folder (`.local/s3`): in AWS the bucket's lifecycle rule deletes stored
+ * outputs after OFFLOAD_TTL_DAYS; locally nothing would, and the folder would grow forever. s3rver keeps each
+ * object as `<key>._S3rver_object` beside its `.md5` and `_metadata.json` files, under its bucket's folder.
+ */
+
+const OBJECT_SUFFIX = '._S3rver_object';
+const OBJECT_FILES = [OBJECT_SUFFIX, `${OBJECT_SUFFIX}.md5`, '._S3rver_metadata.json'];
+
+/**
+ * Removes the objects written more than `maxAgeMs` ago from every bucket under `directory`, and the key folders
+ * left empty (never a bucket's own folder). Returns how many objects were removed; never throws.
+ */
+export async function expireLocalObjects(
+  directory: string,
+  maxAgeMs: number,
+  now = Date.now(),
+): Promise<number> {
+  let removed = 0;
+  /** Sweeps one folder; true when it is empty afterwards. */
+  const sweep = async (folder: string): Promise<boolean> => {
+    const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (await sweep(path)) await rmdir(path).catch(() => undefined);
+        continue;
+      }
+      if (!entry.name.endsWith(OBJECT_SUFFIX)) continue;
+      const written = await stat(path).then(
+        (info) => info.mtimeMs,
+        () => now,
+      );
+      if (now - written <= maxAgeMs) continue;
+      const base = path.slice(0, -OBJECT_SUFFIX.length);
+      await Promise.all(OBJECT_FILES.map((suffix) => unlink(base + suffix).catch(() => undefined)));
+      removed += 1;
+    }
+    return (await readdir(folder).catch(() => [null])).length === 0;
+  };
+  const buckets = await readdir(directory, { withFileTypes: true }).catch(() => []);
+  for (const bucket of buckets) if (bucket.isDirectory()) await sweep(join(directory, bucket.name));
+  return removed;
+}
+
 /** Starts the server with the bucket created (through the server's own `configureBuckets`). */
 export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as S3rverConstructor;
@@ -105,6 +159,11 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
   const serve = s3rver.callback();
   let server: Server | undefined;
   let port = options.port ?? 0;
+  const { expireAfterMs } = options;
+  const expire = () =>
+    expireAfterMs === undefined ? Promise.resolve(0) : expireLocalObjects(options.directory, expireAfterMs);
+  await expire();
+  let sweeper: NodeJS.Timeout | undefined;
 
   const listen = async () => {
     const next = createServer((req, res) => {
@@ -120,6 +179,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
     });
     port = (next.address() as AddressInfo).port;
     server = next;
+    if (expireAfterMs !== undefined) sweeper = setInterval(() => void expire(), EXPIRY_SWEEP_MS).unref();
   };
   await listen();
 
@@ -138,6 +198,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
       const current = server;
       if (!current) return;
       server = undefined;
+      clearInterval(sweeper);
       await new Promise<void>((resolve) => {
         current.close(() => resolve());
         current.closeAllConnections();

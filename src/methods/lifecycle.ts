@@ -1,8 +1,15 @@
+import { createHash } from 'node:crypto';
+import { isShortEcho } from '../protocol/client-text.ts';
 import { InvalidParamsError, MissingCapabilityError } from '../protocol/errors.ts';
-import { TASKS_EXTENSION } from '../tasks/types.ts';
 import { isJsonObject } from '../protocol/json.ts';
-import { isLoggingLevel, type Implementation, type ServerCapabilities } from '../protocol/types.ts';
+import {
+  isLoggingLevel,
+  type Implementation,
+  type RequestId,
+  type ServerCapabilities,
+} from '../protocol/types.ts';
 import { MetaKey, negotiateLegacyVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/versions.ts';
+import { TASKS_EXTENSION } from '../tasks/types.ts';
 import type { MethodTable } from './method.ts';
 
 /** What the lifecycle methods tell clients about the server. */
@@ -10,6 +17,16 @@ export interface LifecycleOptions {
   info: Implementation;
   instructions?: string;
   capabilities: ServerCapabilities;
+}
+
+/**
+ * A subscription's id: the request id, which the response repeats anyway; a request id too long to repeat twice
+ * more is replaced by a short digest of it, so the answer never carries a client string three times over.
+ */
+function subscriptionIdOf(id: RequestId): RequestId {
+  return isShortEcho(id)
+    ? id
+    : `sub-${createHash('sha256').update(String(id)).digest('base64url').slice(0, 22)}`;
 }
 
 /**
@@ -49,12 +66,13 @@ export function lifecycleMethods(options: LifecycleOptions): MethodTable {
         // Nothing here can change while a Lambda runs, so we honour no notification type: acknowledge an empty
         // filter, then end the subscription at once with its result. The acknowledgement is the first message
         // carrying the subscription's id (schema: SubscriptionsAcknowledgedNotification); the request id serves.
+        const subscriptionId = subscriptionIdOf(ctx.id);
         ctx.emit({
           jsonrpc: '2.0',
           method: 'notifications/subscriptions/acknowledged',
-          params: { notifications: {}, _meta: { [MetaKey.SubscriptionId]: ctx.id } },
+          params: { notifications: {}, _meta: { [MetaKey.SubscriptionId]: subscriptionId } },
         });
-        return { _meta: { [MetaKey.SubscriptionId]: ctx.id } };
+        return { _meta: { [MetaKey.SubscriptionId]: subscriptionId } };
       },
     },
     ...(capabilities.logging

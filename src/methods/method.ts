@@ -16,8 +16,10 @@ export interface MethodContext {
   log: Logger;
   /** Everything that differs between protocol revisions. */
   codec: RevisionCodec;
-  /** Sends a notification ahead of the response (delivered when the response is an SSE stream). */
+  /** Sends a notification ahead of the response (delivered when the response is an SSE stream, live if it is open). */
   emit(notification: JSONRPCNotification): void;
+  /** Aborts when the client goes away (its response stream closed): stop the work, nobody reads the answer. */
+  signal?: AbortSignal;
 }
 
 /** Answers one method; throws an McpError for a protocol failure. */

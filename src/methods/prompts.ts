@@ -48,6 +48,7 @@ export function promptMethods(options: PromptMethodsOptions): MethodTable {
           kind: 'prompt',
           method: 'prompts/get',
           name: prompt.name,
+          arguments: params.arguments ?? {},
           ...callerKey(ctx),
         };
         const { revision } = ctx.codec;

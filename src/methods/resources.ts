@@ -1,3 +1,4 @@
+import { deadlineSignal } from '../deadline.ts';
 import { listFingerprint, paginate } from '../protocol/cursor.ts';
 import { InvalidParamsError } from '../protocol/errors.ts';
 import type { ResourceContext, ResourceProvider } from '../resources/provider.ts';
@@ -45,7 +46,10 @@ export function resourceMethods(options: ResourceMethodsOptions): MethodTable {
         if (typeof uri !== 'string' || uri.length === 0)
           throw new InvalidParamsError('uri must be a non-empty string');
         const provider = resources.find((p) => p.owns(uri));
-        const read = provider ? await provider.read(uri, resourceContext(ctx)) : undefined;
+        const signal = provider && deadlineSignal(ctx.deadline);
+        const read = provider
+          ? await provider.read(uri, { ...resourceContext(ctx), ...(signal ? { signal } : {}) })
+          : undefined;
         if (!read || read.contents.length === 0) throw ctx.codec.resourceNotFound(uri);
         // Cache hints are data here; the codec keeps them for the revision that has them.
         return { contents: read.contents, ...(read.cache ?? { ttlMs: 0, cacheScope: 'private' }) };

@@ -6,6 +6,7 @@ import type { CallToolResult, JSONObject } from '../protocol/types.ts';
 import { newRecord, newTaskId, wireTask } from '../tasks/policy.ts';
 import type { TaskRuntime } from '../tasks/runtime.ts';
 import type { TaskKey, TaskRecord } from '../tasks/types.ts';
+import type { CallOptions } from '../tools/budget.ts';
 import type { TaskSupport } from '../tools/define.ts';
 import type { CallContext, ToolRegistry } from '../tools/registry.ts';
 import { toolErrorResult } from '../tools/result.ts';
@@ -23,6 +24,8 @@ export interface TaskCall {
   target: InputTarget;
   /** Time left in the request for `task.prepare` and `task.afterMs`. */
   remainingMs: number;
+  /** Cancels `task.prepare` with the request (a client that went away). */
+  cancel: CallOptions;
 }
 
 /**
@@ -39,7 +42,7 @@ export async function callThroughTask(
   const { tools, name, args, support, callCtx } = call;
   const accepts = ctx.codec.acceptsTasks();
   if (!accepts && support.mode === 'required') return ctx.codec.taskRequired(name);
-  const prepared = await tools.prepare(name, args, callCtx, call.remainingMs);
+  const prepared = await tools.prepare(name, args, callCtx, call.remainingMs, call.cancel);
   if (prepared instanceof InputRequired) return ctx.codec.askForInput(prepared, call.target, ctx.log);
   if (prepared) return ctx.codec.toolResult(prepared) as unknown as JSONObject;
   if (!accepts) return undefined;

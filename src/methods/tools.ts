@@ -2,12 +2,13 @@ import { missingScopes } from '../auth/scopes.ts';
 import type { InputTarget } from '../codec/codec.ts';
 import { InputRequired } from '../input/input-required.ts';
 import type { ResultOffloader } from '../outputs/offloader.ts';
-import { clientText } from '../protocol/client-text.ts';
+import { clientText, isShortEcho } from '../protocol/client-text.ts';
 import { paginate } from '../protocol/cursor.ts';
 import { InsufficientScopeError, InvalidParamsError, UnknownToolError } from '../protocol/errors.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import { LOGGING_LEVELS, type JSONObject, type ServerCapabilities } from '../protocol/types.ts';
 import { ToolError } from '../tools/define.ts';
+import type { CallOptions } from '../tools/budget.ts';
 import type { CallContext, ToolRegistry } from '../tools/registry.ts';
 import type { TaskRuntime } from '../tasks/runtime.ts';
 import { fitResult } from '../tools/result.ts';
@@ -74,16 +75,26 @@ async function callTool(
   if (ctx.principal && missingScopes(ctx.principal.scopes, scopes).length)
     throw new InsufficientScopeError(name, scopes);
   const remaining = ctx.deadline === undefined ? Infinity : ctx.deadline - Date.now() - options.reserveMs;
-  const target: InputTarget = { kind: 'tool', method: 'tools/call', name, ...callerKey(ctx) };
   const args = (params.arguments ?? {}) as JSONObject;
+  const target: InputTarget = {
+    kind: 'tool',
+    method: 'tools/call',
+    name,
+    arguments: args,
+    ...callerKey(ctx),
+  };
   const callCtx = toolContext(options, params, ctx, target);
+  // A client that closes its response stream cancels the request (spec: Streamable HTTP), and so the tool.
+  const cancel: CallOptions = ctx.signal
+    ? { signal: ctx.signal, cancelReason: 'the client closed the connection' }
+    : {};
   const support = options.tasks && tools.taskSupport(name);
   if (support) {
-    const call = { tools, name, args, support, callCtx, target, remainingMs: remaining };
+    const call = { tools, name, args, support, callCtx, target, remainingMs: remaining, cancel };
     const answered = await callThroughTask(options.tasks!, call, ctx);
     if (answered) return answered;
   }
-  const result = await tools.call(name, args, callCtx, remaining);
+  const result = await tools.call(name, args, callCtx, remaining, cancel);
   if (result instanceof InputRequired) return ctx.codec.askForInput(result, target, ctx.log);
   const final = offloader
     ? await offloader.apply(result, {
@@ -99,6 +110,7 @@ const offloadContext = (ctx: MethodContext, tool: string) => ({
   tool,
   requestId: ctx.requestId,
   log: ctx.log,
+  ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
   ...callerKey(ctx),
 });
 
@@ -110,7 +122,10 @@ function toolContext(
   target: InputTarget,
 ): CallContext {
   const meta = isJsonObject(params._meta) ? params._meta : {};
-  const progressToken = meta.progressToken;
+  // Every progress notification repeats the token whole: one too long to repeat gets no progress at all.
+  const token = meta.progressToken;
+  const progressToken =
+    (typeof token === 'string' || typeof token === 'number') && isShortEcho(token) ? token : undefined;
   const threshold = options.capabilities.logging ? ctx.codec.logThreshold(meta) : -1;
   const { revision } = ctx.codec;
   return {
@@ -120,7 +135,7 @@ function toolContext(
     log: ctx.log,
     ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
     progress(progress, total, message) {
-      if (typeof progressToken !== 'string' && typeof progressToken !== 'number') return;
+      if (progressToken === undefined) return;
       ctx.emit({
         jsonrpc: '2.0',
         method: 'notifications/progress',
@@ -178,7 +193,21 @@ const auditToolCall: (
     outcome: verdict,
     ...('error' in response ? { errorCode: response.error.code } : {}),
     ...(typeof params.name === 'string' && tools.logsArguments(params.name)
-      ? { arguments: params.arguments ?? {} }
+      ? { arguments: loggedArguments(params.arguments ?? {}) }
       : {}),
   };
 };
+
+/** Most characters of a tool's arguments in its audit line; larger arguments are logged cut, as text. */
+const MAX_LOGGED_ARGUMENTS_CHARS = 4096;
+
+/** The arguments as the audit line carries them: whole when small, else their JSON cut (`clientText`). */
+function loggedArguments(args: unknown): unknown {
+  let text: string;
+  try {
+    text = JSON.stringify(args);
+  } catch {
+    return '(arguments nested too deep to log)';
+  }
+  return text.length <= MAX_LOGGED_ARGUMENTS_CHARS ? args : clientText(text, MAX_LOGGED_ARGUMENTS_CHARS);
+}

@@ -9,6 +9,7 @@ import { offloadLimits, planExplicitStore, planOffload, type OffloadLimits } fro
 import type { PlannedPayload } from './payloads.ts';
 import { payloadLinks, type StoredPayload } from './summary.ts';
 import { newOutputId, outputKey, outputUri } from './uri.ts';
+import { writeAll, type ObjectWrite, type StoreFailure } from './writes.ts';
 
 /** Who produced a result and for whom: what storing it needs to know besides the result. */
 export interface OffloadContext {
@@ -16,6 +17,8 @@ export interface OffloadContext {
   requestId: string;
   /** The caller's opaque key, when authorization is on: stored outputs are bound to it. */
   principal?: string;
+  /** Epoch ms at which the invocation is stopped: every write is aborted in time to answer before it. */
+  deadline?: number;
   log: Logger;
   /** The tool that reads stored outputs a page at a time, when the server has it: the notice names it. */
   readTool?: string;
@@ -60,18 +63,9 @@ export interface OffloaderOptions {
 
 const DAY_MS = 86_400_000;
 
-/** Runs `jobs` with at most `limit` in flight; rejects with the first failure. */
-async function runAll(jobs: readonly (() => Promise<void>)[], limit: number): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) await jobs[next++]!();
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
-}
-
-/** One payload ready to write: a write job per part, and the description of what will be stored. */
+/** One payload ready to write: an object per part, and the description of what will be stored. */
 interface PayloadWrite {
-  jobs: (() => Promise<void>)[];
+  objects: ObjectWrite[];
   stored: StoredPayload;
 }
 
@@ -98,6 +92,8 @@ class Offloader implements ResultOffloader {
   }
 
   async apply(result: CallToolResult, ctx: OffloadContext & ApplyOptions) {
+    // An error is never stored: it may quote the client's input, and it must reach the model as it is.
+    if (result.isError === true) return result;
     const limits =
       ctx.maxInlineBytes === undefined
         ? this.limits
@@ -115,17 +111,15 @@ class Offloader implements ResultOffloader {
     const expiresAt = this.expiresAt();
     const owner = ownerTag(ctx.principal);
     const writes = plan.payloads.map((p) => this.write(p, expiresAt, owner));
-    try {
-      await runAll(
-        writes.flatMap((w) => w.jobs),
-        this.concurrency,
-      );
-    } catch (error) {
-      logFailure(ctx.log, ctx.tool, error);
+    const failure = await this.writeAll(
+      writes.flatMap((w) => w.objects),
+      ctx,
+    );
+    if (failure) {
       const bytes = plan.payloads.reduce((n, p) => n + p.size, 0);
       return toolErrorResult(
         `The output of tool "${ctx.tool}" (${bytes.toLocaleString('en-US')} bytes) was too large to return ` +
-          `inline and could not be stored (storage is unavailable right now), so no output was returned. ` +
+          `inline and could not be stored (${why(failure)}), so no output was returned. ` +
           `Try the call again shortly. Request id: ${ctx.requestId}.`,
       );
     }
@@ -140,13 +134,11 @@ class Offloader implements ResultOffloader {
   async store(request: StoreRequest, ctx: OffloadContext): Promise<ResourceLink> {
     const plan = planExplicitStore(request, this.limits, ctx.tool);
     if ('refuse' in plan) throw new ToolError(plan.refuse);
-    const { jobs, stored } = this.write(plan.payload, this.expiresAt(), ownerTag(ctx.principal));
-    try {
-      await runAll(jobs, this.concurrency);
-    } catch (error) {
-      logFailure(ctx.log, ctx.tool, error);
+    const { objects, stored } = this.write(plan.payload, this.expiresAt(), ownerTag(ctx.principal));
+    const failure = await this.writeAll(objects, ctx);
+    if (failure) {
       throw new ToolError(
-        `The output of tool "${ctx.tool}" could not be stored (storage is unavailable right now), so no link ` +
+        `The output of tool "${ctx.tool}" could not be stored (${why(failure)}), so no link ` +
           `was returned. Try the call again shortly. Request id: ${ctx.requestId}.`,
       );
     }
@@ -159,13 +151,32 @@ class Offloader implements ResultOffloader {
     return payloadLinks(ctx.tool, named)[0]!;
   }
 
+  /** Writes all objects of one store, all or nothing; logs a failure with what it left behind. */
+  private async writeAll(objects: ObjectWrite[], ctx: OffloadContext): Promise<StoreFailure | undefined> {
+    const failure = await writeAll(this.options.storage, objects, {
+      concurrency: this.concurrency,
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+    });
+    if (failure) {
+      ctx.log.error('offload failed', {
+        tool: ctx.tool,
+        error: errorFields(failure.error),
+        timedOut: failure.timedOut,
+        objects: objects.length,
+        started: failure.started,
+        removed: failure.removed,
+      });
+    }
+    return failure;
+  }
+
   private expiresAt(): number {
     return this.now() + this.options.ttlDays * DAY_MS;
   }
 
   /** Prepares the writes of one payload (all its parts) and describes what will be stored. */
   private write(payload: PlannedPayload, expiresAt: number, owner: string | undefined): PayloadWrite {
-    const { prefix, storage } = this.options;
+    const { prefix } = this.options;
     const id = this.newId();
     const multi = payload.parts.length > 1;
     const parts = payload.parts.map((bytes, i) => {
@@ -194,7 +205,7 @@ class Offloader implements ResultOffloader {
     };
     const { parts: _bytes, ...described } = payload;
     return {
-      jobs: parts.map((p, i) => () => storage.put(p.key, p.bytes, attributes(p, i))),
+      objects: parts.map((p, i) => ({ key: p.key, body: p.bytes, attributes: attributes(p, i) })),
       stored: {
         ...described,
         sha256,
@@ -205,9 +216,11 @@ class Offloader implements ResultOffloader {
   }
 }
 
-function logFailure(log: Logger, tool: string, error: unknown) {
-  log.error('offload failed', { tool, error: errorFields(error) });
-}
+/** Why storing failed, in words for the model: out of time, or storage unavailable. */
+const why = (failure: StoreFailure) =>
+  failure.timedOut
+    ? 'storage did not answer in time, before the end of the call'
+    : 'storage is unavailable right now';
 
 /** Wires the offload policy to storage (see {@link OffloaderOptions}). */
 export function createOffloader(options: OffloaderOptions): ResultOffloader {

@@ -140,6 +140,8 @@ export function readOutputTool(options: ReadOutputToolOptions): ToolDefinition {
         era: ctx.era,
         requestId: ctx.requestId,
         log: ctx.log,
+        // The companion invoke ends with the tool's time budget.
+        signal: ctx.signal,
         ...(ctx.principal !== undefined ? { principal: ctx.principal.key } : {}),
       });
       switch (outcome.status) {

@@ -38,7 +38,9 @@ export function storedOutputs(options: StoredOutputsOptions): ResourceProvider {
       const owner = ownerTag(ctx.principal);
       let object;
       try {
-        object = await options.storage.get(outputKey(options.prefix, address, owner));
+        object = await options.storage.get(outputKey(options.prefix, address, owner), {
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        });
       } catch (error) {
         if (!(error instanceof StorageError)) throw error;
         logFailure(ctx.log, uri, error, 'stored output read failed');

@@ -1,3 +1,4 @@
+import { clientText } from './client-text.ts';
 import { InvalidParamsError } from './errors.ts';
 
 /**
@@ -31,8 +32,8 @@ export function decodeCursor(cursor: unknown, list: string, fingerprint: string,
   const reject = () =>
     new InvalidParamsError(
       'unknown or expired cursor',
-      // Echo only a short string: an arbitrary client value could be huge or nested too deep to serialize.
-      typeof cursor === 'string' ? { cursor: cursor.slice(0, 64) } : undefined,
+      // Echo only a capped string: an arbitrary client value could be huge or nested too deep to serialize.
+      typeof cursor === 'string' ? { cursor: clientText(cursor, 64) } : undefined,
     );
   if (
     typeof cursor !== 'string' ||

@@ -8,6 +8,11 @@ export interface ResourceContext {
   requestId: string;
   principal?: string;
   log: Logger;
+  /**
+   * On `read`: fires shortly before the invocation's deadline. Pass it to every outbound call, so a slow backend
+   * ends in an honest error rather than a stopped invocation.
+   */
+  signal?: AbortSignal;
 }
 
 /** A successful read; `cache` feeds the 2026-07-28 `ttlMs`/`cacheScope` hints. */

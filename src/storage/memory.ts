@@ -1,4 +1,10 @@
-import type { RangeReader, StorageReader, StorageWriter, StoredObject } from './storage.ts';
+import {
+  StorageError,
+  type RangeReader,
+  type StorageReader,
+  type StorageWriter,
+  type StoredObject,
+} from './storage.ts';
 
 /** Chunk size of `stream`, about what an HTTP body delivers at a time. */
 const CHUNK_BYTES = 64 * 1024;
@@ -10,10 +16,16 @@ export function memoryStorage(): StorageWriter &
   const objects = new Map<string, StoredObject>();
   return {
     objects,
-    async put(key, body, attributes) {
+    async put(key, body, attributes, call) {
+      if (call?.signal?.aborted) throw new StorageError('put', key, { cause: call.signal.reason });
       objects.set(key, { body: Uint8Array.from(body), ...attributes, metadata: { ...attributes.metadata } });
     },
-    async get(key) {
+    async delete(key, call) {
+      if (call?.signal?.aborted) throw new StorageError('delete', key, { cause: call.signal.reason });
+      objects.delete(key);
+    },
+    async get(key, call) {
+      if (call?.signal?.aborted) throw new StorageError('get', key, { cause: call.signal.reason });
       const object = objects.get(key);
       return object && { ...object, body: Uint8Array.from(object.body) };
     },

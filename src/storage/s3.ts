@@ -64,6 +64,8 @@ export function s3Access(options: S3StorageOptions): S3Access {
         requestHandler: {
           connectionTimeout: options.connectionTimeoutMs ?? 3_000,
           requestTimeout: options.requestTimeoutMs ?? 20_000,
+          // Without this the SDK only warns when a request outlives requestTimeout, and keeps waiting.
+          throwOnRequestTimeout: true,
         },
       });
       return { sdk, client };
@@ -78,7 +80,7 @@ export function s3Storage(options: S3StorageOptions): StorageWriter & StorageRea
   const load = s3Access(options);
 
   return {
-    async put(key, body, attributes) {
+    async put(key, body, attributes, call) {
       try {
         const { sdk, client } = await load();
         await client.send(
@@ -90,15 +92,29 @@ export function s3Storage(options: S3StorageOptions): StorageWriter & StorageRea
             ContentType: attributes.contentType,
             Metadata: { ...attributes.metadata },
           }),
+          { abortSignal: call?.signal },
         );
       } catch (error) {
         throw new StorageError('put', key, { cause: error });
       }
     },
-    async get(key) {
+    async delete(key, call) {
       try {
         const { sdk, client } = await load();
-        const out = await client.send(new sdk.GetObjectCommand({ Bucket: options.bucket, Key: key }));
+        await client.send(new sdk.DeleteObjectCommand({ Bucket: options.bucket, Key: key }), {
+          abortSignal: call?.signal,
+        });
+      } catch (error) {
+        throw new StorageError('delete', key, { cause: error });
+      }
+    },
+    async get(key, call) {
+      try {
+        const { sdk, client } = await load();
+        // The signal covers the body too: the request is only released once the body has been read.
+        const out = await client.send(new sdk.GetObjectCommand({ Bucket: options.bucket, Key: key }), {
+          abortSignal: call?.signal,
+        });
         const body = out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
         return { body, contentType: out.ContentType ?? '', metadata: out.Metadata ?? {} };
       } catch (error) {

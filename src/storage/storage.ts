@@ -14,14 +14,30 @@ export interface StoredObject extends ObjectAttributes {
   body: Uint8Array;
 }
 
-/** Write side (the tools function's permission: put only). */
+/** Per-call options of a storage operation. */
+export interface StorageCallOptions {
+  /** Aborts the call (the invocation's deadline, or the failure of a sibling write); it then fails. */
+  signal?: AbortSignal;
+}
+
+/** Write side (the tools function's permission: put, and delete under the same prefix). */
 export interface StorageWriter {
-  put(key: string, body: Uint8Array, attributes: ObjectAttributes): Promise<void>;
+  put(
+    key: string,
+    body: Uint8Array,
+    attributes: ObjectAttributes,
+    options?: StorageCallOptions,
+  ): Promise<void>;
+  /**
+   * Removes an object (no error when there is none). Optional: used, best effort, to remove the parts already
+   * written of an output whose store failed part-way; without it they stay until the bucket expires them.
+   */
+  delete?(key: string, options?: StorageCallOptions): Promise<void>;
 }
 
 /** Read side (the companion function's permission: get only). `undefined` means no object under that key. */
 export interface StorageReader {
-  get(key: string): Promise<StoredObject | undefined>;
+  get(key: string, options?: StorageCallOptions): Promise<StoredObject | undefined>;
 }
 
 /** A byte range read back: bytes [start, start + body.byteLength) of the object, its attributes and total size. */
@@ -49,7 +65,7 @@ export interface RangeReader {
 /** Storage failed (unreachable, refused, timed out). The message is for logs; clients get a generic one. */
 export class StorageError extends Error {
   constructor(
-    readonly operation: 'put' | 'get',
+    readonly operation: 'put' | 'get' | 'delete',
     readonly key: string,
     options?: { cause?: unknown },
   ) {

@@ -106,6 +106,8 @@ async function runTool(
     log: run.log,
     ...(principalKey !== undefined ? { principal: principalKey } : {}),
     ...(options.readTool !== undefined ? { readTool: options.readTool } : {}),
+    // Storing the result ends in time to record the outcome before the worker is stopped.
+    ...(run.deadline !== undefined ? { deadline: run.deadline } : {}),
   };
   const ctx: CallContext = {
     requestId: run.requestId,

@@ -29,8 +29,18 @@ export interface StoreRequest {
 export interface ToolContext extends Partial<InputContext> {
   /** Id of this invocation (the Lambda request id, or the local server's), for logs and support. */
   requestId: string;
-  /** Fires when the call's time budget runs out or its task is cancelled: stop work and return. */
+  /**
+   * Fires when the call's time budget runs out or the call is cancelled (its task, or the client went away): stop
+   * work and return. Pass it to every call that accepts one.
+   */
   signal: AbortSignal;
+  /**
+   * Call `await ctx.checkpoint()` inside any loop that computes for more than a few ms: it lets timers and other
+   * work run (yielding at most every few ms, so it is cheap), and throws once the time budget is spent (or the call
+   * was cancelled), which ends the tool with an `isError` saying so. Let that error propagate. Without it a busy
+   * loop cannot be stopped, and its late result is discarded anyway.
+   */
+  checkpoint(): Promise<void>;
   era: Era;
   protocolVersion: string;
   /** The authenticated caller (subject, scopes, client), when authorization is enabled (`MCP_AUTH_MODE=oauth`). */

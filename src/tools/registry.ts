@@ -6,7 +6,7 @@ import { listFingerprint } from '../protocol/cursor.ts';
 import type { CallToolResult, JsonSchema, Tool } from '../protocol/types.ts';
 import type { TaskSupport, ToolContext, ToolDefinition } from './define.ts';
 import { ToolError } from './define.ts';
-import { CANCELLED, endOf, TIMED_OUT, type CallOptions } from './budget.ts';
+import { CallBudget, CANCELLED, runWithin, TIMED_OUT, type CallOptions, type Handler } from './budget.ts';
 import { scanParamHeaders, type ParamHeader } from './param-headers.ts';
 import { contentBlockProblem, toCallToolResult, toolErrorResult } from './result.ts';
 import {
@@ -29,8 +29,8 @@ interface RegisteredTool {
   validateOutput?: Validator;
 }
 
-/** Everything a call needs besides the abort signal, which the registry owns. */
-export type CallContext = Omit<ToolContext, 'signal'>;
+/** Everything a call needs besides the abort signal and the checkpoint, which the registry owns (its budget). */
+export type CallContext = Omit<ToolContext, 'signal' | 'checkpoint'>;
 
 /** Refuses a `task` declaration that could only fail later. */
 function checkTaskSupport(name: string, task: TaskSupport | undefined): void {
@@ -138,8 +138,9 @@ export class ToolRegistry {
 
   /**
    * Runs one call within its time budget: the tool's `timeoutMs` (or the default), capped by `remainingMs`, and
-   * stopped early when `options.signal` aborts (a cancelled task). Unknown tool → -32602 (spec: tools, "Error
-   * Handling"); everything the tool does wrong → an `isError` result the model can act on.
+   * stopped early when `options.signal` aborts (a cancelled task, a client that went away). Unknown tool → -32602
+   * (spec: tools, "Error Handling"); everything the tool does wrong → an `isError` result the model can act on, and
+   * so is a tool that outlives its budget, even one that returns a result late.
    */
   async call(
     name: string,
@@ -167,13 +168,14 @@ export class ToolRegistry {
     args: unknown,
     ctx: CallContext,
     remainingMs = Infinity,
+    options: CallOptions = {},
   ): Promise<CallToolResult | InputRequired | undefined> {
     const entry = await this.entry(name);
     const prepare = entry.definition.task?.prepare;
     if (!prepare) return undefined;
     const invalid = this.invalidArguments(entry, args);
     if (invalid) return invalid;
-    const run = await this.run(entry, prepare, args ?? {}, ctx, remainingMs, {});
+    const run = await this.run(entry, prepare, args ?? {}, ctx, remainingMs, options);
     if ('failed' in run) return run.failed;
     if (run.value === undefined || run.value instanceof InputRequired) return run.value;
     ctx.log.error('task.prepare returned something other than inputRequired() or nothing', { tool: name });
@@ -198,49 +200,28 @@ export class ToolRegistry {
   /** Runs a handler (or prepare step) within the budget; a throw, timeout or cancellation becomes `isError`. */
   private async run(
     entry: RegisteredTool,
-    fn: (args: any, ctx: ToolContext) => unknown,
+    fn: Handler,
     input: unknown,
     ctx: CallContext,
     remainingMs: number,
     options: CallOptions,
   ): Promise<{ value: unknown } | { failed: CallToolResult }> {
     const name = entry.listed.name;
-    const budgetMs = Math.max(
-      0,
-      Math.floor(
-        Math.min(
-          entry.definition.timeoutMs ?? options.defaultTimeoutMs ?? this.options.defaultTimeoutMs,
-          remainingMs,
-        ),
-      ),
-    );
-    // Most tools never look at their signal: create the controller only when one does.
-    let controller: AbortController | undefined;
-    let stopped: Error | undefined;
-    const stop = (reason: Error) => {
-      stopped ??= reason;
-      controller?.abort(stopped);
-    };
-    const toolCtx = Object.defineProperty({ ...ctx } as ToolContext, 'signal', {
-      get: () => {
-        if (!controller) {
-          controller = new AbortController();
-          if (stopped) controller.abort(stopped);
-        }
-        return controller.signal;
-      },
-      enumerable: true,
-    });
-    const ended = endOf(budgetMs, options.signal);
+    const timeoutMs = entry.definition.timeoutMs ?? options.defaultTimeoutMs ?? this.options.defaultTimeoutMs;
+    const budget = new CallBudget(Math.max(0, Math.floor(Math.min(timeoutMs, remainingMs))));
     try {
-      const outcome = await Promise.race([Promise.resolve().then(() => fn(input, toolCtx)), ended.promise]);
-      if (outcome === TIMED_OUT || outcome === CANCELLED) {
-        stop(new Error(outcome === TIMED_OUT ? 'time budget exhausted' : 'cancelled'));
-        if (outcome === CANCELLED) return { failed: toolErrorResult(`Tool "${name}" was cancelled.`) };
-        ctx.log.warn('tool timed out', { tool: name, budgetMs });
+      const outcome = await runWithin(fn, input, ctx, budget, options);
+      if (outcome === CANCELLED) {
+        const reason = options.cancelReason;
+        ctx.log.info('tool cancelled', { tool: name, ...(reason !== undefined ? { reason } : {}) });
+        return { failed: toolErrorResult(`Tool "${name}" was cancelled${reason ? `: ${reason}` : ''}.`) };
+      }
+      if (outcome === TIMED_OUT) {
+        const elapsedMs = Math.round(budget.elapsed());
+        ctx.log.warn('tool timed out', { tool: name, budgetMs: budget.ms, elapsedMs });
         return {
           failed: toolErrorResult(
-            `Tool "${name}" did not finish within its time budget of ${budgetMs} ms and was stopped. ` +
+            `Tool "${name}" did not finish within its time budget of ${budget.ms} ms and was stopped. ` +
               `Try again with a smaller request, or split the work into several calls.`,
           ),
         };
@@ -255,8 +236,6 @@ export class ToolRegistry {
             `Retrying may help if the failure was transient.`,
         ),
       };
-    } finally {
-      ended.clear();
     }
   }
 

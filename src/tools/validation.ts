@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ErrorObject } from 'ajv';
+import { clientText } from '../protocol/client-text.ts';
 import type { JsonSchema } from '../protocol/types.ts';
 
 /** The JSON Schema dialect MCP tools default to (spec 2025-11-25: "JSON Schema Usage"). */
@@ -64,19 +65,23 @@ export async function compileSchema(
   return (await runtimeCompiler()).compile(schema);
 }
 
-/** Renders ajv errors as one sentence naming each field, e.g. `"b" must be number; missing required "a"`. */
+/**
+ * Renders ajv errors as one sentence naming each field, e.g. `"b" must be number; missing required "a"`. Field
+ * paths and unexpected field names are the client's: each is capped (`clientText`), and at most five are named.
+ */
 export function describeErrors(errors: ErrorObject[] | null | undefined): string {
   if (!errors?.length) return 'does not match the schema';
   const parts = errors.slice(0, 5).map((e) => {
     const field = e.instancePath
-      ? `"${e.instancePath.slice(1).replaceAll('/', '.')}"`
+      ? `"${clientText(e.instancePath.slice(1).replaceAll('/', '.'))}"`
       : 'the arguments object';
     if (e.keyword === 'required') {
       const missing = `missing required field "${(e.params as { missingProperty: string }).missingProperty}"`;
       return e.instancePath ? `${field} is ${missing}` : missing;
     }
     if (e.keyword === 'additionalProperties') {
-      return `${field} has unexpected field "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+      const unexpected = (e.params as { additionalProperty: string }).additionalProperty;
+      return `${field} has unexpected field "${clientText(unexpected)}"`;
     }
     if (e.keyword === 'enum') {
       return `${field} must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`;

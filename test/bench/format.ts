@@ -199,10 +199,36 @@ export function formatBench(results: BenchResults): string {
   }
   out.push('');
 
+  if (results.stream) {
+    out.push(
+      `5. First streamed event: a tool that reports progress at once, works ${results.stream[0]?.workMs ?? '?'} ms, ` +
+        'reports again and answers, behind the local server in each mode; one call at a time, medians of ' +
+        `${results.stream[0]?.calls ?? '?'} calls (ms from sending the request)`,
+    );
+    out.push(
+      table(
+        ['mode', 'headers', 'first event', 'response', 'first event after emit', 'p95'],
+        results.stream.map((r) => [
+          r.api === 'http' ? 'http (buffered adapter)' : 'rest-streaming (streaming adapter)',
+          ms(r.headersMs),
+          ms(r.firstEventMs),
+          ms(r.responseMs),
+          ms(r.deliveryMs),
+          ms(r.deliveryP95Ms),
+        ]),
+      ),
+    );
+    out.push(
+      '   (first event after emit = its arrival at the client minus when the tool emitted it, on one clock: server ' +
+        'and client share the benchmark process)',
+    );
+    out.push('');
+  }
+
   if (results.soak) {
     const k = results.soak;
     out.push(
-      `5. Soak: ${n(k.calls)} tools/call ping through the local server (ours, 2025-11-25), ${s.httpConnections} ` +
+      `6. Soak: ${n(k.calls)} tools/call ping through the local server (ours, 2025-11-25), ${s.httpConnections} ` +
         'connections, after an untimed warm-up; memory after a full GC',
     );
     out.push(
@@ -228,7 +254,7 @@ export function formatBench(results: BenchResults): string {
   if (results.readOutput) {
     const r = results.readOutput;
     out.push(
-      `6. read_output over a ${(r.outputBytes / 1e6).toFixed(0)} MB stored output (${r.parts} parts), through the ` +
+      `7. read_output over a ${(r.outputBytes / 1e6).toFixed(0)} MB stored output (${r.parts} parts), through the ` +
         'local stack: MCP function and companion function bundles, each in its own process; memory after a full GC',
     );
     const memory = (m: (typeof r.steps)[number]['mcp']) => [
@@ -266,7 +292,7 @@ export function formatBench(results: BenchResults): string {
 
   if (results.tasks) {
     out.push(
-      `7. Tasks: one tasks/get poll through our bundled function behind the local server, task records in a local ` +
+      `8. Tasks: one tasks/get poll through our bundled function behind the local server, task records in a local ` +
         `DynamoDB (dynalite on loopback), ${n(s.taskPolls)} sequential requests per row after a warm-up`,
     );
     out.push(

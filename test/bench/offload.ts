@@ -31,7 +31,7 @@ export async function reportText(rows: number): Promise<string> {
   )) as string;
 }
 
-/** The row count whose report is closest to `bytes` (rows are about 50 bytes; the tool allows 500,000). */
+/** The row count whose report is closest to `bytes` (rows are about 40 bytes; the tool allows 500,000). */
 export async function rowsFor(bytes: number): Promise<number> {
   const sample = 10_000;
   const perRow = Buffer.byteLength(await reportText(sample)) / sample;

@@ -4,6 +4,7 @@ import type { ColdStartResult } from './cold-start.ts';
 import type { HttpResult, SoakResult } from './http.ts';
 import type { MachineInfo } from './machine.ts';
 import type { ReadOutputResult } from './read-output.ts';
+import type { StreamResult } from './stream.ts';
 import type { WarmResult } from './warm.ts';
 
 /** One offload round trip: a tool call whose output is stored, then the output read back and checked. */
@@ -40,6 +41,7 @@ export interface BenchSettings {
   httpDurationS: number;
   httpRounds: number;
   soakCalls: number;
+  streamCalls: number;
   /** Sequential polls per row of the tasks part. */
   taskPolls: number;
   execArgv: readonly string[];
@@ -64,6 +66,7 @@ export interface BenchResults {
   warm?: WarmResult[];
   http?: HttpResult[];
   offload?: OffloadResult[] | { pending: string };
+  stream?: StreamResult[];
   soak?: SoakResult;
   readOutput?: ReadOutputResult;
   tasks?: TaskPollResult[];

@@ -16,6 +16,7 @@ import { formatBench } from './format.ts';
 import { measureHttp, soak } from './http.ts';
 import { measureOffload } from './offload.ts';
 import { measureReadOutput } from './read-output.ts';
+import { measureStreaming } from './stream.ts';
 import { measureTaskPolls } from './tasks.ts';
 import { currentLoad, describeMachine } from './machine.ts';
 import type { ChildRuntime } from './probe.ts';
@@ -38,7 +39,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --duration S       seconds per HTTP run                             (default 4)
   --rounds N         HTTP rounds over all servers                     (default 2)
   --soak N           calls in the soak run, 0 to skip                 (default 100000)
-  --skip LIST        parts to skip: cold,warm,http,offload,soak,read,tasks
+  --stream-calls N   calls per mode in the first-streamed-event run   (default 30)
+  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks
   --node PATH        Node binary for the functions                    (default: this Node, which must be 22+)
   --json             print the results as JSON instead of tables`;
 
@@ -67,6 +69,7 @@ async function main(): Promise<number> {
       duration: { type: 'string' },
       rounds: { type: 'string' },
       soak: { type: 'string' },
+      'stream-calls': { type: 'string' },
       skip: { type: 'string' },
       node: { type: 'string' },
       json: { type: 'boolean' },
@@ -87,12 +90,13 @@ async function main(): Promise<number> {
     httpDurationS: positiveInt(values.duration, 'duration', quick ? 1 : 4, 1, 600),
     httpRounds: positiveInt(values.rounds, 'rounds', quick ? 1 : 2, 1, 20),
     soakCalls: positiveInt(values.soak, 'soak', quick ? 10_000 : 100_000, 0, 10_000_000),
+    streamCalls: positiveInt(values['stream-calls'], 'stream-calls', quick ? 5 : 30, 1, 1000),
     taskPolls: quick ? 200 : 1_000,
     execArgv: FUNCTION_FLAGS,
   };
   const skip = new Set((values.skip ?? '').split(',').filter(Boolean));
   for (const part of skip) {
-    if (!['cold', 'warm', 'http', 'offload', 'soak', 'read', 'tasks'].includes(part))
+    if (!['cold', 'warm', 'http', 'offload', 'stream', 'soak', 'read', 'tasks'].includes(part))
       throw new Error(`--skip: unknown part ${part}`);
   }
   // The functions run on the Lambda runtime's major version unless another binary is named on purpose.
@@ -134,6 +138,7 @@ async function main(): Promise<number> {
   };
   if (!skip.has('http')) results.http = await measureHttp(artifacts, runtime, http, progress);
   if (!skip.has('offload')) results.offload = await measureOffload(artifacts, runtime, progress);
+  if (!skip.has('stream')) results.stream = await measureStreaming(settings.streamCalls, progress);
   if (!skip.has('soak') && settings.soakCalls > 0) {
     results.soak = await soak(artifacts, runtime, settings.soakCalls, http, progress);
   }

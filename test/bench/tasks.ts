@@ -1,5 +1,5 @@
 /**
- * Part 6: what one `tasks/get` poll costs. Our bundled MCP function runs behind the local server with its task
+ * Part 8: what one `tasks/get` poll costs. Our bundled MCP function runs behind the local server with its task
  * records in a local DynamoDB (dynalite on loopback), as the deployed function keeps them in DynamoDB; a client
  * polls a working task and a completed one (a 1 KB result inlined), one request at a time. For scale: the bare
  * strongly consistent GetItem of the same record, and a tools/call ping through the same server.

@@ -1,5 +1,5 @@
 import { memoryTaskStore, type McpServerOptions } from '../../src/index.ts';
-import { serveServer, type RunningServer } from '../support/local.ts';
+import { serveServer, serveStreamingServer, type RunningServer } from '../support/local.ts';
 import { conformancePrompts } from './fixtures/prompts.ts';
 import { conformanceResources } from './fixtures/resources.ts';
 import { conformanceTaskTools } from './fixtures/tasks.ts';
@@ -29,7 +29,12 @@ export const conformanceServerOptions: McpServerOptions = {
   },
 };
 
-/** Serves the conformance fixtures on 127.0.0.1 with a free port. */
-export function serveConformanceServer(): Promise<RunningServer> {
-  return serveServer(conformanceServerOptions);
+/**
+ * Serves the conformance fixtures on 127.0.0.1 with a free port: behind the buffered adapter and the HTTP API
+ * emulation (`http`), or behind the response-streaming adapter and the REST API streaming emulation.
+ */
+export function serveConformanceServer(api: 'http' | 'rest-streaming' = 'http'): Promise<RunningServer> {
+  return api === 'http'
+    ? serveServer(conformanceServerOptions)
+    : serveStreamingServer(conformanceServerOptions);
 }

@@ -291,3 +291,81 @@ describe('authorization settings from CDK context', () => {
     expect(() => settings(context)).toThrow(message);
   });
 });
+
+describe('authorization behind the streaming REST API', () => {
+  const restRoutes = (template: Template) => {
+    const resources = template.toJSON().Resources as Record<string, { Type: string; Properties: any }>;
+    const pathOf = (ref: { Ref?: string }): string =>
+      ref.Ref
+        ? `${pathOf(resources[ref.Ref]!.Properties.ParentId)}/${resources[ref.Ref]!.Properties.PathPart}`
+        : '';
+    return Object.values(resources)
+      .filter((r) => r.Type === 'AWS::ApiGateway::Method')
+      .map((m) => `${m.Properties.HttpMethod} ${pathOf(m.Properties.ResourceId)}`)
+      .sort();
+  };
+  const API = '<McpRestApi\\w+>\\.execute-api\\.<AWS::Region>\\.<AWS::URLSuffix>';
+
+  it('the metadata lives inside the stage, and the challenges say so (MCP_AUTH_METADATA_URL)', () => {
+    const { template } = synthStack({
+      endpoint: { api: 'rest-streaming', auth: { mode: 'oauth', issuer: ISSUER } },
+    });
+    const environment = mcpEnvironment(template);
+    expect(render(environment.MCP_AUTH_RESOURCE)).toMatch(new RegExp(`^https://${API}/prod/mcp$`));
+    expect(render(environment.MCP_AUTH_METADATA_URL)).toMatch(
+      new RegExp(`^https://${API}/prod/\\.well-known/oauth-protected-resource/prod/mcp$`),
+    );
+    expect(restRoutes(template)).toEqual([
+      'DELETE /mcp',
+      'GET /.well-known/oauth-protected-resource',
+      'GET /.well-known/oauth-protected-resource/prod/mcp',
+      'GET /mcp',
+      'POST /mcp',
+    ]);
+    template.resourceCountIs('AWS::ApiGateway::Authorizer', 0);
+  });
+
+  it('the authorization bridge gets an HTTP API of its own: an issuer must serve the root of its origin', () => {
+    const { template } = synthStack({
+      endpoint: { api: 'rest-streaming', auth: { mode: 'oauth', cognito: {} } },
+    });
+    const [authorizationApiId] = Object.entries(template.findResources('AWS::ApiGatewayV2::Api')).map(
+      ([id]) => id,
+    );
+    expect(authorizationApiId).toMatch(/^McpAuthorizationApi/);
+    expect(render(mcpEnvironment(template).MCP_AUTH_ISSUER)).toBe(`<${authorizationApiId}.ApiEndpoint>`);
+    const bridgeRoutes = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map(
+      (r) => r.Properties.RouteKey as string,
+    );
+    expect(bridgeRoutes).toContain('GET /.well-known/oauth-authorization-server');
+    expect(restRoutes(template)).not.toContain('GET /.well-known/oauth-authorization-server');
+  });
+
+  it('the ProtectedResourceMetadataUrl output is that URL', () => {
+    const { template } = synthStack({
+      endpoint: { api: 'rest-streaming', auth: { mode: 'oauth', cognito: {} } },
+    });
+    const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(render(outputs.ProtectedResourceMetadataUrl!.Value)).toMatch(
+      new RegExp(`^https://${API}/prod/\\.well-known/oauth-protected-resource/prod/mcp$`),
+    );
+  });
+
+  it('a custom domain resource keeps the RFC 9728 location, with no override', () => {
+    const { template } = synthStack({
+      endpoint: {
+        api: 'rest-streaming',
+        auth: { mode: 'oauth', issuer: ISSUER, resource: 'https://mcp.example.com/mcp' },
+      },
+    });
+    expect(mcpEnvironment(template).MCP_AUTH_METADATA_URL).toBeUndefined();
+    expect(restRoutes(template)).toContain('GET /.well-known/oauth-protected-resource/mcp');
+  });
+
+  it.each([
+    ['an issuer', { auth: { mode: 'oauth', issuer: ISSUER } }],
+    ['Cognito', { auth: { mode: 'oauth', cognito: {} } }],
+  ] as const)('with %s it has no unacknowledged cdk-nag finding', (_, endpoint) => {
+    expect(nagFindings({ endpoint: { api: 'rest-streaming', ...endpoint } })).toEqual([]);
+  });
+});

@@ -16,6 +16,8 @@ describe('app settings from CDK context', () => {
     ['a stack name', { stackName: 'TeamMcp' }, { stackName: 'TeamMcp' }],
     ['a server name', { serverName: 'acme' }, { endpoint: { serverName: 'acme' } }],
     ['a stage name', { stageName: 'prod' }, { endpoint: { stageName: 'prod' } }],
+    ['the streaming REST API', { api: 'rest-streaming' }, { endpoint: { api: 'rest-streaming' } }],
+    ['the HTTP API, in any case', { api: 'HTTP' }, { endpoint: { api: 'http' } }],
     [
       'origins as a comma-separated string (-c)',
       { allowedOrigins: 'https://a.example, https://b.example' },
@@ -89,6 +91,7 @@ describe('app settings from CDK context', () => {
       /"allowedOrigins" must be a comma-separated string/,
     ],
     ['a stage name that is not a string', { stageName: 7 }, /"stageName" must be a string/],
+    ['an unknown API kind', { api: 'websocket' }, /"api" must be "http" or "rest-streaming"/],
     [
       'an ARN that is not an SNS topic',
       { alarmTopicArn: 'arn:aws:sqs:eu-west-1:1:q' },

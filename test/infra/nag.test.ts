@@ -39,6 +39,11 @@ describe('cdk-nag AWS Solutions checks', () => {
     ],
     ['a retained bucket', { endpoint: { ...OPEN, removalPolicy: RemovalPolicy.RETAIN } }],
     ['an alarm topic', { endpoint: OPEN, alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:alarms' }],
+    ['the streaming REST API', { endpoint: { ...OPEN, api: 'rest-streaming' } }],
+    [
+      'the streaming REST API with CORS origins',
+      { endpoint: { ...OPEN, api: 'rest-streaming', allowedOrigins: ['https://app.example.com'] } },
+    ],
   ])('%s has no unacknowledged finding, error or warning', (_, props) => {
     const { app } = synthStack(props);
     expect(findings(app)).toEqual([]);
@@ -51,6 +56,27 @@ describe('cdk-nag AWS Solutions checks', () => {
     expect([...new Set(rules)].sort()).toEqual([
       'AwsSolutions-APIG4',
       'AwsSolutions-DDB3',
+      'AwsSolutions-IAM5[Resource::<Bucket.Arn>/outputs/*]',
+      'AwsSolutions-L1',
+      'AwsSolutions-S1',
+      'AwsSolutions-SQS3',
+    ]);
+    for (const [where, reason] of acks) {
+      expect(reason.length, `reason of ${where}`).toBeGreaterThanOrEqual(80);
+    }
+  });
+
+  it('with the streaming REST API it acknowledges the REST-specific findings too, each with a written reason', () => {
+    const { app } = synthStack({ endpoint: { ...OPEN, api: 'rest-streaming' } });
+    const acks = acknowledgments(app);
+    const rules = [...acks.keys()].map((k) => k.replace(/ @ .*$/, '').replace(/<\w+\.Arn>/, '<Bucket.Arn>'));
+    expect([...new Set(rules)].sort()).toEqual([
+      'AwsSolutions-APIG2',
+      'AwsSolutions-APIG3',
+      'AwsSolutions-APIG4',
+      'AwsSolutions-COG4',
+      'AwsSolutions-DDB3',
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
       'AwsSolutions-IAM5[Resource::<Bucket.Arn>/outputs/*]',
       'AwsSolutions-L1',
       'AwsSolutions-S1',

@@ -69,6 +69,14 @@ describe('McpStack', () => {
     expect(JSON.stringify(outputsOf(template).McpEndpointUrl!.Value)).toContain('"/prod/mcp"');
   });
 
+  it('with the streaming REST API the URL output is the REST API stage URL plus the path', () => {
+    const { template } = build({ endpoint: { api: 'rest-streaming' } });
+    const url = JSON.stringify(outputsOf(template).McpEndpointUrl!.Value);
+    expect(url).toContain('"/prod/mcp"');
+    const [apiId] = only(template, 'AWS::ApiGateway::RestApi');
+    expect(url).toContain(`{"Ref":"${apiId}"}`);
+  });
+
   it('an alarm topic receives alarm and recovery notifications of every alarm', () => {
     const topic = 'arn:aws:sns:eu-west-1:123456789012:mcp-alarms';
     const { template } = build({ alarmTopicArn: topic });

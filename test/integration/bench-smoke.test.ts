@@ -7,6 +7,7 @@ import type { ColdStartReport, WarmReport } from '../bench/children/protocol.ts'
 import { failuresOf, startServeChild } from '../bench/http.ts';
 import { measureOffload } from '../bench/offload.ts';
 import { measureReadOutput } from '../bench/read-output.ts';
+import { measureStreaming } from '../bench/stream.ts';
 import { lambdaEnvironment, runProbe, type ChildRuntime } from '../bench/probe.ts';
 import { COLD_START_CALL, requestFor, THROUGHPUT_CALL } from '../bench/variants.ts';
 import { fire } from '../load/run.ts';
@@ -133,5 +134,13 @@ describe('the benchmark pieces', () => {
       [1, true],
     ]);
     for (const step of result.steps) expect(step.companion.peakRssBytes).toBeGreaterThan(0);
+  });
+
+  it('measures the first streamed event in both modes: streamed, it arrives before the response', async () => {
+    const [buffered, streamed] = await measureStreaming(1);
+    expect(buffered).toMatchObject({ api: 'http', calls: 1 });
+    expect(streamed).toMatchObject({ api: 'rest-streaming', calls: 1 });
+    expect(streamed!.firstEventMs).toBeLessThan(streamed!.responseMs);
+    expect(buffered!.firstEventMs).toBe(buffered!.responseMs);
   });
 });

@@ -81,6 +81,7 @@ describe('resources/read through the companion function', () => {
   beforeAll(async () => {
     expected = (await generateReport.handler({ rows: 30_000 }, {
       signal: new AbortController().signal,
+      checkpoint: async () => undefined,
     } as never)) as string;
     const { result } = await rpc('tools/call', { name: 'generate_report', arguments: { rows: 30_000 } });
     uri = result.content.find((b: any) => b.type === 'resource_link').uri;

@@ -365,6 +365,36 @@ describe('storage faults', () => {
     expect((await read(server, uri)).result.contents[0].text).toContain('line 0');
   });
 
+  it('a store whose third part fails: the parts already in S3 are deleted again', async () => {
+    const real = s3.storage();
+    let puts = 0;
+    let landed!: () => void;
+    const twoLanded = new Promise<void>((resolve) => (landed = resolve));
+    let done = 0;
+    const failing: StorageWriter & StorageReader = {
+      ...real,
+      put: async (key, body, attributes, call) => {
+        puts += 1;
+        if (puts === 3) {
+          // Fail once two parts are in S3, so there is something to clean up.
+          await twoLanded;
+          throw new Error('third part refused');
+        }
+        await real.put(key, body, attributes, call);
+        if (++done === 2) landed();
+      },
+    };
+    const seen = s3.requests.length;
+    const { result } = await call(buildServer(failing), 'big_image', { n: 12 * 1024 * 1024 });
+    expect(result.isError).toBe(true);
+    const requests = s3.requests.slice(seen);
+    const written = requests.filter((r) => r.method === 'PUT').map((r) => r.key);
+    const deleted = requests.filter((r) => r.method === 'DELETE').map((r) => r.key);
+    expect(written.length).toBeGreaterThan(0);
+    expect(deleted).toEqual(expect.arrayContaining(written));
+    for (const key of written) expect(await real.get(key!)).toBeUndefined();
+  });
+
   it('storage at a dead port: isError on offload, -32603 on read, and small calls still work', async () => {
     const dead = buildServer(
       (await import('../../src/storage/s3.ts')).s3Storage({

@@ -16,7 +16,7 @@ import { startTestS3, type TestS3 } from '../support/s3.ts';
 
 const MiB = 1024 * 1024;
 const sha = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
-const toolCtx = { signal: new AbortController().signal } as never;
+const toolCtx = { signal: new AbortController().signal, checkpoint: async () => undefined } as never;
 
 /** 20 MiB of CSV-like text full of characters JSON escapes, so parts are cut by their escaped size. */
 function bulkText(): string {

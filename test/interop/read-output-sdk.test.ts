@@ -17,7 +17,7 @@ import { startTestS3, type TestS3 } from '../support/s3.ts';
 // companion function (invoked over the Lambda API stand-in), with outputs in a local S3-compatible server.
 
 const SEED = Number(process.env.READ_OUTPUT_SEED ?? Date.now() % 100_000);
-const toolCtx = { signal: new AbortController().signal } as never;
+const toolCtx = { signal: new AbortController().signal, checkpoint: async () => undefined } as never;
 
 function random(seed: number) {
   let state = seed >>> 0 || 1;

@@ -1,4 +1,6 @@
 import { createLambdaHandler } from '../../src/lambda/adapter.ts';
+import { createStreamingLambdaHandler, type StreamingEvent } from '../../src/lambda/streaming.ts';
+import type { StreamingHandler } from '../../src/lambda/stream-runtime.ts';
 import { startLocalServer, type LambdaHttpHandler } from '../../src/local/dev-server.ts';
 import { silentLogger, type Logger } from '../../src/log.ts';
 import { createMcpServer, type McpServerOptions } from '../../src/server.ts';
@@ -32,6 +34,31 @@ export async function serveServer(
 ): Promise<RunningServer> {
   const server = createMcpServer(options);
   return serveHandler(createLambdaHandler(server.handle, extra.log ?? silentLogger), {
+    ...(extra.timeoutMs ? { timeoutMs: extra.timeoutMs } : {}),
+    path: options.http?.path ?? '/mcp',
+  });
+}
+
+/** Serves a Lambda response-streaming handler on 127.0.0.1 with a free port, as `LOCAL_API=rest-streaming npm start`. */
+export async function serveStreamingHandler(
+  streamingHandler: StreamingHandler<StreamingEvent>,
+  options: { timeoutMs?: number; path?: string } = {},
+): Promise<RunningServer> {
+  const local = await startLocalServer({
+    streamingHandler,
+    port: 0,
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
+  return { base: local.url, url: `${local.url}${options.path ?? '/mcp'}`, close: local.close };
+}
+
+/** Builds a server from options and serves it behind the Lambda response-streaming adapter and the local server. */
+export async function serveStreamingServer(
+  options: McpServerOptions,
+  extra: { timeoutMs?: number; log?: Logger } = {},
+): Promise<RunningServer> {
+  const server = createMcpServer(options);
+  return serveStreamingHandler(createStreamingLambdaHandler(server.handle, extra.log ?? silentLogger), {
     ...(extra.timeoutMs ? { timeoutMs: extra.timeoutMs } : {}),
     path: options.http?.path ?? '/mcp',
   });

@@ -21,6 +21,8 @@ describe('authorization configuration', () => {
       requiredScopes: [],
       jwksUrl: undefined,
       algorithms: undefined,
+      maxTokenLifetimeSeconds: 86_400,
+      metadataUrl: undefined,
     });
   });
 
@@ -31,6 +33,8 @@ describe('authorization configuration', () => {
       MCP_AUTH_REQUIRED_SCOPES: 'mcp:tools, mcp:read mcp:tools',
       MCP_AUTH_JWKS_URL: 'https://auth.example.com/tenant/keys',
       MCP_AUTH_ALGORITHMS: 'RS256,ES256',
+      MCP_AUTH_MAX_TOKEN_LIFETIME_SECONDS: '3600',
+      MCP_AUTH_METADATA_URL: 'https://api.example.com/prod/.well-known/oauth-protected-resource/prod/mcp',
     }).auth;
     expect(auth).toEqual({
       mode: 'oauth',
@@ -40,6 +44,8 @@ describe('authorization configuration', () => {
       requiredScopes: ['mcp:tools', 'mcp:read'],
       jwksUrl: 'https://auth.example.com/tenant/keys',
       algorithms: ['RS256', 'ES256'],
+      maxTokenLifetimeSeconds: 3600,
+      metadataUrl: 'https://api.example.com/prod/.well-known/oauth-protected-resource/prod/mcp',
     });
   });
 
@@ -53,6 +59,11 @@ describe('authorization configuration', () => {
       name: 'an issuer without oauth mode (half a configuration must not leave the server open)',
       env: { MCP_AUTH_ISSUER: 'https://auth.example.com' },
       error: /MCP_AUTH_ISSUER is set but MCP_AUTH_MODE is not "oauth"/,
+    },
+    {
+      name: 'a maximum token lifetime under a minute',
+      env: { ...OAUTH, MCP_AUTH_MAX_TOKEN_LIFETIME_SECONDS: '10' },
+      error: /MCP_AUTH_MAX_TOKEN_LIFETIME_SECONDS must be an integer from 60/,
     },
     {
       name: 'oauth without an issuer',

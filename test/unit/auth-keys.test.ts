@@ -56,8 +56,8 @@ describe('the issuer key cache', () => {
     expect(issuer.hits.jwks).toBe(2);
   });
 
-  it('lets a flood of unknown key ids cause at most one fetch per cooldown', async () => {
-    const { issuer, clock, present } = await setup({}, { cooldownMs: 30_000 });
+  it('lets a flood of made-up key ids cause at most one fetch per refetch interval (5 s)', async () => {
+    const { issuer, clock, present } = await setup();
     expect((await present(await issuer.token())).ok).toBe(true);
     clock.now += 31_000;
     for (let i = 0; i < 20; i++) {
@@ -65,12 +65,60 @@ describe('the issuer key cache', () => {
       expect(result.ok === false && result.rejection.status).toBe(401);
     }
     expect(issuer.hits.jwks).toBe(2);
-    clock.now += 29_000;
+    clock.now += 4_000;
     await present(await issuer.token({}, { kid: 'bogus-late' }));
     expect(issuer.hits.jwks).toBe(2);
-    clock.now += 2_000;
-    await present(await issuer.token({}, { kid: 'bogus-after-cooldown' }));
+    clock.now += 1_500;
+    await present(await issuer.token({}, { kid: 'bogus-after-interval' }));
     expect(issuer.hits.jwks).toBe(3);
+  });
+
+  it('never refetches again for a key id that was still unknown after a refetch, for 30 s', async () => {
+    const { issuer, clock, present } = await setup();
+    expect((await present(await issuer.token())).ok).toBe(true);
+    for (let i = 0; i < 5; i++) {
+      clock.now += 6_000;
+      await present(await issuer.token({}, { kid: 'junk' }));
+    }
+    expect(issuer.hits.jwks).toBe(2);
+    clock.now += 6_000;
+    await present(await issuer.token({}, { kid: 'junk' }));
+    expect(issuer.hits.jwks).toBe(3);
+  });
+
+  it.each([
+    ['another audience', { aud: 'https://elsewhere.example.com/mcp' }],
+    ['another issuer', { iss: 'https://evil.example.com' }],
+    ['an expired token', { exp: Math.floor(Date.now() / 1000) - 600 }],
+    ['a token valid for a year', { exp: Math.floor(Date.now() / 1000) + 365 * 86_400 }],
+  ])('a made-up key id on %s causes no fetch at all', async (_name, claims) => {
+    const { issuer, clock, present } = await setup();
+    expect((await present(await issuer.token())).ok).toBe(true);
+    for (let i = 0; i < 5; i++) {
+      clock.now += 10_000;
+      const result = await present(await issuer.token(claims, { kid: `bogus-${i}` }));
+      expect(result.ok).toBe(false);
+    }
+    expect(issuer.hits.jwks).toBe(1);
+  });
+
+  it('under a flood of made-up key ids, a rotated key is accepted within the refetch interval', async () => {
+    const { issuer, clock, present } = await setup();
+    expect((await present(await issuer.token())).ok).toBe(true);
+    clock.now += 31_000;
+    await present(await issuer.token({}, { kid: 'bogus-just-before' }));
+    await issuer.rotate();
+    const rotated = await issuer.token();
+    const seen: boolean[] = [];
+    for (let waited = 0; waited <= 5_000; waited += 1_000) {
+      await present(await issuer.token({}, { kid: `bogus-${waited}` }));
+      seen.push((await present(rotated)).ok);
+      clock.now += 1_000;
+    }
+    // Refused while the interval after the junk-triggered fetch lasts, accepted from the first fetch after it.
+    expect(seen.indexOf(true)).toBeGreaterThan(0);
+    expect(seen.slice(seen.indexOf(true)).every(Boolean)).toBe(true);
+    expect(seen.indexOf(true)).toBeLessThanOrEqual(5);
   });
 
   it('refreshes keys older than their maximum age and keeps the old ones when the issuer is down', async () => {
@@ -101,6 +149,40 @@ describe('the issuer key cache', () => {
     clock.now += 2_000;
     expect((await present(await issuer.token())).ok).toBe(true);
     expect(issuer.hits.jwks).toBe(2);
+  });
+
+  it('answers 503 before the invocation deadline while the issuer never answers, then recovers', async () => {
+    const { issuer } = await setup();
+    const token = await issuer.token();
+    // An issuer that accepts the request and never answers: only a signal ends the wait.
+    let answering = false;
+    const hanging: FetchLike = (url, init) =>
+      answering
+        ? fetch(url, init)
+        : new Promise((_resolve, reject) =>
+            init.signal.addEventListener('abort', () => reject(init.signal.reason)),
+          );
+    const auth = createOAuthAuthenticator({
+      issuer: issuer.issuer,
+      resource: RESOURCE,
+      jwksUri: issuer.jwksUri,
+      // The fetch's own limit is later than the request's deadline: the deadline must end the wait.
+      keys: { fetch: hanging, timeoutMs: 1_000, retryMs: 0 },
+    });
+    const present = (deadline?: number) =>
+      auth.authenticate({
+        path: '/mcp',
+        headers: { authorization: `Bearer ${token}` },
+        ...(deadline !== undefined ? { deadline } : {}),
+      });
+    const deadline = Date.now() + 1_300;
+    const result = await present(deadline);
+    expect(result.ok === false && result.rejection.status).toBe(503);
+    expect(Date.now()).toBeLessThan(deadline);
+    answering = true;
+    // The stuck fetch ends at its own limit; the next token fetches again and passes.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await present()).ok).toBe(true);
   });
 
   it('discovers the key set URL from the issuer metadata when none is configured', async () => {

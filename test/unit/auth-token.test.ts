@@ -53,6 +53,39 @@ describe('the oauth authenticator', () => {
     expect(result.ok && result.principal.scopes).toEqual(['mcp', 'reports:read']);
   });
 
+  it.each([
+    ['a year-9999 expiry', () => ({ exp: 253_402_300_799 })],
+    ['an expiry 25 hours away', () => ({ exp: now() + 25 * 3600 })],
+  ])('refuses %s with 401 naming the accepted lifetime', async (_name, claims) => {
+    const result = await auth.authenticate(withAuthorization(`Bearer ${await issuer.token(claims())}`));
+    expect(result.ok === false && result.rejection).toMatchObject({
+      status: 401,
+      message: expect.stringMatching(/valid for longer than the 86400 s/),
+    });
+  });
+
+  it('accepts an expiry up to 24 hours away, and a longer one when configured', async () => {
+    const day = await issuer.token({ exp: now() + 24 * 3600 });
+    expect((await auth.authenticate(withAuthorization(`Bearer ${day}`))).ok).toBe(true);
+    const week = await issuer.token({ exp: now() + 7 * 86_400 });
+    const lenient = createOAuthAuthenticator({
+      issuer: issuer.issuer,
+      resource: RESOURCE,
+      jwksUri: issuer.jwksUri,
+      maxTokenLifetimeSeconds: 8 * 86_400,
+    });
+    expect((await lenient.authenticate(withAuthorization(`Bearer ${week}`))).ok).toBe(true);
+  });
+
+  it('refuses a scope claim that is an array (RFC 9068: one space-separated string) with 401', async () => {
+    const token = await issuer.token({ scope: ['mcp', 'reports:read'] });
+    const result = await auth.authenticate(withAuthorization(`Bearer ${token}`));
+    expect(result.ok === false && result.rejection).toMatchObject({
+      status: 401,
+      message: expect.stringMatching(/"scope" claim must be a space-separated string/),
+    });
+  });
+
   it('tolerates a small clock difference on exp and nbf', async () => {
     const token = await issuer.token({ exp: now() - 10, nbf: now() + 10 });
     expect((await auth.authenticate(withAuthorization(`Bearer ${token}`))).ok).toBe(true);
@@ -214,7 +247,27 @@ describe('oauth authenticator configuration', () => {
     { name: 'an empty algorithm list', options: { ...base, algorithms: [] } },
     { name: 'a scope with a space', options: { ...base, requiredScopes: ['a b'] } },
     { name: 'an http key set URL', options: { ...base, jwksUri: 'http://keys.example.com/jwks.json' } },
+    { name: 'a maximum token lifetime under a minute', options: { ...base, maxTokenLifetimeSeconds: 30 } },
+    { name: 'an http metadata URL', options: { ...base, metadataUrl: 'http://mcp.example.com/meta' } },
   ])('refuses $name at start-up', ({ options }) => {
     expect(() => createOAuthAuthenticator(options)).toThrow(/^Authorization: /);
+  });
+});
+
+describe('an endpoint whose URL starts with a stage (REST API on its own URL)', () => {
+  const resource = 'https://abc123.execute-api.eu-west-1.amazonaws.com/prod/mcp';
+  const metadataUrl =
+    'https://abc123.execute-api.eu-west-1.amazonaws.com/prod/.well-known/oauth-protected-resource/prod/mcp';
+  const staged = createOAuthAuthenticator({ issuer: 'https://issuer.example.com', resource, metadataUrl });
+
+  it('points challenges at the metadata URL it was given, inside the stage', async () => {
+    const result = await staged.authenticate(withAuthorization());
+    expect(result.ok === false && result.rejection.headers['www-authenticate']).toContain(
+      `resource_metadata="${metadataUrl}"`,
+    );
+  });
+
+  it('serves the document at the path that URL reaches the function with (the stage is not in it)', () => {
+    expect(staged.metadataFor('/.well-known/oauth-protected-resource/prod/mcp')?.resource).toBe(resource);
   });
 });

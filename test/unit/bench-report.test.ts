@@ -156,6 +156,7 @@ function results(scale: {
       httpDurationS: 5,
       httpRounds: 1,
       soakCalls: 100_000,
+      streamCalls: 30,
       taskPolls: 1_000,
       execArgv: ['--enable-source-maps'],
     },
@@ -190,7 +191,33 @@ function results(scale: {
       http('sdk2-modern', 1000),
     ],
     offload: { pending: 'not landed' },
+    stream: [
+      {
+        api: 'http',
+        calls: 30,
+        workMs: 200,
+        headersMs: 205,
+        firstEventMs: 206,
+        responseMs: 206,
+        deliveryMs: 206,
+        deliveryP95Ms: 210,
+      },
+      {
+        api: 'rest-streaming',
+        calls: 30,
+        workMs: 200,
+        headersMs: 2,
+        firstEventMs: 3,
+        responseMs: 206,
+        deliveryMs: 1.2,
+        deliveryP95Ms: 2.5,
+      },
+    ],
     soak,
+    tasks: [
+      { label: 'tasks/get, working task', polls: 1_000, p50Ms: 1.9, p99Ms: 4.2 },
+      { label: 'tasks/get, completed task (1 KB result)', polls: 1_000, p50Ms: 2.1, p99Ms: 4.6 },
+    ],
     targets: [],
     durationS: 120,
   };
@@ -286,7 +313,7 @@ describe('the targets of issue 10 (read_output over a 100 MB output)', () => {
 
   it('print a row per step with both processes', () => {
     const text = formatBench({ ...run(12, true), targets: [] });
-    expect(text).toContain('6. read_output over a 100 MB stored output (21 parts)');
+    expect(text).toContain('7. read_output over a 100 MB stored output (21 parts)');
     expect(text).toMatch(/one page +1 +100 +yes +0\.0 +0\.1 +100\.1 +0\.0 +12\.0 +112\.0/);
   });
 });
@@ -314,13 +341,17 @@ describe('the printed report', () => {
       '2. Warm in-process',
       '3. HTTP',
       '4. Offload',
-      '5. Soak',
+      '5. First streamed event',
+      '6. Soak',
+      '8. Tasks',
       'Targets',
     ]) {
       expect(text).toContain(heading);
     }
     expect(text).toContain('4.0x faster');
     expect(text).toContain('pending: not landed');
+    expect(text).toMatch(/rest-streaming \(streaming adapter\) +2\.0 +3\.0 +206 +1\.2 +2\.5/);
+    expect(text).toMatch(/tasks\/get, working task +1\.9 +4\.2/);
     expect(text).not.toContain('MISSED');
   });
 });

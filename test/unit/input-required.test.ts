@@ -47,6 +47,25 @@ const server = createMcpServer({
       },
     }),
     defineTool({
+      name: 'order',
+      description: 'Confirms the quantity before ordering',
+      inputSchema: { type: 'object', properties: { qty: { type: 'integer' }, note: { type: 'string' } } },
+      handler: ({ qty }, ctx) => {
+        const state = ctx.requestState as { confirmed?: number } | undefined;
+        if (state?.confirmed !== undefined && ctx.inputResponses?.confirm?.action === 'accept')
+          return `ordered ${String(state.confirmed)}`;
+        return inputRequired(
+          {
+            confirm: {
+              method: 'elicitation/create',
+              params: { message: `Order ${qty}?`, requestedSchema: {} },
+            },
+          },
+          { confirmed: qty as number },
+        );
+      },
+    }),
+    defineTool({
       name: 'summarize',
       description: 'Needs sampling',
       handler: () =>
@@ -159,6 +178,24 @@ describe('multi round-trip requests (2026-07-28, InputRequiredResult)', () => {
       requestState: `${r2.requestState}-TAMPERED`,
     });
     expect(tampered.json.error).toMatchObject({ code: -32602 });
+  });
+
+  it('refuses a requestState replayed with other arguments (-32602), and accepts it with the same ones', async () => {
+    const first = (await call('order', { arguments: { qty: 1, note: 'gift' } })).json.result;
+    const confirm = { confirm: { action: 'accept', content: {} } };
+    const replay = { inputResponses: confirm, requestState: first.requestState };
+    for (const qty of [1000, 1000, 2]) {
+      const res = await call('order', { arguments: { qty, note: 'gift' }, ...replay });
+      expect(res.status).toBe(200);
+      expect(res.json).toMatchObject({
+        id: 7,
+        error: { code: -32602, message: /belongs to another request/ },
+      });
+    }
+    const extra = await call('order', { arguments: { qty: 1, note: 'gift', rush: true }, ...replay });
+    expect(extra.json.error).toMatchObject({ code: -32602 });
+    const same = await call('order', { arguments: { note: 'gift', qty: 1 }, ...replay });
+    expect(same.json.result).toMatchObject({ resultType: 'complete', content: [{ text: 'ordered 1' }] });
   });
 
   it('refuses a requestState issued for another tool', async () => {

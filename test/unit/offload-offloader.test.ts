@@ -117,9 +117,67 @@ describe('offloader over a storage', () => {
     expect((out.content[0] as { text: string }).text).not.toMatch(/ECONNREFUSED|StorageError|at /);
   });
 
+  describe('a store that fails part-way', () => {
+    /** Storage whose third write fails and whose later writes hang until aborted. */
+    function flaky(withDelete = true) {
+      const inner = memoryStorage();
+      const seen = { puts: 0, aborted: 0 };
+      const storage: StorageWriter = {
+        put: async (key, body, attributes, call) => {
+          const n = (seen.puts += 1);
+          if (n === 3) throw new StorageError('put', key, { cause: new Error('SlowDown') });
+          if (n > 3)
+            return new Promise((_resolve, reject) =>
+              call!.signal!.addEventListener('abort', () => {
+                seen.aborted += 1;
+                reject(new StorageError('put', key, { cause: call!.signal!.reason }));
+              }),
+            );
+          await inner.put(key, body, attributes, call);
+        },
+        ...(withDelete ? { delete: (key: string) => inner.delete!(key) } : {}),
+      };
+      return { inner, seen, storage };
+    }
+    const sevenParts = {
+      content: [
+        { type: 'audio' as const, data: Buffer.alloc(1000, 7).toString('base64'), mimeType: 'audio/wav' },
+      ],
+    };
+
+    it('starts no further write, aborts those in flight, deletes what was written and logs it', async () => {
+      const { inner, seen, storage } = flaky();
+      const lines: Record<string, unknown>[] = [];
+      const log = { ...silentLogger, error: (_m: string, a: Record<string, unknown>) => lines.push(a) };
+      const out = await offloader(storage, { budget: 200 }).apply(sevenParts, { ...ctx, log });
+      expect(out.isError).toBe(true);
+      expect(seen).toEqual({ puts: 4, aborted: 1 });
+      expect(inner.objects.size).toBe(0);
+      expect(lines).toEqual([
+        expect.objectContaining({ tool: 'report', objects: 7, started: 4, removed: 4, timedOut: false }),
+      ]);
+    });
+
+    it('without a delete, says in the log that the written parts were left to expire', async () => {
+      const { inner, storage } = flaky(false);
+      const lines: Record<string, unknown>[] = [];
+      const log = { ...silentLogger, error: (_m: string, a: Record<string, unknown>) => lines.push(a) };
+      await offloader(storage, { budget: 200 }).apply(sevenParts, { ...ctx, log });
+      expect(inner.objects.size).toBe(2);
+      expect(lines[0]).toMatchObject({ started: 4, removed: 0 });
+    });
+  });
+
   it('returns a result unchanged when nothing needs storing, without touching storage', async () => {
     const result = { content: [{ type: 'text' as const, text: 'short' }] };
     expect(await offloader(failing).apply(result, ctx)).toBe(result);
+  });
+
+  it('never stores an error result, whatever its size: it goes back to the model as it is', async () => {
+    const storage = memoryStorage();
+    const result = { content: [{ type: 'text' as const, text: 'e'.repeat(5000) }], isError: true };
+    expect(await offloader(storage).apply(result, ctx)).toBe(result);
+    expect(storage.objects.size).toBe(0);
   });
 
   it('answers isError when the policy refuses an output', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRequestStateCodec } from '../../src/input/request-state.ts';
 import { ErrorCode, McpError } from '../../src/protocol/errors.ts';
 
-const binding = { method: 'tools/call', name: 'book_trip' };
+const binding = { method: 'tools/call', name: 'book_trip', arguments: { destination: 'Lisbon', qty: 1 } };
 const secret = 'a-test-secret-of-enough-length';
 
 function rejection(fn: () => unknown): McpError {
@@ -27,6 +27,16 @@ describe('sealed requestState (2026-07-28 multi round-trip)', () => {
     expect(Buffer.from(token, 'base64url').toString('latin1')).not.toContain('hunter2');
   });
 
+  it('opens for the same arguments sent with their keys in another order', () => {
+    const codec = createRequestStateCodec({ secret, ttlMs: 60_000 });
+    const token = codec.seal('s', {
+      ...binding,
+      arguments: { a: 1, b: { x: [1, { q: 2, p: 3 }], y: null } },
+    });
+    const reordered = { ...binding, arguments: { b: { y: null, x: [1, { p: 3, q: 2 }] }, a: 1 } };
+    expect(codec.open(token, reordered)).toBe('s');
+  });
+
   it('opens on another instance that shares the secret', () => {
     const token = createRequestStateCodec({ secret, ttlMs: 60_000 }).seal('s', binding);
     expect(createRequestStateCodec({ secret, ttlMs: 60_000 }).open(token, binding)).toBe('s');
@@ -39,8 +49,19 @@ describe('sealed requestState (2026-07-28 multi round-trip)', () => {
   it.each([
     ['a token with text appended', `${good}-TAMPERED`, binding],
     ['a token with one bit flipped', flipped.toString('base64url'), binding],
-    ['a token replayed against another tool', good, { method: 'tools/call', name: 'other_tool' }],
-    ['a token replayed against another method', good, { method: 'prompts/get', name: 'book_trip' }],
+    ['a token replayed against another tool', good, { ...binding, name: 'other_tool' }],
+    ['a token replayed against another method', good, { ...binding, method: 'prompts/get' }],
+    [
+      'a token replayed with other arguments',
+      good,
+      { ...binding, arguments: { destination: 'Lisbon', qty: 1000 } },
+    ],
+    [
+      'a token replayed with an extra argument',
+      good,
+      { ...binding, arguments: { ...binding.arguments, vip: true } },
+    ],
+    ['a token replayed without arguments', good, { ...binding, arguments: undefined }],
     ['a token replayed by another caller', good, { ...binding, principal: 'mallory' }],
     [
       'a token sealed with another secret',

@@ -58,7 +58,9 @@ describe('the public surface', () => {
     (file) => {
       const deep = specifiers(file)
         .map((s) => target(file, s))
-        .filter((t): t is string => t !== undefined && t.startsWith('src/') && t !== INDEX);
+        .filter((t): t is string => t !== undefined && t.startsWith('src/') && t !== INDEX)
+        // The local server's own modules may use each other: it is one runtime built on the library.
+        .filter((t) => !(file.startsWith('src/local/') && t.startsWith('src/local/')));
       expect(deep).toEqual([]);
     },
   );

@@ -304,3 +304,97 @@ describe('tools/call (mcp-checklist.md rules 17–19)', () => {
     });
   });
 });
+
+describe('cancellation: one signal for a cancelled task and a client that went away', () => {
+  const waiter = (seen: { reason?: unknown }) =>
+    tool({
+      timeoutMs: 10_000,
+      handler: (_args, { signal }) =>
+        new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => {
+            seen.reason = signal.reason;
+            reject(signal.reason);
+          }),
+        ),
+    });
+
+  it('a call whose signal aborts ends at once with an isError giving the reason, and the tool signal fires', async () => {
+    const seen: { reason?: unknown } = {};
+    const client = new AbortController();
+    const def = waiter(seen);
+    const pending = registry([def]).call(def.name, {}, ctx(), Infinity, {
+      signal: client.signal,
+      cancelReason: 'the client closed the connection',
+    });
+    setTimeout(() => client.abort(), 20);
+    const result = (await pending) as CallToolResult;
+    expect(result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'Tool "t" was cancelled: the client closed the connection.' }],
+    });
+    expect((seen.reason as Error).message).toBe('cancelled: the client closed the connection');
+  });
+
+  it('without a reason the isError only says the tool was cancelled (a cancelled task)', async () => {
+    const seen: { reason?: unknown } = {};
+    const task = new AbortController();
+    const def = waiter(seen);
+    const pending = registry([def]).call(def.name, {}, ctx(), Infinity, { signal: task.signal });
+    setTimeout(() => task.abort(new Error('the task is no longer running')), 20);
+    expect(text((await pending) as CallToolResult)).toBe('Tool "t" was cancelled.');
+    expect(String(seen.reason)).toBe('Error: cancelled');
+  });
+
+  it('a signal that already aborted never starts the tool', async () => {
+    let started = false;
+    const def = tool({ handler: () => void (started = true) });
+    const result = (await registry([def]).call(def.name, {}, ctx(), Infinity, {
+      signal: AbortSignal.abort(),
+    })) as CallToolResult;
+    expect(text(result)).toBe('Tool "t" was cancelled.');
+    expect(started).toBe(false);
+  });
+
+  it('a computing tool stops at its next checkpoint once its call was cancelled', async () => {
+    const client = new AbortController();
+    let rounds = 0;
+    let stoppedBy: unknown;
+    const def = tool({
+      timeoutMs: 10_000,
+      handler: async (_args, ctx) => {
+        try {
+          for (;;) {
+            rounds += 1;
+            if (rounds === 3) client.abort();
+            await ctx.checkpoint();
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+        } catch (error) {
+          stoppedBy = error;
+          throw error;
+        }
+      },
+    });
+    const result = (await registry([def]).call(def.name, {}, ctx(), Infinity, {
+      signal: client.signal,
+    })) as CallToolResult;
+    expect(text(result)).toBe('Tool "t" was cancelled.');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect((stoppedBy as Error).message).toBe('cancelled');
+    expect(rounds).toBeLessThanOrEqual(5);
+  });
+
+  it("a call without a timeoutMs of its own gets the caller's default budget, without limit when infinite", async () => {
+    const def = tool({
+      handler: async (_args, ctx) => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        await ctx.checkpoint();
+        return 'done after the server default';
+      },
+    });
+    const tight = new ToolRegistry([def], { defaultTimeoutMs: 10 });
+    expect(text((await tight.call(def.name, {}, ctx())) as CallToolResult)).toContain('time budget of 10 ms');
+    const result = await tight.call(def.name, {}, ctx(), Infinity, { defaultTimeoutMs: Infinity });
+    expect(text(result as CallToolResult)).toBe('done after the server default');
+  });
+});

@@ -1,4 +1,7 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { crc32, deflate, deflateSync } from 'node:zlib';
+
+const deflateAsync = promisify(deflate);
 
 /** Small generators for example media: a PNG encoder and a WAV tone, enough to show binary content blocks. */
 
@@ -11,24 +14,23 @@ function chunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-/** Encodes an RGB image whose pixel colours come from `pixel(x, y)`. */
-export function encodePng(
-  width: number,
-  height: number,
-  pixel: (x: number, y: number) => [number, number, number],
-): Buffer {
+type Pixel = (x: number, y: number) => [number, number, number];
+
+/** Writes one row of raw RGB samples, behind its filter byte, into `raw`. */
+function fillRow(raw: Buffer, y: number, width: number, pixel: Pixel): void {
   const stride = width * 3 + 1;
-  const raw = Buffer.alloc(stride * height);
-  for (let y = 0; y < height; y++) {
-    raw[y * stride] = 0; // filter: none
-    for (let x = 0; x < width; x++) {
-      const [r, g, b] = pixel(x, y);
-      const o = y * stride + 1 + x * 3;
-      raw[o] = r;
-      raw[o + 1] = g;
-      raw[o + 2] = b;
-    }
+  raw[y * stride] = 0; // filter: none
+  for (let x = 0; x < width; x++) {
+    const [r, g, b] = pixel(x, y);
+    const o = y * stride + 1 + x * 3;
+    raw[o] = r;
+    raw[o + 1] = g;
+    raw[o + 2] = b;
   }
+}
+
+/** The PNG file around already compressed image data. */
+function pngFile(width: number, height: number, idat: Buffer): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
@@ -37,9 +39,34 @@ export function encodePng(
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
+    chunk('IDAT', idat),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** Encodes an RGB image whose pixel colours come from `pixel(x, y)` (small images: it blocks while it runs). */
+export function encodePng(width: number, height: number, pixel: Pixel): Buffer {
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) fillRow(raw, y, width, pixel);
+  return pngFile(width, height, deflateSync(raw));
+}
+
+/**
+ * The same encoding for images of any size, within a tool's time budget: a checkpoint after every row (the tool's
+ * `ctx.checkpoint`), and compression off the main thread.
+ */
+export async function renderPng(
+  width: number,
+  height: number,
+  pixel: Pixel,
+  checkpoint: () => Promise<void>,
+): Promise<Buffer> {
+  const raw = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    fillRow(raw, y, width, pixel);
+    await checkpoint();
+  }
+  return pngFile(width, height, await deflateAsync(raw));
 }
 
 /** A mono 16-bit PCM WAV of a sine tone. */

@@ -1,5 +1,5 @@
 import { defineTool } from '../../../src/index.ts';
-import { encodePng } from './media.ts';
+import { renderPng } from './media.ts';
 
 /** Produces a binary output (a PNG). Large images are stored and linked like large text. */
 export const renderChart = defineTool({
@@ -17,17 +17,23 @@ export const renderChart = defineTool({
     additionalProperties: false,
   },
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-  handler: ({ values, width = 640, height = 480 }) => {
+  handler: async ({ values, width = 640, height = 480 }, ctx) => {
     const max = Math.max(...values, 1e-9);
     const barWidth = width / values.length;
-    const png = encodePng(width, height, (x, y) => {
-      const bar = Math.min(values.length - 1, Math.floor(x / barWidth));
-      const top = height - Math.round((values[bar]! / max) * (height - 8));
-      const inBar = y >= top && x % barWidth > 1;
-      // Noise keeps large images from compressing to nothing, so size tracks the requested dimensions.
-      const grain = (x * 7 + y * 13) % 9;
-      return inBar ? [40 + grain, 110 + ((bar * 9) % 100), 200] : [250 - grain, 250 - grain, 250];
-    });
+    // Up to 16 million pixels: a checkpoint per row keeps the call within its time budget.
+    const png = await renderPng(
+      width,
+      height,
+      (x, y) => {
+        const bar = Math.min(values.length - 1, Math.floor(x / barWidth));
+        const top = height - Math.round((values[bar]! / max) * (height - 8));
+        const inBar = y >= top && x % barWidth > 1;
+        // Noise keeps large images from compressing to nothing, so size tracks the requested dimensions.
+        const grain = (x * 7 + y * 13) % 9;
+        return inBar ? [40 + grain, 110 + ((bar * 9) % 100), 200] : [250 - grain, 250 - grain, 250];
+      },
+      ctx.checkpoint,
+    );
     return { type: 'image', data: png.toString('base64'), mimeType: 'image/png' };
   },
 });

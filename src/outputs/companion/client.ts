@@ -6,8 +6,11 @@ import { OutputUnavailableError } from '../../protocol/errors.ts';
 import type { OutputPager } from '../paging/page.ts';
 import { remoteOutputPager } from './page-client.ts';
 
-/** Sends a JSON request to the companion and returns its JSON answer (a Lambda invoke when deployed). */
-export type InvokeCompanion = (payload: string) => Promise<string>;
+/**
+ * Sends a JSON request to the companion and returns its JSON answer (a Lambda invoke when deployed). `signal`
+ * fires before the caller's deadline: the invoke must then fail at once.
+ */
+export type InvokeCompanion = (payload: string, options?: { signal?: AbortSignal }) => Promise<string>;
 
 /** How to reach the companion. */
 export interface RemoteStoredOutputsOptions {
@@ -38,7 +41,8 @@ export function remoteStoredOutputs(options: RemoteStoredOutputsOptions): Resour
       };
       let answer: unknown;
       try {
-        answer = JSON.parse(await options.invoke(JSON.stringify(request)));
+        const call = ctx.signal ? { signal: ctx.signal } : {};
+        answer = JSON.parse(await options.invoke(JSON.stringify(request), call));
       } catch (error) {
         ctx.log.error('companion invoke failed', { uri, error: errorFields(error) });
         throw new OutputUnavailableError(ctx.requestId);

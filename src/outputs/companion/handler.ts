@@ -1,3 +1,4 @@
+import { deadlineSignal } from '../../deadline.ts';
 import { errorFields, withKeys, type Logger } from '../../log.ts';
 import { McpError } from '../../protocol/errors.ts';
 import type { ResourceProvider } from '../../resources/provider.ts';
@@ -15,7 +16,11 @@ import { createStoredPageHandler } from './page-handler.ts';
  */
 export function createStoredReadHandler(provider: ResourceProvider, log: Logger, pager?: OutputPager) {
   const pages = pager ? createStoredPageHandler(pager, log) : undefined;
-  return async function handle(event: unknown): Promise<StoredReadResponse | StoredPageResponse> {
+  /** `context` is the Lambda context: its remaining time bounds the storage read. */
+  return async function handle(
+    event: unknown,
+    context?: { getRemainingTimeInMillis?(): number },
+  ): Promise<StoredReadResponse | StoredPageResponse> {
     if (isJsonObject(event) && event.version === STORED_PAGE_VERSION) {
       return pages ? pages(event) : { version: STORED_PAGE_VERSION, status: 'invalid_request' };
     }
@@ -26,12 +31,15 @@ export function createStoredReadHandler(provider: ResourceProvider, log: Logger,
     }
     const { requestId } = request;
     const scoped = withKeys(log, { requestId });
+    const remaining = context?.getRemainingTimeInMillis?.();
+    const signal = deadlineSignal(remaining === undefined ? undefined : Date.now() + remaining);
     try {
       const read = provider.owns(request.uri)
         ? await provider.read(request.uri, {
             era: request.era,
             requestId,
             log: scoped,
+            ...(signal ? { signal } : {}),
             ...(request.principal !== undefined ? { principal: request.principal } : {}),
           })
         : undefined;

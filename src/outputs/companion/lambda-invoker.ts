@@ -25,11 +25,11 @@ export function lambdaInvoker(options: LambdaInvokerOptions): InvokeCompanion {
         ...(region ? { region } : {}),
         ...(options.endpoint ? { endpoint: options.endpoint } : {}),
         ...(options.credentials ? { credentials: options.credentials } : {}),
-        requestHandler: { connectionTimeout: 3_000, requestTimeout: 25_000 },
+        requestHandler: { connectionTimeout: 3_000, requestTimeout: 25_000, throwOnRequestTimeout: true },
       });
       return { sdk, client };
     }));
-  return async (payload) => {
+  return async (payload, call) => {
     const { sdk, client } = await load();
     const out = await client.send(
       new sdk.InvokeCommand({
@@ -37,6 +37,7 @@ export function lambdaInvoker(options: LambdaInvokerOptions): InvokeCompanion {
         InvocationType: 'RequestResponse',
         Payload: Buffer.from(payload, 'utf8'),
       }),
+      { abortSignal: call?.signal },
     );
     if (out.FunctionError) throw new Error(`the companion function failed (${out.FunctionError})`);
     return Buffer.from(out.Payload ?? new Uint8Array()).toString('utf8');

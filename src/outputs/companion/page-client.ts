@@ -25,7 +25,8 @@ export function remoteOutputPager(options: RemoteStoredOutputsOptions): OutputPa
       };
       let answer: unknown;
       try {
-        answer = JSON.parse(await options.invoke(JSON.stringify(request)));
+        const call = ctx.signal ? { signal: ctx.signal } : {};
+        answer = JSON.parse(await options.invoke(JSON.stringify(request), call));
       } catch (error) {
         ctx.log.error('companion invoke failed', { uri, error: errorFields(error) });
         return { status: 'unavailable' };

@@ -82,6 +82,10 @@ export function toolContext(signal: AbortSignal): ToolContext {
     progress: () => undefined,
     notify: () => undefined,
     store: () => Promise.reject(new ToolError('This server has no storage for large outputs.')),
+    // The SDK servers have no time budget of their own: a checkpoint only observes the request's signal.
+    checkpoint: async () => {
+      if (signal.aborted) throw signal.reason;
+    },
   };
 }
 

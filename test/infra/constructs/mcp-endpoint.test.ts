@@ -109,7 +109,7 @@ describe('McpEndpoint', () => {
     expect(logGroup).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
   });
 
-  it('the MCP function may write its logs, put objects under the prefix, read and write task records, and invoke the companion and the worker: nothing else', () => {
+  it('the MCP function may write its logs, put (and delete) objects under the prefix, read and write task records, and invoke the companion and the worker: nothing else', () => {
     const { mcp, companion, worker, bucketId, tableId } = build();
     expect(mcp.statements).toEqual([
       {
@@ -117,7 +117,7 @@ describe('McpEndpoint', () => {
         Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
         Resource: logGroupArnOf(mcp.resource),
       },
-      { Effect: 'Allow', Action: 's3:PutObject', Resource: underPrefix(bucketId) },
+      { Effect: 'Allow', Action: ['s3:DeleteObject', 's3:PutObject'], Resource: underPrefix(bucketId) },
       {
         Effect: 'Allow',
         Action: ['dynamodb:GetItem', 'dynamodb:PutItem'],
@@ -209,7 +209,7 @@ describe('McpEndpoint', () => {
     expect(bucket.Properties.LifecycleConfiguration.Rules[0].Prefix).toBe('large/');
     expect(mcp.statements).toContainEqual({
       Effect: 'Allow',
-      Action: 's3:PutObject',
+      Action: ['s3:DeleteObject', 's3:PutObject'],
       Resource: underPrefix(bucketId, 'large/'),
     });
   });
@@ -295,6 +295,93 @@ describe('McpEndpoint', () => {
     ],
     ['a zero rate limit', { throttleRateLimit: 0 }, /throttleRateLimit must be/],
   ])('refuses %s and names the setting', (_, props, message) => {
+    expect(() => build(props)).toThrow(message);
+  });
+});
+
+describe('McpEndpoint with api rest-streaming', () => {
+  const streaming = (props: McpEndpointProps = {}) => build({ api: 'rest-streaming', ...props });
+
+  it('puts a streaming REST API in front of the function instead of the HTTP API', () => {
+    const { template, endpoint, stack } = streaming();
+    template.resourceCountIs('AWS::ApiGatewayV2::Api', 0);
+    template.resourceCountIs('AWS::ApiGateway::RestApi', 1);
+    expect(endpoint.api).toBe('rest-streaming');
+    expect(endpoint.httpApi).toBeUndefined();
+    expect(endpoint.restApi).toBeDefined();
+    expect(JSON.stringify(stack.resolve(endpoint.url))).toContain('"/prod/mcp"');
+  });
+
+  it('the function runs its streaming handler for up to 15 minutes by default', () => {
+    const { mcp } = streaming();
+    expect(mcp.resource.Properties).toMatchObject({
+      Handler: 'index.streamingHandler',
+      Timeout: 900,
+      Description: 'Stateless MCP server (Streamable HTTP, streamed responses)',
+    });
+  });
+
+  it('every method invokes the MCP function with a response stream, and only API Gateway may invoke it', () => {
+    const { template, mcp } = streaming();
+    for (const method of Object.values(template.findResources('AWS::ApiGateway::Method'))) {
+      expect(method.Properties.Integration.ResponseTransferMode).toBe('STREAM');
+      expect(JSON.stringify(method.Properties.Integration.Uri)).toContain(mcp.id);
+    }
+    for (const p of Object.values(template.findResources('AWS::Lambda::Permission')))
+      expect(p.Properties).toMatchObject({
+        Principal: 'apigateway.amazonaws.com',
+        FunctionName: { 'Fn::GetAtt': [mcp.id, 'Arn'] },
+      });
+  });
+
+  it('the monitoring watches the REST API stage and the 15-minute duration limit', () => {
+    const { template, mcp, endpoint } = streaming();
+    const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((a) => a.Properties);
+    const api5xx = alarms.find((a) => a.MetricName === '5XXError');
+    expect(api5xx).toMatchObject({ Namespace: 'AWS/ApiGateway' });
+    expect(api5xx!.Dimensions.map((d: { Name: string }) => d.Name).sort()).toEqual(['ApiName', 'Stage']);
+    const mcpDuration = alarms.find(
+      (a) =>
+        a.MetricName === 'Duration' &&
+        a.Dimensions.some((d: { Value: { Ref: string } }) => d.Value.Ref === mcp.id),
+    );
+    expect(mcpDuration?.Threshold).toBe(900_000 * 0.8);
+    expect(endpoint.monitoring.alarms).toHaveLength(10);
+  });
+
+  it('tasks work the same way: the MCP function gets the task table and may start the worker', () => {
+    const { mcp, worker, tableId, endpoint, stack } = streaming();
+    expect(mcp.resource.Properties.Environment.Variables).toMatchObject({
+      TASKS_TABLE: { Ref: tableId },
+      TASKS_WORKER_FUNCTION_NAME: { Ref: worker.id },
+    });
+    expect(JSON.stringify(mcp.statements)).toContain(JSON.stringify({ 'Fn::GetAtt': [worker.id, 'Arn'] }));
+    expect(stack.resolve(endpoint.tasks.workerFunction.functionName)).toEqual({ Ref: worker.id });
+  });
+
+  it('accepts a timeout up to 15 minutes, and a stage and handler of its own', () => {
+    const { mcp, template } = streaming({
+      mcpTimeout: Duration.minutes(15),
+      stageName: 'live',
+      mcpHandler: 'myStreamingHandler',
+    });
+    expect(mcp.resource.Properties).toMatchObject({ Timeout: 900, Handler: 'index.myStreamingHandler' });
+    template.hasResourceProperties('AWS::ApiGateway::Stage', { StageName: 'live' });
+  });
+
+  it.each<[string, McpEndpointProps, RegExp]>([
+    [
+      'a streaming function timeout above 15 minutes',
+      { api: 'rest-streaming', mcpTimeout: Duration.seconds(901) },
+      /mcpTimeout must be at most 900 seconds with api "rest-streaming"/,
+    ],
+    [
+      'an HTTP API function timeout above 30 s',
+      { api: 'http', mcpTimeout: Duration.seconds(31) },
+      /mcpTimeout must be at most 30 seconds with api "http"/,
+    ],
+    ['an unknown API kind', { api: 'websocket' as 'http' }, /api must be one of http, rest-streaming/],
+  ])('refuses %s', (_, props, message) => {
     expect(() => build(props)).toThrow(message);
   });
 });

@@ -1,5 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import * as rest from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -88,6 +89,30 @@ describe('McpMonitoring', () => {
     expect(alarmOn(build().template, '5xx')).toEqual([
       expect.objectContaining({ Namespace: 'AWS/ApiGateway', Statistic: 'Sum', Threshold: 1 }),
     ]);
+  });
+
+  it('a REST API stage is watched the same way, through its own metrics', () => {
+    const stack = newStack();
+    const fn = new lambda.Function(stack, 'Fn', {
+      runtime: lambda.Runtime.NODEJS_22_X,
+      handler: 'index.handler',
+      code: lambda.Code.fromInline('export const handler = async () => ({});'),
+    });
+    const api = new rest.RestApi(stack, 'Rest', { deployOptions: { stageName: 'prod' } });
+    api.root.addMethod('GET', new rest.MockIntegration());
+    new McpMonitoring(stack, 'Monitoring', {
+      functions: [{ label: 'Mcp', function: fn, timeout: Duration.minutes(15) }],
+      stage: api.deploymentStage,
+    });
+    const template = Template.fromStack(stack);
+    expect(alarmOn(template, '5XXError')).toEqual([
+      expect.objectContaining({
+        Namespace: 'AWS/ApiGateway',
+        Statistic: 'Sum',
+        Dimensions: expect.arrayContaining([expect.objectContaining({ Name: 'Stage' })]),
+      }),
+    ]);
+    expect(alarmOn(template, 'Duration')[0]?.Threshold).toBe(900_000 * 0.8);
   });
 
   it('every alarm explains what to do and has no action unless one is given', () => {

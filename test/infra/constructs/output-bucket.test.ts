@@ -121,7 +121,7 @@ describe('OutputBucket', () => {
   });
 
   it.each([
-    ['grantStoreOutputs', 's3:PutObject'],
+    ['grantStoreOutputs', ['s3:DeleteObject', 's3:PutObject']],
     ['grantReadOutputs', 's3:GetObject'],
   ] as const)('%s allows %s on keys under the prefix and nothing else', (grant, action) => {
     const { template, bucketId } = build({ prefix: 'large/' }, (bucket, role) => bucket[grant](role));

@@ -100,7 +100,7 @@ describe('TaskWorker', () => {
     ]);
   });
 
-  it('the worker may write its logs, record failed runs, read and write task records and store outputs: nothing else', () => {
+  it('the worker may write its logs, record failed runs, read and write task records and store (and delete) outputs: nothing else', () => {
     const { fn, tableId, queueId, bucketId } = build();
     expect(fn.statements).toEqual([
       {
@@ -116,7 +116,7 @@ describe('TaskWorker', () => {
       { Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:PutItem'], Resource: arnOf(tableId) },
       {
         Effect: 'Allow',
-        Action: 's3:PutObject',
+        Action: ['s3:DeleteObject', 's3:PutObject'],
         Resource: { 'Fn::Join': ['', [arnOf(bucketId), '/outputs/*']] },
       },
     ]);

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+
+const TEXTUAL = /^(application\/(json|[\w.+-]*\+json|x-www-form-urlencoded)|text\/)/i;
+
+/**
+ * Builds the event an API Gateway REST API proxy integration (payload 1.0) delivers, as on a custom domain without
+ * a base path (so the local URL `/mcp` is the event's `path`): `headers` keep the last value of a repeated header,
+ * `multiValueHeaders` all of them.
+ */
+export function toRestApiEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEvent {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const headers: Record<string, string> = {};
+  const multiValueHeaders: Record<string, string[]> = {};
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    const value = req.rawHeaders[i + 1]!;
+    headers[name] = value;
+    (multiValueHeaders[name] ??= []).push(value);
+  }
+  const query: Record<string, string[]> = {};
+  for (const [name, value] of url.searchParams) (query[name] ??= []).push(value);
+  const hasQuery = Object.keys(query).length > 0;
+  const contentType = req.headers['content-type'] ?? '';
+  const textual = TEXTUAL.test(contentType);
+  const now = Date.now();
+  const method = req.method ?? 'GET';
+  return {
+    resource: url.pathname,
+    path: url.pathname,
+    httpMethod: method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: hasQuery
+      ? Object.fromEntries(Object.entries(query).map(([k, v]) => [k, v.at(-1)!]))
+      : null,
+    multiValueQueryStringParameters: hasQuery ? query : null,
+    pathParameters: null,
+    stageVariables: null,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      authorizer: undefined,
+      domainName: req.headers.host ?? 'localhost',
+      httpMethod: method,
+      identity: {
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: req.headers['user-agent'] ?? null,
+      } as APIGatewayProxyEvent['requestContext']['identity'],
+      path: url.pathname,
+      protocol: `HTTP/${req.httpVersion}`,
+      requestId: randomUUID(),
+      requestTimeEpoch: now,
+      resourceId: 'local',
+      resourcePath: url.pathname,
+      stage: 'local',
+    },
+    body: body.length ? (textual ? body.toString('utf8') : body.toString('base64')) : null,
+    isBase64Encoded: body.length > 0 && !textual,
+  };
+}

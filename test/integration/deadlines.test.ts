@@ -1,0 +1,148 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createOffloader,
+  defineTool,
+  lambdaInvoker,
+  LOCAL_S3_CREDENTIALS,
+  remoteStoredOutputs,
+  s3Storage,
+  storedOutputs,
+  type McpServerOptions,
+} from '../../src/index.ts';
+import { serveServer, type RunningServer } from '../support/local.ts';
+import { BASE_HEADERS } from '../support/rpc.ts';
+
+/**
+ * Every outbound call ends before the invocation does: a storage or companion endpoint that accepts connections
+ * and never answers costs the client an honest `isError` or -32603 within the deadline, not a gateway timeout.
+ */
+
+/** The simulated Lambda time limit of these servers: answers must arrive before it. */
+const DEADLINE_MS = 4_000;
+
+/** A TCP endpoint that accepts every connection, reads everything and never answers. */
+async function silentEndpoint(): Promise<{ url: string; connections(): number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  let accepted = 0;
+  const server: Server = createServer((socket) => {
+    accepted += 1;
+    sockets.add(socket);
+    socket.on('data', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connections: () => accepted,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+let silent: Awaited<ReturnType<typeof silentEndpoint>>;
+const servers: RunningServer[] = [];
+
+const tools = [
+  defineTool({ name: 'small', description: 'a small answer', handler: () => 'still here' }),
+  defineTool({ name: 'large', description: 'an output to store', handler: () => 'x'.repeat(5_000) }),
+  defineTool({
+    name: 'keep',
+    description: 'stores explicitly',
+    handler: (_args, ctx) => ctx.store({ data: 'kept', mimeType: 'text/plain' }),
+  }),
+];
+
+async function serve(resources: McpServerOptions['resources']): Promise<RunningServer> {
+  const storage = s3Storage({
+    bucket: 'outputs',
+    endpoint: silent.url,
+    credentials: { ...LOCAL_S3_CREDENTIALS },
+    // Far beyond the deadline: only the deadline's signal can end these calls in time.
+    connectionTimeoutMs: 60_000,
+    requestTimeoutMs: 60_000,
+  });
+  const server = await serveServer(
+    {
+      info: { name: 'deadlines', version: '1.0.0' },
+      tools,
+      offloader: createOffloader({ storage, prefix: 'outputs/', thresholdBytes: 1024, ttlDays: 1 }),
+      resources: resources ?? [storedOutputs({ storage, prefix: 'outputs/' })],
+      // Tools may run until 2.5 s before the deadline; storing then has until 1 s before it.
+      reserveMs: 2_500,
+    },
+    { timeoutMs: DEADLINE_MS },
+  );
+  servers.push(server);
+  return server;
+}
+
+async function post(url: string, method: string, params: Record<string, unknown>) {
+  const started = performance.now();
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: BASE_HEADERS,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return { status: res.status, json: (await res.json()) as any, ms: performance.now() - started };
+}
+
+const URI = `mcp-output://outputs/${'a'.repeat(32)}`;
+
+beforeAll(async () => {
+  silent = await silentEndpoint();
+});
+afterAll(async () => {
+  for (const server of servers) await server.close();
+  await silent.close();
+});
+
+describe('a storage endpoint that accepts connections and never answers', () => {
+  it('a tool call whose output must be stored answers isError before the deadline, saying so', async () => {
+    const server = await serve(undefined);
+    const before = silent.connections();
+    const res = await post(server.url, 'tools/call', { name: 'large' });
+    expect(silent.connections()).toBeGreaterThan(before);
+    expect(res.status).toBe(200);
+    expect(res.json.result.isError).toBe(true);
+    expect(res.json.result.content[0].text).toMatch(/could not be stored \(storage did not answer in time/);
+    expect(res.ms).toBeLessThan(DEADLINE_MS);
+  });
+
+  it('an explicit ctx.store() answers isError before the deadline', async () => {
+    const server = await serve(undefined);
+    const res = await post(server.url, 'tools/call', { name: 'keep' });
+    expect(res.json.result).toMatchObject({ isError: true });
+    expect(res.ms).toBeLessThan(DEADLINE_MS);
+  });
+
+  it('a stored-output read answers -32603 before the deadline', async () => {
+    const server = await serve(undefined);
+    const res = await post(server.url, 'resources/read', { uri: URI });
+    expect(res.status).toBe(200);
+    expect(res.json.error).toMatchObject({ code: -32603, message: expect.stringMatching(/try again/) });
+    expect(res.ms).toBeLessThan(DEADLINE_MS);
+  });
+
+  it('a read through a companion function that never answers answers -32603 before the deadline', async () => {
+    const invoke = lambdaInvoker({
+      functionName: 'resources',
+      endpoint: silent.url,
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    });
+    const server = await serve([remoteStoredOutputs({ invoke, prefix: 'outputs/' })]);
+    const res = await post(server.url, 'resources/read', { uri: URI });
+    expect(res.json.error).toMatchObject({ code: -32603 });
+    expect(res.ms).toBeLessThan(DEADLINE_MS);
+  });
+
+  it('the same server answers the next call at once', async () => {
+    const server = servers[0]!;
+    const res = await post(server.url, 'tools/call', { name: 'small' });
+    expect(res.json.result).toEqual({ content: [{ type: 'text', text: 'still here' }] });
+    expect(res.ms).toBeLessThan(DEADLINE_MS / 2);
+  });
+});

@@ -1,0 +1,41 @@
+/** One SSE event as a client received it: when (performance.now(), this process) and what. */
+export interface ArrivedEvent {
+  at: number;
+  /** The JSON message of a `data:` line; undefined for a comment-only block (keep-alive). */
+  message?: { id?: unknown; method?: string; params?: any; result?: any; error?: any };
+  comment?: string;
+}
+
+/**
+ * Reads an SSE response body as it arrives and records each event with its arrival time, the way a client sees
+ * them (blocks separated by a blank line; `data:` lines joined; lines starting with `:` are comments).
+ */
+export async function readEvents(
+  body: ReadableStream<Uint8Array>,
+  onEvent: (event: ArrivedEvent) => void = () => {},
+): Promise<ArrivedEvent[]> {
+  const events: ArrivedEvent[] = [];
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const reader = body.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const at = performance.now();
+    buffer += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const lines = block.split('\n');
+      const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart());
+      const comment = lines.find((l) => l.startsWith(':'));
+      const event: ArrivedEvent = data.length
+        ? { at, message: JSON.parse(data.join('\n')) }
+        : { at, comment: comment?.slice(1).trim() ?? '' };
+      events.push(event);
+      onEvent(event);
+    }
+  }
+  return events;
+}
