@@ -1,4 +1,3 @@
-import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOffloader,
@@ -12,6 +11,7 @@ import {
 } from '../../src/index.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';
 import { BASE_HEADERS } from '../support/rpc.ts';
+import { silentEndpoint, type SilentEndpoint } from '../support/silent-endpoint.ts';
 
 /**
  * Every outbound call ends before the invocation does: a storage or companion endpoint that accepts connections
@@ -21,29 +21,7 @@ import { BASE_HEADERS } from '../support/rpc.ts';
 /** The simulated Lambda time limit of these servers: answers must arrive before it. */
 const DEADLINE_MS = 4_000;
 
-/** A TCP endpoint that accepts every connection, reads everything and never answers. */
-async function silentEndpoint(): Promise<{ url: string; connections(): number; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  let accepted = 0;
-  const server: Server = createServer((socket) => {
-    accepted += 1;
-    sockets.add(socket);
-    socket.on('data', () => undefined);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    connections: () => accepted,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
-
-let silent: Awaited<ReturnType<typeof silentEndpoint>>;
+let silent: SilentEndpoint;
 const servers: RunningServer[] = [];
 
 const tools = [
