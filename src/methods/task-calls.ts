@@ -1,6 +1,8 @@
 import type { InputTarget } from '../codec/codec.ts';
+import { deadlineSignal } from '../deadline.ts';
 import { InputRequired } from '../input/input-required.ts';
 import { TaskLimits } from '../limits.ts';
+import { errorFields } from '../log.ts';
 import { ownerTag } from '../outputs/object-info.ts';
 import type { CallToolResult, JSONObject } from '../protocol/types.ts';
 import { newRecord, newTaskId, wireTask } from '../tasks/policy.ts';
@@ -32,7 +34,8 @@ export interface TaskCall {
  * Server-directed task creation (SEP-2663): a call of a task tool from a client that declared the extension is
  * answered with a task (a flat CreateTaskResult, `resultType: "task"`) once the task is durably stored and its
  * worker started; `task.prepare` may first gather input synchronously. A `required` tool refuses other clients;
- * an `optional` one returns undefined to them, and the call runs as any other.
+ * an `optional` one returns undefined to them, and the call runs as any other. Storing and starting end before
+ * the invocation's deadline: if they cannot, the call fails with -32603 (as for a store or start that fails).
  */
 export async function callThroughTask(
   tasks: TaskRuntime,
@@ -40,6 +43,7 @@ export async function callThroughTask(
   ctx: MethodContext,
 ): Promise<JSONObject | undefined> {
   const { tools, name, args, support, callCtx } = call;
+  const budgetEnds = Date.now() + call.remainingMs;
   const accepts = ctx.codec.acceptsTasks();
   if (!accepts && support.mode === 'required') return ctx.codec.taskRequired(name);
   const prepared = await tools.prepare(name, args, callCtx, call.remainingMs, call.cancel);
@@ -75,30 +79,44 @@ export async function callThroughTask(
     ttlMs: tasks.ttlMs,
     pollIntervalMs: tasks.pollIntervalMs,
   });
+  const signal = deadlineSignal(ctx.deadline);
   // SEP-2663: never answer with a task before a tasks/get for it would resolve.
-  await tasks.store.create(record);
-  await start(tasks, record, ctx);
+  await tasks.store.create(record, signal ? { signal } : {});
+  await start(tasks, record, ctx, signal);
   ctx.log.info('task created', { taskId: record.taskId, tool: name });
-  const waitMs = Math.min(support.afterMs ?? 0, call.remainingMs);
-  const finished = waitMs > 0 ? await completion(tasks, record, waitMs, ctx) : undefined;
+  // `task.prepare`, storing and starting took part of the request's time: wait only for what is left.
+  const waitMs = Math.min(support.afterMs ?? 0, budgetEnds - Date.now());
+  const finished = waitMs > 0 ? await completion(tasks, record, waitMs, ctx, signal) : undefined;
   if (finished) return ctx.codec.toolResult(finished) as unknown as JSONObject;
   return { resultType: 'task', ...wireTask(record) } as unknown as JSONObject;
 }
 
 /**
  * Waits up to `waitMs` for a task to complete (SEP-2663's immediate-result shortcut), polling the store at a
- * growing interval; the result when it did, undefined otherwise (the client then gets the task).
+ * growing interval; the result when it did, undefined otherwise (the client then gets the task). The task exists
+ * and runs, so a poll that fails or does not answer in time also answers with the task.
  */
 async function completion(
   tasks: TaskRuntime,
   key: TaskKey,
   waitMs: number,
   ctx: MethodContext,
+  signal: AbortSignal | undefined,
 ): Promise<CallToolResult | undefined> {
   const until = tasks.now() + waitMs;
+  const read = { log: ctx.log, ...(signal ? { signal } : {}) };
   let pause = 25;
   for (;;) {
-    const record: TaskRecord | undefined = await tasks.records.read(key, ctx.log);
+    let record: TaskRecord | undefined;
+    try {
+      record = await tasks.records.read(key, read);
+    } catch (error) {
+      ctx.log.warn('task not awaited: its record could not be read', {
+        taskId: key.taskId,
+        error: errorFields(error),
+      });
+      return undefined;
+    }
     if (record?.status === 'completed' && record.result) return record.result as unknown as CallToolResult;
     if (!record || record.status !== 'working') return undefined;
     const left = until - tasks.now();

@@ -14,7 +14,7 @@ export interface DynamoTaskStoreOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string };
   /** Time to establish a connection, ms. Default 3,000. */
   connectionTimeoutMs?: number;
-  /** Time a request may stay idle on its socket, ms. Default 5,000. */
+  /** Time a request may stay idle on its socket before it fails, ms. Default 5,000. */
   requestTimeoutMs?: number;
 }
 
@@ -26,17 +26,10 @@ type Sdk = typeof import('@aws-sdk/client-dynamodb');
 const isConditionFailure = (error: unknown) =>
   (error as { name?: string })?.name === 'ConditionalCheckFailedException';
 
-/**
- * Task records in DynamoDB, one item each: the key, the revision, the expiry (the table's TTL attribute, in epoch
- * seconds, so DynamoDB deletes the item some time after the task expired) and the record as one JSON string.
- * Every write is conditional: a create only where no item is, a replace only over the revision that was read, so
- * two writers can never both win a state transition. Reads are strongly consistent, so a task is readable the
- * moment `create` returns (SEP-2663 "durably created"). The SDK is imported on first use and is provided by the
- * Lambda runtime, so the bundles do not carry it.
- */
-export function dynamoTaskStore(options: DynamoTaskStoreOptions): TaskStore {
+/** The SDK and a client, imported and made on first use. */
+function lazyClient(options: DynamoTaskStoreOptions): () => Promise<{ sdk: Sdk; client: DynamoDBClient }> {
   let loaded: Promise<{ sdk: Sdk; client: DynamoDBClient }> | undefined;
-  const load = () =>
+  return () =>
     (loaded ??= import('@aws-sdk/client-dynamodb').then((sdk) => {
       const region = options.region ?? (options.endpoint ? 'us-east-1' : undefined);
       const client = new sdk.DynamoDBClient({
@@ -46,10 +39,25 @@ export function dynamoTaskStore(options: DynamoTaskStoreOptions): TaskStore {
         requestHandler: {
           connectionTimeout: options.connectionTimeoutMs ?? 3_000,
           requestTimeout: options.requestTimeoutMs ?? 5_000,
+          // Without this the SDK only warns when a request goes idle, and waits on.
+          throwOnRequestTimeout: true,
         },
       });
       return { sdk, client };
     }));
+}
+
+/**
+ * Task records in DynamoDB, one item each: the key, the revision, the expiry (the table's TTL attribute, in epoch
+ * seconds, so DynamoDB deletes the item some time after the task expired) and the record as one JSON string.
+ * Every write is conditional: a create only where no item is, a replace only over the revision that was read, so
+ * two writers can never both win a state transition. Reads are strongly consistent, so a task is readable the
+ * moment `create` returns (SEP-2663 "durably created"). Each call ends when its signal fires (the invocation's
+ * deadline), whatever the SDK's own timeouts. The SDK is imported on first use and is provided by the
+ * Lambda runtime, so the bundles do not carry it.
+ */
+export function dynamoTaskStore(options: DynamoTaskStoreOptions): TaskStore {
+  const load = lazyClient(options);
   const { partitionKey: PK, ttl: TTL } = TaskTableAttributes;
   const item = (record: TaskRecord) => ({
     [PK]: { S: storageKey(record) },
@@ -59,7 +67,7 @@ export function dynamoTaskStore(options: DynamoTaskStoreOptions): TaskStore {
   });
 
   return {
-    async create(record) {
+    async create(record, call) {
       try {
         const { sdk, client } = await load();
         await client.send(
@@ -69,12 +77,13 @@ export function dynamoTaskStore(options: DynamoTaskStoreOptions): TaskStore {
             ConditionExpression: 'attribute_not_exists(#pk)',
             ExpressionAttributeNames: { '#pk': PK },
           }),
+          { abortSignal: call?.signal },
         );
       } catch (error) {
         throw new TaskStoreError('create', { cause: error });
       }
     },
-    async get(key) {
+    async get(key, call) {
       try {
         const { sdk, client } = await load();
         const out = await client.send(
@@ -83,6 +92,7 @@ export function dynamoTaskStore(options: DynamoTaskStoreOptions): TaskStore {
             Key: { [PK]: { S: storageKey(key) } },
             ConsistentRead: true,
           }),
+          { abortSignal: call?.signal },
         );
         const doc = out.Item?.doc?.S;
         return doc === undefined ? undefined : (JSON.parse(doc) as TaskRecord);
@@ -90,7 +100,7 @@ export function dynamoTaskStore(options: DynamoTaskStoreOptions): TaskStore {
         throw new TaskStoreError('get', { cause: error });
       }
     },
-    async replace(record) {
+    async replace(record, call) {
       try {
         const { sdk, client } = await load();
         await client.send(
@@ -101,6 +111,7 @@ export function dynamoTaskStore(options: DynamoTaskStoreOptions): TaskStore {
             ExpressionAttributeNames: { '#rev': 'rev' },
             ExpressionAttributeValues: { ':read': { N: String(record.revision - 1) } },
           }),
+          { abortSignal: call?.signal },
         );
         return true;
       } catch (error) {

@@ -25,8 +25,11 @@ export interface TaskJob {
   clientCapabilities: JSONObject;
 }
 
-/** Hands a run to a worker; resolves once the worker is sure to get it (Lambda accepted the event). */
-export type TaskLauncher = (job: TaskJob) => Promise<void>;
+/**
+ * Hands a run to a worker; resolves once the worker is sure to get it (Lambda accepted the event). `signal` (the
+ * invocation's deadline) ends the attempt, which then fails; an aborted start may still have been accepted.
+ */
+export type TaskLauncher = (job: TaskJob, options?: { signal?: AbortSignal }) => Promise<void>;
 
 const OWNER = /^[0-9a-f]{64}$/;
 const isString = (v: unknown): v is string => typeof v === 'string';

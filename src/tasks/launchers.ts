@@ -39,7 +39,8 @@ export interface LambdaTaskLauncherOptions {
 /**
  * Starts each run in the worker function by an asynchronous invocation (`InvocationType: Event`): Lambda queues
  * the job and answers 202 at once, and the worker may run for up to 15 minutes. `@aws-sdk/client-lambda` is loaded
- * on first use. A refused invocation throws, so the task is never left waiting for a worker that was not started.
+ * on first use. A refused invocation throws, so the task is never left waiting for a worker that was not started;
+ * so does one that has not been accepted when the caller's signal fires (the invocation's deadline).
  */
 export function lambdaTaskLauncher(options: LambdaTaskLauncherOptions): TaskLauncher {
   let loaded: Promise<{ sdk: typeof import('@aws-sdk/client-lambda'); client: LambdaClient }> | undefined;
@@ -50,11 +51,12 @@ export function lambdaTaskLauncher(options: LambdaTaskLauncherOptions): TaskLaun
         ...(region ? { region } : {}),
         ...(options.endpoint ? { endpoint: options.endpoint } : {}),
         ...(options.credentials ? { credentials: options.credentials } : {}),
-        requestHandler: { connectionTimeout: 3_000, requestTimeout: 5_000 },
+        // Without throwOnRequestTimeout the SDK only warns when a request goes idle, and waits on.
+        requestHandler: { connectionTimeout: 3_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
       });
       return { sdk, client };
     }));
-  return async (job) => {
+  return async (job, call) => {
     const { sdk, client } = await load();
     const out = await client.send(
       new sdk.InvokeCommand({
@@ -62,6 +64,7 @@ export function lambdaTaskLauncher(options: LambdaTaskLauncherOptions): TaskLaun
         InvocationType: 'Event',
         Payload: Buffer.from(JSON.stringify(job), 'utf8'),
       }),
+      { abortSignal: call?.signal },
     );
     if (out.StatusCode !== 202) throw new Error(`the worker was not started (status ${out.StatusCode})`);
   };

@@ -1,3 +1,4 @@
+import { deadlineSignal } from '../deadline.ts';
 import { checkInputRequests, InputRequired } from '../input/input-required.ts';
 import { TaskLimits } from '../limits.ts';
 import { errorFields, type Logger } from '../log.ts';
@@ -10,7 +11,7 @@ import { fitResult } from '../tools/result.ts';
 import type { TaskJob } from './job.ts';
 import { claim, renew, settle, type RunOutcome } from './policy.ts';
 import { taskRecords, type TaskRecords } from './records.ts';
-import type { TaskStore } from './store.ts';
+import type { TaskStore, TaskStoreCallOptions } from './store.ts';
 import type { TaskKey, TaskRecord } from './types.ts';
 
 /** What a worker runs tasks with: the same tools and offload policy as the MCP function, and the task store. */
@@ -47,6 +48,8 @@ const MAX_STATUS_MESSAGE = 500;
  * The worker's side of a task: claim the due run (once), run the tool with a heartbeat that renews the lease,
  * carries progress into the task's status message and aborts the tool when the task was cancelled, then record the
  * outcome (a result through the offload policy, a request for input, or a protocol error) over the claimed run.
+ * Every store call ends before the invocation's deadline; an outcome that cannot be recorded by then is thrown,
+ * and the task's lease then runs out (it reads failed).
  */
 export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   const now = options.now ?? Date.now;
@@ -56,8 +59,10 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
   return async function runTask(job, run) {
     const { log } = run;
     const records = taskRecords(options.store, now);
+    const outOfTime = deadlineSignal(run.deadline);
+    const call = outOfTime ? { signal: outOfTime } : {};
     const key: TaskKey = { taskId: job.taskId, ...(job.owner !== undefined ? { owner: job.owner } : {}) };
-    const claimed = await records.update(key, (r) => claim(r, job.round, now(), now() + leaseMs));
+    const claimed = await records.update(key, (r) => claim(r, job.round, now(), now() + leaseMs), call);
     if (!claimed) {
       log.warn('task run not started: cancelled, expired, lapsed or already taken', {
         taskId: job.taskId,
@@ -67,7 +72,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     }
     const started = performance.now();
     const controller = new AbortController();
-    const beat = heartbeat(records, key, job.round, { now, leaseMs, heartbeatMs, log }, controller);
+    const beat = heartbeat(records, key, job.round, { now, leaseMs, heartbeatMs, log, call }, controller);
     let outcome: RunOutcome;
     try {
       outcome = await runTool(options, claimed, job, run, { signal: controller.signal, report: beat.report });
@@ -76,7 +81,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     } finally {
       beat.stop();
     }
-    const settled = await records.update(key, (r) => settle(r, job.round, outcome, now()));
+    const settled = await records.update(key, (r) => settle(r, job.round, outcome, now()), call);
     log.info('task run', {
       taskId: job.taskId,
       tool: claimed.tool,
@@ -177,10 +182,16 @@ function heartbeat(
   records: TaskRecords,
   key: TaskKey,
   round: number,
-  timing: { now: () => number; leaseMs: number; heartbeatMs: number; log: Logger },
+  timing: {
+    now: () => number;
+    leaseMs: number;
+    heartbeatMs: number;
+    log: Logger;
+    call: TaskStoreCallOptions;
+  },
   controller: AbortController,
 ) {
-  const { now, leaseMs, heartbeatMs, log } = timing;
+  const { now, leaseMs, heartbeatMs, log, call } = timing;
   let message: string | undefined;
   let written: string | undefined;
   let busy = false;
@@ -189,7 +200,11 @@ function heartbeat(
     busy = true;
     try {
       const pending = message !== written ? message : undefined;
-      const renewed = await records.update(key, (r) => renew(r, round, now(), now() + leaseMs, pending));
+      const renewed = await records.update(
+        key,
+        (r) => renew(r, round, now(), now() + leaseMs, pending),
+        call,
+      );
       if (!renewed) controller.abort(new Error('the task is no longer running'));
       else written = pending ?? written;
     } catch (error) {

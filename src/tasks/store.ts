@@ -7,14 +7,23 @@ import type { TaskKey, TaskRecord } from './types.ts';
  */
 export interface TaskStore {
   /** Writes a new record; resolves only once a `get` anywhere would find it. Throws if the key exists. */
-  create(record: TaskRecord): Promise<void>;
+  create(record: TaskRecord, options?: TaskStoreCallOptions): Promise<void>;
   /** The record stored under the key, or undefined when there is none. */
-  get(key: TaskKey): Promise<TaskRecord | undefined>;
+  get(key: TaskKey, options?: TaskStoreCallOptions): Promise<TaskRecord | undefined>;
   /**
    * Replaces the record if the stored one still has revision `record.revision - 1`; false when another writer got
    * there first (the caller reads again and retries its change).
    */
-  replace(record: TaskRecord): Promise<boolean>;
+  replace(record: TaskRecord, options?: TaskStoreCallOptions): Promise<boolean>;
+}
+
+/** Per-call options of a task store operation (as for storage calls). */
+export interface TaskStoreCallOptions {
+  /**
+   * Aborts the call, which then fails with a TaskStoreError: the invocation's deadline (`src/deadline.ts`). An
+   * aborted write may still have landed.
+   */
+  signal?: AbortSignal;
 }
 
 /** The storage key of a task: the caller's owner tag (or `-` when requests are not authenticated) and the id. */

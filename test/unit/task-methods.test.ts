@@ -233,4 +233,13 @@ describe('the task methods', () => {
     expect(JSON.stringify(res.json)).not.toContain('Rate exceeded');
     expect(store.size).toBe(1);
   });
+
+  it('a task whose record cannot be read while afterMs waits is answered with the task: it exists and runs', async () => {
+    const store = memoryTaskStore();
+    // Created and started, then every read fails (the worker here is never started, so it stays working).
+    const flaky = { ...store, get: () => Promise.reject(new Error('ProvisionedThroughputExceeded')) };
+    const server = serverWith({ store: flaky, launch: async () => undefined });
+    const res = await modern(server, 'tools/call', { name: 'maybe', arguments: { ms: 10 } });
+    expect(res.json.result).toMatchObject({ resultType: 'task', status: 'working' });
+  });
 });
