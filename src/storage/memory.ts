@@ -29,7 +29,8 @@ export function memoryStorage(): StorageWriter &
       const object = objects.get(key);
       return object && { ...object, body: Uint8Array.from(object.body) };
     },
-    async getRange(key, start, end) {
+    async getRange(key, start, end, call) {
+      if (call?.signal?.aborted) throw new StorageError('get', key, { cause: call.signal.reason });
       const object = objects.get(key);
       if (!object) return undefined;
       const totalSize = object.body.byteLength;
@@ -37,7 +38,8 @@ export function memoryStorage(): StorageWriter &
       const body = Uint8Array.from(object.body.subarray(from, Math.max(from, Math.min(end, totalSize))));
       return { ...object, metadata: { ...object.metadata }, body, start, totalSize };
     },
-    async stream(key, start = 0) {
+    async stream(key, start = 0, call) {
+      if (call?.signal?.aborted) throw new StorageError('get', key, { cause: call.signal.reason });
       const object = objects.get(key);
       if (!object) return undefined;
       const bytes = object.body;

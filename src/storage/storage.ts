@@ -57,9 +57,21 @@ export interface RangeReader {
    * Bytes [start, end) of an object, clipped to its size (empty when `start` is at or past the end, or `end` is
    * not after `start`), with its attributes and total size.
    */
-  getRange(key: string, start: number, end: number): Promise<StoredRange | undefined>;
-  /** The object's bytes from `start` to its end, chunk by chunk: a scan holds one chunk at a time. */
-  stream(key: string, start?: number): Promise<AsyncIterable<Uint8Array> | undefined>;
+  getRange(
+    key: string,
+    start: number,
+    end: number,
+    options?: StorageCallOptions,
+  ): Promise<StoredRange | undefined>;
+  /**
+   * The object's bytes from `start` to its end, chunk by chunk: a scan holds one chunk at a time. The signal covers
+   * the reading of the chunks too.
+   */
+  stream(
+    key: string,
+    start?: number,
+    options?: StorageCallOptions,
+  ): Promise<AsyncIterable<Uint8Array> | undefined>;
 }
 
 /** Storage failed (unreachable, refused, timed out). The message is for logs; clients get a generic one. */

@@ -1,12 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOffloader,
+  createStoredReadHandler,
   defineTool,
   lambdaInvoker,
   LOCAL_S3_CREDENTIALS,
   remoteStoredOutputs,
+  s3RangeReader,
   s3Storage,
+  silentLogger,
+  storedOutputPages,
   storedOutputs,
+  type InvokeCompanion,
   type McpServerOptions,
 } from '../../src/index.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';
@@ -34,15 +39,21 @@ const tools = [
   }),
 ];
 
-async function serve(resources: McpServerOptions['resources']): Promise<RunningServer> {
-  const storage = s3Storage({
-    bucket: 'outputs',
-    endpoint: silent.url,
-    credentials: { ...LOCAL_S3_CREDENTIALS },
-    // Far beyond the deadline: only the deadline's signal can end these calls in time.
-    connectionTimeoutMs: 60_000,
-    requestTimeoutMs: 60_000,
-  });
+/** The bucket on the endpoint that never answers. */
+const silentBucket = () => ({
+  bucket: 'outputs',
+  endpoint: silent.url,
+  credentials: { ...LOCAL_S3_CREDENTIALS },
+  // Far beyond the deadline: only the deadline's signal can end these calls in time.
+  connectionTimeoutMs: 60_000,
+  requestTimeoutMs: 60_000,
+});
+
+async function serve(
+  resources: McpServerOptions['resources'],
+  extra: Partial<McpServerOptions> = {},
+): Promise<RunningServer> {
+  const storage = s3Storage(silentBucket());
   const server = await serveServer(
     {
       info: { name: 'deadlines', version: '1.0.0' },
@@ -51,6 +62,7 @@ async function serve(resources: McpServerOptions['resources']): Promise<RunningS
       resources: resources ?? [storedOutputs({ storage, prefix: 'outputs/' })],
       // Tools may run until 2.5 s before the deadline; storing then has until 1 s before it.
       reserveMs: 2_500,
+      ...extra,
     },
     { timeoutMs: DEADLINE_MS },
   );
@@ -119,6 +131,53 @@ describe('a storage endpoint that accepts connections and never answers', () => 
 
   it('the same server answers the next call at once', async () => {
     const server = servers[0]!;
+    const res = await post(server.url, 'tools/call', { name: 'small' });
+    expect(res.json.result).toEqual({ content: [{ type: 'text', text: 'still here' }] });
+    expect(res.ms).toBeLessThan(DEADLINE_MS / 2);
+  });
+});
+
+describe('the companion reading pages from a bucket that never answers', () => {
+  /** The companion invocation's own time limit: shorter than the tool's budget, so it is what ends the read. */
+  const COMPANION_DEADLINE_MS = 2_000;
+  const answers: { status: unknown; ms: number }[] = [];
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    const bucket = silentBucket();
+    const companion = createStoredReadHandler(
+      storedOutputs({ storage: s3Storage(bucket), prefix: 'outputs/' }),
+      silentLogger,
+      storedOutputPages({ storage: s3RangeReader(bucket), prefix: 'outputs/' }),
+    );
+    // The companion function in-process, with a Lambda context carrying its own deadline.
+    const invoke: InvokeCompanion = async (payload) => {
+      const started = performance.now();
+      const deadline = Date.now() + COMPANION_DEADLINE_MS;
+      const answer = await companion(JSON.parse(payload), {
+        getRemainingTimeInMillis: () => deadline - Date.now(),
+      });
+      answers.push({ status: answer.status, ms: performance.now() - started });
+      return JSON.stringify(answer);
+    };
+    const pages = remoteStoredOutputs({ invoke, prefix: 'outputs/' });
+    server = await serve([pages], { outputPages: pages });
+  });
+
+  it('answers a page unavailable before its own deadline, and read_output answers isError before the deadline', async () => {
+    const before = silent.connections();
+    const res = await post(server.url, 'tools/call', { name: 'read_output', arguments: { uri: URI } });
+    expect(silent.connections()).toBeGreaterThan(before);
+    expect(answers).toEqual([{ status: 'unavailable', ms: expect.any(Number) }]);
+    expect(answers[0]!.ms).toBeLessThan(COMPANION_DEADLINE_MS);
+    expect(res.json.result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringMatching(/could not be read right now/) }],
+    });
+    expect(res.ms).toBeLessThan(DEADLINE_MS);
+  });
+
+  it('the same server answers the next call at once', async () => {
     const res = await post(server.url, 'tools/call', { name: 'small' });
     expect(res.json.result).toEqual({ content: [{ type: 'text', text: 'still here' }] });
     expect(res.ms).toBeLessThan(DEADLINE_MS / 2);

@@ -16,13 +16,15 @@ import { createStoredPageHandler } from './page-handler.ts';
  */
 export function createStoredReadHandler(provider: ResourceProvider, log: Logger, pager?: OutputPager) {
   const pages = pager ? createStoredPageHandler(pager, log) : undefined;
-  /** `context` is the Lambda context: its remaining time bounds the storage read. */
+  /** `context` is the Lambda context: its remaining time bounds the storage reads (of a read or a page). */
   return async function handle(
     event: unknown,
     context?: { getRemainingTimeInMillis?(): number },
   ): Promise<StoredReadResponse | StoredPageResponse> {
+    const remaining = context?.getRemainingTimeInMillis?.();
+    const deadline = remaining === undefined ? undefined : Date.now() + remaining;
     if (isJsonObject(event) && event.version === STORED_PAGE_VERSION) {
-      return pages ? pages(event) : { version: STORED_PAGE_VERSION, status: 'invalid_request' };
+      return pages ? pages(event, deadline) : { version: STORED_PAGE_VERSION, status: 'invalid_request' };
     }
     const request = parseStoredReadRequest(event);
     if (!request) {
@@ -31,8 +33,7 @@ export function createStoredReadHandler(provider: ResourceProvider, log: Logger,
     }
     const { requestId } = request;
     const scoped = withKeys(log, { requestId });
-    const remaining = context?.getRemainingTimeInMillis?.();
-    const signal = deadlineSignal(remaining === undefined ? undefined : Date.now() + remaining);
+    const signal = deadlineSignal(deadline);
     try {
       const read = provider.owns(request.uri)
         ? await provider.read(request.uri, {

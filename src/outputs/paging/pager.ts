@@ -46,6 +46,15 @@ function bodyOf(
   }
 }
 
+/** The storage as one page reads it: every call ends when `signal` fires (the invocation's deadline). */
+function boundTo(storage: RangeReader, signal: AbortSignal | undefined): RangeReader {
+  if (!signal) return storage;
+  return {
+    getRange: (key, start, end) => storage.getRange(key, start, end, { signal }),
+    stream: (key, start) => storage.stream(key, start, { signal }),
+  };
+}
+
 /** What a binary output can tell instead of a page. */
 function binaryRefusal(facts: OutputFacts): string {
   const hash = facts.sha256 ? `, SHA-256 ${facts.sha256}` : '';
@@ -61,7 +70,8 @@ function binaryRefusal(facts: OutputFacts): string {
  * (and by in-process servers in tests). The MCP function reaches it through the companion, so its bundle carries
  * none of it. Same addressing and isolation as `resources/read`: a URI is parsed strictly before any storage access,
  * and unknown, malformed, expired and other callers' outputs all come back `not_found`. Refusals are answers the
- * model can act on; storage failures are logged here and answered `unavailable`.
+ * model can act on; storage failures, and reads still unanswered when `ctx.signal` fires, are logged here and
+ * answered `unavailable`.
  */
 export function storedOutputPages(options: PagerOptions): OutputPager {
   const parse = outputUriParser(options.prefix);
@@ -71,7 +81,8 @@ export function storedOutputPages(options: PagerOptions): OutputPager {
     async readPage(uri: string, query: PageQuery, ctx: ResourceContext): Promise<PageOutcome> {
       const address = parse(uri);
       if (!address) return { status: 'not_found' };
-      const { storage, prefix } = options;
+      const storage = boundTo(options.storage, ctx.signal);
+      const { prefix } = options;
       try {
         const owner = ownerTag(ctx.principal);
         const located = await locateOutput({ storage, prefix, owner, now: now() }, uri, address);
