@@ -3,8 +3,9 @@ import { Defaults } from './limits.ts';
 /**
  * Deadlines of outbound calls. An invocation that waits on a storage or network call past its deadline is stopped
  * by the platform, and the client gets a gateway error instead of an honest answer. So every outbound call
- * (storage reads and writes, the companion function, the issuer's metadata and keys) gets a signal that fires a
- * margin before the invocation's deadline; the caller then still has time to answer `isError` or -32603.
+ * (storage reads and writes, the companion function, the issuer's metadata and keys, the task table and the task
+ * worker's start, the bridge's table, key and secrets) gets a signal that fires a margin before the invocation's
+ * deadline; the caller then still has time to answer `isError`, -32603 or 503.
  */
 
 /**
