@@ -21,6 +21,8 @@ const signal = () => AbortSignal.timeout(5_000);
 const now = () => Math.floor(Date.now() / 1000);
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now()}-${(counter += 1)}`;
+/** The fixtures' own clock, read once, so a fixture built twice in one test is the same value across a second boundary. */
+const fixtureNow = now();
 
 const grant = (): CodeGrant => ({
   clientHash: 'client-hash',
@@ -30,7 +32,7 @@ const grant = (): CodeGrant => ({
   refresh: true,
   subject: 'user-1',
   resource: 'https://mcp.example.com/mcp',
-  expiresAt: now() + 60,
+  expiresAt: fixtureNow + 600,
 });
 
 const family = (id: string, tokenHash = 'hash-1'): RefreshFamily => ({
@@ -40,7 +42,7 @@ const family = (id: string, tokenHash = 'hash-1'): RefreshFamily => ({
   scope: 'mcp',
   resource: 'https://mcp.example.com/mcp',
   tokenHash,
-  expiresAt: now() + 3600,
+  expiresAt: fixtureNow + 3600,
 });
 
 describe.each([
