@@ -99,10 +99,12 @@ try {
       process.exit(0);
     }
     if (command.gc) globalThis.gc?.();
+    // The current size first: the high-water mark read after it can only be as large or larger.
+    const rssBytes = process.memoryUsage.rss();
     const maxRssBytes = process.resourceUsage().maxRSS * 1024;
     send({
       type: 'stats',
-      rssBytes: process.memoryUsage.rss(),
+      rssBytes,
       maxRssBytes,
       heapUsedBytes: process.memoryUsage().heapUsed,
       windowPeakRssBytes: windowPeak() ?? maxRssBytes,
