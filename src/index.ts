@@ -21,6 +21,13 @@ export {
   type InputRequest,
   type InputResponses,
 } from './input/input-required.ts';
+export {
+  streamedBytes,
+  streamedText,
+  StreamedContent,
+  type StreamedOptions,
+  type StreamSource,
+} from './tools/streamed.ts';
 export type { PrecompiledValidators, Validator } from './tools/validation.ts';
 
 // The server and its configuration.
