@@ -12,7 +12,7 @@ import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
 import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '../../src/local/s3.ts';
 import { messagesOf } from '../load/classify.ts';
 import { rpcRequest, toolCallRequest, type WireRequest } from '../load/mcp-request.ts';
-import { toolContext } from './baselines/tools.ts';
+import { collectStreamed, toolContext } from './baselines/tools.ts';
 import type { Artifacts } from './bundle.ts';
 import { startServeChild } from './http.ts';
 import type { ChildRuntime } from './probe.ts';
@@ -25,9 +25,8 @@ export const OFFLOAD_SIZES = [1_000_000, 20_000_000] as const;
 
 /** The exact CSV `generate_report` returns for `rows` (the tool is deterministic). */
 export async function reportText(rows: number): Promise<string> {
-  return (await generateReport.handler(
-    { rows, seed: 1 },
-    toolContext(new AbortController().signal),
+  return (await collectStreamed(
+    await generateReport.handler({ rows, seed: 1 }, toolContext(new AbortController().signal)),
   )) as string;
 }
 
