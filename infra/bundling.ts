@@ -1,7 +1,11 @@
 /**
- * How the Lambda functions are bundled, in one place: the CDK stack (NodejsFunction) and the benchmarks both use
+ * How the Lambda functions are bundled, in one place: the CDK stack (BundledFunction) and the benchmarks both use
  * these settings, so the artifact that is measured and tested is the artifact that is deployed.
  */
+import { fileURLToPath } from 'node:url';
+
+/** The repository root: entries are relative to it, and bundling runs in it. */
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Entry points of the deployable functions, relative to the repository root. */
 export const FUNCTION_ENTRIES = {
@@ -39,11 +43,24 @@ export const ESM_REQUIRE_BANNER =
  */
 export const EXTERNAL_MODULES = ['@aws-sdk/*', 'ajv/dist/2020.js'];
 
-/** Options for a direct `esbuild.build()` call that match the stack's NodejsFunction bundling. */
-export function esbuildOptions(entry: string, outfile: string) {
+/**
+ * Where the chunks of a function live, beside its `index.mjs`. Code a function needs only on some requests (storing
+ * large outputs, tasks, OAuth, each tool's validators, …) sits behind `import()`; esbuild's code splitting puts it in
+ * its own chunk, so a cold start loads and compiles only what the first request needs.
+ */
+export const CHUNK_NAMES = 'chunks/[name]-[hash]';
+
+/**
+ * Options for a direct `esbuild.build()` call that match the stack's bundling: `outdir` receives `index.mjs` (the
+ * handler module Lambda loads), its source map, and the lazily loaded chunks.
+ */
+export function esbuildOptions(entry: string, outdir: string) {
   return {
-    entryPoints: [entry],
-    outfile,
+    entryPoints: { index: entry },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    chunkNames: CHUNK_NAMES,
     bundle: true,
     platform: 'node' as const,
     target: NODE_TARGET,
@@ -62,7 +79,7 @@ export function esbuildOptions(entry: string, outfile: string) {
 
 /**
  * Regenerates the precompiled tool validators (`functions/mcp/validators.generated.ts`). Run it before bundling the
- * MCP function (a NodejsFunction `commandHooks.beforeBundling` step), so the bundle can never carry stale ones.
+ * MCP function (a `beforeBundling` step of its BundledFunction), so the bundle can never carry stale ones.
  */
 export const VALIDATOR_GENERATOR = 'node --import tsx src/build/validators.ts';
 

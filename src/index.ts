@@ -21,6 +21,13 @@ export {
   type InputRequest,
   type InputResponses,
 } from './input/input-required.ts';
+export {
+  streamedBytes,
+  streamedText,
+  StreamedContent,
+  type StreamedOptions,
+  type StreamSource,
+} from './tools/streamed.ts';
 export type { PrecompiledValidators, Validator } from './tools/validation.ts';
 
 // The server and its configuration.
@@ -87,7 +94,10 @@ export {
 } from './tasks/types.ts';
 
 // Authorization (OAuth resource server).
-export { createOAuthAuthenticator, type OAuthOptions } from './auth/oauth.ts';
+// Exported as a loader, not statically: a bundle splits the token verification code (jose) into a chunk of its
+// own only if nothing imports it statically, and a function without authorization then never loads it.
+export type { OAuthOptions } from './auth/oauth.ts';
+export { loadOAuthAuthenticator } from './auth/authenticator.ts';
 export type { Authentication, Authenticator, AuthRejection, AuthRequest } from './auth/authenticator.ts';
 export type { ProtectedResourceMetadata } from './auth/metadata.ts';
 export type { Principal } from './auth/principal.ts';

@@ -63,7 +63,7 @@ export interface McpServerOptions {
    */
   tasks?: TasksOptions;
   /**
-   * Who may call: every request must then carry a valid access token (e.g. `createOAuthAuthenticator`).
+   * Who may call: every request must then carry a valid access token (e.g. from `loadOAuthAuthenticator()`).
    * Default none: anyone who can reach the endpoint may call it (local development).
    */
   auth?: Authenticator;

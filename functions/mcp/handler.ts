@@ -2,12 +2,12 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import {
   createLambdaHandler,
   createMcpServer,
-  createOAuthAuthenticator,
   createOffloader,
   dynamoTaskStore,
   lambdaInvoker,
   lambdaTaskLauncher,
   loadConfig,
+  loadOAuthAuthenticator,
   memoryTaskStore,
   remoteStoredOutputs,
   s3Storage,
@@ -65,11 +65,12 @@ const tasks = {
 };
 
 // Authorization: with MCP_AUTH_MODE=oauth every request needs an access token for this resource; the issuer's
-// keys are fetched on the first token and cached for the container's life (README "Authorization").
+// keys are fetched on the first token and cached for the container's life (README "Authorization"). The
+// verification code loads only in that mode.
 const { auth } = config;
 const authenticator =
   auth.mode === 'oauth'
-    ? createOAuthAuthenticator({
+    ? (await loadOAuthAuthenticator())({
         issuer: auth.issuer,
         resource: auth.resource,
         audiences: auth.audiences,

@@ -1,18 +1,18 @@
-import { Validations, type RemovalPolicy } from 'aws-cdk-lib';
+import { spawnSync } from 'node:child_process';
+import {
+  AssetHashType,
+  DockerImage,
+  Validations,
+  type ILocalBundling,
+  type RemovalPolicy,
+} from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import {
-  LogLevel,
-  NodejsFunction,
-  OutputFormat,
-  SourceMapMode,
-  type BundlingOptions,
-  type NodejsFunctionProps,
-} from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { buildSync } from 'esbuild';
 import { Defaults } from '../../src/limits.ts';
-import { ESM_REQUIRE_BANNER, EXTERNAL_MODULES, NODE_OPTIONS, NODE_TARGET } from '../bundling.ts';
+import { esbuildOptions, NODE_OPTIONS, NODE_TARGET, PROJECT_ROOT } from '../bundling.ts';
 import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from '../defaults.ts';
 
 /** Log levels shared by Lambda's advanced logging controls and Powertools, lowest first. */
@@ -23,13 +23,11 @@ export type FunctionLogLevel = (typeof FUNCTION_LOG_LEVELS)[number];
 export const LAMBDA_RUNTIME = lambda.Runtime.NODEJS_22_X;
 
 /**
- * `NodejsFunctionProps` this construct decides itself: the runtime and bundling (the bundle must match what is
- * tested), the role and log group (its own, least privilege), and the logging settings (derived from `logLevel`).
+ * Function options this construct decides itself: the runtime and code (the bundle must match what is tested),
+ * the role and log group (its own, least privilege), and the logging settings (derived from `logLevel`).
  */
 type DecidedProps =
   | 'runtime'
-  | 'code'
-  | 'bundling'
   | 'role'
   | 'logGroup'
   | 'loggingFormat'
@@ -42,15 +40,20 @@ type DecidedProps =
   | 'logRetentionRetryOptions';
 
 /**
- * Properties of a {@link BundledFunction}: every `NodejsFunctionProps` option (memory, timeout, description,
+ * Properties of a {@link BundledFunction}: every `lambda.FunctionOptions` option (memory, timeout, description,
  * environment, concurrency, …, with the Lambda defaults) but those it decides, plus the ones below.
  */
 export interface BundledFunctionProps extends Omit<
-  NodejsFunctionProps,
-  DecidedProps | 'entry' | 'architecture' | 'logRetention' | 'logRemovalPolicy'
+  lambda.FunctionOptions,
+  DecidedProps | 'architecture' | 'logRetention' | 'logRemovalPolicy'
 > {
   /** Entry file, relative to the project root (see `FUNCTION_ENTRIES` in infra/bundling.ts). Required. */
   readonly entry: string;
+  /**
+   * Name of the function the entry file exports for Lambda to call.
+   * @default 'handler'
+   */
+  readonly handler?: string;
   /**
    * Instruction set the function runs on; the bundle is plain JavaScript, so either works.
    * @default lambda.Architecture.ARM_64
@@ -84,45 +87,40 @@ export interface BundledFunctionProps extends Omit<
 }
 
 /**
- * The esbuild settings of every function, from the constants in infra/bundling.ts: the deployed bundle is
- * byte-identical to a direct `esbuild.build(esbuildOptions(...))` (a test checks it).
+ * Local bundling with esbuild, no Docker: the `beforeBundling` commands run in the project root, then one
+ * `esbuild.build` with `esbuildOptions` (infra/bundling.ts) writes `index.mjs` and its chunks into the asset, so the
+ * deployed files are byte-identical to a direct build with those settings (a test checks it).
  */
-export function nodejsBundling(beforeBundling: readonly string[] = []): BundlingOptions {
+export function localBundling(entry: string, beforeBundling: readonly string[] = []): ILocalBundling {
   return {
-    format: OutputFormat.ESM,
-    target: NODE_TARGET,
-    minify: true,
-    sourceMap: true,
-    sourceMapMode: SourceMapMode.DEFAULT,
-    sourcesContent: false,
-    mainFields: ['module', 'main'],
-    externalModules: [...EXTERNAL_MODULES],
-    banner: ESM_REQUIRE_BANNER,
-    esbuildArgs: { '--tree-shaking': 'true' },
-    logLevel: LogLevel.WARNING,
-    ...(beforeBundling.length
-      ? {
-          commandHooks: {
-            beforeBundling: () => [...beforeBundling],
-            beforeInstall: () => [],
-            afterBundling: () => [],
-          },
-        }
-      : {}),
+    tryBundle(outputDir: string) {
+      for (const command of beforeBundling) {
+        const run = spawnSync('bash', ['-c', command], {
+          cwd: PROJECT_ROOT,
+          stdio: ['ignore', process.stderr, 'inherit'],
+        });
+        if (run.status !== 0) throw new Error(`beforeBundling command failed (${run.status}): ${command}`);
+      }
+      buildSync({ ...esbuildOptions(entry, outputDir), absWorkingDir: PROJECT_ROOT, metafile: false });
+      return true;
+    },
   };
 }
 
 /**
- * A deployable Lambda function: a `NodejsFunction` bundled locally by esbuild (no Docker) as a minified ESM file
- * for Node.js 22, on arm64, writing structured JSON logs into its own log group with a retention, and running as
- * its own role that may write to that log group and nothing else until the owner grants more.
+ * A deployable Lambda function: its entry bundled locally by esbuild (no Docker) into minified ESM for Node.js 22,
+ * split into the handler module and chunks it loads when a request needs them (which a `NodejsFunction`, limited
+ * to one output file, cannot do), on arm64, writing structured JSON logs into its own log group with a retention,
+ * and running as its own role that may write to that log group and nothing else until the owner grants more.
  *
  * The log group and the role are created beside the function (ids `<id>Logs` and `<id>Role`), because the
  * function needs them when it is constructed; `logGroup` and `role` return them.
  */
-export class BundledFunction extends NodejsFunction {
+export class BundledFunction extends lambda.Function {
   constructor(scope: Construct, id: string, props: BundledFunctionProps) {
     const {
+      entry,
+      handler = 'handler',
       serviceName,
       logLevel = Defaults.logLevel,
       logRetention = DEFAULT_LOG_RETENTION,
@@ -152,12 +150,24 @@ export class BundledFunction extends NodejsFunction {
       ...functionProps,
       runtime: LAMBDA_RUNTIME,
       architecture,
+      handler: `index.${handler}`,
+      // The bundle's output is hashed, as NodejsFunction does: the project root is never fingerprinted.
+      code: lambda.Code.fromAsset(PROJECT_ROOT, {
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: {
+          // Never pulled and never run: local bundling either succeeds or throws. The command still names what is
+          // built, because the CDK caches staged assets by their options, where the local bundler (an object of
+          // functions) counts for nothing: without it every function would share the first one's bundle.
+          image: DockerImage.fromRegistry('dummy'),
+          command: ['esbuild', entry, ...(beforeBundling ?? [])],
+          local: localBundling(entry, beforeBundling),
+        },
+      }),
       role,
       logGroup,
       loggingFormat: lambda.LoggingFormat.JSON,
       applicationLogLevelV2: lambda.ApplicationLogLevel[logLevel],
       systemLogLevelV2: lambda.SystemLogLevel.INFO,
-      bundling: nodejsBundling(beforeBundling),
       environment: {
         NODE_OPTIONS,
         POWERTOOLS_SERVICE_NAME: serviceName ?? id,

@@ -301,7 +301,7 @@ export class McpEndpoint extends Construct {
   readonly url: string;
   /** The bucket of stored outputs. */
   readonly outputs: OutputBucket;
-  /** The MCP function (a `NodejsFunction`): `endpoint.mcpFunction.functionName`, `.logGroup`, `.role`, … */
+  /** The MCP function (a `BundledFunction`): `endpoint.mcpFunction.functionName`, `.logGroup`, `.role`, … */
   readonly mcpFunction: BundledFunction;
   /** The companion function that reads stored outputs for `resources/read`. */
   readonly resourcesFunction: BundledFunction;

@@ -76,7 +76,7 @@ export interface TaskWorkerProps {
 export class TaskWorker extends Construct {
   /** The task records. */
   readonly table: dynamodb.Table;
-  /** The worker function (a `NodejsFunction`). */
+  /** The worker function (a `BundledFunction`). */
   readonly workerFunction: BundledFunction;
   /** Invocation records of runs that failed outside the task (crash, time limit, dropped start). */
   readonly failures: sqs.Queue;

@@ -1,10 +1,12 @@
 /**
- * Build-time validator generation: compiles every tool schema with ajv's standalone code generator into one
- * module, so the deployed function validates arguments without carrying (or running) a schema compiler.
- * `npm run generate` rewrites `functions/mcp/validators.generated.ts`; bundling runs it too, and a test fails
- * when the committed file is stale.
+ * Build-time validator generation: compiles every tool schema with ajv's standalone code generator, one module per
+ * schema, so the deployed function validates arguments without carrying (or running) a schema compiler, and loads
+ * a tool's validator only when the tool is first called. `npm run generate` rewrites
+ * `functions/mcp/validators.generated.ts` (the table) and `functions/mcp/validators/` (the validators); bundling
+ * runs it too, and a test fails when the committed files are stale.
  */
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
@@ -59,35 +61,22 @@ const BUILT_IN: readonly ToolDefinition[] = [
   { ...READ_OUTPUT_SCHEMAS, description: 'built in', handler: () => undefined },
 ];
 
-/**
- * Produces the source of a module exporting `validators`, a PrecompiledValidators table for the given tools and
- * the server's built-in ones.
- */
-export function generateValidatorModule(tools: readonly ToolDefinition[]): string {
-  const builtIn = BUILT_IN.filter((b) => !tools.some((t) => t.name === b.name));
-  const registry = new ToolRegistry([...tools, ...builtIn], { defaultTimeoutMs: 1 });
+/** Where the generated modules go, relative to the table module: one module per distinct schema. */
+export const VALIDATOR_FOLDER = 'validators';
+
+/** The generated source files: the table module, and one module per validator (`validators/v0.generated.ts`, …). */
+export interface GeneratedValidators {
+  /** The module exporting `validators`, a PrecompiledValidators table whose entries load their validator. */
+  table: string;
+  /** File name (inside `VALIDATOR_FOLDER`) → source. */
+  modules: Record<string, string>;
+}
+
+/** The standalone code of one schema's validator, as an ES module exporting `validate`. */
+function validatorModule(schema: JsonSchema): string {
   const ajv = new Ajv2020({ ...AJV_OPTIONS, code: { source: true, esm: true, lines: false } });
-  const entries: { key: string; hash: string; exportName: string }[] = [];
-  // Identical schemas share one validator (ajv would otherwise emit the same function twice).
-  const byHash = new Map<string, string>();
-  for (const tool of registry.listed) {
-    const schemas = [
-      ['input', tool.inputSchema] as const,
-      ...(tool.outputSchema ? [['output', tool.outputSchema] as const] : []),
-    ];
-    for (const [role, schema] of schemas) {
-      const hash = schemaHash(schema);
-      let exportName = byHash.get(hash);
-      if (!exportName) {
-        exportName = `v${byHash.size}`;
-        byHash.set(hash, exportName);
-        ajv.addSchema(withoutAnnotations(schema) as JsonSchema, exportName);
-      }
-      entries.push({ key: `${tool.name}#${role}`, hash, exportName });
-    }
-  }
-  if (entries.length === 0) return `${HEADER}export const validators = {};\n`;
-  let code = standaloneCode(ajv, Object.fromEntries([...byHash.values()].map((name) => [name, name])));
+  ajv.addSchema(withoutAnnotations(schema) as JsonSchema, 'validate');
+  let code = standaloneCode(ajv, { validate: 'validate' });
   // Standalone code reaches ajv's small runtime helpers with require(); turn those into ESM imports that work both
   // under Node and in the esbuild bundle (CommonJS default exports arrive differently in each).
   const helpers = new Map<string, string>();
@@ -99,16 +88,56 @@ export function generateValidatorModule(tools: readonly ToolDefinition[]): strin
   if (unmapped)
     throw new Error(`standalone validator code needs a module the generator does not map: ${unmapped[0]}`);
   const imports = [...helpers].map(([path, name]) => `import * as ${name} from '${path}.js';`).join('\n');
+  const cjs = helpers.size
+    ? `const cjsDefault = (m) => (typeof m.default === 'function' ? m.default : m.default.default);\n`
+    : '';
+  return `${HEADER}${imports}${imports ? '\n' : ''}${cjs}${code.replace(/^"use strict";/, '')}\n`;
+}
+
+/**
+ * Produces the validator modules for the given tools and the server's built-in ones. The table loads each
+ * validator with `import()`, so a bundle compiles a tool's validator on its first call, not at cold start.
+ */
+export function generateValidatorModules(tools: readonly ToolDefinition[]): GeneratedValidators {
+  const builtIn = BUILT_IN.filter((b) => !tools.some((t) => t.name === b.name));
+  const registry = new ToolRegistry([...tools, ...builtIn], { defaultTimeoutMs: 1 });
+  const entries: { key: string; hash: string; file: string }[] = [];
+  const modules: Record<string, string> = {};
+  // Identical schemas share one validator.
+  const byHash = new Map<string, string>();
+  for (const tool of registry.listed) {
+    const schemas = [
+      ['input', tool.inputSchema] as const,
+      ...(tool.outputSchema ? [['output', tool.outputSchema] as const] : []),
+    ];
+    for (const [role, schema] of schemas) {
+      const hash = schemaHash(schema);
+      let file = byHash.get(hash);
+      if (!file) {
+        file = `v${byHash.size}.generated.ts`;
+        byHash.set(hash, file);
+        modules[file] = validatorModule(schema);
+      }
+      entries.push({ key: `${tool.name}#${role}`, hash, file });
+    }
+  }
   const table = entries.map(
-    (e) => `  ${JSON.stringify(e.key)}: { hash: ${JSON.stringify(e.hash)}, validate: ${e.exportName} },`,
+    (e) =>
+      `  ${JSON.stringify(e.key)}: { hash: ${JSON.stringify(e.hash)}, load: () => import('./${VALIDATOR_FOLDER}/${e.file}') },`,
   );
-  return `${HEADER}${imports}
-const cjsDefault = (m) => (typeof m.default === 'function' ? m.default : m.default.default);
-${code.replace(/^"use strict";/, '')}
-export const validators = {
-${table.join('\n')}
-};
-`;
+  return {
+    table: `${HEADER}export const validators = {\n${table.join('\n')}\n};\n`,
+    modules,
+  };
+}
+
+/** Writes a file beside its destination and renames it, so a concurrent bundler never reads a half-written one. */
+function writeAtomically(file: string, source: string): boolean {
+  if (existsSync(file) && readFileSync(file, 'utf8') === source) return false;
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, source);
+  renameSync(temporary, file);
+  return true;
 }
 
 /** CLI: `node --import tsx src/build/validators.ts TOOLS_MODULE OUT_FILE` (`npm run generate` names both). */
@@ -116,21 +145,30 @@ async function main(): Promise<void> {
   const [toolsModule, outFile] = process.argv.slice(2);
   if (!toolsModule || !outFile) {
     console.error(
-      'usage: validators.ts TOOLS_MODULE OUT_FILE (a module exporting `tools`, the file to write)',
+      'usage: validators.ts TOOLS_MODULE OUT_FILE (a module exporting `tools`, the table module to write)',
     );
     process.exit(2);
   }
   const { tools } = (await import(pathToFileURL(toolsModule).href)) as { tools: ToolDefinition[] };
-  const source = generateValidatorModule(tools);
-  if (existsSync(outFile) && readFileSync(outFile, 'utf8') === source) {
-    console.log(`${outFile} is up to date (${tools.length} tools)`);
-    return;
+  const generated = generateValidatorModules(tools);
+  const folder = join(dirname(outFile), VALIDATOR_FOLDER);
+  mkdirSync(folder, { recursive: true });
+  let written = 0;
+  for (const [name, source] of Object.entries(generated.modules))
+    if (writeAtomically(join(folder, name), source)) written++;
+  // Validators of schemas that no longer exist.
+  for (const stale of readdirSync(folder).filter(
+    (f) => f.endsWith('.generated.ts') && !generated.modules[f],
+  )) {
+    rmSync(join(folder, stale));
+    written++;
   }
-  // Write beside and rename, so a concurrent bundler never reads a half-written module.
-  const temporary = `${outFile}.${process.pid}.tmp`;
-  writeFileSync(temporary, source);
-  renameSync(temporary, outFile);
-  console.log(`wrote ${outFile} (${tools.length} tools)`);
+  if (writeAtomically(outFile, generated.table)) written++;
+  console.log(
+    written
+      ? `wrote ${outFile} and its validators (${tools.length} tools)`
+      : `${outFile} and its validators are up to date (${tools.length} tools)`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

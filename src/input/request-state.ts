@@ -62,14 +62,19 @@ export function createRequestStateCodec(
   options: { secret?: string | Uint8Array; ttlMs: number },
   now: () => number = Date.now,
 ): RequestStateCodec {
-  const material = options.secret === undefined ? randomBytes(32) : Buffer.from(options.secret);
-  if (material.length < 16) throw new Error('requestState secret must be at least 16 bytes');
-  const key = Buffer.from(hkdfSync('sha256', material, Buffer.alloc(0), 'mcp request state v1', 32));
+  const material = options.secret === undefined ? undefined : Buffer.from(options.secret);
+  if (material && material.length < 16) throw new Error('requestState secret must be at least 16 bytes');
+  // Derived on first use: most containers never seal a requestState, and a cold start need not derive the key.
+  let derived: Buffer | undefined;
+  const key = () =>
+    (derived ??= Buffer.from(
+      hkdfSync('sha256', material ?? randomBytes(32), Buffer.alloc(0), 'mcp request state v1', 32),
+    ));
   return {
     ephemeral: options.secret === undefined,
     seal(state, binding) {
       const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const cipher = createCipheriv('aes-256-gcm', key(), iv);
       cipher.setAAD(aad(binding));
       const plain = Buffer.from(JSON.stringify({ s: state, e: now() + options.ttlMs }));
       const body = Buffer.concat([cipher.update(plain), cipher.final()]);
@@ -82,7 +87,7 @@ export function createRequestStateCodec(
       if (raw.length <= 1 + IV_BYTES + TAG_BYTES || raw[0] !== VERSION) throw rejected();
       let payload: { s: JSONValue; e: number };
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(1, 1 + IV_BYTES));
+        const decipher = createDecipheriv('aes-256-gcm', key(), raw.subarray(1, 1 + IV_BYTES));
         decipher.setAAD(aad(binding));
         decipher.setAuthTag(raw.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES));
         const plain = Buffer.concat([

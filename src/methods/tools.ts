@@ -94,14 +94,16 @@ async function callTool(
     const answered = await callThroughTask(options.tasks!, call, ctx);
     if (answered) return answered;
   }
-  const result = await tools.call(name, args, callCtx, remaining, cancel);
+  const offload = offloader && {
+    ...offloadContext(ctx, name),
+    ...(options.readTool !== undefined ? { readTool: options.readTool } : {}),
+  };
+  // Streamed outputs are stored as they are produced, within the tool's budget (README "Large outputs").
+  const streams = offload ? { streams: offloader.streams(offload) } : {};
+  const result = await tools.call(name, args, callCtx, remaining, { ...cancel, ...streams });
   if (result instanceof InputRequired) return ctx.codec.askForInput(result, target, ctx.log);
-  const final = offloader
-    ? await offloader.apply(result, {
-        ...offloadContext(ctx, name),
-        ...(options.readTool !== undefined ? { readTool: options.readTool } : {}),
-        structuredContentRequired: tools.hasOutputSchema(name),
-      })
+  const final = offload
+    ? await offloader.apply(result, { ...offload, structuredContentRequired: tools.hasOutputSchema(name) })
     : result;
   return ctx.codec.toolResult(fitResult(final, name, offloader !== undefined)) as unknown as JSONObject;
 }

@@ -42,24 +42,43 @@ export function countNewlines(bytes: Uint8Array): number {
   return count;
 }
 
+/** What the layout records of one part, counted when it was cut (a streamed output's parts are gone by the end). */
+export interface PartFacts {
+  size: number;
+  /** Newlines in the part (text). */
+  newlines: number;
+  /** Whether the part's last byte is a newline. */
+  endsWithNewline: boolean;
+}
+
+/** The facts of one part's bytes. */
+export function partFacts(bytes: Uint8Array): PartFacts {
+  return {
+    size: bytes.byteLength,
+    newlines: countNewlines(bytes),
+    endsWithNewline: bytes[bytes.byteLength - 1] === NEWLINE,
+  };
+}
+
 /** The metadata the first object of an output carries about the whole (text: lines; several parts: the parts). */
 export function layoutMetadata(
-  parts: readonly Uint8Array[],
+  parts: readonly PartFacts[],
   encoding: 'utf-8' | 'binary',
   wholeSha256: string,
 ): Record<string, string> {
   const multi = parts.length > 1;
-  const size = parts.reduce((n, p) => n + p.byteLength, 0);
+  const size = parts.reduce((n, p) => n + p.size, 0);
   const meta: Record<string, string> = {};
   if (multi) {
-    meta[KEY.partSizes] = parts.map((p) => p.byteLength).join(',');
+    meta[KEY.partSizes] = parts.map((p) => p.size).join(',');
     meta[KEY.wholeSize] = String(size);
     meta[KEY.wholeSha256] = wholeSha256;
   }
   if (encoding === 'utf-8') {
-    const newlines = parts.map(countNewlines);
-    const last = parts.at(-1);
-    const open = size > 0 && last !== undefined && last[last.byteLength - 1] !== NEWLINE;
+    const newlines = parts.map((p) => p.newlines);
+    // The last non-empty part decides whether the output ends with an unfinished line.
+    const last = parts.findLast((p) => p.size > 0);
+    const open = last !== undefined && !last.endsWithNewline;
     meta[KEY.lines] = String(newlines.reduce((a, b) => a + b, 0) + (open ? 1 : 0));
     if (multi) meta[KEY.partNewlines] = newlines.join(',');
   }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ObjectAttributes, StoredObject } from '../storage/storage.ts';
+import type { ObjectAttributes } from '../storage/storage.ts';
 
 /** How a stored output's bytes are served back: `utf-8` as `text`, `binary` as a base64 `blob`. */
 export type OutputEncoding = 'utf-8' | 'binary';
@@ -48,10 +48,10 @@ export function toAttributes(info: OutputObjectInfo): ObjectAttributes {
 }
 
 /**
- * Reads an object's info back and checks it against the bytes. `undefined` when the object was not written by
- * this feature (missing or malformed metadata): such an object is treated as not found.
+ * Reads an object's info back from its attributes (the reader then checks the bytes against it). `undefined` when
+ * the object was not written by this feature (missing or malformed metadata): such an object is treated as not found.
  */
-export function fromStored(object: StoredObject): OutputObjectInfo | undefined {
+export function fromStored(object: ObjectAttributes): OutputObjectInfo | undefined {
   const m = object.metadata;
   const encoding = m.encoding;
   if (encoding !== 'utf-8' && encoding !== 'binary') return undefined;

@@ -3,13 +3,15 @@ import type { CallToolResult, ResourceLink } from '../protocol/types.ts';
 import type { StorageWriter } from '../storage/storage.ts';
 import { ToolError, type StoreRequest } from '../tools/define.ts';
 import { toolErrorResult } from '../tools/result.ts';
-import { layoutMetadata } from './layout.ts';
+import { layoutMetadata, partFacts } from './layout.ts';
 import { ownerTag, sha256Hex, toAttributes } from './object-info.ts';
 import { offloadLimits, planExplicitStore, planOffload, type OffloadLimits } from './policy.ts';
 import type { PlannedPayload } from './payloads.ts';
 import { payloadLinks, type StoredPayload } from './summary.ts';
 import { newOutputId, outputKey, outputUri } from './uri.ts';
 import { writeAll, type ObjectWrite, type StoreFailure } from './writes.ts';
+import { storeStream } from './stream-store.ts';
+import type { StreamSink } from '../tools/streamed.ts';
 
 /** Who produced a result and for whom: what storing it needs to know besides the result. */
 export interface OffloadContext {
@@ -34,6 +36,11 @@ export interface ResultOffloader {
    */
   apply(result: CallToolResult, ctx: OffloadContext & ApplyOptions): Promise<CallToolResult>;
   store(request: StoreRequest, ctx: OffloadContext): Promise<ResourceLink>;
+  /**
+   * Where the streamed outputs of one call go: each is stored in parts while it is produced (inline when it ends
+   * under the threshold), and replaced by a notice and its links.
+   */
+  streams(ctx: OffloadContext): StreamSink;
 }
 
 /** How one result is offloaded, beside who produced it. */
@@ -79,6 +86,8 @@ class Offloader implements ResultOffloader {
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly concurrency: number;
+  /** The notices of streamed outputs this offloader stored: they stand for an output and stay inline. */
+  private readonly notices = new WeakSet<object>();
 
   get thresholdBytes(): number {
     return this.limits.thresholdBytes;
@@ -100,6 +109,7 @@ class Offloader implements ResultOffloader {
         : { ...this.limits, maxInlineBytes: Math.min(this.limits.maxInlineBytes, ctx.maxInlineBytes) };
     const plan = planOffload(result, limits, {
       tool: ctx.tool,
+      placed: (b) => this.notices.has(b),
       structuredContentRequired: ctx.structuredContentRequired === true,
       ...(ctx.readTool !== undefined ? { readTool: ctx.readTool } : {}),
     });
@@ -151,6 +161,20 @@ class Offloader implements ResultOffloader {
     return payloadLinks(ctx.tool, named)[0]!;
   }
 
+  streams(ctx: OffloadContext): StreamSink {
+    return (content, signal) =>
+      storeStream(content, signal, ctx, {
+        storage: this.options.storage,
+        prefix: this.options.prefix,
+        id: this.newId(),
+        expiresAt: this.expiresAt(),
+        owner: ownerTag(ctx.principal),
+        limits: this.limits,
+        concurrency: this.concurrency,
+        notices: this.notices,
+      });
+  }
+
   /** Writes all objects of one store, all or nothing; logs a failure with what it left behind. */
   private async writeAll(objects: ObjectWrite[], ctx: OffloadContext): Promise<StoreFailure | undefined> {
     const failure = await writeAll(this.options.storage, objects, {
@@ -191,7 +215,7 @@ class Offloader implements ResultOffloader {
     });
     const sha256 = multi ? sha256Hex(payload.parts) : parts[0]!.sha256;
     // The first object also describes the whole (lines, part table), so a page can be read with no scan.
-    const layout = layoutMetadata(payload.parts, payload.encoding, sha256);
+    const layout = layoutMetadata(payload.parts.map(partFacts), payload.encoding, sha256);
     const attributes = (p: { size: number; sha256: string }, i: number) => {
       const own = toAttributes({
         mimeType: payload.mimeType,

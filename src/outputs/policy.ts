@@ -6,7 +6,7 @@ import {
   binaryPayload,
   blockPayload,
   inlineSize,
-  storable,
+  storable as isStorable,
   textPayload,
   type PlannedPayload,
 } from './payloads.ts';
@@ -81,8 +81,10 @@ function selectBlocks(
   limits: OffloadLimits,
   dropStructured: boolean,
   isMirror: (b: ContentBlock) => boolean,
+  placed: (b: ContentBlock) => boolean,
 ): Set<number> {
   const selected = new Set<number>();
+  const storable = (b: ContentBlock) => isStorable(b) && !placed(b);
   blocks.forEach((b, i) => {
     if (storable(b) && (inlineSize(b) > limits.thresholdBytes || (dropStructured && isMirror(b))))
       selected.add(i);
@@ -108,12 +110,18 @@ function selectBlocks(
  *    must stay (the result stays schema-valid), and only its serialized copy in `content` is stored.
  * 2. every text, image, audio or embedded resource block above the threshold is stored;
  * 3. if the blocks left inline still exceed `maxInlineBytes`, the largest are stored until they fit.
- * A stored block is replaced, in place, by a short notice and its resource link(s).
+ * A stored block is replaced, in place, by a short notice and its resource link(s). `placed` names blocks that
+ * already stand for a stored output (the notice of a streamed one): they are never stored themselves.
  */
 export function planOffload(
   result: CallToolResult,
   limits: OffloadLimits,
-  options: { tool: string; structuredContentRequired?: boolean; readTool?: string },
+  options: {
+    tool: string;
+    structuredContentRequired?: boolean;
+    readTool?: string;
+    placed?: (b: ContentBlock) => boolean;
+  },
 ): OffloadPlan {
   const { tool, readTool } = options;
   const blocks = Array.isArray(result.content) ? result.content : [];
@@ -124,7 +132,7 @@ export function planOffload(
   if (large && options.structuredContentRequired && jsonBytes > MAX_REQUIRED_STRUCTURED_BYTES)
     return { action: 'refuse', message: requiredStructuredTooLarge(tool, jsonBytes) };
   const dropStructured = large && !options.structuredContentRequired;
-  const selected = selectBlocks(blocks, limits, dropStructured, isMirror);
+  const selected = selectBlocks(blocks, limits, dropStructured, isMirror, options.placed ?? (() => false));
   if (selected.size === 0 && !dropStructured) return { action: 'keep' };
   return storePlan(result, blocks, { selected, dropStructured }, limits, { tool, json, isMirror, readTool });
 }

@@ -1,7 +1,7 @@
 import type { Annotations, ResourceLink, TextContent } from '../protocol/types.ts';
 
 /** What a stored output was before it was stored (drives the wording of links and notices). */
-export type PayloadSource = 'text' | 'image' | 'audio' | 'resource' | 'structured' | 'explicit';
+export type PayloadSource = 'text' | 'image' | 'audio' | 'binary' | 'resource' | 'structured' | 'explicit';
 
 /** A payload that was stored, as the links and the notice describe it. */
 export interface StoredPayload {
@@ -57,6 +57,7 @@ const KIND: Record<PayloadSource, string> = {
   text: 'text',
   image: 'image',
   audio: 'audio',
+  binary: 'binary',
   resource: 'embedded resource',
   structured: 'structured output (JSON)',
   explicit: 'payload',
@@ -86,22 +87,27 @@ function cut(text: string, max: number): string {
   return text.slice(0, end);
 }
 
+/** "20,001 lines". */
+export const linesSummary = (lines: number) => `${count(lines)} line${lines === 1 ? '' : 's'}`;
+
+/** The first lines of a text, marked with an ellipsis when the text (or the output it starts) goes on. */
+export function previewOf(text: string, more = false): string {
+  let index = -1;
+  for (let line = 0; line < PREVIEW_LINES; line++) {
+    index = text.indexOf('\n', index + 1);
+    if (index === -1) break;
+  }
+  const head = index === -1 ? text : text.slice(0, index);
+  const preview = cut(head, PREVIEW_CHARS);
+  return preview.length < text.length || more ? `${preview}…` : preview;
+}
+
 /** Facts and a preview for a text payload: its line count and first lines. */
 export function describeText(text: string): { summary: string; preview: string } {
   let lines = 0;
-  let index = -1;
-  let previewEnd = -1;
-  while ((index = text.indexOf('\n', index + 1)) !== -1) {
-    lines++;
-    if (lines === PREVIEW_LINES) previewEnd = index;
-  }
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines++;
   if (text.length > 0 && !text.endsWith('\n')) lines++;
-  const head = previewEnd === -1 ? text : text.slice(0, previewEnd);
-  const preview = cut(head, PREVIEW_CHARS);
-  return {
-    summary: `${count(lines)} line${lines === 1 ? '' : 's'}`,
-    preview: preview.length < text.length ? `${preview}…` : preview,
-  };
+  return { summary: linesSummary(lines), preview: previewOf(text) };
 }
 
 /** Facts about a JSON value: its shape, and the start of its serialization as a preview. */

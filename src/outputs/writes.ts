@@ -24,9 +24,77 @@ export interface StoreFailure {
 const CLEANUP_MS = 2_000;
 
 /**
- * Writes every object of one store, at most `concurrency` at a time, all or nothing: at the first failure no
- * further write starts, the writes in flight are aborted, and every object whose write had started is deleted,
- * best effort (an aborted write may still have landed). Every call is bounded by the invocation's deadline.
+ * The writes of one store, all or nothing, at most `concurrency` at a time, added while the output is still being
+ * produced: `add` waits while that many are in flight, so a fast producer never gets ahead of storage by more than
+ * `concurrency` objects (this is what bounds the memory of a streamed output). At the first failure no further
+ * write starts, the writes in flight are aborted (so is everything when `signal` fires), and `settle` deletes every
+ * object whose write had started, best effort (an aborted write may still have landed). Every call is bounded by
+ * the invocation's deadline.
+ */
+export class WriteQueue {
+  private readonly outOfTime: AbortSignal | undefined;
+  private readonly stop = new AbortController();
+  private readonly signal: AbortSignal | undefined;
+  private readonly started: string[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private failure: { error: unknown } | undefined;
+
+  constructor(
+    private readonly storage: StorageWriter,
+    private readonly options: { concurrency: number; deadline?: number; signal?: AbortSignal },
+  ) {
+    this.outOfTime = deadlineSignal(options.deadline);
+    this.signal = anySignal(this.outOfTime, this.stop.signal, options.signal);
+  }
+
+  /** Whether a write failed (or the queue was aborted): nothing more will be written. */
+  get failed(): boolean {
+    return this.failure !== undefined || this.signal?.aborted === true;
+  }
+
+  /** Starts a write once fewer than `concurrency` are in flight; false when the store has already failed. */
+  async add(write: ObjectWrite): Promise<boolean> {
+    while (this.inFlight.size >= this.options.concurrency && !this.failed) await Promise.race(this.inFlight);
+    if (this.failed) return false;
+    this.started.push(write.key);
+    const call = this.signal ? { signal: this.signal } : {};
+    const done: Promise<void> = this.storage
+      .put(write.key, write.body, write.attributes, call)
+      .catch((error: unknown) => this.fail(error))
+      .finally(() => this.inFlight.delete(done));
+    this.inFlight.add(done);
+    return true;
+  }
+
+  /** Stops the store: no further write starts and those in flight are aborted (`settle` then cleans up). */
+  fail(error: unknown): void {
+    if (this.failure !== undefined) return;
+    this.failure = { error };
+    this.stop.abort(error);
+  }
+
+  /** Waits for every write; undefined when all were written, else the failure after removing what was started. */
+  async settle(): Promise<StoreFailure | undefined> {
+    while (this.inFlight.size > 0) await Promise.all(this.inFlight);
+    if (this.failure === undefined && this.options.signal?.aborted)
+      this.failure = { error: this.options.signal.reason };
+    if (this.failure === undefined) return undefined;
+    return {
+      error: this.failure.error,
+      timedOut: this.outOfTime?.aborted === true,
+      started: this.started.length,
+      removed: await removeAll(this.storage, this.started, this.options.deadline),
+    };
+  }
+
+  /** Keys of every object whose write started, in order. */
+  keys(): readonly string[] {
+    return this.started;
+  }
+}
+
+/**
+ * Writes every object of one store, at most `concurrency` at a time, all or nothing (see {@link WriteQueue}).
  * Returns undefined when everything was written.
  */
 export async function writeAll(
@@ -34,38 +102,13 @@ export async function writeAll(
   writes: readonly ObjectWrite[],
   options: { concurrency: number; deadline?: number },
 ): Promise<StoreFailure | undefined> {
-  const outOfTime = deadlineSignal(options.deadline);
-  const stop = new AbortController();
-  const signal = anySignal(outOfTime, stop.signal);
-  const started: string[] = [];
-  let failure: { error: unknown } | undefined;
-  let next = 0;
-  const worker = async () => {
-    while (failure === undefined && next < writes.length) {
-      const write = writes[next++]!;
-      started.push(write.key);
-      try {
-        await storage.put(write.key, write.body, write.attributes, { ...(signal ? { signal } : {}) });
-      } catch (error) {
-        if (failure === undefined) {
-          failure = { error };
-          stop.abort(error);
-        }
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency, writes.length) }, worker));
-  if (failure === undefined) return undefined;
-  return {
-    error: failure.error,
-    timedOut: outOfTime?.aborted === true,
-    started: started.length,
-    removed: await removeAll(storage, started, options.deadline),
-  };
+  const queue = new WriteQueue(storage, options);
+  for (const write of writes) if (!(await queue.add(write))) break;
+  return queue.settle();
 }
 
 /** Deletes what a failed store may have written; how many deletions succeeded. Never throws. */
-async function removeAll(
+export async function removeAll(
   storage: StorageWriter,
   keys: readonly string[],
   deadline?: number,

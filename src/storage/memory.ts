@@ -12,6 +12,7 @@ const CHUNK_BYTES = 64 * 1024;
 /** Storage in a Map: for unit tests of the offload policy and for embedding without a bucket. */
 export function memoryStorage(): StorageWriter &
   StorageReader &
+  Required<Pick<StorageReader, 'getStream'>> &
   RangeReader & { readonly objects: ReadonlyMap<string, StoredObject> } {
   const objects = new Map<string, StoredObject>();
   return {
@@ -28,6 +29,17 @@ export function memoryStorage(): StorageWriter &
       if (call?.signal?.aborted) throw new StorageError('get', key, { cause: call.signal.reason });
       const object = objects.get(key);
       return object && { ...object, body: Uint8Array.from(object.body) };
+    },
+    async getStream(key, call) {
+      if (call?.signal?.aborted) throw new StorageError('get', key, { cause: call.signal.reason });
+      const object = objects.get(key);
+      if (!object) return undefined;
+      const bytes = object.body;
+      const body = (async function* () {
+        for (let at = 0; at < bytes.byteLength; at += CHUNK_BYTES)
+          yield Uint8Array.from(bytes.subarray(at, Math.min(bytes.byteLength, at + CHUNK_BYTES)));
+      })();
+      return { contentType: object.contentType, metadata: { ...object.metadata }, body };
     },
     async getRange(key, start, end, call) {
       if (call?.signal?.aborted) throw new StorageError('get', key, { cause: call.signal.reason });

@@ -1,4 +1,4 @@
-import { s3Access, isMissing, type S3StorageOptions } from './s3.ts';
+import { s3Access, isMissing, noBody, storageChunks, type S3StorageOptions } from './s3.ts';
 import { StorageError, type RangeReader, type StorageCallOptions, type StoredRange } from './storage.ts';
 
 /** S3 answers 416 InvalidRange for a range that starts past the end of the object (or any range of an empty one). */
@@ -12,15 +12,6 @@ const totalOf = (contentRange: string | undefined): number | undefined => {
   const m = /\/(\d+)$/.exec(contentRange ?? '');
   return m ? Number(m[1]) : undefined;
 };
-
-/** Rethrows a failure met while reading a body stream as a StorageError, so readers see one kind of failure. */
-async function* storageChunks(body: AsyncIterable<Uint8Array>, key: string): AsyncIterable<Uint8Array> {
-  try {
-    for await (const chunk of body) yield chunk;
-  } catch (error) {
-    throw new StorageError('get', key, { cause: error });
-  }
-}
 
 /**
  * Ranged reads and streams over S3: GetObject with a `Range` header, the same s3:GetObject permission as a whole
@@ -81,10 +72,10 @@ export function s3RangeReader(options: S3StorageOptions): RangeReader {
           }),
           { abortSignal: call?.signal },
         );
-        return storageChunks((out.Body ?? []) as AsyncIterable<Uint8Array>, key);
+        return storageChunks((out.Body ?? noBody()) as AsyncIterable<Uint8Array>, key);
       } catch (error) {
         if (isMissing(error)) return undefined;
-        if (isInvalidRange(error)) return storageChunks((async function* () {})(), key);
+        if (isInvalidRange(error)) return storageChunks(noBody(), key);
         throw new StorageError('get', key, { cause: error });
       }
     },

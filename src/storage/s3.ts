@@ -72,11 +72,39 @@ export function s3Access(options: S3StorageOptions): S3Access {
     }));
 }
 
+/** An empty body (S3 always sends one; this keeps the types honest). */
+export async function* noBody(): AsyncGenerator<Uint8Array> {}
+
+/**
+ * A body stream as storage chunks: a failure met while reading it is rethrown as a StorageError, so readers see one
+ * kind of failure, and ending the iteration early (`return()`, even before the first chunk) destroys the stream,
+ * which releases its connection.
+ */
+export function storageChunks(body: AsyncIterable<Uint8Array>, key: string): AsyncIterable<Uint8Array> {
+  const inner = body[Symbol.asyncIterator]();
+  const iterator: AsyncIterator<Uint8Array> = {
+    async next() {
+      try {
+        return await inner.next();
+      } catch (error) {
+        throw new StorageError('get', key, { cause: error });
+      }
+    },
+    async return() {
+      await inner.return?.();
+      return { done: true, value: undefined };
+    },
+  };
+  return { [Symbol.asyncIterator]: () => iterator };
+}
+
 /**
  * Storage over `@aws-sdk/client-s3`. The SDK is imported on first use, so a function that never offloads never
  * loads it (the bundles leave `@aws-sdk/*` to the Lambda runtime).
  */
-export function s3Storage(options: S3StorageOptions): StorageWriter & StorageReader {
+export function s3Storage(
+  options: S3StorageOptions,
+): StorageWriter & StorageReader & Required<Pick<StorageReader, 'getStream'>> {
   const load = s3Access(options);
 
   return {
@@ -117,6 +145,23 @@ export function s3Storage(options: S3StorageOptions): StorageWriter & StorageRea
         });
         const body = out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
         return { body, contentType: out.ContentType ?? '', metadata: out.Metadata ?? {} };
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw new StorageError('get', key, { cause: error });
+      }
+    },
+    async getStream(key, call) {
+      try {
+        const { sdk, client } = await load();
+        const out = await client.send(new sdk.GetObjectCommand({ Bucket: options.bucket, Key: key }), {
+          abortSignal: call?.signal,
+        });
+        const body = (out.Body ?? noBody()) as AsyncIterable<Uint8Array>;
+        return {
+          body: storageChunks(body, key),
+          contentType: out.ContentType ?? '',
+          metadata: out.Metadata ?? {},
+        };
       } catch (error) {
         if (isMissing(error)) return undefined;
         throw new StorageError('get', key, { cause: error });

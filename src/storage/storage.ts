@@ -35,9 +35,20 @@ export interface StorageWriter {
   delete?(key: string, options?: StorageCallOptions): Promise<void>;
 }
 
+/** An object read as a stream: its attributes first, then its bytes chunk by chunk. */
+export interface StoredObjectStream extends ObjectAttributes {
+  body: AsyncIterable<Uint8Array>;
+}
+
 /** Read side (the companion function's permission: get only). `undefined` means no object under that key. */
 export interface StorageReader {
   get(key: string, options?: StorageCallOptions): Promise<StoredObject | undefined>;
+  /**
+   * The same read as a stream (optional, preferred when present): a reader checks the attributes before any byte
+   * and holds one chunk of the raw bytes at a time. A caller that stops early must end the iteration (`return()`),
+   * which releases the connection.
+   */
+  getStream?(key: string, options?: StorageCallOptions): Promise<StoredObjectStream | undefined>;
 }
 
 /** A byte range read back: bytes [start, start + body.byteLength) of the object, its attributes and total size. */

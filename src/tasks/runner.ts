@@ -141,6 +141,8 @@ async function runTool(
   const result = await tools.call(tool, record.arguments, ctx, remaining, {
     signal: control.signal,
     defaultTimeoutMs: Infinity,
+    // Streamed outputs are stored in parts as the tool produces them, as in the MCP function.
+    ...(offloader ? { streams: offloader.streams(offload) } : {}),
   });
   if (result instanceof InputRequired) {
     checkInputRequests(result, job.clientCapabilities);

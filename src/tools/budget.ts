@@ -1,4 +1,5 @@
 import { ToolError, type ToolContext } from './define.ts';
+import type { StreamSink } from './streamed.ts';
 
 /**
  * The end of one tool call: its time budget or a cancellation, whichever comes first (`registry.ts` runs calls with
@@ -27,6 +28,11 @@ export interface CallOptions {
   cancelReason?: string;
   /** Budget of a tool without its own `timeoutMs` (a task's worker gives it all its time). */
   defaultTimeoutMs?: number;
+  /**
+   * Where streamed outputs go, read within the call's budget: the offloader's sink stores them in parts as they are
+   * produced. Default: collected inline, up to what one response carries.
+   */
+  streams?: StreamSink;
 }
 
 /** How a call ended when it did not settle by itself. */

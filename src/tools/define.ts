@@ -13,6 +13,7 @@ import type {
   Tool,
 } from '../protocol/types.ts';
 import type { Era } from '../protocol/versions.ts';
+import type { StreamedContent } from './streamed.ts';
 
 /** A payload a tool asks to store explicitly and receive a `resource_link` for. */
 export interface StoreRequest {
@@ -57,11 +58,19 @@ export interface ToolContext extends Partial<InputContext> {
 }
 
 /**
- * Anything a handler may return: text, one or more content blocks, a full result, a structured object, or a
- * request for client input (`inputRequired`, 2026-07-28).
+ * Anything a handler may return: text, one or more content blocks, a full result, a structured object, a request
+ * for client input (`inputRequired`, 2026-07-28), or a streamed output (`streamedText`, `streamedBytes`) alone, among
+ * blocks, or in a result's `content`.
  */
 export type ToolReturn<Out = JSONObject> =
-  string | ContentBlock | ContentBlock[] | CallToolResult | InputRequired | Out;
+  | string
+  | ContentBlock
+  | StreamedContent
+  | (ContentBlock | StreamedContent)[]
+  | CallToolResult
+  | (Omit<CallToolResult, 'content'> & { content: (ContentBlock | StreamedContent)[] })
+  | InputRequired
+  | Out;
 
 type Args<I> = I extends JSONSchema
   ? JSONSchema extends I

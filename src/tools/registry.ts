@@ -8,7 +8,8 @@ import type { TaskSupport, ToolContext, ToolDefinition } from './define.ts';
 import { ToolError } from './define.ts';
 import { CallBudget, CANCELLED, runWithin, TIMED_OUT, type CallOptions, type Handler } from './budget.ts';
 import { scanParamHeaders, type ParamHeader } from './param-headers.ts';
-import { contentBlockProblem, toCallToolResult, toolErrorResult } from './result.ts';
+import { contentBlockProblem, MAX_RESULT_BYTES, toCallToolResult, toolErrorResult } from './result.ts';
+import { inlineStreams, resolveStreams } from './streamed.ts';
 import {
   assertSupportedSchema,
   compileSchema,
@@ -152,7 +153,12 @@ export class ToolRegistry {
     const entry = await this.entry(name);
     const invalid = this.invalidArguments(entry, args);
     if (invalid) return invalid;
-    const run = await this.run(entry, entry.definition.handler, args ?? {}, ctx, remainingMs, options);
+    // Streamed outputs are read (and stored) inside the call's budget: producing them is the tool's work.
+    const sink = options.streams ?? inlineStreams(name, MAX_RESULT_BYTES);
+    const handler = entry.definition.handler;
+    const produce: Handler = async (input, toolCtx) =>
+      resolveStreams(await handler(input, toolCtx), sink, () => toolCtx.signal);
+    const run = await this.run(entry, produce, args ?? {}, ctx, remainingMs, options);
     if ('failed' in run) return run.failed;
     // A request for client input goes back to the caller, whose revision decides how to ask.
     if (run.value instanceof InputRequired) return run.value;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ErrorObject } from 'ajv';
 import { clientText } from '../protocol/client-text.ts';
 import type { JsonSchema } from '../protocol/types.ts';
@@ -10,17 +9,35 @@ const DIALECT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 export type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 /**
- * Validators generated at build time (`npm run generate`), keyed by `tool#input` / `tool#output`. Each entry
- * carries the hash of the schema it was generated from, so a stale entry is never used.
+ * Validators generated at build time (`npm run generate`), keyed by `tool#input` / `tool#output`: the validator
+ * itself, or how to load its module (a bundle then compiles it on the tool's first call). Each entry carries the
+ * hash of the schema it was generated from, so a stale entry is never used.
  */
-export type PrecompiledValidators = Readonly<Record<string, { hash: string; validate: Validator }>>;
+export type PrecompiledValidators = Readonly<
+  Record<
+    string,
+    { hash: string; validate: Validator } | { hash: string; load: () => Promise<{ validate: Validator }> }
+  >
+>;
 
 /** Options shared by run-time compilation and build-time generation, so both validate identically. */
 export const AJV_OPTIONS = { allErrors: true, strict: false, validateFormats: false } as const;
 
-/** Identifies a schema's exact text. */
+/**
+ * Identifies a schema's exact text: a 64-bit hash in the manner of FNV-1a, in two 32-bit lanes. It only tells a
+ * stale generated validator from a current one, so it needs no cryptographic hash, and a tool's first call loads
+ * no crypto module.
+ */
 export function schemaHash(schema: JsonSchema): string {
-  return createHash('sha256').update(JSON.stringify(schema)).digest('base64url').slice(0, 22);
+  const text = JSON.stringify(schema);
+  let low = 0x811c9dc5;
+  let high = 0xcbf29ce4;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    low = Math.imul(low ^ code, 0x01000193) >>> 0;
+    high = Math.imul(high ^ code ^ (low >>> 24), 0x01000193) >>> 0;
+  }
+  return high.toString(16).padStart(8, '0') + low.toString(16).padStart(8, '0');
 }
 
 /** Throws at definition time when a schema names a dialect other than 2020-12 or is not a root object schema. */
@@ -61,7 +78,8 @@ export async function compileSchema(
   precompiled: PrecompiledValidators = {},
 ): Promise<Validator> {
   const entry = precompiled[key];
-  if (entry && entry.hash === schemaHash(schema)) return entry.validate;
+  if (entry && entry.hash === schemaHash(schema))
+    return 'validate' in entry ? entry.validate : (await entry.load()).validate;
   return (await runtimeCompiler()).compile(schema);
 }
 

@@ -3,7 +3,7 @@
  * esbuild options (`infra/bundling.ts`), and the small child-process runners (not minified, same module format).
  */
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
@@ -36,11 +36,17 @@ export interface BundlePart {
 export interface BundleInfo {
   label: string;
   entry: string;
+  /** The handler module (`index.mjs`) Lambda imports; chunks lie beside it. */
   file: string;
-  /** Minified size in bytes (what Lambda loads). */
+  /** Minified bytes loaded at cold start: the handler module and the chunks it imports statically. */
   bytes: number;
+  /** Minified bytes of every file deployed (the handler module and all its chunks). */
+  totalBytes: number;
+  /** Chunks loaded only when a request needs them. */
+  lazyChunks: number;
+  /** Gzip size of every file deployed (roughly what the deployment package weighs). */
   gzipBytes: number;
-  /** Largest contributors first. */
+  /** Largest contributors first, in the code loaded at cold start. */
   parts: BundlePart[];
   /** Modules left out of the bundle and imported at run time (e.g. the AWS SDK). */
   external: string[];
@@ -57,20 +63,40 @@ export function partName(input: string): string {
   return top === 'src' || top === 'functions' || top === 'test' ? `${top}/${second}` : (top ?? input);
 }
 
-/** Sums a bundle's bytes per package from esbuild's metafile. */
+/** The outputs a handler module loads before it runs: itself and, transitively, the chunks it imports statically. */
+export function startupOutputs(metafile: Metafile, entryOutput: string): string[] {
+  const byPath = new Map(
+    Object.entries(metafile.outputs).map(([path, out]) => [resolve(path), [path, out] as const]),
+  );
+  const seen = new Set<string>();
+  const visit = (path: string) => {
+    const found = byPath.get(resolve(path));
+    if (!found || seen.has(found[0])) return;
+    seen.add(found[0]);
+    for (const item of found[1].imports)
+      if (item.kind === 'import-statement' && !item.external) visit(item.path);
+  };
+  visit(entryOutput);
+  return [...seen];
+}
+
+/** Sums the bytes per package of some outputs of a build, from esbuild's metafile. */
 export function bundleParts(
   metafile: Metafile,
-  outfile: string,
+  outfiles: string | readonly string[],
 ): { parts: BundlePart[]; external: string[] } {
-  const output = Object.entries(metafile.outputs).find(([path]) => resolve(path) === resolve(outfile))?.[1];
-  if (!output) throw new Error(`esbuild metafile has no output ${outfile}`);
+  const wanted = new Set((typeof outfiles === 'string' ? [outfiles] : outfiles).map((f) => resolve(f)));
+  const outputs = Object.entries(metafile.outputs).filter(([path]) => wanted.has(resolve(path)));
+  if (outputs.length === 0) throw new Error(`esbuild metafile has no output ${[...wanted].join(', ')}`);
   const sums = new Map<string, number>();
-  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
-    const name = partName(input);
-    sums.set(name, (sums.get(name) ?? 0) + bytesInOutput);
-  }
   const external = new Set<string>();
-  for (const item of output.imports) if (item.external) external.add(item.path);
+  for (const [, output] of outputs) {
+    for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+      const name = partName(input);
+      sums.set(name, (sums.get(name) ?? 0) + bytesInOutput);
+    }
+    for (const item of output.imports) if (item.external) external.add(item.path);
+  }
   return {
     parts: [...sums.entries()].map(([name, bytes]) => ({ name, bytes })).sort((a, b) => b.bytes - a.bytes),
     external: [...external].sort(),
@@ -83,11 +109,26 @@ async function bundleFunction(
   outDir: string,
   name: string,
 ): Promise<BundleInfo> {
-  const file = join(outDir, `${name}.mjs`);
-  const result = await build(esbuildOptions(entry, file));
-  const { parts, external } = bundleParts(result.metafile!, file);
-  const code = readFileSync(file);
-  return { label, entry, file, bytes: code.length, gzipBytes: gzipSync(code).length, parts, external };
+  const dir = join(outDir, name);
+  await rm(dir, { recursive: true, force: true });
+  const result = await build(esbuildOptions(entry, dir));
+  const metafile = result.metafile!;
+  const file = join(dir, 'index.mjs');
+  const code = Object.keys(metafile.outputs).filter((path) => path.endsWith('.mjs'));
+  const startup = startupOutputs(metafile, file);
+  const { parts, external } = bundleParts(metafile, startup);
+  const bytesOf = (paths: readonly string[]) => paths.reduce((n, p) => n + metafile.outputs[p]!.bytes, 0);
+  return {
+    label,
+    entry,
+    file,
+    bytes: bytesOf(startup),
+    totalBytes: bytesOf(code),
+    lazyChunks: code.length - startup.length,
+    gzipBytes: gzipSync(Buffer.concat(code.map((p) => readFileSync(p)))).length,
+    parts,
+    external,
+  };
 }
 
 /** Every artifact of one benchmark run. */
@@ -110,10 +151,11 @@ export async function buildArtifacts(outDir: string): Promise<Artifacts> {
     : undefined;
   const children = {} as Record<keyof typeof CHILDREN, string>;
   for (const [name, entry] of Object.entries(CHILDREN) as [keyof typeof CHILDREN, string][]) {
-    const file = join(outDir, `child-${name}.mjs`);
-    const options = esbuildOptions(entry, file);
-    await build({ ...options, minify: false, sourcemap: false, metafile: false });
-    children[name] = file;
+    // One file each: the runners are scaffolding, not what is measured.
+    const dir = join(outDir, `child-${name}`);
+    const options = esbuildOptions(entry, dir);
+    await build({ ...options, splitting: false, minify: false, sourcemap: false, metafile: false });
+    children[name] = join(dir, 'index.mjs');
   }
   return { servers, resources, children };
 }

@@ -1,7 +1,14 @@
 /** Prints a benchmark run as plain-text tables with ratios (what `npm run bench` shows and BENCHMARKS.md quotes). */
 import type { BundleInfo } from './bundle.ts';
 import { SERVERS } from './bundle.ts';
+import {
+  COLD_START_SHARE,
+  costTable,
+  PRICE_PER_GB_SECOND_USD,
+  PRICE_PER_MILLION_REQUESTS_USD,
+} from './cost.ts';
 import type { BenchResults } from './results.ts';
+import { VARIANTS } from './variants.ts';
 import type { Variant } from './variants.ts';
 
 /** Lays out rows under a header; columns after the first are right-aligned unless marked with a leading '<'. */
@@ -20,6 +27,7 @@ export function table(header: readonly string[], rows: readonly (readonly string
 }
 
 const n = (value: number) => Math.round(value).toLocaleString('en-US');
+const pct = (share: number) => `${Math.round(share * 100)}%`;
 const ms = (value: number) => value.toFixed(value < 10 ? 1 : 0);
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
@@ -50,12 +58,31 @@ export function formatBench(results: BenchResults): string {
     '',
   ];
 
-  out.push('Bundles (esbuild with the stack options: minified ESM, @aws-sdk/* external); KB = 1,024 bytes');
+  out.push(
+    'Bundles (esbuild with the stack options: minified ESM split into chunks, @aws-sdk/* external); KB = 1,024 bytes',
+  );
   out.push(
     table(
-      ['function', 'KB', 'gzip KB', '<what it holds (KB in the minified output)'],
-      results.bundles.map((b) => [b.label, kb(b.bytes), kb(b.gzipBytes), partsSummary(b, 4)]),
+      [
+        'function',
+        'load KB',
+        'all KB',
+        'lazy chunks',
+        'gzip KB',
+        '<what loads at cold start (KB in the minified output)',
+      ],
+      results.bundles.map((b) => [
+        b.label,
+        kb(b.bytes),
+        kb(b.totalBytes),
+        String(b.lazyChunks),
+        kb(b.gzipBytes),
+        partsSummary(b, 4),
+      ]),
     ),
+  );
+  out.push(
+    '   (load KB = index.mjs and the chunks it imports statically, what a cold start reads; all KB = every chunk deployed; gzip of all)',
   );
   out.push('');
 
@@ -161,8 +188,9 @@ export function formatBench(results: BenchResults): string {
   }
 
   out.push(
-    '4. Offload round trip: generate_report output stored in the local S3 server as resource links, every part ' +
-      'read back with resources/read over HTTP and checked; median of 3',
+    '4. Offload round trip: generate_report output (streamed by the tool) stored in the local S3 server as ' +
+      'resource links, every part read back with resources/read over HTTP and its SHA-256 checked; a fresh ' +
+      'function process per size; median of 3 (1 for 100 MB)',
   );
   if (!results.offload) out.push('  not run');
   else if ('pending' in results.offload) out.push(`  pending: ${results.offload.pending}`);
@@ -176,7 +204,8 @@ export function formatBench(results: BenchResults): string {
           'read back ms',
           'parts',
           'total ms',
-          'MB/s',
+          'store MB/s',
+          'round trip MB/s',
           'bytes match',
           'peak RSS MB',
         ],
@@ -187,6 +216,7 @@ export function formatBench(results: BenchResults): string {
           ms(r.readMs),
           String(r.parts),
           ms(r.callMs + r.readMs),
+          (r.outputBytes / 1e6 / (r.callMs / 1000)).toFixed(1),
           (r.outputBytes / 1e6 / ((r.callMs + r.readMs) / 1000)).toFixed(1),
           r.verified ? 'yes' : 'NO',
           mb(r.peakRssBytes),
@@ -194,10 +224,49 @@ export function formatBench(results: BenchResults): string {
       ),
     );
     out.push(
-      '   (MB = 1,000,000 bytes here; tool alone = generate_report run once in the benchmark process, for scale)',
+      '   (MB = 1,000,000 bytes here; tool alone = generate_report run once in the benchmark process, for scale; ' +
+        'store MB/s = output / tools/call time, the tool making it included; peak RSS = the function process, ' +
+        'Linux VmHWM)',
     );
   }
   out.push('');
+
+  const costs = costTable(results, (id) => variantLabel(VARIANTS.find((v) => v.id === id)!));
+  if (costs.length) {
+    out.push(
+      `Cost: Lambda GB-seconds per million calls, ${pct(COLD_START_SHARE)} of them cold, each server at the ` +
+        'smallest memory setting above its peak RSS under HTTP load (arm64 prices, us-east-1)',
+    );
+    out.push(
+      table(
+        [
+          'server, revision',
+          'memory MB',
+          'warm ms billed',
+          'cold ms billed',
+          'GB-s / 1M calls',
+          'USD / 1M calls',
+          'ours is',
+        ],
+        costs.map((c) => [
+          c.label,
+          String(c.memoryMb),
+          String(c.warmBilledMs),
+          String(c.coldBilledMs),
+          c.gbSeconds.toFixed(1),
+          c.usd.toFixed(2),
+          c.ratio === undefined ? '' : `${c.ratio.toFixed(1)}x cheaper`,
+        ]),
+      ),
+    );
+    out.push(
+      `   (price constants: ${PRICE_PER_GB_SECOND_USD} USD per GB-second, ${PRICE_PER_MILLION_REQUESTS_USD} USD per ` +
+        'million requests; billed ms = the measured warm µs/call and cold-start code ms, each rounded up to 1 ms ' +
+        'as Lambda bills; memory = peak RSS rounded up to the next 64 MB, at least 128 MB; measured on this ' +
+        "machine's CPU, not Lambda's, so the ratios matter more than the sums)",
+    );
+    out.push('');
+  }
 
   if (results.stream) {
     out.push(
@@ -304,7 +373,7 @@ export function formatBench(results: BenchResults): string {
     out.push('');
   }
 
-  out.push('Targets (issues 5 and 10)');
+  out.push('Targets (issues 5, 10 and 14)');
   out.push(
     table(
       ['target', '<goal', '<measured', '<result'],

@@ -12,7 +12,8 @@ import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
 import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '../../src/local/s3.ts';
 import { messagesOf } from '../load/classify.ts';
 import { rpcRequest, toolCallRequest, type WireRequest } from '../load/mcp-request.ts';
-import { toolContext } from './baselines/tools.ts';
+import { StreamedContent } from '../../src/tools/streamed.ts';
+import { collectStreamed, toolContext } from './baselines/tools.ts';
 import type { Artifacts } from './bundle.ts';
 import { startServeChild } from './http.ts';
 import type { ChildRuntime } from './probe.ts';
@@ -20,22 +21,23 @@ import type { OffloadResult } from './results.ts';
 import { median } from './stats.ts';
 
 const BUCKET = 'bench-outputs';
-/** The output sizes of issue 5: 1 MB and 20 MB (the tool's 500,000-row cap makes the larger one 19.9 MB). */
-export const OFFLOAD_SIZES = [1_000_000, 20_000_000] as const;
+/** The output sizes of issues 5 and 14: 1 MB, 20 MB and 100 MB (the 100 MB one streamed by the tool as it is made). */
+export const OFFLOAD_SIZES = [1_000_000, 20_000_000, 100_000_000] as const;
+/** The tool's row cap. */
+const MAX_ROWS = 3_000_000;
 
 /** The exact CSV `generate_report` returns for `rows` (the tool is deterministic). */
 export async function reportText(rows: number): Promise<string> {
-  return (await generateReport.handler(
-    { rows, seed: 1 },
-    toolContext(new AbortController().signal),
+  return (await collectStreamed(
+    await generateReport.handler({ rows, seed: 1 }, toolContext(new AbortController().signal)),
   )) as string;
 }
 
-/** The row count whose report is closest to `bytes` (rows are about 40 bytes; the tool allows 500,000). */
+/** The row count whose report is closest to `bytes` (rows are about 40 bytes; the tool allows 3,000,000). */
 export async function rowsFor(bytes: number): Promise<number> {
   const sample = 10_000;
   const perRow = Buffer.byteLength(await reportText(sample)) / sample;
-  return Math.max(1, Math.min(500_000, Math.round(bytes / perRow)));
+  return Math.max(1, Math.min(MAX_ROWS, Math.round(bytes / perRow)));
 }
 
 async function rpc(url: string, request: WireRequest): Promise<Record<string, unknown>> {
@@ -92,7 +94,25 @@ async function roundTrip(url: string, rows: number, expectedSha256: string): Pro
   };
 }
 
-/** Measures each size `repeats` times (medians), after one untimed round trip that loads the S3 client. */
+/** The SHA-256 of the report for `rows`, and its size, hashed block by block as the tool streams it. */
+async function reportDigest(rows: number): Promise<{ sha256: string; bytes: number; toolMs: number }> {
+  const started = performance.now();
+  const result = await generateReport.handler({ rows, seed: 1 }, toolContext(new AbortController().signal));
+  if (!(result instanceof StreamedContent)) throw new Error('generate_report no longer streams its output');
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of result.source) {
+    const block = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    hash.update(block);
+    bytes += block.byteLength;
+  }
+  return { sha256: hash.digest('hex'), bytes, toolMs: performance.now() - started };
+}
+
+/**
+ * Measures each size `repeats` times (medians; the 100 MB output once), each size in a fresh function process so
+ * its peak RSS is that size's own, after one untimed round trip that loads the S3 client.
+ */
 export async function measureOffload(
   artifacts: Artifacts,
   runtime: ChildRuntime,
@@ -102,40 +122,43 @@ export async function measureOffload(
 ): Promise<OffloadResult[]> {
   const directory = await mkdtemp(join(tmpdir(), 'mcp-bench-s3-'));
   const s3 = await startLocalS3({ directory, bucket: BUCKET });
-  const child = await startServeChild(runtime, artifacts, artifacts.servers.ours.file, {
-    OFFLOAD_BUCKET: BUCKET,
-    S3_ENDPOINT: s3.endpoint,
-    AWS_ACCESS_KEY_ID: LOCAL_S3_CREDENTIALS.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: LOCAL_S3_CREDENTIALS.secretAccessKey,
-  });
   try {
-    const warmRows = await rowsFor(100 * 1024);
-    await roundTrip(child.url, warmRows, sha256(await reportText(warmRows)));
-    const results: Omit<OffloadResult, 'peakRssBytes'>[] = [];
+    const results: OffloadResult[] = [];
     for (const size of sizes) {
-      const rows = await rowsFor(size);
-      const started = performance.now();
-      const text = await reportText(rows);
-      const toolMs = performance.now() - started;
-      const expected = sha256(text);
-      const trips: Trip[] = [];
-      for (let i = 0; i < repeats; i++) {
-        progress(`offload round trip: ${(size / 1e6).toFixed(0)} MB, ${i + 1}/${repeats}`);
-        trips.push(await roundTrip(child.url, rows, expected));
-      }
-      results.push({
-        outputBytes: Buffer.byteLength(text),
-        toolMs,
-        callMs: median(trips.map((t) => t.callMs)),
-        readMs: median(trips.map((t) => t.readMs)),
-        parts: trips[0]!.parts,
-        verified: trips.every((t) => t.verified),
+      const child = await startServeChild(runtime, artifacts, artifacts.servers.ours.file, {
+        OFFLOAD_BUCKET: BUCKET,
+        S3_ENDPOINT: s3.endpoint,
+        AWS_ACCESS_KEY_ID: LOCAL_S3_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: LOCAL_S3_CREDENTIALS.secretAccessKey,
       });
+      try {
+        const warmRows = await rowsFor(100 * 1024);
+        await roundTrip(child.url, warmRows, (await reportDigest(warmRows)).sha256);
+        const rows = await rowsFor(size);
+        const expected = await reportDigest(rows);
+        const trips: Trip[] = [];
+        const times = size >= 50_000_000 ? 1 : repeats;
+        for (let i = 0; i < times; i++) {
+          progress(`offload round trip: ${(size / 1e6).toFixed(0)} MB, ${i + 1}/${times}`);
+          trips.push(await roundTrip(child.url, rows, expected.sha256));
+        }
+        const { maxRssBytes } = await child.stats(false);
+        results.push({
+          outputBytes: expected.bytes,
+          toolMs: expected.toolMs,
+          callMs: median(trips.map((t) => t.callMs)),
+          readMs: median(trips.map((t) => t.readMs)),
+          parts: trips[0]!.parts,
+          verified: trips.every((t) => t.verified),
+          runs: times,
+          peakRssBytes: maxRssBytes,
+        });
+      } finally {
+        await child.stop();
+      }
     }
-    const { maxRssBytes } = await child.stats(false);
-    return results.map((r) => ({ ...r, peakRssBytes: maxRssBytes }));
+    return results;
   } finally {
-    await child.stop();
     await s3.stop();
     await rm(directory, { recursive: true, force: true });
   }

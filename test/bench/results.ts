@@ -20,7 +20,9 @@ export interface OffloadResult {
   parts: number;
   /** The bytes read back equal the bytes the tool produced. */
   verified: boolean;
-  /** Peak RSS of the server process over all offload round trips. */
+  /** Round trips measured (the medians are over them). */
+  runs: number;
+  /** Peak RSS of the function process (a fresh one per size) over its round trips: tool, store and reads. */
   peakRssBytes: number;
 }
 

@@ -36,7 +36,10 @@ let bundleBytes: number;
 beforeAll(async () => {
   outdir = mkdtempSync(join(tmpdir(), 'bridge-bundle-'));
   const file = join(outdir, 'bridge', 'index.mjs');
-  await build({ ...esbuildOptions(join(ROOT, FUNCTION_ENTRIES.authorization), file), absWorkingDir: ROOT });
+  await build({
+    ...esbuildOptions(join(ROOT, FUNCTION_ENTRIES.authorization), join(outdir, 'bridge')),
+    absWorkingDir: ROOT,
+  });
   bundleBytes = statSync(file).size;
   // The Lambda runtime provides the AWS SDK v3 and nothing else.
   mkdirSync(join(outdir, 'node_modules'));

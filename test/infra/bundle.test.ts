@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
@@ -161,6 +161,13 @@ async function callApi(init: {
 }
 
 const LEGACY = { 'mcp-protocol-version': '2025-06-18' };
+
+/** Every file under a directory, as sorted relative paths. */
+const filesUnder = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort();
 const regenerated = () => join(outdir, 'validators.generated.ts');
 
 beforeAll(async () => {
@@ -234,30 +241,43 @@ afterAll(async () => {
 });
 
 describe('the deployed bundles', () => {
-  it('each function is one minified ESM file with a linked source map that carries no sources', () => {
+  it('each function is a minified ESM handler module and its chunks, each with a linked source map without sources', () => {
     const sizes: Record<string, number> = {};
     for (const [name, fn] of Object.entries(fns)) {
-      expect(readdirSync(fn.assetDir).sort()).toEqual(['index.mjs', 'index.mjs.map']);
-      const code = readFileSync(join(fn.assetDir, 'index.mjs'), 'utf8');
-      expect(code.startsWith("import{createRequire}from'module';")).toBe(true);
-      expect(code.trimEnd().endsWith('//# sourceMappingURL=index.mjs.map')).toBe(true);
-      const map = JSON.parse(readFileSync(join(fn.assetDir, 'index.mjs.map'), 'utf8'));
-      expect(map.sourcesContent).toBeUndefined();
+      const files = filesUnder(fn.assetDir);
+      expect(files).toContain('index.mjs');
+      expect(files.every((f) => /^(index|chunks\/[\w.-]+)\.mjs(\.map)?$/.test(f))).toBe(true);
+      for (const file of files.filter((f) => f.endsWith('.mjs'))) {
+        const code = readFileSync(join(fn.assetDir, file), 'utf8');
+        expect(code.startsWith("import{createRequire}from'module';")).toBe(true);
+        const mapName = `${file.split('/').at(-1)}.map`;
+        expect(code.trimEnd().endsWith(`//# sourceMappingURL=${mapName}`)).toBe(true);
+        const map = JSON.parse(readFileSync(join(fn.assetDir, `${file}.map`), 'utf8'));
+        expect(map.sourcesContent).toBeUndefined();
+      }
       sizes[`${name} index.mjs`] = statSync(join(fn.assetDir, 'index.mjs')).size;
-      sizes[`${name} index.mjs.map`] = statSync(join(fn.assetDir, 'index.mjs.map')).size;
+      sizes[`${name} all .mjs`] = files
+        .filter((f) => f.endsWith('.mjs'))
+        .reduce((n, f) => n + statSync(join(fn.assetDir, f)).size, 0);
     }
     console.info(`synth with bundling: ${synthMs} ms; bundle sizes (bytes): ${JSON.stringify(sizes)}`);
     console.info(
       `bundle import in Node.js 22 (cold, --enable-source-maps): mcp ${served.mcp!.importMs} ms, ` +
         `companion ${served.companion!.importMs} ms`,
     );
-    expect(sizes['mcp index.mjs']).toBeLessThan(1024 * 1024);
+    expect(sizes['mcp all .mjs']).toBeLessThan(1024 * 1024);
   });
 
   it('the MCP bundling step regenerates the tool validators, identical to the ones in the bundle', () => {
     expect(readFileSync(regenerated(), 'utf8')).toBe(
       readFileSync(join(ROOT, 'functions/mcp/validators.generated.ts'), 'utf8'),
     );
+    const committed = join(ROOT, 'functions/mcp/validators');
+    expect(filesUnder(join(outdir, 'validators'))).toEqual(filesUnder(committed));
+    for (const file of filesUnder(committed))
+      expect(readFileSync(join(outdir, 'validators', file), 'utf8')).toBe(
+        readFileSync(join(committed, file), 'utf8'),
+      );
   });
 
   it.each([
@@ -265,11 +285,14 @@ describe('the deployed bundles', () => {
     ['companion', FUNCTION_ENTRIES.resources],
     ['worker', FUNCTION_ENTRIES.worker],
   ] as const)(
-    'the %s bundle is byte-identical to a direct build with the shared settings, and leaves the AWS SDK out',
+    'the %s bundle is byte-identical, file for file, to a direct build with the shared settings, and leaves the AWS SDK out',
     async (name, entry) => {
-      const outfile = join(outdir, 'direct', name, 'index.mjs');
-      const result = await build({ ...esbuildOptions(join(ROOT, entry), outfile), absWorkingDir: ROOT });
-      expect(readFileSync(outfile)).toEqual(readFileSync(join(fns[name].assetDir, 'index.mjs')));
+      const direct = join(outdir, 'direct', name);
+      const result = await build({ ...esbuildOptions(join(ROOT, entry), direct), absWorkingDir: ROOT });
+      const deployed = fns[name].assetDir;
+      expect(filesUnder(direct)).toEqual(filesUnder(deployed));
+      for (const file of filesUnder(direct))
+        expect(readFileSync(join(direct, file)), file).toEqual(readFileSync(join(deployed, file)));
       const bundled = Object.keys(result.metafile!.inputs);
       expect(bundled.filter((input) => input.includes('node_modules/@aws-sdk/'))).toEqual([]);
       expect(bundled.filter((input) => input.includes('node_modules/@smithy/'))).toEqual([]);

@@ -25,7 +25,7 @@ beforeAll(async () => {
   await mkdir(join(ROOT, '.local'), { recursive: true });
   dir = await mkdtemp(join(ROOT, '.local', 'streaming-bundle-'));
   bundle = join(dir, 'index.mjs');
-  await build({ ...esbuildOptions(join(ROOT, FUNCTION_ENTRIES.mcpStreaming), bundle), absWorkingDir: ROOT });
+  await build({ ...esbuildOptions(join(ROOT, FUNCTION_ENTRIES.mcpStreaming), dir), absWorkingDir: ROOT });
 });
 
 afterAll(async () => {

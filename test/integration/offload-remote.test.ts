@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
 import { serveMcpFunction, type RunningServer } from '../support/local.ts';
+import { reportText } from '../support/report.ts';
 import { startTestS3, type TestS3 } from '../support/s3.ts';
 
 // The deployed arrangement: the real MCP function writes outputs and hands resources/read for them to the real
@@ -79,10 +79,7 @@ describe('resources/read through the companion function', () => {
   let expected: string;
 
   beforeAll(async () => {
-    expected = (await generateReport.handler({ rows: 30_000 }, {
-      signal: new AbortController().signal,
-      checkpoint: async () => undefined,
-    } as never)) as string;
+    expected = await reportText({ rows: 30_000 });
     const { result } = await rpc('tools/call', { name: 'generate_report', arguments: { rows: 30_000 } });
     uri = result.content.find((b: any) => b.type === 'resource_link').uri;
   });
@@ -91,7 +88,7 @@ describe('resources/read through the companion function', () => {
     const before = invocations.length;
     const { result } = await rpc('resources/read', { uri });
     expect(sha(result.contents[0].text)).toBe(sha(expected));
-    expect(result.contents[0]).toMatchObject({ uri, mimeType: 'text/plain' });
+    expect(result.contents[0]).toMatchObject({ uri, mimeType: 'text/csv' });
     expect(invocations.slice(before)).toHaveLength(1);
     expect(invocations.at(-1)).toMatchObject({
       name: FUNCTION,

@@ -137,7 +137,7 @@ const CASES: Case[] = [
   [
     'a pointer into an output that is not JSON',
     () => ({ uri: uris.text, pointer: '/a' }),
-    /^The output \(text\/plain\) is not valid JSON .*Read it by offset or by line instead/,
+    /^The output \(text\/csv\) is not valid JSON .*Read it by offset or by line instead/,
   ],
   [
     'two ways to read at once',

@@ -3,12 +3,12 @@ import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
 import { renderChart } from '../../functions/mcp/tools/render-chart.ts';
 import { createOffloader } from '../../src/outputs/offloader.ts';
 import { storedOutputs } from '../../src/outputs/reader.ts';
 import { defineTool } from '../../src/tools/define.ts';
 import { serveMcpFunction, serveServer, type RunningServer } from '../support/local.ts';
+import { reportText } from '../support/report.ts';
 import { startTestS3, type TestS3 } from '../support/s3.ts';
 
 // The official SDK clients (1.x in the handshake era, 2.x in 2026-07-28) against local servers over HTTP, with
@@ -134,7 +134,7 @@ describe.each([
   });
 
   it('a 1 MB text output arrives as a resource_link whose resources/read has the same SHA-256', async () => {
-    const expected = (await generateReport.handler({ rows: 27_000 }, toolCtx)) as string;
+    const expected = await reportText({ rows: 27_000 });
     expect(Buffer.byteLength(expected)).toBeGreaterThan(1_000_000);
     const result = await peer.callTool('generate_report', { rows: 27_000 });
     expect(result.isError).toBeFalsy();
@@ -143,7 +143,7 @@ describe.each([
     expect(links).toHaveLength(1);
     expect(links[0]).toMatchObject({
       uri: expect.stringMatching(/^mcp-output:\/\/outputs\/[0-9a-f]{32}$/),
-      mimeType: 'text/plain',
+      mimeType: 'text/csv',
     });
     expect(sha(bytes)).toBe(sha(expected));
   });

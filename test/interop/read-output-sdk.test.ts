@@ -2,7 +2,6 @@ import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
 import { LOCAL_S3_CREDENTIALS } from '../../src/local/s3.ts';
 import { remoteStoredOutputs } from '../../src/outputs/companion/client.ts';
 import { lambdaInvoker } from '../../src/outputs/companion/lambda-invoker.ts';
@@ -10,6 +9,7 @@ import { createOffloader } from '../../src/outputs/offloader.ts';
 import { defineTool } from '../../src/tools/define.ts';
 import { startCompanion, type TestCompanion } from '../support/companion.ts';
 import { serveMcpFunction, serveServer, type RunningServer } from '../support/local.ts';
+import { reportText } from '../support/report.ts';
 import { startTestS3, type TestS3 } from '../support/s3.ts';
 
 // The official SDK clients (1.x, and 2.x in both eras) following stored-output pointers with read_output only, as a
@@ -17,7 +17,6 @@ import { startTestS3, type TestS3 } from '../support/s3.ts';
 // companion function (invoked over the Lambda API stand-in), with outputs in a local S3-compatible server.
 
 const SEED = Number(process.env.READ_OUTPUT_SEED ?? Date.now() % 100_000);
-const toolCtx = { signal: new AbortController().signal, checkpoint: async () => undefined } as never;
 
 function random(seed: number) {
   let state = seed >>> 0 || 1;
@@ -151,7 +150,7 @@ describe.each(['1.x', '2.x legacy', '2.x 2026-07-28'] as const)(
     });
 
     it('follows a generate_report link: the notice names read_output, then pages, searches and CSV rows read it', async () => {
-      const expected = (await generateReport.handler({ rows: 3000 }, toolCtx)) as string;
+      const expected = await reportText({ rows: 3000 });
       const result = await peer.callTool('generate_report', { rows: 3000 });
       expect(result.content[0].text).toMatch(
         /Call read_output with the link's uri to read it a page at a time/,
@@ -261,8 +260,6 @@ describe('a 2025-03-26 client, which sees links as text', () => {
     const uri = /mcp-output:\/\/outputs\/[0-9a-f]{32}/.exec(JSON.stringify(result.content))![0];
     const page = await rpc('tools/call', { name: 'read_output', arguments: { uri, line: 2, count: 1 } });
     expect(page.isError).toBeUndefined();
-    expect(page.structuredContent.text).toBe(
-      `${((await generateReport.handler({ rows: 2000 }, toolCtx)) as string).split('\n')[1]}\n`,
-    );
+    expect(page.structuredContent.text).toBe(`${(await reportText({ rows: 2000 })).split('\n')[1]}\n`);
   });
 });

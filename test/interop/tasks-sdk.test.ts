@@ -9,8 +9,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createOAuthAuthenticator } from '../../src/auth/oauth.ts';
 import {
-  createOAuthAuthenticator,
   defineTool,
   dynamoTaskStore,
   memoryTaskStore,

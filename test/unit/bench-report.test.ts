@@ -1,6 +1,7 @@
 import type { Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { bundleParts, partName } from '../bench/bundle.ts';
+import { bundleParts, partName, startupOutputs } from '../bench/bundle.ts';
+import { costTable } from '../bench/cost.ts';
 import type { ColdStartResult } from '../bench/cold-start.ts';
 import { formatBench, table } from '../bench/format.ts';
 import type { HttpResult, SoakResult } from '../bench/http.ts';
@@ -53,6 +54,32 @@ describe('bundle composition from the esbuild metafile', () => {
       external: ['@aws-sdk/client-s3', 'node:crypto'],
     });
   });
+
+  it('counts as loaded at start the handler module and the chunks it imports statically, not the dynamic ones', () => {
+    const out = (imports: { path: string; kind: string; external?: boolean }[]) => ({
+      bytes: 1,
+      imports: imports.map((i) => ({ external: false, ...i })),
+      inputs: {},
+    });
+    const metafile = {
+      inputs: {},
+      outputs: {
+        'out/index.mjs': out([
+          { path: 'out/chunks/shared.mjs', kind: 'import-statement' },
+          { path: 'out/chunks/lazy.mjs', kind: 'dynamic-import' },
+          { path: 'node:fs', kind: 'import-statement', external: true },
+        ]),
+        'out/chunks/shared.mjs': out([{ path: 'out/chunks/deep.mjs', kind: 'import-statement' }]),
+        'out/chunks/deep.mjs': out([]),
+        'out/chunks/lazy.mjs': out([{ path: 'out/chunks/shared.mjs', kind: 'import-statement' }]),
+      },
+    } as unknown as Metafile;
+    expect(startupOutputs(metafile, 'out/index.mjs').sort()).toEqual([
+      'out/chunks/deep.mjs',
+      'out/chunks/shared.mjs',
+      'out/index.mjs',
+    ]);
+  });
 });
 
 describe('statistics', () => {
@@ -101,8 +128,8 @@ function results(scale: {
     runs: 3,
     totalMs,
     codeMs: totalMs - 50,
-    importMs: totalMs / 2,
-    firstCallMs: totalMs / 2 - 50,
+    importMs: (totalMs - 50) / 10,
+    firstCallMs: ((totalMs - 50) * 9) / 10,
     samples: [totalMs],
     failures: 0,
   });
@@ -165,6 +192,8 @@ function results(scale: {
         label: 'ours',
         entry: 'functions/mcp/handler.ts',
         bytes: scale.bundleKb * 1024,
+        totalBytes: scale.bundleKb * 1024 + 5000,
+        lazyChunks: 3,
         gzipBytes: 1000,
         parts: [{ name: 'ajv', bytes: 1000 }],
         external: [],
@@ -223,15 +252,17 @@ function results(scale: {
   };
 }
 
-const GOOD = { cold: 4, warm: 6, httpShare: 0.8, bundleKb: 90, soakGrowthMb: 0 };
+const GOOD = { cold: 12, warm: 6, httpShare: 0.8, bundleKb: 90, soakGrowthMb: 0 };
 
 describe('the targets of issue 5', () => {
   it('are all met by a run that reaches every goal', () => {
     const checks = evaluateTargets(results(GOOD));
     expect(checks.map((c) => [c.name, c.met])).toEqual([
       ['cold start vs SDK 2.x', true],
+      ['cold start code time vs SDK 2.x', true],
+      ['load+init of our bundle', true],
       ['warm in-process throughput vs SDK 2.x', true],
-      ['local HTTP throughput vs bare node:http', true],
+      ['local HTTP throughput vs bare node:http', undefined],
       ['errors in every run', true],
       ['MCP function bundle (minified)', true],
       ['soak memory over 100,000 calls', true],
@@ -241,13 +272,56 @@ describe('the targets of issue 5', () => {
   it.each([
     ['cold start vs SDK 2.x', { cold: 2.5 }, 'short by 0.50x'],
     ['warm in-process throughput vs SDK 2.x', { warm: 4 }, 'short by 1.00x'],
-    ['local HTTP throughput vs bare node:http', { httpShare: 0.6 }, 'short by 10 points'],
+    ['cold start code time vs SDK 2.x', { cold: 5 }, 'short: 9.0x'],
     ['MCP function bundle (minified)', { bundleKb: 190 }, 'over by 40.0 KB'],
     ['soak memory over 100,000 calls', { soakGrowthMb: 3 }, 'growth in every quarter points to a leak'],
   ])('report %s as missed, and by how much', (name, change, note) => {
     const check = evaluateTargets(results({ ...GOOD, ...change })).find((c) => c.name === name)!;
     expect(check.met).toBe(false);
     if (note) expect(check.note).toContain(note);
+  });
+
+  it('report local HTTP throughput vs bare node:http as information only, retired by issue 14', () => {
+    const check = evaluateTargets(results({ ...GOOD, httpShare: 0.6 })).find((c) =>
+      c.name.startsWith('local HTTP'),
+    )!;
+    expect(check).toMatchObject({ met: undefined, goal: 'retired (was ≥ 70%)' });
+    expect(check.note).toContain('information only: 60% of bare');
+  });
+
+  it('judge the 100 MB offload by its throughput, its bytes and the function peak RSS', () => {
+    const row = (outputBytes: number, callMs: number, peakMb: number, verified = true) => ({
+      outputBytes,
+      callMs,
+      toolMs: callMs / 2,
+      readMs: callMs,
+      parts: 1,
+      verified,
+      runs: 1,
+      peakRssBytes: peakMb * 2 ** 20,
+    });
+    const judge = (big: ReturnType<typeof row>) =>
+      evaluateTargets({ ...results(GOOD), offload: [row(1e6, 50, 90), big] })
+        .slice(-2)
+        .map((c) => c.met);
+    expect(judge(row(100e6, 1500, 150))).toEqual([true, true]);
+    expect(judge(row(100e6, 2500, 150))).toEqual([false, true]);
+    expect(judge(row(100e6, 1500, 250))).toEqual([true, false]);
+    expect(judge(row(100e6, 1500, 150, false))).toEqual([true, false]);
+  });
+
+  it('prices a million calls, cold starts included, at the memory each server fits', () => {
+    const rows = costTable(results(GOOD));
+    const ours = rows.find((r) => r.label === 'ours-legacy')!;
+    // 80 MB peak fits 128 MB; warm 1e6/(1000*6) µs rounds up to 1 ms; cold code 50 ms.
+    expect(ours).toMatchObject({ memoryMb: 128, warmBilledMs: 1, coldBilledMs: 50 });
+    expect(ours.gbSeconds).toBeCloseTo(((0.99 * 1 + 0.01 * 50) * 1000 * 128) / 1024, 6);
+    for (const sdk of rows.filter((r) => !r.label.startsWith('ours')))
+      expect(sdk.ratio).toBeCloseTo(
+        sdk.usd / rows.find((r) => r.label === `ours-${sdk.label.split('-')[1]}`)!.usd,
+        6,
+      );
+    expect(costTable({ ...results(GOOD), warm: undefined })).toEqual([]);
   });
 
   it('count every failed request of every run as an error', () => {

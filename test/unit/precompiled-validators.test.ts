@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { tools } from '../../functions/mcp/tools/index.ts';
 import { validators as generated } from '../../functions/mcp/validators.generated.ts';
-import { generateValidatorModule } from '../../src/build/validators.ts';
+import { generateValidatorModules } from '../../src/build/validators.ts';
 import { ToolRegistry } from '../../src/tools/registry.ts';
 import {
   AJV_OPTIONS,
@@ -11,19 +11,36 @@ import {
   describeErrors,
   schemaHash,
   type PrecompiledValidators,
+  type Validator,
 } from '../../src/tools/validation.ts';
 
 const validators: PrecompiledValidators = generated;
 
 const registry = new ToolRegistry(tools, { defaultTimeoutMs: 1000 });
 
+/** The generated validator of one entry, loaded. */
+async function load(key: string): Promise<Validator> {
+  const entry = validators[key]!;
+  return 'validate' in entry ? entry.validate : (await entry.load()).validate;
+}
+
 describe('precompiled validators', () => {
-  it('the committed validators module matches the tools (run `npm run generate` when this fails)', () => {
-    const committed = readFileSync(
-      new URL('../../functions/mcp/validators.generated.ts', import.meta.url),
-      'utf8',
-    );
-    expect(committed).toBe(generateValidatorModule(tools));
+  it('the committed validator modules match the tools (run `npm run generate` when this fails)', () => {
+    const read = (path: string) =>
+      readFileSync(new URL(`../../functions/mcp/${path}`, import.meta.url), 'utf8');
+    const generated = generateValidatorModules(tools);
+    expect(read('validators.generated.ts')).toBe(generated.table);
+    const folder = new URL('../../functions/mcp/validators/', import.meta.url);
+    expect(readdirSync(folder).sort()).toEqual(Object.keys(generated.modules).sort());
+    for (const [name, source] of Object.entries(generated.modules))
+      expect(read(`validators/${name}`)).toBe(source);
+  });
+
+  it('each validator is a module of its own, loaded on first use', async () => {
+    const entry = validators['safe_divide#input']!;
+    expect('load' in entry).toBe(true);
+    const { validate } = await (entry as { load: () => Promise<{ validate: Validator }> }).load();
+    expect(validate({ a: 1, b: 2 })).toBe(true);
   });
 
   it('every example tool schema has a precompiled validator with a matching hash', () => {
@@ -36,16 +53,13 @@ describe('precompiled validators', () => {
 
   it('a precompiled validator is used only while its schema hash matches', async () => {
     const schema = registry.listed.find((t) => t.name === 'safe_divide')!.inputSchema;
-    expect(await compileSchema('safe_divide#input', schema, validators)).toBe(
-      validators['safe_divide#input']!.validate,
-    );
+    const precompiled = await load('safe_divide#input');
+    expect(await compileSchema('safe_divide#input', schema, validators)).toBe(precompiled);
     const changed = { ...schema, description: 'changed' };
-    expect(await compileSchema('safe_divide#input', changed, validators)).not.toBe(
-      validators['safe_divide#input']!.validate,
-    );
+    expect(await compileSchema('safe_divide#input', changed, validators)).not.toBe(precompiled);
   });
 
-  it('precompiled and run-time validators give the same verdicts and messages', () => {
+  it('precompiled and run-time validators give the same verdicts and messages', async () => {
     const ajv = new Ajv2020(AJV_OPTIONS);
     const samples: Record<string, unknown[]> = {
       safe_divide: [{ a: 1, b: 2 }, { a: 1 }, { a: '1', b: 2 }, { a: 1, b: 2, c: 3 }, [], null],
@@ -57,7 +71,7 @@ describe('precompiled validators', () => {
     for (const [name, inputs] of Object.entries(samples)) {
       const schema = registry.listed.find((t) => t.name === name)!.inputSchema;
       const runtime = ajv.compile(schema);
-      const pre = validators[`${name}#input`]!.validate;
+      const pre = await load(`${name}#input`);
       for (const input of inputs) {
         expect(pre(input), `${name} ${JSON.stringify(input)}`).toBe(runtime(input));
         expect(describeErrors(pre.errors)).toBe(describeErrors(runtime.errors));

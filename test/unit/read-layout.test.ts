@@ -3,6 +3,7 @@ import {
   countNewlines,
   layoutMetadata,
   partAt,
+  partFacts,
   readLayout,
   scanStartForLine,
 } from '../../src/outputs/layout.ts';
@@ -13,13 +14,13 @@ const SHA = 'a'.repeat(64);
 
 describe('the layout a stored output carries', () => {
   const parts = ['one\ntwo\nth', 'ree\n', 'four\nfive'].map(bytes);
-  const meta = layoutMetadata(parts, 'utf-8', SHA);
+  const meta = layoutMetadata(parts.map(partFacts), 'utf-8', SHA);
   const layout = readLayout(meta, { size: parts[0]!.byteLength, sha256: 'b'.repeat(64) }, true)!;
 
   it('counts lines as an editor does: a last line without a newline counts', () => {
     expect(meta.lines).toBe('5');
-    expect(layoutMetadata([bytes('a\nb\n')], 'utf-8', SHA).lines).toBe('2');
-    expect(layoutMetadata([bytes('')], 'utf-8', SHA).lines).toBe('0');
+    expect(layoutMetadata([partFacts(bytes('a\nb\n'))], 'utf-8', SHA).lines).toBe('2');
+    expect(layoutMetadata([partFacts(bytes(''))], 'utf-8', SHA).lines).toBe('0');
     expect(countNewlines(bytes('\n\n\n'))).toBe(3);
   });
 
@@ -49,13 +50,13 @@ describe('the layout a stored output carries', () => {
     expect(readLayout({ ...meta, 'part-sizes': '10,x' }, { size: 10, sha256: SHA }, true)).toBeUndefined();
     expect(readLayout(meta, { size: 11, sha256: SHA }, true)).toBeUndefined();
     expect(readLayout({}, { size: 10, sha256: SHA }, true)).toBeUndefined();
-    expect(layoutMetadata(parts, 'binary', SHA)).not.toHaveProperty('lines');
+    expect(layoutMetadata(parts.map(partFacts), 'binary', SHA)).not.toHaveProperty('lines');
   });
 
   it('fits the S3 metadata limit (2 KB) for 100 parts of the largest size', () => {
     const big = Array.from({ length: 100 }, () => ({ byteLength: 5_242_880 }) as Uint8Array);
     const counted = layoutMetadata(
-      big.map(() => Buffer.alloc(0)),
+      big.map(() => partFacts(Buffer.alloc(0))),
       'utf-8',
       SHA,
     );

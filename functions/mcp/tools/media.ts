@@ -1,11 +1,11 @@
-import { promisify } from 'node:util';
-import { crc32, deflate, deflateSync } from 'node:zlib';
-
-const deflateAsync = promisify(deflate);
-
 /** Small generators for example media: a PNG encoder and a WAV tone, enough to show binary content blocks. */
 
-function chunk(type: string, data: Buffer): Buffer {
+/** zlib loads with the first image: a cold start, and calls that make none, do not pay for it. */
+const loadZlib = () => import('node:zlib');
+
+type Crc32 = (data: Buffer) => number;
+
+function chunk(type: string, data: Buffer, crc32: Crc32): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.length, 0);
   head.write(type, 4, 'ascii');
@@ -30,7 +30,7 @@ function fillRow(raw: Buffer, y: number, width: number, pixel: Pixel): void {
 }
 
 /** The PNG file around already compressed image data. */
-function pngFile(width: number, height: number, idat: Buffer): Buffer {
+function pngFile(width: number, height: number, idat: Buffer, crc32: Crc32): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
@@ -38,17 +38,18 @@ function pngFile(width: number, height: number, idat: Buffer): Buffer {
   ihdr[9] = 2; // colour type: RGB
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', idat),
-    chunk('IEND', Buffer.alloc(0)),
+    chunk('IHDR', ihdr, crc32),
+    chunk('IDAT', idat, crc32),
+    chunk('IEND', Buffer.alloc(0), crc32),
   ]);
 }
 
 /** Encodes an RGB image whose pixel colours come from `pixel(x, y)` (small images: it blocks while it runs). */
-export function encodePng(width: number, height: number, pixel: Pixel): Buffer {
+export async function encodePng(width: number, height: number, pixel: Pixel): Promise<Buffer> {
+  const { crc32, deflateSync } = await loadZlib();
   const raw = Buffer.alloc((width * 3 + 1) * height);
   for (let y = 0; y < height; y++) fillRow(raw, y, width, pixel);
-  return pngFile(width, height, deflateSync(raw));
+  return pngFile(width, height, deflateSync(raw), crc32);
 }
 
 /**
@@ -66,7 +67,11 @@ export async function renderPng(
     fillRow(raw, y, width, pixel);
     await checkpoint();
   }
-  return pngFile(width, height, await deflateAsync(raw));
+  const { crc32, deflate } = await loadZlib();
+  const idat = await new Promise<Buffer>((resolve, reject) =>
+    deflate(raw, (error, out) => (error ? reject(error) : resolve(out))),
+  );
+  return pngFile(width, height, idat, crc32);
 }
 
 /** A mono 16-bit PCM WAV of a sine tone. */

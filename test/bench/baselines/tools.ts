@@ -15,6 +15,7 @@ import type { CallToolResult, ToolAnnotations } from '../../../src/protocol/type
 import type { ToolContext, ToolDefinition } from '../../../src/tools/define.ts';
 import { ToolError } from '../../../src/tools/define.ts';
 import { toCallToolResult } from '../../../src/tools/result.ts';
+import { StreamedContent } from '../../../src/tools/streamed.ts';
 
 /** One tool in SDK terms. */
 export interface BaselineTool {
@@ -58,7 +59,7 @@ const SCHEMAS: Record<string, { input?: z.ZodObject; output?: z.ZodObject }> = {
   content_gallery: {},
   generate_report: {
     input: z.strictObject({
-      rows: int().min(1).max(500000).default(1000).describe('Number of data rows'),
+      rows: int().min(1).max(3000000).default(1000).describe('Number of data rows'),
       seed: int().min(0).default(1).describe('Seed for the deterministic generator'),
     }),
   },
@@ -89,6 +90,18 @@ export function toolContext(signal: AbortSignal): ToolContext {
   };
 }
 
+/**
+ * A streamed output collected whole: the SDK servers have no storage, so they return every output inline, as their
+ * users would (text only: the shared tools stream text).
+ */
+export async function collectStreamed(value: unknown): Promise<unknown> {
+  if (!(value instanceof StreamedContent)) return value;
+  const chunks: Buffer[] = [];
+  for await (const chunk of value.source)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 function toBaseline(definition: ToolDefinition): BaselineTool {
   const schemas = SCHEMAS[definition.name];
   if (!schemas) throw new Error(`No SDK schema for tool ${definition.name}`);
@@ -99,7 +112,8 @@ function toBaseline(definition: ToolDefinition): BaselineTool {
     ...(definition.annotations ? { annotations: definition.annotations } : {}),
     ...(schemas.input ? { inputSchema: schemas.input } : {}),
     ...(schemas.output ? { outputSchema: schemas.output } : {}),
-    run: async (args, signal) => toCallToolResult(await definition.handler(args, toolContext(signal))),
+    run: async (args, signal) =>
+      toCallToolResult(await collectStreamed(await definition.handler(args, toolContext(signal)))),
   };
 }
 

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
 import { FUNCTION_ENTRIES, NODE_TARGET } from '../../../infra/bundling.ts';
@@ -26,9 +25,9 @@ function build(props: Partial<BundledFunctionProps> = {}) {
 const NODE_MAJOR = NODE_TARGET.replace('node', '');
 
 describe('BundledFunction', () => {
-  it('is a NodejsFunction: the function API (functionName, grants, metrics) is the construct’s own', () => {
+  it('is a lambda.Function: the function API (functionName, grants, metrics) is the construct’s own', () => {
     const { fn, stack, id } = build();
-    expect(fn).toBeInstanceOf(NodejsFunction);
+    expect(fn).toBeInstanceOf(lambda.Function);
     expect(stack.resolve(fn.functionName)).toEqual({ Ref: id });
   });
 
@@ -47,14 +46,14 @@ describe('BundledFunction', () => {
     });
   });
 
-  it('MemorySize and Timeout keep the Lambda defaults unless given, like any NodejsFunction', () => {
+  it('MemorySize and Timeout keep the Lambda defaults unless given, like any lambda.Function', () => {
     build().template.hasResourceProperties('AWS::Lambda::Function', {
       MemorySize: Match.absent(),
       Timeout: Match.absent(),
     });
   });
 
-  it('other NodejsFunctionProps (memory, timeout, description, concurrency, architecture) reach the function', () => {
+  it('other function options (memory, timeout, description, concurrency, architecture) reach the function', () => {
     const { template, fn } = build({
       memorySize: 2048,
       timeout: Duration.seconds(20),
