@@ -95,6 +95,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     };
     let outcome: DispatchOutcome;
     let error: unknown;
+    const started = performance.now();
     try {
       const result = codec.result(method, await spec.handler(params, methodCtx));
       outcome = {
@@ -107,7 +108,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
       outcome = { response: failure(thrown, request, ctx).toResponse(id), notifications };
       if (thrown instanceof InsufficientScopeError) outcome.requiredScopes = thrown.requiredScopes;
     }
-    if (spec.audit) outcome.audit = spec.audit(params, methodCtx, { response: outcome.response, error });
+    if (spec.audit) {
+      const durationMs = performance.now() - started;
+      outcome.audit = spec.audit(params, methodCtx, { response: outcome.response, error, durationMs });
+    }
     return outcome;
   };
 }

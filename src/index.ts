@@ -29,6 +29,12 @@ export {
   type StreamSource,
 } from './tools/streamed.ts';
 export type { PrecompiledValidators, Validator } from './tools/validation.ts';
+export {
+  isProtocolError,
+  type ToolCallObserver,
+  type ToolCallOutcome,
+  type ToolCallRecord,
+} from './tools/observer.ts';
 
 // The server and its configuration.
 export { createMcpServer, DEFAULT_TRANSPORT, type McpServer, type McpServerOptions } from './server.ts';

@@ -9,6 +9,7 @@ import type { CacheHint, Implementation, ServerCapabilities } from './protocol/t
 import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceProvider } from './resources/provider.ts';
 import type { ToolDefinition } from './tools/define.ts';
+import type { ToolCallObserver } from './tools/observer.ts';
 import { ToolRegistry } from './tools/registry.ts';
 import { createTaskRuntime, type TasksOptions } from './tasks/runtime.ts';
 import { TASKS_EXTENSION } from './tasks/types.ts';
@@ -67,6 +68,11 @@ export interface McpServerOptions {
    * Default none: anyone who can reach the endpoint may call it (local development).
    */
   auth?: Authenticator;
+  /**
+   * Told about every answered call of a registered tool (name, outcome, duration, bytes stored): per-tool metrics.
+   * Default none.
+   */
+  observer?: ToolCallObserver;
 }
 
 /** Transport defaults: the secure choice for each (no foreign origins, 1 MiB bodies). */
@@ -118,6 +124,7 @@ export function createMcpServer(options: McpServerOptions) {
     listCache: options.listCache ?? { ttlMs: Defaults.listCacheTtlMs, cacheScope: 'public' },
     ...(options.offloader ? { offloader: options.offloader } : {}),
     ...(builtIn.length ? { readTool: READ_OUTPUT_TOOL } : {}),
+    ...(options.observer ? { observer: options.observer } : {}),
     ...(options.tasks
       ? {
           tasks: createTaskRuntime(options.tasks, {

@@ -30,11 +30,14 @@ export interface MethodSpec {
   handler: MethodHandler;
   /** The answer is a stream by nature (`subscriptions/listen`). */
   stream?: boolean;
-  /** Audit fields for the request's log line, whatever the outcome (tool calls). */
+  /**
+   * Audit fields for the request's log line, whatever the outcome (tool calls); `durationMs` is how long the
+   * handler took.
+   */
   audit?(
     params: JSONObject,
     ctx: MethodContext,
-    outcome: { response: JSONRPCResponse; error?: unknown },
+    outcome: { response: JSONRPCResponse; error?: unknown; durationMs: number },
   ): Record<string, unknown>;
 }
 

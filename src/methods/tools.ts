@@ -11,6 +11,7 @@ import { ToolError } from '../tools/define.ts';
 import type { CallOptions } from '../tools/budget.ts';
 import type { CallContext, ToolRegistry } from '../tools/registry.ts';
 import type { TaskRuntime } from '../tasks/runtime.ts';
+import type { ToolCallObserver, ToolCallOutcome } from '../tools/observer.ts';
 import { fitResult } from '../tools/result.ts';
 import { callerKey, type MethodContext, type MethodSpec, type MethodTable } from './method.ts';
 import { callThroughTask } from './task-calls.ts';
@@ -28,11 +29,22 @@ export interface ToolMethodsOptions {
   readTool?: string;
   /** The tasks extension; absent when the server runs no tasks (task tools then answer in the request). */
   tasks?: TaskRuntime;
+  /** Told about every answered call of a registered tool (per-tool metrics); absent: nobody is. */
+  observer?: ToolCallObserver;
 }
+
+/** Counts the bytes a request's tool call stores, for its observer record. */
+type StoredBytes = (bytes: number) => void;
 
 /** `tools/list` and `tools/call`. */
 export function toolMethods(options: ToolMethodsOptions): MethodTable {
-  const { tools, pageSize } = options;
+  const { tools, pageSize, observer } = options;
+  // Bytes stored by each request's call, keyed by its method context (the handler and the audit share it).
+  const stored = new WeakMap<MethodContext, number>();
+  const countStored =
+    (ctx: MethodContext): StoredBytes =>
+    (bytes) =>
+      stored.set(ctx, (stored.get(ctx) ?? 0) + bytes);
   return {
     'tools/list': {
       handler: async (params) => {
@@ -47,8 +59,19 @@ export function toolMethods(options: ToolMethodsOptions): MethodTable {
       },
     },
     'tools/call': {
-      handler: (params, ctx) => callTool(options, params, ctx),
-      audit: (params, ctx, outcome) => auditToolCall(tools, params, ctx, outcome),
+      handler: (params, ctx) => callTool(options, params, ctx, observer ? countStored(ctx) : undefined),
+      audit: (params, ctx, outcome) => {
+        const fields = auditToolCall(tools, params, ctx, outcome);
+        // Only registered names: a metric dimension must never be a string the client made up.
+        if (observer && typeof params.name === 'string' && tools.has(params.name))
+          observer.toolCall({
+            tool: params.name,
+            outcome: fields.outcome,
+            durationMs: outcome.durationMs,
+            offloadedBytes: stored.get(ctx) ?? 0,
+          });
+        return fields;
+      },
     },
   };
 }
@@ -67,6 +90,7 @@ async function callTool(
   options: ToolMethodsOptions,
   params: JSONObject,
   ctx: MethodContext,
+  onStored: StoredBytes | undefined,
 ): Promise<JSONObject> {
   const { tools, offloader } = options;
   const name = toolName(params, tools);
@@ -83,7 +107,7 @@ async function callTool(
     arguments: args,
     ...callerKey(ctx),
   };
-  const callCtx = toolContext(options, params, ctx, target);
+  const callCtx = toolContext(options, params, ctx, target, onStored);
   // A client that closes its response stream cancels the request (spec: Streamable HTTP), and so the tool.
   const cancel: CallOptions = ctx.signal
     ? { signal: ctx.signal, cancelReason: 'the client closed the connection' }
@@ -95,7 +119,7 @@ async function callTool(
     if (answered) return answered;
   }
   const offload = offloader && {
-    ...offloadContext(ctx, name),
+    ...offloadContext(ctx, name, onStored),
     ...(options.readTool !== undefined ? { readTool: options.readTool } : {}),
   };
   // Streamed outputs are stored as they are produced, within the tool's budget (README "Large outputs").
@@ -108,11 +132,12 @@ async function callTool(
   return ctx.codec.toolResult(fitResult(final, name, offloader !== undefined)) as unknown as JSONObject;
 }
 
-const offloadContext = (ctx: MethodContext, tool: string) => ({
+const offloadContext = (ctx: MethodContext, tool: string, onStored: StoredBytes | undefined) => ({
   tool,
   requestId: ctx.requestId,
   log: ctx.log,
   ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+  ...(onStored ? { onStored } : {}),
   ...callerKey(ctx),
 });
 
@@ -122,6 +147,7 @@ function toolContext(
   params: JSONObject,
   ctx: MethodContext,
   target: InputTarget,
+  onStored: StoredBytes | undefined,
 ): CallContext {
   const meta = isJsonObject(params._meta) ? params._meta : {};
   // Every progress notification repeats the token whole: one too long to repeat gets no progress at all.
@@ -163,7 +189,7 @@ function toolContext(
           'This server has no storage for outputs (OFFLOAD_BUCKET is not set), so nothing can be stored.',
         );
       }
-      return options.offloader.store(request, offloadContext(ctx, target.name));
+      return options.offloader.store(request, offloadContext(ctx, target.name, onStored));
     },
     ...ctx.codec.input(params, target),
   };
@@ -176,15 +202,15 @@ function toolContext(
 const auditToolCall: (
   tools: ToolRegistry,
   ...args: Parameters<NonNullable<MethodSpec['audit']>>
-) => Record<string, unknown> = (tools, params, ctx, { response, error }) => {
+) => Record<string, unknown> & { outcome: ToolCallOutcome } = (tools, params, ctx, { response, error }) => {
   const tool = typeof params.name === 'string' ? clientText(params.name) : undefined;
   const result = 'result' in response ? response.result : undefined;
-  const verdict = !result
+  const verdict: ToolCallOutcome = !result
     ? error instanceof InsufficientScopeError
       ? 'denied'
       : 'rejected'
     : result.resultType === 'input_required' || result.resultType === 'task'
-      ? result.resultType
+      ? (result.resultType as ToolCallOutcome)
       : result.isError === true
         ? 'tool_error'
         : 'ok';

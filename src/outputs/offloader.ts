@@ -24,6 +24,8 @@ export interface OffloadContext {
   log: Logger;
   /** The tool that reads stored outputs a page at a time, when the server has it: the notice names it. */
   readTool?: string;
+  /** Told the raw bytes of every successful store (per-tool metrics). */
+  onStored?: (bytes: number) => void;
 }
 
 /** Post-processing applied to every tool result in one place (the tool methods call it), and `ctx.store()`. */
@@ -133,11 +135,13 @@ class Offloader implements ResultOffloader {
           `Try the call again shortly. Request id: ${ctx.requestId}.`,
       );
     }
+    const bytes = writes.reduce((n, w) => n + w.stored.size, 0);
     ctx.log.info('output offloaded', {
       tool: ctx.tool,
       objects: writes.reduce((n, w) => n + w.stored.parts.length, 0),
-      bytes: writes.reduce((n, w) => n + w.stored.size, 0),
+      bytes,
     });
+    ctx.onStored?.(bytes);
     return plan.assemble(writes.map((w) => w.stored));
   }
 
@@ -152,6 +156,7 @@ class Offloader implements ResultOffloader {
           `was returned. Try the call again shortly. Request id: ${ctx.requestId}.`,
       );
     }
+    ctx.onStored?.(stored.size);
     const named: StoredPayload = {
       ...stored,
       ...(request.name !== undefined ? { name: request.name } : {}),

@@ -1,0 +1,31 @@
+/**
+ * How a `tools/call` ended, as its audit line and the per-tool metrics name it: `ok`, `tool_error` (an `isError`
+ * result: the tool failed, timed out or was refused its arguments), `rejected` (a JSON-RPC error), `denied` (a
+ * JSON-RPC error for missing scopes, HTTP 403), `input_required` (a 2026-07-28 request for client input) or `task`
+ * (answered with a task that a worker runs).
+ */
+export type ToolCallOutcome = 'ok' | 'tool_error' | 'rejected' | 'denied' | 'input_required' | 'task';
+
+/** One finished call of a registered tool. */
+export interface ToolCallRecord {
+  /** The tool's registered name: never a string the client chose that no tool has (bounded cardinality). */
+  tool: string;
+  outcome: ToolCallOutcome;
+  /** From the method's start to its answer, offloading included, in ms. */
+  durationMs: number;
+  /** Bytes the call stored (large outputs and `ctx.store()`); 0 when nothing was stored. */
+  offloadedBytes: number;
+}
+
+/**
+ * Told about every call of a registered tool, once it is answered: per-tool metrics implement it (the Lambda
+ * functions with Powertools Metrics). It runs on the request path, so it must be synchronous and cheap (no network
+ * calls) and must not throw.
+ */
+export interface ToolCallObserver {
+  toolCall(record: ToolCallRecord): void;
+}
+
+/** Whether an outcome is a JSON-RPC error answer (as opposed to a result, `isError` or not). */
+export const isProtocolError = (outcome: ToolCallOutcome): boolean =>
+  outcome === 'rejected' || outcome === 'denied';

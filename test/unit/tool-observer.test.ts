@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createMcpServer,
+  defineTool,
+  memoryStorage,
+  ToolError,
+  type ToolCallRecord,
+} from '../../src/index.ts';
+import { createOffloader } from '../../src/outputs/offloader.ts';
+import { silentLogger } from '../../src/log.ts';
+import { classifyEra } from '../../src/protocol/versions.ts';
+import { send } from '../support/rpc.ts';
+
+/** A server whose observer keeps every record, with a 1 KiB offload threshold over memory storage. */
+function observed() {
+  const records: ToolCallRecord[] = [];
+  const server = createMcpServer({
+    info: { name: 'unit', version: '1.0.0' },
+    tools: [
+      defineTool({ name: 'ping', description: 'pong', handler: () => 'pong' }),
+      defineTool({
+        name: 'fails',
+        description: 'always refuses',
+        handler: () => {
+          throw new ToolError('No: try another thing.');
+        },
+      }),
+      defineTool({
+        name: 'half',
+        description: 'halves a number',
+        inputSchema: {
+          type: 'object',
+          properties: { n: { type: 'number' } },
+          required: ['n'],
+          additionalProperties: false,
+        } as const,
+        handler: ({ n }) => String(n / 2),
+      }),
+      defineTool({ name: 'big', description: '5,000 bytes of text', handler: () => 'x'.repeat(5_000) }),
+      defineTool({
+        name: 'keep',
+        description: 'stores 300 bytes explicitly and returns a small text too',
+        handler: async (_args, ctx) => [
+          await ctx.store({ data: 'y'.repeat(300), mimeType: 'text/plain' }),
+          { type: 'text' as const, text: 'kept' },
+        ],
+      }),
+      defineTool({
+        name: 'secret',
+        description: 'needs a scope',
+        scopes: ['reports:read'],
+        handler: () => 'classified',
+      }),
+    ],
+    offloader: createOffloader({
+      storage: memoryStorage(),
+      prefix: 'outputs/',
+      thresholdBytes: 1024,
+      ttlDays: 1,
+    }),
+    observer: { toolCall: (record) => records.push(record) },
+  });
+  return { server, records };
+}
+
+const call = (name: string, args: Record<string, unknown> = {}) => ({
+  body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+});
+
+describe('the tool call observer', () => {
+  it('hears one record per answered call of a registered tool, with its outcome and duration', async () => {
+    const { server, records } = observed();
+    await send(server, call('ping'));
+    await send(server, call('fails'));
+    expect(records).toEqual([
+      { tool: 'ping', outcome: 'ok', durationMs: expect.any(Number), offloadedBytes: 0 },
+      { tool: 'fails', outcome: 'tool_error', durationMs: expect.any(Number), offloadedBytes: 0 },
+    ]);
+    for (const record of records) expect(record.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('counts invalid arguments as a tool error, as the model sees them', async () => {
+    const { server, records } = observed();
+    const res = await send(server, call('half', { n: 'four' }));
+    expect(res.json.result.isError).toBe(true);
+    expect(records.map((r) => [r.tool, r.outcome])).toEqual([['half', 'tool_error']]);
+  });
+
+  it('hears nothing about a tool name no tool has, so a client cannot invent metric dimensions', async () => {
+    const { server, records } = observed();
+    const res = await send(server, call('made_up_by_the_client'));
+    expect(res.json.error.code).toBe(-32602);
+    await send(server, { body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 7 } } });
+    expect(records).toEqual([]);
+  });
+
+  it('reports a JSON-RPC error answer to a registered tool as a protocol error', async () => {
+    const { server, records } = observed();
+    const res = await send(server, {
+      body: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ping', arguments: [1] } },
+    });
+    expect(res.json.error.code).toBe(-32602);
+    expect(records.map((r) => [r.tool, r.outcome])).toEqual([['ping', 'rejected']]);
+  });
+
+  it('reports a call refused for a missing scope as denied', async () => {
+    const { server, records } = observed();
+    const principal = { subject: 's', issuer: 'i', scopes: [], expiresAt: 0, key: 'k' };
+    const request = {
+      jsonrpc: '2.0' as const,
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'secret', arguments: {} },
+    };
+    const outcome = await server.dispatch(request, {
+      revision: classifyEra('tools/call', request.params, '2025-11-25'),
+      requestId: 'r',
+      log: silentLogger,
+      principal,
+    });
+    expect(outcome.requiredScopes).toEqual(['reports:read']);
+    expect(records.map((r) => [r.tool, r.outcome])).toEqual([['secret', 'denied']]);
+  });
+
+  it('counts the bytes a call stored, offloaded outputs and explicit stores alike', async () => {
+    const { server, records } = observed();
+    const big = await send(server, call('big'));
+    expect(big.json.result.content.some((b: { type: string }) => b.type === 'resource_link')).toBe(true);
+    await send(server, call('keep'));
+    await send(server, call('ping'));
+    expect(records.map((r) => [r.tool, r.offloadedBytes])).toEqual([
+      ['big', 5_000],
+      ['keep', 300],
+      ['ping', 0],
+    ]);
+  });
+
+  it('keeps concurrent calls apart: each record holds its own call only', async () => {
+    const { server, records } = observed();
+    await Promise.all([send(server, call('big')), send(server, call('ping')), send(server, call('keep'))]);
+    expect(Object.fromEntries(records.map((r) => [r.tool, r.offloadedBytes]))).toEqual({
+      big: 5_000,
+      ping: 0,
+      keep: 300,
+    });
+  });
+});
