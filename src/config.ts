@@ -25,6 +25,19 @@ export interface Config {
   offload: OffloadConfig;
   tasks: TasksConfig;
   auth: AuthConfig;
+  /** Per-tool metrics as CloudWatch embedded metric format lines; undefined = off (the stack turns them on). */
+  toolMetrics: ToolMetricsConfig | undefined;
+}
+
+/** Per-tool metrics (README "Observability"): where they go, and the log level their lines carry. */
+export interface ToolMetricsConfig {
+  /** CloudWatch namespace. */
+  namespace: string;
+  /**
+   * Level written on each metric line: Lambda's log-level filter (AWS_LAMBDA_LOG_LEVEL) treats a line without one
+   * as INFO, so above INFO the lines carry the filter's own level and are kept.
+   */
+  logLevel: 'INFO' | 'WARN' | 'ERROR' | 'FATAL';
 }
 
 /** Where task records live and who runs tasks (README "Tasks"). */
@@ -236,6 +249,18 @@ function secret(env: Env, name: string): string | undefined {
   return value;
 }
 
+/** A CloudWatch namespace: 1–255 of letters, digits and `.-_/#: `, not starting with `AWS/` (AWS's own). */
+const NAMESPACE = /^(?!AWS\/)[A-Za-z0-9.\-_/#: ]{1,255}$/;
+
+function toolMetrics(env: Env): ToolMetricsConfig | undefined {
+  if (!onOff(env, 'MCP_TOOL_METRICS', false)) return undefined;
+  const level = env.AWS_LAMBDA_LOG_LEVEL?.trim().toUpperCase();
+  return {
+    namespace: str(env, 'MCP_METRICS_NAMESPACE', Defaults.metricsNamespace, NAMESPACE),
+    logLevel: level === 'WARN' || level === 'ERROR' || level === 'FATAL' ? level : 'INFO',
+  };
+}
+
 /** Reads and validates the configuration; throws with the variable's name when a value is invalid. */
 export function loadConfig(env: Env = process.env): Config {
   const range = (name: string, fallback: number, r: { min: number; max: number }) =>
@@ -266,5 +291,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     tasks: tasks(env, range),
     auth: auth(env),
+    toolMetrics: toolMetrics(env),
   };
 }

@@ -31,6 +31,9 @@ export {
 export type { PrecompiledValidators, Validator } from './tools/validation.ts';
 export {
   isProtocolError,
+  ToolMetrics,
+  toolMetricValues,
+  type MetricValue,
   type ToolCallObserver,
   type ToolCallOutcome,
   type ToolCallRecord,
@@ -39,7 +42,13 @@ export {
 // The server and its configuration.
 export { createMcpServer, DEFAULT_TRANSPORT, type McpServer, type McpServerOptions } from './server.ts';
 export type { Transport, TransportOptions } from './http/transport.ts';
-export { loadConfig, type AuthConfig, type Config, type OffloadConfig } from './config.ts';
+export {
+  loadConfig,
+  type AuthConfig,
+  type Config,
+  type OffloadConfig,
+  type ToolMetricsConfig,
+} from './config.ts';
 export { DEFAULT_TOOL_TIMEOUT_MS, Defaults, OutputLimits, Platform, Ranges, TaskLimits } from './limits.ts';
 export { silentLogger, type Logger } from './log.ts';
 

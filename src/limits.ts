@@ -101,6 +101,17 @@ export const Defaults = {
   alarmDurationRatio: 0.8,
   /** The resource scope the authorization bridge grants and the MCP function requires, with the default Cognito. */
   bridgeScope: 'mcp',
+  /** CloudWatch namespace of the per-tool metrics (MCP_METRICS_NAMESPACE; the stack adds its name: `MCP/<stack>`). */
+  metricsNamespace: 'MCP',
+  /** The per-tool error alarm fires when more than this share of a tool's calls fail in a period (both kinds). */
+  toolErrorRateThreshold: 0.05,
+  /** ...and only with at least this many calls in the period, so one failed call of a quiet tool does not page. */
+  toolErrorAlarmMinCalls: 10,
+  /**
+   * AWS WAF rate-based rule: requests one client IP may send in 5 minutes (10 a second on average, a fifth of
+   * the stage's default steady rate); hosted connectors share a few egress addresses, so raise it for them.
+   */
+  wafRateLimit: 3_000,
   /**
    * Longest an accepted access token may still be valid, in seconds (MCP_AUTH_MAX_TOKEN_LIFETIME_SECONDS): a day,
    * well above what issuers hand out (minutes to hours), so a token minted to live for years is refused.

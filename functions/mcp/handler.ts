@@ -14,6 +14,7 @@ import {
   storedOutputs,
 } from '../../src/index.ts';
 import { serverResources } from './resources.ts';
+import { toolMetricsObserver } from './tool-metrics.ts';
 import { tools } from './tools/index.ts';
 import { validators } from './validators.generated.ts';
 
@@ -84,6 +85,11 @@ const authenticator =
       })
     : undefined;
 
+// Per-tool metrics (MCP_TOOL_METRICS, on in the deployed stack): one embedded-metric-format line per tool call.
+const observer = config.toolMetrics
+  ? toolMetricsObserver(config.toolMetrics, config.serverName, logger)
+  : undefined;
+
 /** The MCP server of this function; `streaming.ts` serves the same one with response streaming. */
 export const server = createMcpServer({
   info: { name: config.serverName, version: config.serverVersion, title: 'MCP on AWS Lambda' },
@@ -98,6 +104,7 @@ export const server = createMcpServer({
   readOutputTool: offload.readTool,
   tasks,
   ...(authenticator ? { auth: authenticator } : {}),
+  ...(observer ? { observer } : {}),
   pageSize: config.pageSize,
   toolTimeoutMs: config.toolTimeoutMs,
   listCache: { ttlMs: config.listCacheTtlMs, cacheScope: 'public' },

@@ -31,7 +31,36 @@ describe('loadConfig', () => {
         pollIntervalMs: 1_000,
       },
       auth: { mode: 'none' },
+      toolMetrics: undefined,
     });
+  });
+
+  it('turns per-tool metrics on with MCP_TOOL_METRICS, in a namespace that CloudWatch accepts', () => {
+    expect(loadConfig({ MCP_TOOL_METRICS: 'on' }).toolMetrics).toEqual({
+      namespace: 'MCP',
+      logLevel: 'INFO',
+    });
+    expect(
+      loadConfig({ MCP_TOOL_METRICS: 'on', MCP_METRICS_NAMESPACE: 'MCP/Acme-Tools' }).toolMetrics?.namespace,
+    ).toBe('MCP/Acme-Tools');
+    expect(loadConfig({ MCP_TOOL_METRICS: 'off', MCP_METRICS_NAMESPACE: 'X' }).toolMetrics).toBeUndefined();
+    expect(() => loadConfig({ MCP_TOOL_METRICS: 'yes' })).toThrow(/MCP_TOOL_METRICS must be "on" or "off"/);
+    for (const bad of ['AWS/Lambda', 'tools!', 'x'.repeat(256)])
+      expect(() => loadConfig({ MCP_TOOL_METRICS: 'on', MCP_METRICS_NAMESPACE: bad })).toThrow(
+        /MCP_METRICS_NAMESPACE has an invalid value/,
+      );
+  });
+
+  it.each([
+    [undefined, 'INFO'],
+    ['DEBUG', 'INFO'],
+    ['INFO', 'INFO'],
+    ['WARN', 'WARN'],
+    ['ERROR', 'ERROR'],
+    ['FATAL', 'FATAL'],
+  ])('metric lines carry the level Lambda keeps: AWS_LAMBDA_LOG_LEVEL %s gives %s', (lambdaLevel, level) => {
+    const env = { MCP_TOOL_METRICS: 'on', ...(lambdaLevel ? { AWS_LAMBDA_LOG_LEVEL: lambdaLevel } : {}) };
+    expect(loadConfig(env).toolMetrics?.logLevel).toBe(level);
   });
 
   it('reads the task settings, and refuses a worker without a shared table or a TTL shorter than a worker run', () => {
