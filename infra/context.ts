@@ -49,6 +49,8 @@ export const CONTEXT_KEYS = [
   'authJwksUrl',
   'authCognitoDomainPrefix',
   'authCognitoCallbackUrls',
+  'toolMetrics',
+  'metricsNamespace',
 ] as const;
 
 /** Context keys that only mean something with `auth=oauth`: every `auth…` key but `auth` itself. */
@@ -181,6 +183,8 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
     logRetention: retention,
     removalPolicy: removal === undefined ? undefined : removalPolicyNamed(removal),
     auth,
+    toolMetrics: flag('toolMetrics'),
+    metricsNamespace: text('metricsNamespace'),
   };
   const alarmTopicArn = text('alarmTopicArn');
   if (

@@ -1,4 +1,4 @@
-import { Annotations, Duration, Token, type RemovalPolicy } from 'aws-cdk-lib';
+import { Annotations, Duration, Stack, Token, type RemovalPolicy } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
@@ -12,7 +12,8 @@ import {
   DEFAULT_RESOURCES_TIMEOUT,
   DEFAULT_STREAMING_MCP_TIMEOUT,
 } from '../defaults.ts';
-import { BRIDGE_PATHS } from '../../src/index.ts';
+import { BRIDGE_PATHS, READ_OUTPUT_TOOL } from '../../src/index.ts';
+import { tools as exampleTools } from '../../functions/mcp/tools/index.ts';
 import { AuthorizationApi } from './authorization-api.ts';
 import { AuthorizationBridge } from './authorization-bridge.ts';
 import { BundledFunction, type FunctionLogLevel } from './bundled-function.ts';
@@ -244,6 +245,24 @@ export interface McpEndpointProps {
    * `infra/app.ts` always makes a choice (OAuth with a new Cognito issuer unless told otherwise)
    */
   readonly auth?: McpAuthProps;
+  /**
+   * Per-tool metrics: the MCP function writes each tool call's outcome, duration and bytes stored as CloudWatch
+   * embedded metric format lines (MCP_TOOL_METRICS), and the dashboard and alarms show each tool.
+   * @default true
+   */
+  readonly toolMetrics?: boolean;
+  /**
+   * CloudWatch namespace of the per-tool metrics (MCP_METRICS_NAMESPACE).
+   * @default `MCP/<stack name>` (`Defaults.metricsNamespace` and the stack's name, so copies stay apart)
+   */
+  readonly metricsNamespace?: string;
+  /**
+   * The MCP function's tool names, for the per-tool dashboard rows and alarms (known at synth time); give them
+   * when `mcpEntry` serves tools of its own.
+   * @default - with the default `mcpEntry`, the tools of functions/mcp/tools plus `read_output` when it is served;
+   * none otherwise
+   */
+  readonly toolNames?: readonly string[];
 }
 
 /** The endpoint settings the authorization wiring passes on. */
@@ -265,6 +284,14 @@ function configOf(environment: Record<string, string>): Config {
   } catch (error) {
     throw new Error(`McpEndpoint: ${(error as Error).message}`);
   }
+}
+
+/** The tools the MCP function serves, as far as synth can know them (see `McpEndpointProps.toolNames`). */
+function toolNamesOf(props: McpEndpointProps, config: Config): readonly string[] {
+  if (props.toolNames) return props.toolNames;
+  if (props.mcpEntry !== undefined) return [];
+  // The stack always deploys the companion, so read_output is served unless OFFLOAD_READ_TOOL turns it off.
+  return [...exampleTools.map((t) => t.name), ...(config.offload.readTool ? [READ_OUTPUT_TOOL] : [])];
 }
 
 function checkMemory(name: string, mb: number): number {
@@ -338,7 +365,18 @@ export class McpEndpoint extends Construct {
       OFFLOAD_TTL_DAYS: props.offloadTtlDays,
       OFFLOAD_THRESHOLD_BYTES: props.offloadThresholdBytes,
     });
-    const config = configOf({ ...props.mcpEnvironment, ...settings });
+    const toolMetrics = props.toolMetrics ?? true;
+    const stackName = Stack.of(this).stackName;
+    const metricsNamespace =
+      props.metricsNamespace ??
+      (Token.isUnresolved(stackName)
+        ? Defaults.metricsNamespace
+        : `${Defaults.metricsNamespace}/${stackName}`);
+    const metricsEnvironment = environmentOf({
+      MCP_TOOL_METRICS: toolMetrics ? 'on' : undefined,
+      MCP_METRICS_NAMESPACE: toolMetrics ? metricsNamespace : undefined,
+    });
+    const config = configOf({ ...props.mcpEnvironment, ...settings, ...metricsEnvironment });
     const shared = {
       logLevel: props.logLevel,
       logRetention: props.logRetention,
@@ -385,6 +423,7 @@ export class McpEndpoint extends Construct {
     const mcpEnvironment = {
       ...props.mcpEnvironment,
       ...settings,
+      ...metricsEnvironment,
       MCP_PATH: config.mcpPath,
       ...offloadEnvironment,
       RESOURCES_FUNCTION_NAME: this.resourcesFunction.functionName,
@@ -468,6 +507,9 @@ export class McpEndpoint extends Construct {
       stage,
       requestLogGroup: this.mcpFunction.logGroup,
       alarmActions: props.alarmActions,
+      toolMetrics: config.toolMetrics
+        ? { namespace: config.toolMetrics.namespace, service: serverName, tools: toolNamesOf(props, config) }
+        : undefined,
     });
   }
 

@@ -460,4 +460,33 @@ describe('the bundled MCP function in a plain Node.js 22 process', () => {
       expect(line.requestId).toMatch(/^[0-9a-f-]{36}$/);
     }
   });
+
+  it('writes one embedded-metric-format line per tool call, in the stack namespace, per tool', () => {
+    const documents: any[] = served.mcp!.logs.map((l) => JSON.parse(l)).filter((l) => l._aws !== undefined);
+    const byTool: Record<string, any[]> = {};
+    for (const document of documents) (byTool[document.tool] ??= []).push(document);
+    // Calls so far: ping twice, safe_divide once (isError), generate_report twice (stored), read_output three times.
+    expect(Object.fromEntries(Object.entries(byTool).map(([tool, list]) => [tool, list.length]))).toEqual({
+      ping: 2,
+      safe_divide: 1,
+      generate_report: 2,
+      read_output: 3,
+    });
+    for (const document of documents) {
+      expect(document._aws.CloudWatchMetrics).toEqual([
+        {
+          Namespace: fns.mcp.env.MCP_METRICS_NAMESPACE,
+          Dimensions: [['service', 'tool']],
+          Metrics: expect.arrayContaining([
+            { Name: 'Invocations', Unit: 'Count' },
+            { Name: 'Duration', Unit: 'Milliseconds' },
+          ]),
+        },
+      ]);
+      expect(document).toMatchObject({ service: 'mcp-lambda-template', Invocations: 1, level: 'INFO' });
+    }
+    expect(fns.mcp.env.MCP_METRICS_NAMESPACE).toBe('MCP/McpServer');
+    expect(byTool.safe_divide![0]).toMatchObject({ ToolErrors: 1 });
+    for (const stored of byTool.generate_report!) expect(stored.OffloadedBytes).toBeGreaterThan(50_000);
+  });
 });

@@ -67,6 +67,13 @@ describe('app settings from CDK context', () => {
       { alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms' },
       { alarmTopicArn: 'arn:aws:sns:eu-west-1:123456789012:alarms' },
     ],
+    ['per-tool metrics switched off (-c)', { toolMetrics: 'false' }, { endpoint: { toolMetrics: false } }],
+    ['per-tool metrics switched on (cdk.json)', { toolMetrics: true }, { endpoint: { toolMetrics: true } }],
+    [
+      'a metrics namespace',
+      { metricsNamespace: 'Acme/Tools' },
+      { endpoint: { metricsNamespace: 'Acme/Tools' } },
+    ],
   ])('reads %s', (_, context, expected) => {
     expect(settings(context)).toEqual({ stackName: 'McpServer', endpoint: {}, ...expected });
   });
@@ -92,6 +99,7 @@ describe('app settings from CDK context', () => {
     ],
     ['a stage name that is not a string', { stageName: 7 }, /"stageName" must be a string/],
     ['an unknown API kind', { api: 'websocket' }, /"api" must be "http" or "rest-streaming"/],
+    ['per-tool metrics neither on nor off', { toolMetrics: 'maybe' }, /"toolMetrics" must be true or false/],
     [
       'an ARN that is not an SNS topic',
       { alarmTopicArn: 'arn:aws:sqs:eu-west-1:1:q' },

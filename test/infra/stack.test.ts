@@ -81,8 +81,9 @@ describe('McpStack', () => {
     const topic = 'arn:aws:sns:eu-west-1:123456789012:mcp-alarms';
     const { template } = build({ alarmTopicArn: topic });
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
-    // Errors, throttles and p99 duration of three functions, API 5xx, and the task worker's two own alarms.
-    expect(alarms).toHaveLength(12);
+    // Errors, throttles and p99 duration of three functions, API 5xx, the task worker's two own alarms, and the
+    // error rate of each of the seven tools.
+    expect(alarms).toHaveLength(12 + 7);
     for (const a of alarms) {
       expect(a.Properties.AlarmActions).toEqual([topic]);
       expect(a.Properties.OKActions).toEqual([topic]);

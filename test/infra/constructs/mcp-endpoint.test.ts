@@ -48,6 +48,71 @@ describe('McpEndpoint', () => {
       RESOURCES_FUNCTION_NAME: { Ref: companion.id },
       TASKS_TABLE: { Ref: tableId },
       TASKS_WORKER_FUNCTION_NAME: { Ref: worker.id },
+      MCP_TOOL_METRICS: 'on',
+      MCP_METRICS_NAMESPACE: 'MCP/Test',
+    });
+  });
+
+  describe('per-tool metrics', () => {
+    const toolAlarmDescriptions = (template: Template) =>
+      Object.values(template.findResources('AWS::CloudWatch::Alarm'))
+        .map((a) => String(a.Properties.AlarmDescription))
+        .filter((d) => d.includes('of the calls of tool'));
+
+    it('are on by default, in MCP/<stack name>, with a dashboard row and an error-rate alarm per tool', () => {
+      const { template } = build();
+      const tools = [
+        'ping',
+        'safe_divide',
+        'text_stats',
+        'content_gallery',
+        'generate_report',
+        'render_chart',
+      ];
+      const described = toolAlarmDescriptions(template);
+      expect(described).toHaveLength(tools.length + 1);
+      for (const tool of [...tools, 'read_output'])
+        expect(described.some((d) => d.includes(`tool ${tool} failed`))).toBe(true);
+      const [, dashboard] = only(template, 'AWS::CloudWatch::Dashboard');
+      const body = JSON.stringify(dashboard.Properties.DashboardBody);
+      expect(body).toContain('Tool generate_report: bytes stored');
+      expect(body).toContain('MCP/Test');
+    });
+
+    it('the worker and the companion get no metrics settings (only the MCP function writes them)', () => {
+      const { worker, companion } = build();
+      for (const fn of [worker, companion]) {
+        expect(fn.resource.Properties.Environment.Variables.MCP_TOOL_METRICS).toBeUndefined();
+        expect(fn.resource.Properties.Environment.Variables.MCP_METRICS_NAMESPACE).toBeUndefined();
+      }
+    });
+
+    it('toolMetrics: false leaves the function without them and the dashboard without tool rows or alarms', () => {
+      const { template, mcp } = build({ toolMetrics: false });
+      expect(mcp.resource.Properties.Environment.Variables.MCP_TOOL_METRICS).toBeUndefined();
+      expect(toolAlarmDescriptions(template)).toEqual([]);
+      const [, dashboard] = only(template, 'AWS::CloudWatch::Dashboard');
+      expect(JSON.stringify(dashboard.Properties.DashboardBody)).not.toContain('Tool ping');
+    });
+
+    it('metricsNamespace reaches the function and the alarms; one CloudWatch refuses fails the synth', () => {
+      const { mcp, template } = build({ metricsNamespace: 'Acme/Tools' });
+      expect(mcp.resource.Properties.Environment.Variables.MCP_METRICS_NAMESPACE).toBe('Acme/Tools');
+      expect(JSON.stringify(template.findResources('AWS::CloudWatch::Alarm'))).toContain('Acme/Tools');
+      expect(() => build({ metricsNamespace: 'AWS/Lambda' })).toThrow(
+        /McpEndpoint: Configuration: MCP_METRICS_NAMESPACE has an invalid value/,
+      );
+    });
+
+    it('with an entry of its own the tool rows come from toolNames', () => {
+      const own = build({ mcpEntry: 'functions/mcp/handler.ts', mcpBeforeBundling: [] });
+      expect(toolAlarmDescriptions(own.template)).toEqual([]);
+      const named = build({
+        mcpEntry: 'functions/mcp/handler.ts',
+        mcpBeforeBundling: [],
+        toolNames: ['lookup'],
+      });
+      expect(toolAlarmDescriptions(named.template)).toEqual([expect.stringContaining('tool lookup failed')]);
     });
   });
 
@@ -178,7 +243,7 @@ describe('McpEndpoint', () => {
       10_000 * 0.8,
       900_000 * 0.8,
     ]);
-    expect(endpoint.monitoring.alarms).toHaveLength(10);
+    expect(endpoint.monitoring.alarms).toHaveLength(10 + 7); // and an error-rate alarm per tool
     const [, dashboard] = only(template, 'AWS::CloudWatch::Dashboard');
     expect(JSON.stringify(dashboard.Properties.DashboardBody)).toContain(
       mcp.resource.Properties.LoggingConfig.LogGroup.Ref,
@@ -346,7 +411,7 @@ describe('McpEndpoint with api rest-streaming', () => {
         a.Dimensions.some((d: { Value: { Ref: string } }) => d.Value.Ref === mcp.id),
     );
     expect(mcpDuration?.Threshold).toBe(900_000 * 0.8);
-    expect(endpoint.monitoring.alarms).toHaveLength(10);
+    expect(endpoint.monitoring.alarms).toHaveLength(10 + 7); // and an error-rate alarm per tool
   });
 
   it('tasks work the same way: the MCP function gets the task table and may start the worker', () => {

@@ -182,4 +182,76 @@ describe('McpMonitoring', () => {
       /durationAlarmRatio must be above 0 and at most 1/,
     );
   });
+
+  describe('per-tool metrics', () => {
+    const toolMetrics = { namespace: 'MCP/Test', service: 'acme-tools', tools: ['ping', 'generate_report'] };
+    const toolAlarms = (template: Template) =>
+      alarmsOf(template).filter((a) => String(a.AlarmDescription).includes('of the calls of tool'));
+
+    it('without them there are no tool widgets or alarms (the default of the construct)', () => {
+      const { template } = build();
+      expect(toolAlarms(template)).toEqual([]);
+      const [, dashboard] = only(template, 'AWS::CloudWatch::Dashboard');
+      expect(JSON.stringify(dashboard.Properties.DashboardBody)).not.toContain('Tool ping');
+    });
+
+    it('each tool gets a dashboard row: calls and errors, duration percentiles, bytes stored', () => {
+      const { template } = build({ toolMetrics });
+      const [, dashboard] = only(template, 'AWS::CloudWatch::Dashboard');
+      const body = JSON.stringify(dashboard.Properties.DashboardBody);
+      for (const tool of toolMetrics.tools)
+        for (const title of ['calls and errors', 'duration (ms)', 'bytes stored'])
+          expect(body).toContain(`Tool ${tool}: ${title}`);
+      for (const metric of ['Invocations', 'ToolErrors', 'ProtocolErrors', 'Duration', 'OffloadedBytes'])
+        expect(body).toContain(`\\"${metric}\\"`);
+      expect(body).toContain('MCP/Test');
+    });
+
+    it('each tool has an error-rate alarm over its own metrics, in its namespace and dimensions', () => {
+      const { template, monitoring } = build({ toolMetrics });
+      const alarms = toolAlarms(template);
+      expect(alarms).toHaveLength(2);
+      expect(monitoring.alarms).toHaveLength(9);
+      for (const [i, tool] of toolMetrics.tools.entries()) {
+        const a = alarms[i]!;
+        expect(a).toMatchObject({
+          Threshold: 0.05,
+          ComparisonOperator: 'GreaterThanThreshold',
+          TreatMissingData: 'notBreaching',
+        });
+        const expression = a.Metrics.find((m: { Expression?: string }) => m.Expression);
+        expect(expression.Expression).toBe(
+          'IF(calls >= 10, (FILL(toolErrors, 0) + FILL(protocolErrors, 0)) / calls, 0)',
+        );
+        const stats = a.Metrics.filter((m: { MetricStat?: unknown }) => m.MetricStat);
+        expect(stats.map((m: any) => [m.Id, m.MetricStat.Metric.MetricName, m.MetricStat.Stat])).toEqual([
+          ['calls', 'Invocations', 'Sum'],
+          ['toolErrors', 'ToolErrors', 'Sum'],
+          ['protocolErrors', 'ProtocolErrors', 'Sum'],
+        ]);
+        for (const m of stats) {
+          expect(m.MetricStat.Metric.Namespace).toBe('MCP/Test');
+          expect(m.MetricStat.Metric.Dimensions).toEqual([
+            { Name: 'service', Value: 'acme-tools' },
+            { Name: 'tool', Value: tool },
+          ]);
+          expect(m.MetricStat.Period).toBe(300);
+        }
+      }
+    });
+
+    it('the error-rate threshold and the smallest judged period reach the alarms', () => {
+      const { template } = build({ toolMetrics, toolErrorRateThreshold: 0.2, toolErrorAlarmMinCalls: 3 });
+      const [a] = toolAlarms(template);
+      expect(a!.Threshold).toBe(0.2);
+      expect(JSON.stringify(a!.Metrics)).toContain('IF(calls >= 3,');
+    });
+
+    it.each([
+      [{ toolErrorRateThreshold: 0 }, /toolErrorRateThreshold must be above 0 and at most 1/],
+      [{ toolErrorAlarmMinCalls: 0 }, /toolErrorAlarmMinCalls must be a positive integer/],
+    ])('refuses %j', (extra, message) => {
+      expect(() => build({ toolMetrics, ...extra })).toThrow(message);
+    });
+  });
 });
