@@ -132,7 +132,7 @@ export type { TokenSigner } from './bridge/signer.ts';
 export { BridgeLimits } from './limits.ts';
 
 // Runtimes: the Lambda adapters (buffered and response streaming), and the local server and embedded S3 of `npm start`.
-export { createLambdaHandler } from './lambda/adapter.ts';
+export { createLambdaHandler, createProxyLambdaHandler } from './lambda/adapter.ts';
 export { createStreamingLambdaHandler, type StreamingEvent } from './lambda/streaming.ts';
 export {
   lambdaStreamingRuntime,

@@ -1,9 +1,12 @@
 import { Logger } from '@aws-lambda-powertools/logger';
-import { createDeployedBridge, createLambdaHandler, loadBridgeConfig } from '../../src/index.ts';
+import { createDeployedBridge, createProxyLambdaHandler, loadBridgeConfig } from '../../src/index.ts';
 
 // Cold start: read and check the configuration once per container; secrets and keys are fetched on first use.
 const config = loadBridgeConfig(process.env);
 const logger = new Logger({ serviceName: 'mcp-authorization-bridge' });
 
-/** Lambda entry point: API Gateway HTTP API (payload format 2.0) → the authorization bridge. */
-export const handler = createLambdaHandler(createDeployedBridge(config).handle, logger);
+/**
+ * Lambda entry point: API Gateway HTTP API (payload format 2.0) or, behind a custom domain with the streaming REST
+ * API, REST API (payload format 1.0) → the authorization bridge.
+ */
+export const handler = createProxyLambdaHandler(createDeployedBridge(config).handle, logger);

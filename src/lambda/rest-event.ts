@@ -1,5 +1,5 @@
-import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { HttpRequest } from '../http/types.ts';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import type { HttpRequest, HttpResponse } from '../http/types.ts';
 
 /**
  * Translates an API Gateway REST API proxy event (payload 1.0) into a neutral request. On the API's own URL the
@@ -15,6 +15,12 @@ export function fromRestEvent(event: APIGatewayProxyEvent): HttpRequest {
   for (const [name, values] of Object.entries(event.multiValueHeaders ?? {})) {
     if (values && values.length > 1) headers[name.toLowerCase()] = values.join(',');
   }
+  // Payload 2.0 moves the Cookie header into a list; do the same, so every reader finds cookies in one place.
+  const cookies = headers.cookie
+    ?.split(';')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  delete headers.cookie;
   const body =
     event.body === undefined || event.body === null
       ? undefined
@@ -31,5 +37,17 @@ export function fromRestEvent(event: APIGatewayProxyEvent): HttpRequest {
     headers,
     ...(body !== undefined ? { body } : {}),
     ...(query.size ? { query: query.toString() } : {}),
+    ...(cookies?.length ? { cookies } : {}),
+  };
+}
+
+/** Translates a neutral response into the REST API (payload 1.0) result: each cookie its own Set-Cookie header. */
+export function toRestResult(response: HttpResponse): APIGatewayProxyResult {
+  return {
+    statusCode: response.status,
+    headers: response.headers,
+    ...(response.cookies?.length ? { multiValueHeaders: { 'set-cookie': response.cookies } } : {}),
+    body: response.body,
+    isBase64Encoded: false,
   };
 }

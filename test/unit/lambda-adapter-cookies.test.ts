@@ -1,6 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { toHttpRequest, toLambdaResult } from '../../src/lambda/adapter.ts';
+import type { HttpRequest } from '../../src/http/types.ts';
+import { createProxyLambdaHandler, toHttpRequest, toLambdaResult } from '../../src/lambda/adapter.ts';
+import { silentLogger } from '../../src/log.ts';
 import { serveHandler } from '../support/local.ts';
 
 /** Query strings and cookies through the adapters (the authorization bridge reads both; the MCP path neither). */
@@ -53,5 +55,60 @@ describe('cookies through the local server, as API Gateway delivers them', () =>
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('the proxy handler answers each API Gateway payload in its own shape', () => {
+  const context = { awsRequestId: 'req-1', getRemainingTimeInMillis: () => 10_000 } as never;
+  const restEvent = {
+    httpMethod: 'GET',
+    path: '/oauth/callback',
+    headers: { Cookie: 'binding=abc; consent=def', Host: 'mcp.example.com' },
+    multiValueHeaders: {},
+    multiValueQueryStringParameters: { code: ['c 1'], state: ['s'] },
+    body: null,
+    isBase64Encoded: false,
+    requestContext: { stage: 'prod' },
+  } as never;
+
+  it('a REST API (payload 1.0) event: cookies from the Cookie header, the query re-encoded, Set-Cookie repeated', async () => {
+    let seen: HttpRequest | undefined;
+    const handler = createProxyLambdaHandler(async (req) => {
+      seen = req;
+      return {
+        status: 302,
+        headers: { location: 'https://client.example/cb' },
+        body: '',
+        cookies: ['a=1', 'b=2'],
+      };
+    }, silentLogger);
+    const result = await handler(restEvent, context);
+    expect(seen).toEqual({
+      method: 'GET',
+      path: '/oauth/callback',
+      headers: { host: 'mcp.example.com' },
+      query: 'code=c+1&state=s',
+      cookies: ['binding=abc', 'consent=def'],
+    });
+    expect(result).toEqual({
+      statusCode: 302,
+      headers: { location: 'https://client.example/cb' },
+      multiValueHeaders: { 'set-cookie': ['a=1', 'b=2'] },
+      body: '',
+      isBase64Encoded: false,
+    });
+  });
+
+  it('an HTTP API (payload 2.0) event: the cookie list in, the result cookie list out', async () => {
+    const handler = createProxyLambdaHandler(
+      async (req) => ({ status: 200, headers: {}, body: JSON.stringify(req.cookies), cookies: ['c=3'] }),
+      silentLogger,
+    );
+    const result = (await handler(event({ cookies: ['x=1'] }), context)) as {
+      body: string;
+      cookies: string[];
+    };
+    expect(JSON.parse(result.body)).toEqual(['x=1']);
+    expect(result.cookies).toEqual(['c=3']);
   });
 });
