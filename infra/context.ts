@@ -5,8 +5,10 @@ import {
   MCP_API_KINDS,
   type McpApiKind,
   type McpAuthProps,
+  type McpDomainProps,
   type McpEndpointProps,
 } from './constructs/mcp-endpoint.ts';
+import { domainProblem } from './constructs/api-domain.ts';
 import { isLogRetention, removalPolicyNamed } from './defaults.ts';
 
 /** What `infra/app.ts` needs to build the stack, read from CDK context (cdk.json `context` or `-c key=value`). */
@@ -51,6 +53,11 @@ export const CONTEXT_KEYS = [
   'authCognitoCallbackUrls',
   'toolMetrics',
   'metricsNamespace',
+  'domainName',
+  'domainCertificateArn',
+  'domainHostedZoneId',
+  'domainHostedZoneName',
+  'disableExecuteApiEndpoint',
 ] as const;
 
 /** Context keys that only mean something with `auth=oauth`: every `auth…` key but `auth` itself. */
@@ -166,6 +173,14 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
     fail('auth', '"oauth" or "none"', get('auth'));
   }
 
+  const domain = readDomain(get, text, flag);
+  if (domain && given('authResource'))
+    fail(
+      'authResource',
+      'left out with domainName (the endpoint on the custom domain is the resource)',
+      get('authResource'),
+    );
+
   const endpoint: Record<string, unknown> = {
     serverName: text('serverName'),
     api,
@@ -185,6 +200,7 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
     auth,
     toolMetrics: flag('toolMetrics'),
     metricsNamespace: text('metricsNamespace'),
+    domain,
   };
   const alarmTopicArn = text('alarmTopicArn');
   if (
@@ -208,6 +224,51 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
     endpoint: Object.fromEntries(
       Object.entries(endpoint).filter(([, v]) => v !== undefined),
     ) as McpEndpointProps,
+  };
+}
+
+/** The custom domain settings, all or nothing: a name and a certificate (an ARN, or a zone to make one in). */
+function readDomain(
+  get: (key: ContextKey) => unknown,
+  text: (key: ContextKey) => string | undefined,
+  flag: (key: ContextKey) => boolean | undefined,
+): McpDomainProps | undefined {
+  const name = text('domainName')?.toLowerCase();
+  const certificateArn = text('domainCertificateArn');
+  const hostedZoneId = text('domainHostedZoneId');
+  const zoneName = text('domainHostedZoneName')?.toLowerCase();
+  const disable = flag('disableExecuteApiEndpoint');
+  if (name === undefined) {
+    const keys = ['domainCertificateArn', 'domainHostedZoneId', 'domainHostedZoneName'] as const;
+    const stray = keys.find((key) => text(key) !== undefined);
+    if (stray) fail(stray, 'used only with domainName (the custom domain)', get(stray));
+    if (disable)
+      fail(
+        'disableExecuteApiEndpoint',
+        'used only with domainName (without a custom domain the execute-api URL is the only one)',
+        get('disableExecuteApiEndpoint'),
+      );
+    return undefined;
+  }
+  if ((hostedZoneId === undefined) !== (zoneName === undefined)) {
+    const missing = hostedZoneId === undefined ? 'domainHostedZoneId' : 'domainHostedZoneName';
+    fail(missing, 'set too: the hosted zone is named by its id and its name together', get(missing));
+  }
+  if (certificateArn === undefined && hostedZoneId === undefined)
+    fail(
+      'domainName',
+      'given with a certificate: domainCertificateArn (ACM, in the stack region), or domainHostedZoneId and ' +
+        'domainHostedZoneName (a DNS-validated certificate is created there)',
+      get('domainName'),
+    );
+  const hostedZone = hostedZoneId && zoneName ? { hostedZoneId, zoneName } : undefined;
+  const problem = domainProblem({ domainName: name, certificateArn, hostedZone });
+  if (problem) throw new Error(`Context "domainName" and its settings: ${problem}`);
+  return {
+    name,
+    ...(certificateArn ? { certificateArn } : {}),
+    ...(hostedZone ? { hostedZone } : {}),
+    ...(disable ? { disableExecuteApiEndpoint: true } : {}),
   };
 }
 

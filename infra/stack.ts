@@ -103,6 +103,17 @@ export class McpStack extends Stack {
             ],
           ] as const)
         : []),
+      ...(this.endpoint.domain
+        ? ([
+            [
+              'DomainTarget',
+              this.endpoint.domain.record
+                ? `Regional API Gateway domain the alias record of ${this.endpoint.domain.host} points at`
+                : `Point a CNAME (or alias) record for ${this.endpoint.domain.host} at this regional API Gateway domain`,
+              this.endpoint.domain.regionalDomainName,
+            ],
+          ] as const)
+        : []),
       ['DashboardUrl', 'CloudWatch dashboard of the endpoint', monitoring.dashboardUrl],
     ];
     for (const [outputId, description, value] of outputs)

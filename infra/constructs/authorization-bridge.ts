@@ -1,4 +1,5 @@
 import { Duration, Validations, type RemovalPolicy } from 'aws-cdk-lib';
+import * as rest from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -27,8 +28,18 @@ export interface BridgeUpstream {
 
 /** Properties of an {@link AuthorizationBridge}. */
 export interface AuthorizationBridgeProps {
-  /** The HTTP API the MCP endpoint is served on; the bridge's routes are added to it. Required. */
-  readonly httpApi: apigw.HttpApi;
+  /**
+   * The HTTP API the bridge's routes are added to (the MCP endpoint's, or an API of its own); exactly one of
+   * `httpApi` and `restApi`.
+   * @default - none: `restApi` must be given
+   */
+  readonly httpApi?: apigw.HttpApi;
+  /**
+   * The REST API the bridge's routes are added to: the streaming endpoint's, when a custom domain serves its
+   * stage at the root of an origin (an issuer needs the root); exactly one of `httpApi` and `restApi`.
+   * @default - none: `httpApi` must be given
+   */
+  readonly restApi?: rest.RestApi;
   /** The bridge's issuer: the origin the API is reached at, e.g. the API endpoint URL. Required. */
   readonly issuer: string;
   /** The MCP endpoint URL: the audience of every token the bridge issues. Required. */
@@ -71,6 +82,12 @@ export interface AuthorizationBridgeProps {
    */
   readonly removalPolicy?: RemovalPolicy;
 }
+
+/** Why the bridge's routes have no API Gateway authorizer (cdk-nag APIG4, COG4). */
+const PUBLIC_OAUTH_ENDPOINTS =
+  'OAuth authorization server endpoints are public by definition (RFC 8414, RFC 7591, OAuth 2.1): clients ' +
+  'call them before they hold any token; each endpoint authenticates what it must (PKCE, client secrets, ' +
+  'sealed state bound to the browser) and the stage throttle bounds floods.';
 
 /** Every route of the bridge: the OAuth endpoints, and the metadata at the paths clients try. */
 export const BRIDGE_ROUTES: readonly { path: string; methods: apigw.HttpMethod[] }[] = [
@@ -180,7 +197,10 @@ export class AuthorizationBridge extends Construct {
       },
     });
     this.grant(props.upstream.clientSecret);
-    this.route(props.httpApi);
+    if (!props.httpApi === !props.restApi)
+      throw new Error('AuthorizationBridge: give exactly one of httpApi and restApi');
+    if (props.httpApi) this.route(props.httpApi);
+    else this.routeRest(props.restApi!);
   }
 
   /** Least privilege: three item operations on the table, sign and read the public key, read two secrets. */
@@ -205,6 +225,20 @@ export class AuthorizationBridge extends Construct {
     );
   }
 
+  /** The same routes as REST API methods (Lambda proxy integrations, buffered: the bridge never streams). */
+  private routeRest(api: rest.RestApi): void {
+    const integration = new rest.LambdaIntegration(this.function, { proxy: true, allowTestInvoke: false });
+    for (const { path, methods } of BRIDGE_ROUTES) {
+      const resource = api.root.resourceForPath(path);
+      for (const method of methods) {
+        Validations.of(resource.addMethod(method, integration)).acknowledge(
+          { id: 'AwsSolutions-APIG4', reason: PUBLIC_OAUTH_ENDPOINTS },
+          { id: 'AwsSolutions-COG4', reason: PUBLIC_OAUTH_ENDPOINTS },
+        );
+      }
+    }
+  }
+
   private route(api: apigw.HttpApi): void {
     const integration = new HttpLambdaIntegration('BridgeIntegration', this.function, {
       payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
@@ -213,13 +247,7 @@ export class AuthorizationBridge extends Construct {
     });
     for (const { path, methods } of BRIDGE_ROUTES) {
       for (const route of api.addRoutes({ path, methods, integration })) {
-        Validations.of(route).acknowledge({
-          id: 'AwsSolutions-APIG4',
-          reason:
-            'OAuth authorization server endpoints are public by definition (RFC 8414, RFC 7591, OAuth 2.1): clients ' +
-            'call them before they hold any token; each endpoint authenticates what it must (PKCE, client secrets, ' +
-            'sealed state bound to the browser) and the stage throttle bounds floods.',
-        });
+        Validations.of(route).acknowledge({ id: 'AwsSolutions-APIG4', reason: PUBLIC_OAUTH_ENDPOINTS });
       }
     }
   }

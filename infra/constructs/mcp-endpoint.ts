@@ -14,6 +14,7 @@ import {
 } from '../defaults.ts';
 import { BRIDGE_PATHS, READ_OUTPUT_TOOL } from '../../src/index.ts';
 import { tools as exampleTools } from '../../functions/mcp/tools/index.ts';
+import { ApiDomain, type HostedZoneRef } from './api-domain.ts';
 import { AuthorizationApi } from './authorization-api.ts';
 import { AuthorizationBridge } from './authorization-bridge.ts';
 import { BundledFunction, type FunctionLogLevel } from './bundled-function.ts';
@@ -81,6 +82,30 @@ export interface McpEndpointAuth {
   readonly cognito?: CognitoIssuer;
   /** The authorization bridge in front of it (the issuer clients see). */
   readonly bridge?: AuthorizationBridge;
+}
+
+/**
+ * A custom domain serving the endpoint (README "Custom domain"): `https://<name>/mcp`, with the protected resource
+ * metadata, the token audience and the authorization bridge's issuer on the same origin.
+ */
+export interface McpDomainProps {
+  /** The domain name, e.g. `mcp.example.com` (lower case). Required. */
+  readonly name: string;
+  /**
+   * An ACM certificate for `name` in the stack's region.
+   * @default - a new certificate, validated through DNS in `hostedZone`
+   */
+  readonly certificateArn?: string;
+  /**
+   * The Route 53 public hosted zone `name` belongs to: it validates a new certificate and gets the alias record.
+   * @default - none: give `certificateArn`, and point DNS for `name` at the stack's `DomainTarget` output
+   */
+  readonly hostedZone?: HostedZoneRef;
+  /**
+   * Serve only the domain: the API's generated `execute-api` URL answers 403.
+   * @default false
+   */
+  readonly disableExecuteApiEndpoint?: boolean;
 }
 
 /**
@@ -263,6 +288,11 @@ export interface McpEndpointProps {
    * none otherwise
    */
   readonly toolNames?: readonly string[];
+  /**
+   * A custom domain for the endpoint, and for the authorization bridge with it.
+   * @default - none: the API's generated `execute-api` URL
+   */
+  readonly domain?: McpDomainProps;
 }
 
 /** The endpoint settings the authorization wiring passes on. */
@@ -340,6 +370,8 @@ export class McpEndpoint extends Construct {
   readonly httpApi?: McpHttpApi;
   /** The streaming REST API in front of the MCP function, with `api: 'rest-streaming'`. */
   readonly restApi?: McpRestApi;
+  /** The custom domain serving the endpoint, when one is configured. */
+  readonly domain?: ApiDomain;
   /** Alarms and dashboard. */
   readonly monitoring: McpMonitoring;
   /** Issuer, resource and metadata URL when `auth` is `oauth`; undefined when the endpoint is open. */
@@ -454,14 +486,18 @@ export class McpEndpoint extends Construct {
       resourceArns: [this.resourcesFunction.functionArn],
     });
 
-    const oauth = this.chosenOAuth(props);
+    // One source of truth for the public URL: the custom domain when there is one (its mapping serves the stage at
+    // the root), else the API's generated URL, known only after deployment.
+    const domainUrl = props.domain ? `https://${props.domain.name}${config.mcpPath}` : undefined;
+    const oauth = this.chosenOAuth(props, domainUrl);
+    const resource = oauth?.resource ?? domainUrl;
     // RFC 9728 paths of the metadata document as the function sees them; the API URL is not known before
     // deployment, but its path is (a REST API's URL starts with its stage, which the function does not see).
     const stagePrefix = streaming ? `/${props.stageName ?? Defaults.restStageName}` : '';
     const wellKnownPaths = oauth
       ? metadataPaths(
-          oauth.resource !== undefined && !Token.isUnresolved(oauth.resource)
-            ? oauth.resource
+          resource !== undefined && !Token.isUnresolved(resource)
+            ? resource
             : `https://endpoint.invalid${stagePrefix}${config.mcpPath}`,
         )
       : undefined;
@@ -475,6 +511,7 @@ export class McpEndpoint extends Construct {
       allowedOrigins: props.allowedOrigins,
       accessLogRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
+      disableExecuteApiEndpoint: props.domain?.disableExecuteApiEndpoint,
     };
     let stage: ApiStageMetrics;
     if (streaming) {
@@ -482,13 +519,22 @@ export class McpEndpoint extends Construct {
         ...apiProps,
         integrationTimeout: Duration.seconds(Platform.restStreamingMaxSeconds),
       });
-      this.url = this.restApi.url;
       stage = this.restApi.stage;
     } else {
       this.httpApi = new McpHttpApi(this, 'HttpApi', apiProps);
-      this.url = this.httpApi.url;
       stage = this.httpApi.stage;
     }
+    if (props.domain) {
+      const { name, certificateArn, hostedZone } = props.domain;
+      this.domain = new ApiDomain(this, 'Domain', {
+        domainName: name,
+        ...(certificateArn ? { certificateArn } : {}),
+        ...(hostedZone ? { hostedZone } : {}),
+      });
+      if (this.restApi) this.domain.mapRestApi(this.restApi.api, this.restApi.stage);
+      else this.domain.mapHttpApi(this.httpApi!.api, this.httpApi!.stage);
+    }
+    this.url = domainUrl ?? this.restApi?.url ?? this.httpApi!.url;
     if (oauth)
       this.auth = this.authorize(oauth, mcpEnvironment, wellKnownPaths![0]!, {
         removalPolicy: props.removalPolicy,
@@ -514,7 +560,7 @@ export class McpEndpoint extends Construct {
   }
 
   /** The OAuth settings when `auth` is `oauth` (checked), undefined otherwise; warns when no choice was made. */
-  private chosenOAuth(props: McpEndpointProps): McpOAuthProps | undefined {
+  private chosenOAuth(props: McpEndpointProps, domainUrl: string | undefined): McpOAuthProps | undefined {
     if (!props.auth) {
       Annotations.of(this).addWarningV2(
         'mcp-lambda-template:auth-not-chosen',
@@ -526,12 +572,19 @@ export class McpEndpoint extends Construct {
     const oauth = props.auth;
     if (!oauth.issuer === !oauth.cognito)
       throw new Error('McpEndpoint: auth "oauth" needs exactly one of issuer and cognito');
+    // The endpoint on the custom domain is the resource: one URL for clients, tokens and metadata alike.
+    if (domainUrl !== undefined && oauth.resource !== undefined && oauth.resource !== domainUrl)
+      throw new Error(
+        `McpEndpoint: auth resource ${JSON.stringify(oauth.resource)} differs from the endpoint on the custom ` +
+          `domain (${domainUrl}); leave it out, the domain's endpoint URL is the resource`,
+      );
     // RFC 9728 puts the metadata at the root of the host: a named HTTP API stage's URL cannot serve it. (A REST
     // API's always can't: there the challenges point at the metadata inside the stage, MCP_AUTH_METADATA_URL.)
     if (
       props.api !== 'rest-streaming' &&
       (props.stageName ?? Defaults.stageName) !== Defaults.stageName &&
-      oauth.resource === undefined
+      oauth.resource === undefined &&
+      domainUrl === undefined
     )
       throw new Error(
         'McpEndpoint: auth "oauth" needs the $default stage, or a resource URL served by a custom domain',
@@ -549,21 +602,24 @@ export class McpEndpoint extends Construct {
     resource: string,
     options: AuthorizeOptions,
   ): { cognito: CognitoIssuer; bridge: AuthorizationBridge; requiredScopes: readonly string[] } {
-    // On the HTTP API the bridge shares the endpoint's origin; a REST API stage cannot serve an issuer's root, so
-    // the streaming endpoint gets an authorization API of its own (a second origin, listed in the metadata).
-    const authorizationApi = this.httpApi
-      ? undefined
-      : new AuthorizationApi(this, 'AuthorizationApi', {
-          throttleRateLimit: options.throttleRateLimit,
-          throttleBurstLimit: options.throttleBurstLimit,
-          accessLogRetention: options.logRetention,
-          removalPolicy: options.removalPolicy,
-        });
-    const api = authorizationApi?.api ?? this.httpApi!.api;
+    // On the HTTP API the bridge shares the endpoint's origin, and so on a custom domain, which serves a REST API
+    // stage at the root too. A REST API stage's own URL cannot serve an issuer's root, so without a domain the
+    // streaming endpoint gets an authorization API of its own (a second origin, listed in the metadata).
+    const authorizationApi =
+      this.httpApi || this.domain
+        ? undefined
+        : new AuthorizationApi(this, 'AuthorizationApi', {
+            throttleRateLimit: options.throttleRateLimit,
+            throttleBurstLimit: options.throttleBurstLimit,
+            accessLogRetention: options.logRetention,
+            removalPolicy: options.removalPolicy,
+          });
+    const api = authorizationApi?.api ?? this.httpApi?.api;
     const issuer =
-      this.httpApi && oauth.resource !== undefined
+      this.domain?.url ??
+      (this.httpApi && oauth.resource !== undefined
         ? new URL(oauth.resource).origin
-        : (authorizationApi?.url ?? this.httpApi!.api.apiEndpoint);
+        : (authorizationApi?.url ?? this.httpApi!.api.apiEndpoint));
     const cognito = new CognitoIssuer(this, 'Issuer', {
       ...oauth.cognito,
       callbackUrl: `${issuer}${BRIDGE_PATHS.callback}`,
@@ -571,7 +627,7 @@ export class McpEndpoint extends Construct {
     });
     const requiredScopes = oauth.requiredScopes ?? [Defaults.bridgeScope];
     const bridge = new AuthorizationBridge(this, 'Bridge', {
-      httpApi: api,
+      ...(api ? { httpApi: api } : { restApi: this.restApi!.api }),
       issuer,
       resource,
       scopes: requiredScopes,

@@ -71,6 +71,12 @@ export interface McpHttpApiProps {
    * @default RemovalPolicy.DESTROY (`Defaults.removalPolicy`)
    */
   readonly removalPolicy?: RemovalPolicy;
+  /**
+   * Turn off the generated `execute-api` endpoint, so only a custom domain serves the API (requests to the
+   * generated URL get 403).
+   * @default false
+   */
+  readonly disableExecuteApiEndpoint?: boolean;
 }
 
 /** One JSON line per request in the access log (HTTP API `$context` variables). */
@@ -137,6 +143,7 @@ export class McpHttpApi extends Construct {
       apiName: `${Stack.of(this).stackName}-mcp`,
       description: 'MCP Streamable HTTP endpoint (stateless, JSON responses)',
       createDefaultStage: false,
+      ...(props.disableExecuteApiEndpoint ? { disableExecuteApiEndpoint: true } : {}),
       ...(origins.length
         ? {
             corsPreflight: {

@@ -69,6 +69,12 @@ export interface McpRestApiProps {
    * @default RemovalPolicy.DESTROY (`Defaults.removalPolicy`)
    */
   readonly removalPolicy?: RemovalPolicy;
+  /**
+   * Turn off the generated `execute-api` endpoint, so only a custom domain serves the API (requests to the
+   * generated URL get 403).
+   * @default false
+   */
+  readonly disableExecuteApiEndpoint?: boolean;
 }
 
 /** One JSON line per request in the access log (REST API `$context` variables). */
@@ -158,6 +164,7 @@ export class McpRestApi extends Construct {
       restApiName: `${Stack.of(this).stackName}-mcp`,
       description: 'MCP Streamable HTTP endpoint (stateless, streamed SSE responses)',
       endpointConfiguration: { types: [apigw.EndpointType.REGIONAL] },
+      ...(props.disableExecuteApiEndpoint ? { disableExecuteApiEndpoint: true } : {}),
       cloudWatchRole: props.cloudWatchRole ?? true,
       deployOptions: {
         stageName,

@@ -4,6 +4,8 @@ import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
 import { CONTEXT_KEYS, readSettings, type AppSettings, type ContextKey } from '../../infra/context.ts';
 
+const CERTIFICATE = 'arn:aws:acm:eu-west-1:123456789012:certificate/0b6a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d';
+
 const settings = (context: Partial<Record<ContextKey, unknown>>): AppSettings =>
   readSettings((key) => context[key]);
 
@@ -74,6 +76,35 @@ describe('app settings from CDK context', () => {
       { metricsNamespace: 'Acme/Tools' },
       { endpoint: { metricsNamespace: 'Acme/Tools' } },
     ],
+    [
+      'a custom domain in a hosted zone, the name in any case',
+      {
+        domainName: 'MCP.Example.com',
+        domainHostedZoneId: 'Z0123456789ABCDEFGHIJ',
+        domainHostedZoneName: 'example.com',
+      },
+      {
+        endpoint: {
+          domain: {
+            name: 'mcp.example.com',
+            hostedZone: { hostedZoneId: 'Z0123456789ABCDEFGHIJ', zoneName: 'example.com' },
+          },
+        },
+      },
+    ],
+    [
+      'a custom domain with a certificate, serving alone',
+      {
+        domainName: 'mcp.example.com',
+        domainCertificateArn: CERTIFICATE,
+        disableExecuteApiEndpoint: 'true',
+      },
+      {
+        endpoint: {
+          domain: { name: 'mcp.example.com', certificateArn: CERTIFICATE, disableExecuteApiEndpoint: true },
+        },
+      },
+    ],
   ])('reads %s', (_, context, expected) => {
     expect(settings(context)).toEqual({ stackName: 'McpServer', endpoint: {}, ...expected });
   });
@@ -100,6 +131,63 @@ describe('app settings from CDK context', () => {
     ['a stage name that is not a string', { stageName: 7 }, /"stageName" must be a string/],
     ['an unknown API kind', { api: 'websocket' }, /"api" must be "http" or "rest-streaming"/],
     ['per-tool metrics neither on nor off', { toolMetrics: 'maybe' }, /"toolMetrics" must be true or false/],
+    [
+      'a certificate without a domain name',
+      { domainCertificateArn: CERTIFICATE },
+      /"domainCertificateArn" must be used only with domainName/,
+    ],
+    [
+      'a hosted zone without a domain name',
+      { domainHostedZoneId: 'Z0123456789ABCDEFGHIJ', domainHostedZoneName: 'example.com' },
+      /"domainHostedZoneId" must be used only with domainName/,
+    ],
+    [
+      'turning off the execute-api URL without a domain',
+      { disableExecuteApiEndpoint: true },
+      /"disableExecuteApiEndpoint" must be used only with domainName/,
+    ],
+    [
+      'a domain without a certificate or a zone',
+      { domainName: 'mcp.example.com' },
+      /"domainName" must be given with a certificate: domainCertificateArn .* or domainHostedZoneId and domainHostedZoneName/,
+    ],
+    [
+      'half a hosted zone (its id alone)',
+      { domainName: 'mcp.example.com', domainHostedZoneId: 'Z0123456789ABCDEFGHIJ' },
+      /"domainHostedZoneName" must be set too/,
+    ],
+    [
+      'half a hosted zone (its name alone)',
+      {
+        domainName: 'mcp.example.com',
+        domainCertificateArn: CERTIFICATE,
+        domainHostedZoneName: 'example.com',
+      },
+      /"domainHostedZoneId" must be set too/,
+    ],
+    [
+      'a domain outside its hosted zone',
+      {
+        domainName: 'mcp.example.org',
+        domainHostedZoneId: 'Z0123456789ABCDEFGHIJ',
+        domainHostedZoneName: 'example.com',
+      },
+      /Context "domainName" and its settings: domain name mcp.example.org is not in the hosted zone example.com/,
+    ],
+    [
+      'a certificate ARN of another service',
+      { domainName: 'mcp.example.com', domainCertificateArn: 'arn:aws:iam::123456789012:role/x' },
+      /is not an ACM certificate ARN/,
+    ],
+    [
+      'an auth resource beside a domain (the domain decides the resource)',
+      {
+        domainName: 'mcp.example.com',
+        domainCertificateArn: CERTIFICATE,
+        authResource: 'https://x.example.com/mcp',
+      },
+      /"authResource" must be left out with domainName/,
+    ],
     [
       'an ARN that is not an SNS topic',
       { alarmTopicArn: 'arn:aws:sqs:eu-west-1:1:q' },

@@ -1,5 +1,6 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import * as rest from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { describe, expect, it } from 'vitest';
@@ -64,6 +65,50 @@ describe('AuthorizationBridge', () => {
       'POST /oauth/register',
       'POST /oauth/token',
     ]);
+  });
+
+  it('on a REST API (the streaming endpoint behind a custom domain): the same routes, as buffered proxy methods', () => {
+    const stack = newStack();
+    const restApi = new rest.RestApi(stack, 'Rest', { deployOptions: { stageName: 'prod' } });
+    new AuthorizationBridge(stack, 'Bridge', {
+      restApi,
+      issuer: 'https://mcp.example.com',
+      resource: 'https://mcp.example.com/mcp',
+      upstream: {
+        issuer: 'https://login.example.com',
+        clientId: 'bridge-client',
+        clientSecret: new secretsmanager.Secret(stack, 'UpstreamSecret'),
+      },
+    });
+    const template = Template.fromStack(stack);
+    const resources = template.findResources('AWS::ApiGateway::Resource');
+    const pathOf = (id: string): string => {
+      const r = resources[id];
+      if (!r) return '';
+      const parent = r.Properties.ParentId.Ref as string | undefined;
+      return `${parent && resources[parent] ? pathOf(parent) : ''}/${r.Properties.PathPart}`;
+    };
+    const methods = Object.values(template.findResources('AWS::ApiGateway::Method')).map((m) => {
+      expect(m.Properties.Integration).toMatchObject({ Type: 'AWS_PROXY', IntegrationHttpMethod: 'POST' });
+      expect(m.Properties.Integration.ResponseTransferMode).toBeUndefined();
+      return `${m.Properties.HttpMethod} ${pathOf(m.Properties.ResourceId.Ref)}`;
+    });
+    expect(methods.sort()).toEqual([
+      'GET /.well-known/oauth-authorization-server',
+      'GET /.well-known/openid-configuration',
+      'GET /oauth/authorize',
+      'GET /oauth/callback',
+      'GET /oauth/jwks',
+      'OPTIONS /oauth/register',
+      'OPTIONS /oauth/token',
+      'POST /oauth/consent',
+      'POST /oauth/register',
+      'POST /oauth/token',
+    ]);
+  });
+
+  it('needs exactly one API to put its routes on', () => {
+    expect(() => build({ httpApi: undefined })).toThrow(/give exactly one of httpApi and restApi/);
   });
 
   it('keeps codes and refresh families in an on-demand table with a TTL attribute', () => {

@@ -450,3 +450,107 @@ describe('McpEndpoint with api rest-streaming', () => {
     expect(() => build(props)).toThrow(message);
   });
 });
+
+describe('McpEndpoint behind a custom domain', () => {
+  const zone = { hostedZoneId: 'Z0123456789ABCDEFGHIJ', zoneName: 'example.com' };
+  const domain = { name: 'mcp.example.com', hostedZone: zone };
+  const bridged = { mode: 'oauth' as const, cognito: {} };
+  const envOf = (fn: { resource: { Properties: { Environment: { Variables: Record<string, unknown> } } } }) =>
+    fn.resource.Properties.Environment.Variables;
+  /** With the bridge (two tables: tasks and the bridge's), read without `build`'s single-table checks. */
+  const withBridge = (props: McpEndpointProps) => {
+    const stack = newStack();
+    const endpoint = new McpEndpoint(stack, 'Mcp', { auth: bridged, ...props });
+    const template = Template.fromStack(stack);
+    return { stack, endpoint, template, mcp: lambdaFunction(template, 'Stateless MCP server') };
+  };
+
+  it('serves the endpoint at https://<domain>/mcp: the HTTP API stage mapped at the root of the domain', () => {
+    const { stack, endpoint, template } = build({ domain });
+    expect(endpoint.url).toBe('https://mcp.example.com/mcp');
+    const [, mapping] = only(template, 'AWS::ApiGatewayV2::ApiMapping');
+    expect(mapping.Properties.ApiMappingKey).toBeUndefined();
+    expect(stack.resolve(mapping.Properties.ApiId)).toEqual(stack.resolve(endpoint.httpApi!.api.apiId));
+    template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 1);
+    template.resourceCountIs('AWS::Route53::RecordSet', 1);
+  });
+
+  it('with the bridge: resource, audience, metadata, issuer, its key set and the Cognito callback all on the domain', () => {
+    const { endpoint, template, mcp } = withBridge({ domain });
+    expect(envOf(mcp)).toMatchObject({
+      MCP_AUTH_RESOURCE: 'https://mcp.example.com/mcp',
+      MCP_AUTH_ISSUER: 'https://mcp.example.com',
+      MCP_AUTH_JWKS_URL: 'https://mcp.example.com/oauth/jwks',
+    });
+    expect(envOf(mcp).MCP_AUTH_METADATA_URL).toBeUndefined();
+    expect(endpoint.auth).toMatchObject({
+      issuer: 'https://mcp.example.com',
+      resource: 'https://mcp.example.com/mcp',
+      metadataUrl: 'https://mcp.example.com/.well-known/oauth-protected-resource/mcp',
+    });
+    const bridge = lambdaFunction(template, 'MCP authorization bridge');
+    expect(envOf(bridge)).toMatchObject({
+      BRIDGE_ISSUER: 'https://mcp.example.com',
+      BRIDGE_RESOURCE: 'https://mcp.example.com/mcp',
+    });
+    only(template, 'AWS::Cognito::UserPoolClient', {
+      CallbackURLs: ['https://mcp.example.com/oauth/callback'],
+    });
+  });
+
+  it('with the streaming REST API: the stage at the root, the bridge on the REST API itself, the metadata where RFC 9728 puts it', () => {
+    const { endpoint, template, mcp, stack } = withBridge({ api: 'rest-streaming', domain });
+    expect(endpoint.url).toBe('https://mcp.example.com/mcp');
+    // No second origin: the domain serves the issuer's root, so there is no authorization HTTP API.
+    template.resourceCountIs('AWS::ApiGatewayV2::Api', 0);
+    const [, mapping] = only(template, 'AWS::ApiGatewayV2::ApiMapping');
+    expect(stack.resolve(mapping.Properties.ApiId)).toEqual(stack.resolve(endpoint.restApi!.api.restApiId));
+    expect(envOf(mcp)).toMatchObject({
+      MCP_AUTH_ISSUER: 'https://mcp.example.com',
+      MCP_AUTH_RESOURCE: 'https://mcp.example.com/mcp',
+    });
+    expect(envOf(mcp).MCP_AUTH_METADATA_URL).toBeUndefined();
+    const paths = Object.values(template.findResources('AWS::ApiGateway::Resource')).map(
+      (r) => r.Properties.PathPart,
+    );
+    for (const part of [
+      'oauth-authorization-server',
+      'openid-configuration',
+      'authorize',
+      'token',
+      'jwks',
+      'mcp',
+    ])
+      expect(paths).toContain(part);
+    const bridge = lambdaFunction(template, 'MCP authorization bridge');
+    const bridgeMethods = Object.values(template.findResources('AWS::ApiGateway::Method')).filter((m) =>
+      JSON.stringify(m.Properties.Integration).includes(bridge.id),
+    );
+    expect(bridgeMethods.length).toBe(10);
+    for (const m of bridgeMethods) expect(m.Properties.Integration.Type).toBe('AWS_PROXY');
+  });
+
+  it.each(['http', 'rest-streaming'] as const)(
+    'disableExecuteApiEndpoint leaves only the domain serving the %s API',
+    (api) => {
+      const { template } = build({ api, domain: { ...domain, disableExecuteApiEndpoint: true } });
+      const type = api === 'http' ? 'AWS::ApiGatewayV2::Api' : 'AWS::ApiGateway::RestApi';
+      only(template, type, { DisableExecuteApiEndpoint: true });
+    },
+  );
+
+  it('a named HTTP API stage is fine with OAuth behind a domain (the mapping serves it at the root)', () => {
+    const { endpoint } = withBridge({ domain, stageName: 'prod' });
+    expect(endpoint.auth?.resource).toBe('https://mcp.example.com/mcp');
+  });
+
+  it('refuses an auth resource that differs from the endpoint on the domain', () => {
+    expect(() => build({ domain, auth: { ...bridged, resource: 'https://other.example.com/mcp' } })).toThrow(
+      /auth resource "https:\/\/other.example.com\/mcp" differs from the endpoint on the custom domain/,
+    );
+  });
+
+  it('refuses a domain without a certificate, before the first resource is made', () => {
+    expect(() => build({ domain: { name: 'mcp.example.com' } })).toThrow(/needs a certificate/);
+  });
+});
