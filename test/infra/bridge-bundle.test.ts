@@ -32,6 +32,7 @@ let upstream: LocalOidcProvider;
 let local: { url: string; close(): Promise<void> };
 let importMs: number;
 let bundleBytes: number;
+let handler: LambdaHttpHandler = async () => ({ statusCode: 503, body: '' });
 
 beforeAll(async () => {
   outdir = mkdtempSync(join(tmpdir(), 'bridge-bundle-'));
@@ -46,7 +47,6 @@ beforeAll(async () => {
   symlinkSync(join(ROOT, 'node_modules/@aws-sdk'), join(outdir, 'node_modules/@aws-sdk'), 'dir');
 
   dynamo = await startLocalDynamo('bridge-bundle');
-  let handler: LambdaHttpHandler = async () => ({ statusCode: 503, body: '' });
   local = await startLocalServer({ handler: (e, c) => handler(e, c), port: 0 });
   upstream = await startLocalOidcProvider({ callbackUrl: `${local.url}/oauth/callback`, password: PASSWORD });
   aws = await startFakeAws({ [`${ARN}sealing`]: 's'.repeat(64), [`${ARN}upstream`]: upstream.clientSecret });
@@ -105,6 +105,58 @@ describe('the bundled authorization bridge', () => {
       keys: Record<string, string>[];
     };
     expect(jwks.keys).toEqual([expect.objectContaining({ kty: 'EC', crv: 'P-256', alg: 'ES256' })]);
+  });
+
+  it('answers REST API (payload 1.0) events too, as the streaming REST API behind a custom domain delivers them', async () => {
+    const rest = handler as unknown as (event: unknown, context: unknown) => Promise<Record<string, any>>;
+    const context = { awsRequestId: 'rest-1', getRemainingTimeInMillis: () => 10_000 };
+    const event = (
+      method: string,
+      path: string,
+      init: { query?: Record<string, string>; body?: string } = {},
+    ) => ({
+      resource: path,
+      path,
+      httpMethod: method,
+      headers: { Host: new URL(local.url).host, 'Content-Type': 'application/json' },
+      multiValueHeaders: {},
+      queryStringParameters: init.query ?? null,
+      multiValueQueryStringParameters: init.query
+        ? Object.fromEntries(Object.entries(init.query).map(([k, v]) => [k, [v]]))
+        : null,
+      pathParameters: null,
+      stageVariables: null,
+      requestContext: { stage: 'prod', httpMethod: method, path, requestId: 'r' },
+      body: init.body ?? null,
+      isBase64Encoded: false,
+    });
+    const metadata = await rest(event('GET', '/.well-known/oauth-authorization-server'), context);
+    expect(metadata.statusCode).toBe(200);
+    expect(JSON.parse(metadata.body)).toMatchObject({ issuer: local.url });
+    const registered = await rest(
+      event('POST', '/oauth/register', {
+        body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+      }),
+      context,
+    );
+    const { client_id: clientId } = JSON.parse(registered.body) as { client_id: string };
+    const authorize = await rest(
+      event('GET', '/oauth/authorize', {
+        query: {
+          response_type: 'code',
+          client_id: clientId,
+          redirect_uri: REDIRECT,
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+          state: 'rest',
+        },
+      }),
+      context,
+    );
+    // The consent page, and the cookie binding the sign-in to this browser as its own Set-Cookie header.
+    expect(authorize.statusCode).toBe(200);
+    expect(authorize.multiValueHeaders['set-cookie']).toEqual([expect.stringMatching(/HttpOnly/)]);
+    expect(authorize.cookies).toBeUndefined();
   });
 
   it('signs someone in through the upstream, issues KMS-signed tokens, rotates, and revokes on code replay', async () => {

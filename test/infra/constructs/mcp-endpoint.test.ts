@@ -455,7 +455,7 @@ describe('McpEndpoint behind a custom domain', () => {
   const zone = { hostedZoneId: 'Z0123456789ABCDEFGHIJ', zoneName: 'example.com' };
   const domain = { name: 'mcp.example.com', hostedZone: zone };
   const bridged = { mode: 'oauth' as const, cognito: {} };
-  const envOf = (fn: { resource: { Properties: { Environment: { Variables: Record<string, unknown> } } } }) =>
+  const envOf = (fn: { resource: { Properties: Record<string, any> } }): Record<string, unknown> =>
     fn.resource.Properties.Environment.Variables;
   /** With the bridge (two tables: tasks and the bridge's), read without `build`'s single-table checks. */
   const withBridge = (props: McpEndpointProps) => {
