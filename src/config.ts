@@ -27,6 +27,11 @@ export interface Config {
   auth: AuthConfig;
   /** Per-tool metrics as CloudWatch embedded metric format lines; undefined = off (the stack turns them on). */
   toolMetrics: ToolMetricsConfig | undefined;
+  /**
+   * AWS X-Ray tracing (MCP_TRACING, README "Tracing"): a subsegment per request annotated with the tool, and one per
+   * AWS SDK call. Needs the function's active tracing; off by default.
+   */
+  tracing: boolean;
 }
 
 /** Per-tool metrics (README "Observability"): where they go, and the log level their lines carry. */
@@ -292,5 +297,6 @@ export function loadConfig(env: Env = process.env): Config {
     tasks: tasks(env, range),
     auth: auth(env),
     toolMetrics: toolMetrics(env),
+    tracing: onOff(env, 'MCP_TRACING', false),
   };
 }

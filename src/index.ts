@@ -31,6 +31,7 @@ export {
 export type { PrecompiledValidators, Validator } from './tools/validation.ts';
 export {
   isProtocolError,
+  observeAll,
   ToolMetrics,
   toolMetricValues,
   type MetricValue,
@@ -51,6 +52,7 @@ export {
 } from './config.ts';
 export { DEFAULT_TOOL_TIMEOUT_MS, Defaults, OutputLimits, Platform, Ranges, TaskLimits } from './limits.ts';
 export { silentLogger, type Logger } from './log.ts';
+export type { InstrumentClient } from './instrument.ts';
 
 // Resources.
 export { staticResources, type StaticResource, type TemplatedResource } from './resources/static.ts';

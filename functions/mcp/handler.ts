@@ -9,12 +9,14 @@ import {
   loadConfig,
   loadOAuthAuthenticator,
   memoryTaskStore,
+  observeAll,
   remoteStoredOutputs,
   s3Storage,
   storedOutputs,
 } from '../../src/index.ts';
 import { serverResources } from './resources.ts';
 import { toolMetricsObserver } from './tool-metrics.ts';
+import { xrayTracing } from './tracing.ts';
 import { tools } from './tools/index.ts';
 import { validators } from './validators.generated.ts';
 
@@ -22,13 +24,22 @@ import { validators } from './validators.generated.ts';
 const config = loadConfig();
 export const logger = new Logger({ serviceName: config.serverName });
 
+// Tracing (MCP_TRACING, off by default): X-Ray subsegments for each request and each AWS SDK call. Its library is
+// imported only when it is on.
+const tracing = config.tracing ? await xrayTracing(config.serverName) : undefined;
+const instrument = tracing ? { instrument: tracing.instrument } : {};
+
 // Large outputs: written to the bucket by this function (put, and delete after a failed store); read back through
 // the companion resources function when one is deployed (then only it may read the bucket), else in-process. Pages
 // for read_output come only from the companion (npm start runs one locally), so this bundle carries no page-reading
 // code. The S3 and Lambda SDKs load lazily.
 const { offload } = config;
 const storage = offload.bucket
-  ? s3Storage({ bucket: offload.bucket, ...(offload.s3Endpoint ? { endpoint: offload.s3Endpoint } : {}) })
+  ? s3Storage({
+      bucket: offload.bucket,
+      ...(offload.s3Endpoint ? { endpoint: offload.s3Endpoint } : {}),
+      ...instrument,
+    })
   : undefined;
 const offloader = storage
   ? createOffloader({
@@ -42,7 +53,7 @@ const companion =
   storage && offload.resourcesFunctionName
     ? remoteStoredOutputs({
         prefix: offload.prefix,
-        invoke: lambdaInvoker({ functionName: offload.resourcesFunctionName }),
+        invoke: lambdaInvoker({ functionName: offload.resourcesFunctionName, ...instrument }),
       })
     : undefined;
 const storedOutputReader = companion ?? (storage && storedOutputs({ storage, prefix: offload.prefix }));
@@ -55,10 +66,11 @@ const tasks = {
     ? dynamoTaskStore({
         table: taskConfig.table,
         ...(taskConfig.dynamodbEndpoint ? { endpoint: taskConfig.dynamodbEndpoint } : {}),
+        ...instrument,
       })
     : memoryTaskStore(),
   ...(taskConfig.workerFunctionName
-    ? { launch: lambdaTaskLauncher({ functionName: taskConfig.workerFunctionName }) }
+    ? { launch: lambdaTaskLauncher({ functionName: taskConfig.workerFunctionName, ...instrument }) }
     : {}),
   ttlMs: taskConfig.ttlMs,
   pollIntervalMs: taskConfig.pollIntervalMs,
@@ -85,10 +97,12 @@ const authenticator =
       })
     : undefined;
 
-// Per-tool metrics (MCP_TOOL_METRICS, on in the deployed stack): one embedded-metric-format line per tool call.
-const observer = config.toolMetrics
-  ? toolMetricsObserver(config.toolMetrics, config.serverName, logger)
-  : undefined;
+// Per-tool metrics (MCP_TOOL_METRICS, on in the deployed stack): one embedded-metric-format line per tool call,
+// through a library imported only when they are on.
+const observer = observeAll(
+  config.toolMetrics ? await toolMetricsObserver(config.toolMetrics, config.serverName, logger) : undefined,
+  tracing?.observer,
+);
 
 /** The MCP server of this function; `streaming.ts` serves the same one with response streaming. */
 export const server = createMcpServer({
@@ -117,5 +131,8 @@ export const server = createMcpServer({
   },
 });
 
+/** The server's transport, inside a trace subsegment per request when tracing is on; both entry points serve it. */
+export const handle = tracing ? tracing.traced(server.handle) : server.handle;
+
 /** Lambda entry point: API Gateway HTTP API (payload format 2.0) → MCP, one complete response per request. */
-export const handler = createLambdaHandler(server.handle, logger);
+export const handler = createLambdaHandler(handle, logger);

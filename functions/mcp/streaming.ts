@@ -5,7 +5,7 @@
  * bundle carries no streaming adapter.
  */
 import { createStreamingLambdaHandler } from '../../src/index.ts';
-import { logger, server } from './handler.ts';
+import { handle, logger } from './handler.ts';
 
 /** Lambda entry point: REST API proxy events (payload 1.0) or function URL events (2.0) → MCP, streamed. */
-export const streamingHandler = createStreamingLambdaHandler(server.handle, logger);
+export const streamingHandler = createStreamingLambdaHandler(handle, logger);

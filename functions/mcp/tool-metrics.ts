@@ -1,4 +1,3 @@
-import { Metrics } from '@aws-lambda-powertools/metrics';
 import {
   ToolMetrics,
   toolMetricValues,
@@ -11,13 +10,15 @@ import {
  * Per-tool metrics through Powertools Metrics: each answered tool call becomes one CloudWatch embedded metric
  * format line on stdout (dimensions `service` and `tool`), which CloudWatch Logs turns into metrics. Nothing is
  * sent over the network on the request path. The line is written at once, so concurrent calls (the local server)
- * never share one.
+ * never share one. Powertools Metrics is imported here, at cold start and only when the metrics are on, so a
+ * function without them never loads it (with code splitting it is a chunk of its own).
  */
-export function toolMetricsObserver(
+export async function toolMetricsObserver(
   config: ToolMetricsConfig,
   serviceName: string,
   log: Logger,
-): ToolCallObserver {
+): Promise<ToolCallObserver> {
+  const { Metrics } = await import('@aws-lambda-powertools/metrics');
   const metrics = new Metrics({ namespace: config.namespace, serviceName });
   return {
     toolCall(record) {

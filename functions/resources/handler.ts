@@ -7,6 +7,7 @@ import {
   storedOutputPages,
   storedOutputs,
 } from '../../src/index.ts';
+import { xrayTracing } from '../mcp/tracing.ts';
 
 // Cold start: the companion only reads stored outputs (its role may only get objects under the prefix).
 const config = loadConfig();
@@ -14,7 +15,13 @@ const logger = new Logger({ serviceName: `${config.serverName}-resources` });
 const { bucket, prefix, s3Endpoint } = config.offload;
 if (!bucket) throw new Error('Configuration: OFFLOAD_BUCKET must name the bucket of stored outputs');
 
-const s3 = { bucket, ...(s3Endpoint ? { endpoint: s3Endpoint } : {}) };
+// Tracing (MCP_TRACING): the reads join the trace of the MCP request that invoked the companion.
+const tracing = config.tracing ? await xrayTracing(`${config.serverName}-resources`) : undefined;
+const s3 = {
+  bucket,
+  ...(s3Endpoint ? { endpoint: s3Endpoint } : {}),
+  ...(tracing ? { instrument: tracing.instrument } : {}),
+};
 const provider = storedOutputs({ storage: s3Storage(s3), prefix });
 const pages = storedOutputPages({ storage: s3RangeReader(s3), prefix });
 

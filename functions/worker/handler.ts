@@ -8,6 +8,7 @@ import {
   s3Storage,
 } from '../../src/index.ts';
 import { tools } from '../mcp/tools/index.ts';
+import { xrayTracing } from '../mcp/tracing.ts';
 import { validators } from '../mcp/validators.generated.ts';
 
 // Cold start: the worker runs the MCP function's own tools, one task run per asynchronous invocation. Its role may
@@ -16,12 +17,16 @@ const config = loadConfig();
 const logger = new Logger({ serviceName: `${config.serverName}-worker` });
 const { offload, tasks } = config;
 if (!tasks.table) throw new Error('Configuration: TASKS_TABLE must name the table of task records');
+// Tracing (MCP_TRACING): the run's S3 writes and task record updates join the trace of the call that started it.
+const tracing = config.tracing ? await xrayTracing(`${config.serverName}-worker`) : undefined;
+const instrument = tracing ? { instrument: tracing.instrument } : {};
 
 const offloader = offload.bucket
   ? createOffloader({
       storage: s3Storage({
         bucket: offload.bucket,
         ...(offload.s3Endpoint ? { endpoint: offload.s3Endpoint } : {}),
+        ...instrument,
       }),
       prefix: offload.prefix,
       thresholdBytes: offload.thresholdBytes,
@@ -36,6 +41,7 @@ export const handler = createTaskWorker({
   store: dynamoTaskStore({
     table: tasks.table,
     ...(tasks.dynamodbEndpoint ? { endpoint: tasks.dynamodbEndpoint } : {}),
+    ...instrument,
   }),
   ...(offloader ? { offloader } : {}),
   // The MCP function serves read_output for the links (OFFLOAD_READ_TOOL); the notices say so, as its own do.

@@ -1,4 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
+import { instrumented, type InstrumentClient } from '../instrument.ts';
 import { StorageError, type StorageReader, type StorageWriter } from './storage.ts';
 
 /** Where the objects live and how to reach the service. */
@@ -17,6 +18,8 @@ export interface S3StorageOptions {
   connectionTimeoutMs?: number;
   /** Time a request may stay idle on its socket, ms. Default 20,000. */
   requestTimeoutMs?: number;
+  /** Wraps the SDK client when it is made (tracing). Default: none. */
+  instrument?: InstrumentClient;
 }
 
 type Sdk = typeof import('@aws-sdk/client-s3');
@@ -68,7 +71,7 @@ export function s3Access(options: S3StorageOptions): S3Access {
           throwOnRequestTimeout: true,
         },
       });
-      return { sdk, client };
+      return { sdk, client: instrumented(client, options.instrument) };
     }));
 }
 

@@ -1,4 +1,5 @@
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { instrumented, type InstrumentClient } from '../instrument.ts';
 import { storageKey, TaskStoreError, type TaskStore } from './store.ts';
 import type { TaskRecord } from './types.ts';
 
@@ -16,6 +17,8 @@ export interface DynamoTaskStoreOptions {
   connectionTimeoutMs?: number;
   /** Time a request may stay idle on its socket before it fails, ms. Default 5,000. */
   requestTimeoutMs?: number;
+  /** Wraps the SDK client when it is made (tracing). Default: none. */
+  instrument?: InstrumentClient;
 }
 
 /** Attribute names of a task item; the key schema and TTL attribute must match the table's. */
@@ -43,7 +46,7 @@ function lazyClient(options: DynamoTaskStoreOptions): () => Promise<{ sdk: Sdk; 
           throwOnRequestTimeout: true,
         },
       });
-      return { sdk, client };
+      return { sdk, client: instrumented(client, options.instrument) };
     }));
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LambdaClient } from '@aws-sdk/client-lambda';
+import { instrumented, type InstrumentClient } from '../instrument.ts';
 import { Defaults } from '../limits.ts';
 import { errorFields, withKeys, type Logger } from '../log.ts';
 import type { TaskJob, TaskLauncher } from './job.ts';
@@ -34,6 +35,8 @@ export interface LambdaTaskLauncherOptions {
   region?: string;
   /** Default: the SDK's provider chain (the function's role). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Wraps the SDK client when it is made (tracing). Default: none. */
+  instrument?: InstrumentClient;
 }
 
 /**
@@ -54,7 +57,7 @@ export function lambdaTaskLauncher(options: LambdaTaskLauncherOptions): TaskLaun
         // Without throwOnRequestTimeout the SDK only warns when a request goes idle, and waits on.
         requestHandler: { connectionTimeout: 3_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
       });
-      return { sdk, client };
+      return { sdk, client: instrumented(client, options.instrument) };
     }));
   return async (job, call) => {
     const { sdk, client } = await load();

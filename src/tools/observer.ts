@@ -26,6 +26,17 @@ export interface ToolCallObserver {
   toolCall(record: ToolCallRecord): void;
 }
 
+/** One observer telling each of `observers` (those given) in turn; undefined when none is given. */
+export function observeAll(...observers: (ToolCallObserver | undefined)[]): ToolCallObserver | undefined {
+  const present = observers.filter((o): o is ToolCallObserver => o !== undefined);
+  if (present.length <= 1) return present[0];
+  return {
+    toolCall(record) {
+      for (const observer of present) observer.toolCall(record);
+    },
+  };
+}
+
 /** Whether an outcome is a JSON-RPC error answer (as opposed to a result, `isError` or not). */
 export const isProtocolError = (outcome: ToolCallOutcome): boolean =>
   outcome === 'rejected' || outcome === 'denied';

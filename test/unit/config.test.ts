@@ -32,7 +32,15 @@ describe('loadConfig', () => {
       },
       auth: { mode: 'none' },
       toolMetrics: undefined,
+      tracing: false,
     });
+  });
+
+  it('turns X-Ray tracing on only with MCP_TRACING=on', () => {
+    expect(loadConfig({}).tracing).toBe(false);
+    expect(loadConfig({ MCP_TRACING: 'on' }).tracing).toBe(true);
+    expect(loadConfig({ MCP_TRACING: 'off' }).tracing).toBe(false);
+    expect(() => loadConfig({ MCP_TRACING: 'active' })).toThrow(/MCP_TRACING must be "on" or "off"/);
   });
 
   it('turns per-tool metrics on with MCP_TOOL_METRICS, in a namespace that CloudWatch accepts', () => {

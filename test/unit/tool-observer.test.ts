@@ -3,6 +3,7 @@ import {
   createMcpServer,
   defineTool,
   memoryStorage,
+  observeAll,
   ToolError,
   type ToolCallRecord,
 } from '../../src/index.ts';
@@ -143,5 +144,21 @@ describe('the tool call observer', () => {
       ping: 0,
       keep: 300,
     });
+  });
+});
+
+describe('observeAll', () => {
+  const record = { tool: 'ping', outcome: 'ok' as const, durationMs: 1, offloadedBytes: 0 };
+
+  it('tells every observer given, in order, and is undefined when none is', () => {
+    const seen: string[] = [];
+    const observer = observeAll({ toolCall: (r) => seen.push(`a:${r.tool}`) }, undefined, {
+      toolCall: (r) => seen.push(`b:${r.tool}`),
+    });
+    observer!.toolCall(record);
+    expect(seen).toEqual(['a:ping', 'b:ping']);
+    expect(observeAll(undefined, undefined)).toBeUndefined();
+    const only = { toolCall: () => undefined };
+    expect(observeAll(only)).toBe(only);
   });
 });

@@ -1,4 +1,5 @@
 import type { LambdaClient } from '@aws-sdk/client-lambda';
+import { instrumented, type InstrumentClient } from '../../instrument.ts';
 import type { InvokeCompanion } from './client.ts';
 
 /** Which function to invoke and how to reach the Lambda service. */
@@ -10,6 +11,8 @@ export interface LambdaInvokerOptions {
   region?: string;
   /** Default: the SDK's provider chain (the function's role). */
   credentials?: { accessKeyId: string; secretAccessKey: string };
+  /** Wraps the SDK client when it is made (tracing). Default: none. */
+  instrument?: InstrumentClient;
 }
 
 /**
@@ -27,7 +30,7 @@ export function lambdaInvoker(options: LambdaInvokerOptions): InvokeCompanion {
         ...(options.credentials ? { credentials: options.credentials } : {}),
         requestHandler: { connectionTimeout: 3_000, requestTimeout: 25_000, throwOnRequestTimeout: true },
       });
-      return { sdk, client };
+      return { sdk, client: instrumented(client, options.instrument) };
     }));
   return async (payload, call) => {
     const { sdk, client } = await load();

@@ -1,0 +1,78 @@
+import type {
+  HttpRequest,
+  InstrumentClient,
+  StreamingInvocationContext,
+  ToolCallObserver,
+  Transport,
+} from '../../src/index.ts';
+
+/** X-Ray tracing of the MCP function (MCP_TRACING): what the handler wires in. */
+export interface McpTracing {
+  /** Captures an AWS SDK client: a subsegment per call (S3 writes, the companion and worker invokes, DynamoDB). */
+  instrument: InstrumentClient;
+  /** Annotates the request's subsegment with the tool and its outcome (searchable: `annotation.tool = "…"`). */
+  observer: ToolCallObserver;
+  /** The transport inside a `## mcp request` subsegment, so one trace holds the request and its SDK calls. */
+  traced(handle: Transport): Transport;
+}
+
+/**
+ * Tracing through Powertools Tracer. Lambda's active tracing makes the trace and the function's segment; this adds
+ * one subsegment per request, annotated, with a subsegment per SDK call under it, and the SDK passes the trace
+ * header on, so the companion's and the worker's own segments join the same trace. Subsegments go to the X-Ray
+ * daemon over local UDP: no API call on the request path. Powertools Tracer (with the X-Ray SDK) is imported only
+ * when tracing is on; outside Lambda (tests, `npm start`) it stays disabled.
+ */
+export async function xrayTracing(serviceName: string): Promise<McpTracing> {
+  const { Tracer } = await import('@aws-lambda-powertools/tracer');
+  // Only the SDK clients are captured: patching http/https globally as well would trace each SDK call twice.
+  const tracer = new Tracer({ serviceName, captureHTTPsRequests: false });
+  return {
+    instrument: (client) => tracer.captureAWSv3Client(client),
+    observer: {
+      toolCall(record) {
+        tracer.putAnnotation('tool', record.tool);
+        tracer.putAnnotation('outcome', record.outcome);
+      },
+    },
+    traced(handle) {
+      if (!tracer.isTracingEnabled()) return handle;
+      const traced = async (req: HttpRequest, ctx: StreamingInvocationContext) => {
+        const parent = tracer.getSegment();
+        if (!parent) return handle(req, ctx);
+        const segment = parent.addNewSubsegment('## mcp request');
+        tracer.setSegment(segment);
+        tracer.annotateColdStart();
+        tracer.addServiceNameAnnotation();
+        const end = () => {
+          segment.close();
+          tracer.setSegment(parent);
+        };
+        try {
+          const response = await handle(req, ctx);
+          if (typeof response.body === 'string') {
+            end();
+            return response;
+          }
+          // A streamed answer is still being produced (the tool runs on): the subsegment ends with the stream.
+          const body = response.body;
+          return {
+            ...response,
+            body: (async function* () {
+              try {
+                yield* body;
+              } finally {
+                end();
+              }
+            })(),
+          };
+        } catch (error) {
+          segment.addError(error as Error);
+          end();
+          throw error;
+        }
+      };
+      return traced as Transport;
+    },
+  };
+}
