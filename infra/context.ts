@@ -58,6 +58,9 @@ export const CONTEXT_KEYS = [
   'domainHostedZoneId',
   'domainHostedZoneName',
   'disableExecuteApiEndpoint',
+  'waf',
+  'wafRateLimit',
+  'tracing',
 ] as const;
 
 /** Context keys that only mean something with `auth=oauth`: every `auth…` key but `auth` itself. */
@@ -173,6 +176,13 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
     fail('auth', '"oauth" or "none"', get('auth'));
   }
 
+  const waf = flag('waf');
+  const wafRateLimit = integer('wafRateLimit');
+  if (wafRateLimit !== undefined && !waf)
+    fail('wafRateLimit', 'used only with waf=true', get('wafRateLimit'));
+  if (waf && api !== 'rest-streaming')
+    fail('waf', 'used with api=rest-streaming (AWS WAF protects REST API stages, not HTTP APIs)', get('waf'));
+
   const domain = readDomain(get, text, flag);
   if (domain && given('authResource'))
     fail(
@@ -201,6 +211,9 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
     toolMetrics: flag('toolMetrics'),
     metricsNamespace: text('metricsNamespace'),
     domain,
+    waf,
+    wafRateLimit,
+    tracing: flag('tracing'),
   };
   const alarmTopicArn = text('alarmTopicArn');
   if (

@@ -1,6 +1,7 @@
-import { Annotations, Duration, Stack, Token, type RemovalPolicy } from 'aws-cdk-lib';
+import { Annotations, Duration, Stack, Token, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { metadataPaths, metadataUrl } from '../../src/auth/metadata.ts';
@@ -15,6 +16,7 @@ import {
 import { BRIDGE_PATHS, READ_OUTPUT_TOOL } from '../../src/index.ts';
 import { tools as exampleTools } from '../../functions/mcp/tools/index.ts';
 import { ApiDomain, type HostedZoneRef } from './api-domain.ts';
+import { ApiFirewall } from './api-firewall.ts';
 import { AuthorizationApi } from './authorization-api.ts';
 import { AuthorizationBridge } from './authorization-bridge.ts';
 import { BundledFunction, type FunctionLogLevel } from './bundled-function.ts';
@@ -293,6 +295,26 @@ export interface McpEndpointProps {
    * @default - none: the API's generated `execute-api` URL
    */
   readonly domain?: McpDomainProps;
+  /**
+   * Put the API behind an AWS WAF web ACL (README "Web application firewall"): the AWS managed IP reputation list,
+   * common rule set and known bad inputs, and a per-IP rate-based rule. AWS WAF protects REST API stages, not HTTP
+   * APIs, so it needs `api: 'rest-streaming'`; with the Cognito authorization bridge it needs `domain` too (then the
+   * REST API carries the bridge; without a domain the bridge would run on an HTTP API of its own, unprotected).
+   * @default false
+   */
+  readonly waf?: boolean;
+  /**
+   * With `waf`: requests one client IP may send in 5 minutes before it is answered 429.
+   * @default 3000 (`Defaults.wafRateLimit`)
+   */
+  readonly wafRateLimit?: number;
+  /**
+   * AWS X-Ray tracing (README "Tracing"): Lambda active tracing on the MCP, companion and worker functions, which
+   * capture their AWS SDK calls (MCP_TRACING), and API Gateway tracing on a REST API stage (HTTP APIs have none),
+   * so a tool call, its S3 writes and the companion invoke are one trace.
+   * @default false
+   */
+  readonly tracing?: boolean;
 }
 
 /** The endpoint settings the authorization wiring passes on. */
@@ -372,6 +394,8 @@ export class McpEndpoint extends Construct {
   readonly restApi?: McpRestApi;
   /** The custom domain serving the endpoint, when one is configured. */
   readonly domain?: ApiDomain;
+  /** The web application firewall in front of the REST API, with `waf`. */
+  readonly firewall?: ApiFirewall;
   /** Alarms and dashboard. */
   readonly monitoring: McpMonitoring;
   /** Issuer, resource and metadata URL when `auth` is `oauth`; undefined when the endpoint is open. */
@@ -396,7 +420,11 @@ export class McpEndpoint extends Construct {
       OFFLOAD_PREFIX: props.offloadPrefix,
       OFFLOAD_TTL_DAYS: props.offloadTtlDays,
       OFFLOAD_THRESHOLD_BYTES: props.offloadThresholdBytes,
+      MCP_TRACING: props.tracing ? 'on' : undefined,
     });
+    const firewall = this.checkedFirewall(props);
+    if (firewall) this.firewall = firewall;
+    const tracing = props.tracing ? lambda.Tracing.ACTIVE : undefined;
     const toolMetrics = props.toolMetrics ?? true;
     const stackName = Stack.of(this).stackName;
     const metricsNamespace =
@@ -433,7 +461,12 @@ export class McpEndpoint extends Construct {
       memorySize: checkMemory('resourcesMemorySize', props.resourcesMemorySize ?? Defaults.resourcesMemoryMb),
       timeout: resourcesTimeout,
       serviceName: `${serverName}-resources`,
-      environment: { MCP_SERVER_NAME: serverName, ...offloadEnvironment },
+      ...(tracing ? { tracing } : {}),
+      environment: {
+        MCP_SERVER_NAME: serverName,
+        ...offloadEnvironment,
+        ...(props.tracing ? { MCP_TRACING: 'on' } : {}),
+      },
     });
     this.outputs.grantReadOutputs(this.resourcesFunction);
 
@@ -450,6 +483,7 @@ export class McpEndpoint extends Construct {
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
       alarmActions: props.alarmActions,
+      ...(tracing ? { tracing } : {}),
     });
 
     const mcpEnvironment = {
@@ -474,8 +508,17 @@ export class McpEndpoint extends Construct {
       memorySize: checkMemory('mcpMemorySize', props.mcpMemorySize ?? Defaults.mcpMemoryMb),
       timeout: mcpTimeout,
       serviceName: serverName,
+      ...(tracing ? { tracing } : {}),
       environment: mcpEnvironment,
     });
+    if (tracing)
+      for (const fn of [this.mcpFunction, this.resourcesFunction, this.tasks.workerFunction])
+        Validations.of(fn.role!).acknowledge({
+          id: 'AwsSolutions-IAM5[Resource::*]',
+          reason:
+            'Active tracing grants xray:PutTraceSegments and xray:PutTelemetryRecords, the only X-Ray actions the ' +
+            'function uses; X-Ray supports no resource-level permissions for them, so the resource is "*".',
+        });
     this.outputs.grantStoreOutputs(this.mcpFunction);
     this.tasks.grantRecords(this.mcpFunction);
     this.tasks.grantStart(this.mcpFunction);
@@ -517,6 +560,8 @@ export class McpEndpoint extends Construct {
     if (streaming) {
       this.restApi = new McpRestApi(this, 'RestApi', {
         ...apiProps,
+        ...(firewall ? { firewall } : {}),
+        ...(props.tracing ? { tracing: true } : {}),
         integrationTimeout: Duration.seconds(Platform.restStreamingMaxSeconds),
       });
       stage = this.restApi.stage;
@@ -556,6 +601,32 @@ export class McpEndpoint extends Construct {
       toolMetrics: config.toolMetrics
         ? { namespace: config.toolMetrics.namespace, service: serverName, tools: toolNamesOf(props, config) }
         : undefined,
+    });
+  }
+
+  /**
+   * The web ACL when `waf` is on, after checking that it can protect everything the endpoint serves: AWS WAF
+   * attaches to REST API stages, not to HTTP APIs.
+   */
+  private checkedFirewall(props: McpEndpointProps): ApiFirewall | undefined {
+    if (!props.waf) {
+      if (props.wafRateLimit !== undefined)
+        throw new Error('McpEndpoint: wafRateLimit is used only with waf (the web application firewall)');
+      return undefined;
+    }
+    if (props.api !== 'rest-streaming')
+      throw new Error(
+        'McpEndpoint: waf needs api "rest-streaming": AWS WAF protects REST API stages, not HTTP APIs ' +
+          '(choose the streaming REST API, or put CloudFront with a web ACL in front of the HTTP API yourself)',
+      );
+    if (props.auth?.mode === 'oauth' && props.auth.cognito && !props.domain)
+      throw new Error(
+        'McpEndpoint: waf with the Cognito authorization bridge needs a custom domain (domain, context domainName): ' +
+          'without one the ' +
+          'bridge runs on an HTTP API of its own, which AWS WAF cannot protect; on a domain the REST API carries it',
+      );
+    return new ApiFirewall(this, 'Firewall', {
+      ...(props.wafRateLimit !== undefined ? { rateLimit: props.wafRateLimit } : {}),
     });
   }
 

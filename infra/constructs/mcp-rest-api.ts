@@ -6,6 +6,7 @@ import { Construct } from 'constructs';
 import { Defaults, Platform } from '../../src/limits.ts';
 import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from '../defaults.ts';
 import { MCP_CORS_HEADERS } from './mcp-http-api.ts';
+import type { ApiFirewall } from './api-firewall.ts';
 
 /** Properties of an {@link McpRestApi}. */
 export interface McpRestApiProps {
@@ -75,6 +76,16 @@ export interface McpRestApiProps {
    * @default false
    */
   readonly disableExecuteApiEndpoint?: boolean;
+  /**
+   * A web ACL to put the stage behind (AWS WAF protects REST API stages).
+   * @default - none
+   */
+  readonly firewall?: ApiFirewall;
+  /**
+   * X-Ray tracing of the stage: API Gateway's segment starts the trace the MCP function's joins.
+   * @default false
+   */
+  readonly tracing?: boolean;
 }
 
 /** One JSON line per request in the access log (REST API `$context` variables). */
@@ -174,6 +185,7 @@ export class McpRestApi extends Construct {
         accessLogFormat: apigw.AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FORMAT)),
         loggingLevel: apigw.MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
+        ...(props.tracing ? { tracingEnabled: true } : {}),
       },
     });
     this.stage = this.api.deploymentStage;
@@ -208,21 +220,21 @@ export class McpRestApi extends Construct {
         { id: 'AwsSolutions-COG4', reason: AUTH_IN_FUNCTION },
       );
     }
-    Validations.of(this.api).acknowledge(
-      {
-        id: 'AwsSolutions-APIG2',
-        reason:
-          'The MCP function validates every request itself (JSON-RPC shape, media types, sizes, protocol headers) ' +
-          'and answers with the JSON-RPC errors and HTTP statuses the MCP transport rules require; an API Gateway ' +
-          'request validator would answer in its own format instead.',
-      },
-      {
+    props.firewall?.protect('RestApiStage', this.stage);
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason:
+        'The MCP function validates every request itself (JSON-RPC shape, media types, sizes, protocol headers) ' +
+        'and answers with the JSON-RPC errors and HTTP statuses the MCP transport rules require; an API Gateway ' +
+        'request validator would answer in its own format instead.',
+    });
+    if (!props.firewall)
+      Validations.of(this.api).acknowledge({
         id: 'AwsSolutions-APIG3',
         reason:
-          'No WAF web ACL is created by this template; a REST API can be given one (AWS::WAFv2::WebACLAssociation ' +
-          'on the stage), which is one reason this option uses a REST API rather than a function URL.',
-      },
-    );
+          'The web application firewall is an option (waf=true, off by default: it has a monthly cost); a REST API ' +
+          'stage can be put behind a web ACL, which is one reason this option uses a REST API, not a function URL.',
+      });
 
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
     if (cloudWatchRole)

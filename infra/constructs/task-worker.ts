@@ -3,6 +3,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -64,6 +65,11 @@ export interface TaskWorkerProps {
    * @default - none
    */
   readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
+  /**
+   * Lambda active tracing (X-Ray): a run joins the trace of the call that started it.
+   * @default - off (Lambda's PassThrough)
+   */
+  readonly tracing?: lambda.Tracing;
 }
 
 /**
@@ -134,6 +140,7 @@ export class TaskWorker extends Construct {
       logLevel: props.logLevel,
       logRetention: props.logRetention,
       logRemovalPolicy: removalPolicy,
+      ...(props.tracing ? { tracing: props.tracing } : {}),
       environment: {
         ...props.environment,
         OFFLOAD_BUCKET: props.outputs.bucketName,

@@ -72,6 +72,13 @@ describe('app settings from CDK context', () => {
     ['per-tool metrics switched off (-c)', { toolMetrics: 'false' }, { endpoint: { toolMetrics: false } }],
     ['per-tool metrics switched on (cdk.json)', { toolMetrics: true }, { endpoint: { toolMetrics: true } }],
     [
+      'the firewall with the streaming REST API and a rate limit (-c)',
+      { api: 'rest-streaming', waf: 'true', wafRateLimit: '1200' },
+      { endpoint: { api: 'rest-streaming', waf: true, wafRateLimit: 1200 } },
+    ],
+    ['tracing switched on (-c)', { tracing: 'true' }, { endpoint: { tracing: true } }],
+    ['tracing switched off (cdk.json)', { tracing: false }, { endpoint: { tracing: false } }],
+    [
       'a metrics namespace',
       { metricsNamespace: 'Acme/Tools' },
       { endpoint: { metricsNamespace: 'Acme/Tools' } },
@@ -131,6 +138,22 @@ describe('app settings from CDK context', () => {
     ['a stage name that is not a string', { stageName: 7 }, /"stageName" must be a string/],
     ['an unknown API kind', { api: 'websocket' }, /"api" must be "http" or "rest-streaming"/],
     ['per-tool metrics neither on nor off', { toolMetrics: 'maybe' }, /"toolMetrics" must be true or false/],
+    [
+      'the firewall on the HTTP API (the default api)',
+      { waf: 'true' },
+      /"waf" must be used with api=rest-streaming \(AWS WAF protects REST API stages, not HTTP APIs\)/,
+    ],
+    [
+      'the firewall explicitly on the HTTP API',
+      { api: 'http', waf: true },
+      /"waf" must be used with api=rest-streaming/,
+    ],
+    [
+      'a firewall rate limit without the firewall',
+      { api: 'rest-streaming', wafRateLimit: '500' },
+      /"wafRateLimit" must be used only with waf=true/,
+    ],
+    ['tracing neither on nor off', { tracing: 'active' }, /"tracing" must be true or false/],
     [
       'a certificate without a domain name',
       { domainCertificateArn: CERTIFICATE },

@@ -49,6 +49,49 @@ describe('cdk-nag AWS Solutions checks', () => {
     expect(findings(app)).toEqual([]);
   });
 
+  // Every combination of the operating options: API kind × custom domain × firewall (REST only) × tracing, open
+  // and behind the Cognito bridge (whose firewall needs the domain).
+  const zone = { hostedZoneId: 'Z0123456789ABCDEFGHIJ', zoneName: 'example.com' };
+  const combinations: [string, McpStackProps][] = [];
+  for (const api of ['http', 'rest-streaming'] as const)
+    for (const domain of [undefined, { name: 'mcp.example.com', hostedZone: zone }])
+      for (const waf of api === 'http' ? [false] : [false, true])
+        for (const tracing of [false, true])
+          for (const auth of [OPEN.auth, { mode: 'oauth', cognito: {} } as const]) {
+            if (waf && auth.mode === 'oauth' && !domain) continue;
+            const name = [
+              api,
+              domain ? 'domain' : 'no domain',
+              waf ? 'waf' : 'no waf',
+              tracing ? 'tracing' : 'no tracing',
+              auth.mode === 'oauth' ? 'Cognito bridge' : 'open',
+            ].join(' × ');
+            combinations.push([
+              name,
+              { endpoint: { api, auth, waf, tracing, ...(domain ? { domain } : {}) } },
+            ]);
+          }
+  it.each(combinations)('%s has no unacknowledged finding', (_, props) => {
+    const { app } = synthStack(props);
+    expect(findings(app)).toEqual([]);
+  });
+
+  it('with the firewall the REST API needs no WAF acknowledgment, and tracing only the X-Ray write grant', () => {
+    const rulesOf = (props: McpStackProps) =>
+      new Set(
+        [...acknowledgments(synthStack(props).app).keys()].map((k) =>
+          k.replace(/ @ .*$/, '').replace(/<\w+\.Arn>/, '<Bucket.Arn>'),
+        ),
+      );
+    const rest = rulesOf({ endpoint: { ...OPEN, api: 'rest-streaming' } });
+    const protectedRest = rulesOf({ endpoint: { ...OPEN, api: 'rest-streaming', waf: true } });
+    expect([...rest].filter((r) => !protectedRest.has(r))).toEqual(['AwsSolutions-APIG3']);
+    expect([...protectedRest].filter((r) => !rest.has(r))).toEqual([]);
+    const traced = rulesOf({ endpoint: { ...OPEN, tracing: true } });
+    const plain = rulesOf({ endpoint: OPEN });
+    expect([...traced].filter((r) => !plain.has(r))).toEqual(['AwsSolutions-IAM5[Resource::*]']);
+  });
+
   it('acknowledges exactly the expected findings, each with a written reason', () => {
     const { app } = synthStack({ endpoint: OPEN });
     const acks = acknowledgments(app);

@@ -95,3 +95,58 @@ describe('McpStack', () => {
     expect(Annotations.fromStack(stack).findWarning('*', Match.anyValue())).toEqual([]);
   });
 });
+
+describe('McpStack defaults of the operating options', () => {
+  const resourcesOf = (props: McpStackProps) =>
+    synthStack(props).template.toJSON().Resources as Record<string, { Type: string; Properties: any }>;
+
+  it.each<[string, McpStackProps['endpoint']]>([
+    ['an open endpoint', { auth: { mode: 'none' } }],
+    ['the Cognito bridge (what `cdk deploy` builds by default)', { auth: { mode: 'oauth', cognito: {} } }],
+    ['the streaming REST API', { auth: { mode: 'none' }, api: 'rest-streaming' }],
+  ])(
+    'with %s the default template is the template with waf, tracing and the domain explicitly off',
+    (_, endpoint) => {
+      const byDefault = synthStack({ endpoint }).template.toJSON();
+      const off = synthStack({
+        endpoint: { ...endpoint, waf: false, tracing: false, domain: undefined, toolMetrics: true },
+      }).template.toJSON();
+      expect(off).toEqual(byDefault);
+      expect(JSON.stringify(byDefault)).not.toMatch(/WAFv2|TracingConfig|xray:|TracingEnabled|DomainName"/);
+    },
+  );
+
+  it('per-tool metrics are the only default change: two MCP function variables, an alarm per tool, dashboard rows', () => {
+    const withMetrics = resourcesOf({ endpoint: { auth: { mode: 'none' } } });
+    const without = resourcesOf({ endpoint: { auth: { mode: 'none' }, toolMetrics: false } });
+    const added = Object.keys(withMetrics).filter((id) => !(id in without));
+    expect(Object.keys(without).filter((id) => !(id in withMetrics))).toEqual([]);
+    expect(added).toHaveLength(7);
+    for (const id of added) {
+      expect(withMetrics[id]!.Type).toBe('AWS::CloudWatch::Alarm');
+      expect(id).toMatch(/ErrorRateAlarm/);
+    }
+    const changed = Object.keys(without).filter(
+      (id) => JSON.stringify(without[id]) !== JSON.stringify(withMetrics[id]),
+    );
+    expect(changed.map((id) => withMetrics[id]!.Type).sort()).toEqual([
+      'AWS::CloudWatch::Dashboard',
+      'AWS::Lambda::Function',
+    ]);
+    const fn = changed.find((id) => withMetrics[id]!.Type === 'AWS::Lambda::Function')!;
+    const variables = (r: { Properties: any }) =>
+      r.Properties.Environment.Variables as Record<string, unknown>;
+    const { MCP_TOOL_METRICS, MCP_METRICS_NAMESPACE, ...rest } = variables(withMetrics[fn]!);
+    expect({ MCP_TOOL_METRICS, MCP_METRICS_NAMESPACE }).toEqual({
+      MCP_TOOL_METRICS: 'on',
+      MCP_METRICS_NAMESPACE: 'MCP/McpServer',
+    });
+    expect(rest).toEqual(variables(without[fn]!));
+    expect({ ...withMetrics[fn], Properties: { ...withMetrics[fn]!.Properties, Environment: null } }).toEqual(
+      {
+        ...without[fn],
+        Properties: { ...without[fn]!.Properties, Environment: null },
+      },
+    );
+  });
+});

@@ -8,6 +8,7 @@ export type Resource = {
   Properties: Record<string, any>;
   DeletionPolicy?: string;
   Metadata?: Record<string, any>;
+  DependsOn?: string[];
 };
 
 /** The one resource of a type whose properties match; fails the test when there are none or several. */

@@ -554,3 +554,111 @@ describe('McpEndpoint behind a custom domain', () => {
     expect(() => build({ domain: { name: 'mcp.example.com' } })).toThrow(/needs a certificate/);
   });
 });
+
+describe('McpEndpoint web application firewall (waf)', () => {
+  const zone = { hostedZoneId: 'Z0123456789ABCDEFGHIJ', zoneName: 'example.com' };
+
+  it('is off by default: no web ACL and no association', () => {
+    for (const api of ['http', 'rest-streaming'] as const) {
+      const { template } = build({ api });
+      template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+      template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 0);
+    }
+  });
+
+  it('puts the streaming REST API stage behind one web ACL, with the rate limit given', () => {
+    const { template, endpoint } = build({ api: 'rest-streaming', waf: true, wafRateLimit: 1_200 });
+    const [aclId, acl] = only(template, 'AWS::WAFv2::WebACL', { Scope: 'REGIONAL' });
+    expect(acl.Properties.Rules[0].Statement.RateBasedStatement.Limit).toBe(1_200);
+    const [stageId] = only(template, 'AWS::ApiGateway::Stage');
+    const [, association] = only(template, 'AWS::WAFv2::WebACLAssociation', {
+      WebACLArn: { 'Fn::GetAtt': [aclId, 'Arn'] },
+    });
+    expect(association.DependsOn).toContain(stageId);
+    expect(JSON.stringify(association.Properties.ResourceArn)).toContain(
+      JSON.stringify({ Ref: template.toJSON().Resources[stageId].Properties.RestApiId.Ref }).slice(1, -1),
+    );
+    expect(endpoint.firewall?.rateLimit).toBe(1_200);
+  });
+
+  it('with the Cognito bridge on a custom domain, the one protected REST API carries the bridge too', () => {
+    const stack = newStack();
+    new McpEndpoint(stack, 'Mcp', {
+      api: 'rest-streaming',
+      waf: true,
+      auth: { mode: 'oauth', cognito: {} },
+      domain: { name: 'mcp.example.com', hostedZone: zone },
+    });
+    const template = Template.fromStack(stack);
+    template.resourceCountIs('AWS::ApiGatewayV2::Api', 0);
+    template.resourceCountIs('AWS::ApiGateway::RestApi', 1);
+    template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+  });
+
+  it('refuses the combinations AWS WAF cannot protect, naming the way out', () => {
+    expect(() => build({ waf: true })).toThrow(
+      /waf needs api "rest-streaming": AWS WAF protects REST API stages, not HTTP APIs/,
+    );
+    expect(() => build({ api: 'http', waf: true })).toThrow(/not HTTP APIs/);
+    expect(() => build({ api: 'rest-streaming', waf: true, auth: { mode: 'oauth', cognito: {} } })).toThrow(
+      /needs a custom domain .* HTTP API of its own, which AWS WAF cannot protect/,
+    );
+    expect(() => build({ api: 'rest-streaming', wafRateLimit: 100 })).toThrow(
+      /wafRateLimit is used only with waf/,
+    );
+    expect(() => build({ api: 'rest-streaming', waf: true, wafRateLimit: 5 })).toThrow(/rateLimit must be/);
+  });
+
+  it('an issuer of your own needs no domain: only the MCP API is served, and it is protected', () => {
+    const stack = newStack();
+    new McpEndpoint(stack, 'Mcp', {
+      api: 'rest-streaming',
+      waf: true,
+      auth: { mode: 'oauth', issuer: 'https://issuer.example.com' },
+    });
+    Template.fromStack(stack).resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
+  });
+});
+
+describe('McpEndpoint tracing', () => {
+  const xrayStatement = {
+    Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'],
+    Effect: 'Allow',
+    Resource: '*',
+  };
+
+  it('is off by default: no active tracing, no X-Ray permissions, no MCP_TRACING, no stage tracing', () => {
+    for (const api of ['http', 'rest-streaming'] as const) {
+      const { template, mcp, companion, worker } = build({ api });
+      for (const fn of [mcp, companion, worker]) {
+        expect(fn.resource.Properties.TracingConfig).toBeUndefined();
+        expect(fn.resource.Properties.Environment.Variables.MCP_TRACING).toBeUndefined();
+        expect(JSON.stringify(fn.statements)).not.toContain('xray:');
+      }
+      for (const stage of Object.values(template.findResources('AWS::ApiGateway::Stage')))
+        expect(stage.Properties.TracingEnabled).toBeUndefined();
+    }
+  });
+
+  it.each(['http', 'rest-streaming'] as const)(
+    'with %s: the MCP, companion and worker functions trace actively, may write segments and nothing more of X-Ray',
+    (api) => {
+      const { mcp, companion, worker } = build({ api, tracing: true });
+      for (const fn of [mcp, companion, worker]) {
+        expect(fn.resource.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+        expect(fn.resource.Properties.Environment.Variables.MCP_TRACING).toBe('on');
+        const xray = fn.statements.filter((s) => JSON.stringify(s.Action).includes('xray:'));
+        expect(xray).toEqual([xrayStatement]);
+        expectLeastPrivilege(fn.role, fn.statements);
+      }
+    },
+  );
+
+  it('traces the REST API stage too (an HTTP API has no X-Ray tracing)', () => {
+    const { template } = build({ api: 'rest-streaming', tracing: true });
+    only(template, 'AWS::ApiGateway::Stage', { TracingEnabled: true });
+    const { template: http } = build({ api: 'http', tracing: true });
+    for (const stage of Object.values(http.findResources('AWS::ApiGatewayV2::Stage')))
+      expect(JSON.stringify(stage.Properties)).not.toMatch(/[Tt]rac/);
+  });
+});
