@@ -27,10 +27,7 @@ export interface Config {
   auth: AuthConfig;
   /** Per-tool metrics as CloudWatch embedded metric format lines; undefined = off (the stack turns them on). */
   toolMetrics: ToolMetricsConfig | undefined;
-  /**
-   * AWS X-Ray tracing (MCP_TRACING, README "Tracing"): a subsegment per request annotated with the tool, and one per
-   * AWS SDK call. Needs the function's active tracing; off by default.
-   */
+  /** X-Ray subsegments per request (annotated with the tool) and per AWS SDK call (MCP_TRACING); off by default. */
   tracing: boolean;
 }
 

@@ -11,6 +11,7 @@ import { measureStreaming } from '../bench/stream.ts';
 import { lambdaEnvironment, runProbe, type ChildRuntime } from '../bench/probe.ts';
 import { COLD_START_CALL, requestFor, THROUGHPUT_CALL } from '../bench/variants.ts';
 import { fire } from '../load/run.ts';
+import { builtinModules } from 'node:module';
 
 /** One short pass over every piece of `npm run bench`, never timed: the bundles build and every probe answers. */
 
@@ -29,8 +30,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+// Node built-ins, with or without `node:` (the X-Ray SDK behind MCP_TRACING requires them bare).
 const externalAllowed = (name: string) =>
   name.startsWith('node:') ||
+  builtinModules.includes(name) ||
   EXTERNAL_MODULES.some((pattern) =>
     pattern.endsWith('/*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern,
   );
