@@ -126,6 +126,7 @@ class StreamedStore {
       bytes: stored.size,
       streamed: true,
     });
+    this.ctx.onStored?.(stored.size);
     const keys = [...this.queue.keys()];
     return {
       blocks: [
