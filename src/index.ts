@@ -30,15 +30,12 @@ export {
 } from './tools/streamed.ts';
 export type { PrecompiledValidators, Validator } from './tools/validation.ts';
 export {
-  isProtocolError,
   observeAll,
-  ToolMetrics,
-  toolMetricValues,
-  type MetricValue,
   type ToolCallObserver,
   type ToolCallOutcome,
   type ToolCallRecord,
 } from './tools/observer.ts';
+export { isProtocolError, ToolMetrics, toolMetricValues, type MetricValue } from './tools/tool-metrics.ts';
 
 // The server and its configuration.
 export { createMcpServer, DEFAULT_TRANSPORT, type McpServer, type McpServerOptions } from './server.ts';

@@ -15,8 +15,6 @@ import {
   storedOutputs,
 } from '../../src/index.ts';
 import { serverResources } from './resources.ts';
-import { toolMetricsObserver } from './tool-metrics.ts';
-import { xrayTracing } from './tracing.ts';
 import { tools } from './tools/index.ts';
 import { validators } from './validators.generated.ts';
 
@@ -24,9 +22,9 @@ import { validators } from './validators.generated.ts';
 const config = loadConfig();
 export const logger = new Logger({ serviceName: config.serverName });
 
-// Tracing (MCP_TRACING, off by default): X-Ray subsegments for each request and each AWS SDK call. Its library is
-// imported only when it is on.
-const tracing = config.tracing ? await xrayTracing(config.serverName) : undefined;
+// Tracing (MCP_TRACING, off by default): X-Ray subsegments for each request and each AWS SDK call. Its module (a
+// chunk with Powertools Tracer and the X-Ray SDK) is imported only when it is on.
+const tracing = config.tracing ? (await import('./tracing.ts')).xrayTracing(config.serverName) : undefined;
 const instrument = tracing ? { instrument: tracing.instrument } : {};
 
 // Large outputs: written to the bucket by this function (put, and delete after a failed store); read back through
@@ -98,9 +96,11 @@ const authenticator =
     : undefined;
 
 // Per-tool metrics (MCP_TOOL_METRICS, on in the deployed stack): one embedded-metric-format line per tool call,
-// through a library imported only when they are on.
+// through a module (a chunk with Powertools Metrics) imported at cold start only when they are on.
 const observer = observeAll(
-  config.toolMetrics ? await toolMetricsObserver(config.toolMetrics, config.serverName, logger) : undefined,
+  config.toolMetrics
+    ? (await import('./tool-metrics.ts')).toolMetricsObserver(config.toolMetrics, config.serverName, logger)
+    : undefined,
   tracing?.observer,
 );
 

@@ -1,24 +1,21 @@
-import {
-  ToolMetrics,
-  toolMetricValues,
-  type Logger,
-  type ToolCallObserver,
-  type ToolMetricsConfig,
-} from '../../src/index.ts';
+import { Metrics } from '@aws-lambda-powertools/metrics';
+import type { Logger, ToolCallObserver, ToolMetricsConfig } from '../../src/index.ts';
+// Not through src/index.ts: this module is a lazily loaded chunk, and a chunk that imports the barrel shares all of
+// it with the handler module, which esbuild then moves into a shared chunk (more bytes at every cold start).
+import { ToolMetrics, toolMetricValues } from '../../src/tools/tool-metrics.ts';
 
 /**
  * Per-tool metrics through Powertools Metrics: each answered tool call becomes one CloudWatch embedded metric
  * format line on stdout (dimensions `service` and `tool`), which CloudWatch Logs turns into metrics. Nothing is
  * sent over the network on the request path. The line is written at once, so concurrent calls (the local server)
- * never share one. Powertools Metrics is imported here, at cold start and only when the metrics are on, so a
- * function without them never loads it (with code splitting it is a chunk of its own).
+ * never share one. The MCP function imports this module (and with it Powertools Metrics) at cold start and only
+ * when the metrics are on, so it is a chunk of its own that a function without them never loads.
  */
-export async function toolMetricsObserver(
+export function toolMetricsObserver(
   config: ToolMetricsConfig,
   serviceName: string,
   log: Logger,
-): Promise<ToolCallObserver> {
-  const { Metrics } = await import('@aws-lambda-powertools/metrics');
+): ToolCallObserver {
   const metrics = new Metrics({ namespace: config.namespace, serviceName });
   return {
     toolCall(record) {

@@ -1,3 +1,4 @@
+import { Tracer } from '@aws-lambda-powertools/tracer';
 import type {
   HttpRequest,
   InstrumentClient,
@@ -20,11 +21,11 @@ export interface McpTracing {
  * Tracing through Powertools Tracer. Lambda's active tracing makes the trace and the function's segment; this adds
  * one subsegment per request, annotated, with a subsegment per SDK call under it, and the SDK passes the trace
  * header on, so the companion's and the worker's own segments join the same trace. Subsegments go to the X-Ray
- * daemon over local UDP: no API call on the request path. Powertools Tracer (with the X-Ray SDK) is imported only
- * when tracing is on; outside Lambda (tests, `npm start`) it stays disabled.
+ * daemon over local UDP: no API call on the request path. The functions import this module (and with it
+ * Powertools Tracer and the X-Ray SDK) only when tracing is on, so it is a chunk of its own that a function without
+ * tracing never loads; outside Lambda (tests, `npm start`) the tracer stays disabled.
  */
-export async function xrayTracing(serviceName: string): Promise<McpTracing> {
-  const { Tracer } = await import('@aws-lambda-powertools/tracer');
+export function xrayTracing(serviceName: string): McpTracing {
   // Only the SDK clients are captured: patching http/https globally as well would trace each SDK call twice.
   const tracer = new Tracer({ serviceName, captureHTTPsRequests: false });
   return {

@@ -7,7 +7,6 @@ import {
   storedOutputPages,
   storedOutputs,
 } from '../../src/index.ts';
-import { xrayTracing } from '../mcp/tracing.ts';
 
 // Cold start: the companion only reads stored outputs (its role may only get objects under the prefix).
 const config = loadConfig();
@@ -16,7 +15,9 @@ const { bucket, prefix, s3Endpoint } = config.offload;
 if (!bucket) throw new Error('Configuration: OFFLOAD_BUCKET must name the bucket of stored outputs');
 
 // Tracing (MCP_TRACING): the reads join the trace of the MCP request that invoked the companion.
-const tracing = config.tracing ? await xrayTracing(`${config.serverName}-resources`) : undefined;
+const tracing = config.tracing
+  ? (await import('../mcp/tracing.ts')).xrayTracing(`${config.serverName}-resources`)
+  : undefined;
 const s3 = {
   bucket,
   ...(s3Endpoint ? { endpoint: s3Endpoint } : {}),

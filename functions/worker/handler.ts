@@ -8,7 +8,6 @@ import {
   s3Storage,
 } from '../../src/index.ts';
 import { tools } from '../mcp/tools/index.ts';
-import { xrayTracing } from '../mcp/tracing.ts';
 import { validators } from '../mcp/validators.generated.ts';
 
 // Cold start: the worker runs the MCP function's own tools, one task run per asynchronous invocation. Its role may
@@ -18,7 +17,9 @@ const logger = new Logger({ serviceName: `${config.serverName}-worker` });
 const { offload, tasks } = config;
 if (!tasks.table) throw new Error('Configuration: TASKS_TABLE must name the table of task records');
 // Tracing (MCP_TRACING): the run's S3 writes and task record updates join the trace of the call that started it.
-const tracing = config.tracing ? await xrayTracing(`${config.serverName}-worker`) : undefined;
+const tracing = config.tracing
+  ? (await import('../mcp/tracing.ts')).xrayTracing(`${config.serverName}-worker`)
+  : undefined;
 const instrument = tracing ? { instrument: tracing.instrument } : {};
 
 const offloader = offload.bucket

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, FUNCTION_ENTRIES, VALIDATOR_GENERATOR } from '../../infra/bundling.ts';
 import { LAMBDA_RUNTIME } from '../../infra/constructs/bundled-function.ts';
 import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../src/local/s3.ts';
+import { startupOutputs } from '../bench/bundle.ts';
 import { lambdaNode } from '../support/node-version.ts';
 import { modernHeaders, modernMeta } from '../support/rpc.ts';
 import { synthStack } from './synth.ts';
@@ -300,6 +301,28 @@ describe('the deployed bundles', () => {
       expect(
         bundled.filter((input) => input.includes('node_modules/@smithy/') && !tracerOnly.test(input)),
       ).toEqual([]);
+
+      // Tracing and per-tool metrics are chunks imported only when their option is on: never in the code a cold
+      // start loads before the handler runs (the handler module and the chunks it imports statically).
+      const metafile = result.metafile!;
+      const startup = startupOutputs(metafile, join(direct, 'index.mjs'));
+      const code = Object.keys(metafile.outputs).filter((path) => path.endsWith('.mjs'));
+      const inputsOf = (outputs: string[]) =>
+        outputs.flatMap((out) => Object.keys(metafile.outputs[out]!.inputs));
+      const optional =
+        /node_modules\/(@aws-lambda-powertools\/(metrics|tracer)|aws-xray-sdk-core)\/|functions\/mcp\/(tracing|tool-metrics)\.ts$/;
+      expect(inputsOf(startup).filter((input) => optional.test(input))).toEqual([]);
+      const lazy = inputsOf(code.filter((out) => !startup.includes(out)));
+      expect(lazy.some((input) => input.includes('node_modules/@aws-lambda-powertools/tracer/'))).toBe(true);
+      if (name === 'mcp')
+        expect(lazy.some((input) => input.includes('node_modules/@aws-lambda-powertools/metrics/'))).toBe(
+          true,
+        );
+      const bytesOf = (outputs: string[]) => outputs.reduce((n, out) => n + metafile.outputs[out]!.bytes, 0);
+      console.info(
+        `${name} bundle: start-up load graph ${bytesOf(startup)} bytes in ${startup.length} files, ` +
+          `all chunks ${bytesOf(code)} bytes in ${code.length} files`,
+      );
     },
   );
 });
