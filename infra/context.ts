@@ -9,6 +9,7 @@ import {
   type McpEndpointProps,
 } from './constructs/mcp-endpoint.ts';
 import { domainProblem } from './constructs/api-domain.ts';
+import { COMMON_RULE_SET_BODY_RULES } from './constructs/api-firewall.ts';
 import { isLogRetention, removalPolicyNamed } from './defaults.ts';
 
 /** What `infra/app.ts` needs to build the stack, read from CDK context (cdk.json `context` or `-c key=value`). */
@@ -60,6 +61,7 @@ export const CONTEXT_KEYS = [
   'disableExecuteApiEndpoint',
   'waf',
   'wafRateLimit',
+  'wafCountOnly',
   'tracing',
 ] as const;
 
@@ -180,6 +182,12 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
   const wafRateLimit = integer('wafRateLimit');
   if (wafRateLimit !== undefined && !waf)
     fail('wafRateLimit', 'used only with waf=true', get('wafRateLimit'));
+  // `body` stands for every body rule of the common rule set; rule names are checked by ApiFirewall.
+  const wafCountOnly = list('wafCountOnly')?.flatMap((rule) =>
+    rule.toLowerCase() === 'body' ? COMMON_RULE_SET_BODY_RULES : [rule],
+  );
+  if (wafCountOnly !== undefined && !waf)
+    fail('wafCountOnly', 'used only with waf=true', get('wafCountOnly'));
   if (waf && api !== 'rest-streaming')
     fail('waf', 'used with api=rest-streaming (AWS WAF protects REST API stages, not HTTP APIs)', get('waf'));
 
@@ -213,6 +221,7 @@ export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
     domain,
     waf,
     wafRateLimit,
+    wafCountOnlyRules: wafCountOnly,
     tracing: flag('tracing'),
   };
   const alarmTopicArn = text('alarmTopicArn');

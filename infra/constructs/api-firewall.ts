@@ -11,6 +11,15 @@ export interface ApiFirewallProps {
    * @default 3000 (`Defaults.wafRateLimit`: 10 a second on average)
    */
   readonly rateLimit?: number;
+  /**
+   * Rules of the AWS managed common rule set that only count matching requests (CloudWatch metric
+   * `CountedRequests`, sampled requests) instead of blocking them. The rules that inspect the body
+   * (`COMMON_RULE_SET_BODY_RULES`) look for script tags, `../` paths and URLs in any JSON string, so they can block
+   * legitimate tool arguments (code, file paths, HTML); list them here when your tools take such input. The list
+   * replaces the default: leave `SizeRestrictions_BODY` out and bodies over 8 KB are blocked.
+   * @default ['SizeRestrictions_BODY'] (`DEFAULT_COUNT_ONLY_RULES`)
+   */
+  readonly countOnlyRules?: readonly string[];
 }
 
 /** AWS managed rule groups the web ACL runs, in priority order after the rate-based rule. */
@@ -23,12 +32,41 @@ const MANAGED_RULE_GROUPS = [
   'AWSManagedRulesKnownBadInputsRuleSet',
 ] as const;
 
+/** The rules of the AWS managed common rule set (version 1), as AWS WAF names them in overrides and metrics. */
+export const COMMON_RULE_SET_RULES = [
+  'NoUserAgent_HEADER',
+  'UserAgent_BadBots_HEADER',
+  'SizeRestrictions_QUERYSTRING',
+  'SizeRestrictions_Cookie_HEADER',
+  'SizeRestrictions_BODY',
+  'SizeRestrictions_URIPATH',
+  'EC2MetaDataSSRF_BODY',
+  'EC2MetaDataSSRF_COOKIE',
+  'EC2MetaDataSSRF_URIPATH',
+  'EC2MetaDataSSRF_QUERYARGUMENTS',
+  'GenericLFI_QUERYARGUMENTS',
+  'GenericLFI_URIPATH',
+  'GenericLFI_BODY',
+  'RestrictedExtensions_URIPATH',
+  'RestrictedExtensions_QUERYARGUMENTS',
+  'GenericRFI_QUERYARGUMENTS',
+  'GenericRFI_BODY',
+  'GenericRFI_URIPATH',
+  'CrossSiteScripting_COOKIE',
+  'CrossSiteScripting_QUERYARGUMENTS',
+  'CrossSiteScripting_BODY',
+  'CrossSiteScripting_URIPATH',
+] as const;
+
+/** The common rule set's rules that inspect the request body: an MCP request carries the tool arguments there. */
+export const COMMON_RULE_SET_BODY_RULES = COMMON_RULE_SET_RULES.filter((rule) => rule.endsWith('_BODY'));
+
 /**
- * Rules of the common rule set that only count, never block. `SizeRestrictions_BODY` blocks bodies above 8 KB: a
+ * Rules of the common rule set that only count by default. `SizeRestrictions_BODY` blocks bodies above 8 KB: a
  * tool call's arguments may be larger, and the MCP function enforces its own body limit (MCP_MAX_BODY_BYTES) with
  * the error MCP clients expect.
  */
-const COUNT_ONLY_RULES = ['SizeRestrictions_BODY'] as const;
+export const DEFAULT_COUNT_ONLY_RULES: readonly string[] = ['SizeRestrictions_BODY'];
 
 const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
   cloudWatchMetricsEnabled: true,
@@ -47,6 +85,8 @@ export class ApiFirewall extends Construct {
   readonly webAcl: wafv2.CfnWebACL;
   /** The rate-based rule's limit, requests per client IP in 5 minutes. */
   readonly rateLimit: number;
+  /** The common rule set's rules that count instead of blocking. */
+  readonly countOnlyRules: readonly string[];
 
   constructor(scope: Construct, id: string, props: ApiFirewallProps = {}) {
     super(scope, id);
@@ -56,6 +96,14 @@ export class ApiFirewall extends Construct {
         `ApiFirewall: rateLimit must be an integer from 10 to 2,000,000,000 requests per 5 minutes (got ${rateLimit})`,
       );
     this.rateLimit = rateLimit;
+    const countOnly = [...new Set(props.countOnlyRules ?? DEFAULT_COUNT_ONLY_RULES)];
+    const unknown = countOnly.filter((rule) => !(COMMON_RULE_SET_RULES as readonly string[]).includes(rule));
+    if (unknown.length > 0)
+      throw new Error(
+        `ApiFirewall: countOnlyRules must name rules of the AWS managed common rule set (got ${unknown.join(', ')}; ` +
+          `its body rules are ${COMMON_RULE_SET_BODY_RULES.join(', ')})`,
+      );
+    this.countOnlyRules = countOnly;
     const managed = MANAGED_RULE_GROUPS.map((name, i): wafv2.CfnWebACL.RuleProperty => ({
       name,
       priority: i + 1,
@@ -64,9 +112,9 @@ export class ApiFirewall extends Construct {
         managedRuleGroupStatement: {
           vendorName: 'AWS',
           name,
-          ...(name === 'AWSManagedRulesCommonRuleSet'
+          ...(name === 'AWSManagedRulesCommonRuleSet' && countOnly.length > 0
             ? {
-                ruleActionOverrides: COUNT_ONLY_RULES.map((rule) => ({
+                ruleActionOverrides: countOnly.map((rule) => ({
                   name: rule,
                   actionToUse: { count: {} },
                 })),

@@ -309,6 +309,12 @@ export interface McpEndpointProps {
    */
   readonly wafRateLimit?: number;
   /**
+   * With `waf`: rules of the AWS managed common rule set that only count instead of blocking, e.g. its body rules
+   * (`COMMON_RULE_SET_BODY_RULES`) when tools take code, paths or HTML (README "Web application firewall").
+   * @default ['SizeRestrictions_BODY']
+   */
+  readonly wafCountOnlyRules?: readonly string[];
+  /**
    * AWS X-Ray tracing (README "Tracing"): Lambda active tracing on the MCP, companion and worker functions, which
    * capture their AWS SDK calls (MCP_TRACING), and API Gateway tracing on a REST API stage (HTTP APIs have none),
    * so a tool call, its S3 writes and the companion invoke are one trace.
@@ -612,6 +618,10 @@ export class McpEndpoint extends Construct {
     if (!props.waf) {
       if (props.wafRateLimit !== undefined)
         throw new Error('McpEndpoint: wafRateLimit is used only with waf (the web application firewall)');
+      if (props.wafCountOnlyRules !== undefined)
+        throw new Error(
+          'McpEndpoint: wafCountOnlyRules is used only with waf (the web application firewall)',
+        );
       return undefined;
     }
     if (props.api !== 'rest-streaming')
@@ -627,6 +637,7 @@ export class McpEndpoint extends Construct {
       );
     return new ApiFirewall(this, 'Firewall', {
       ...(props.wafRateLimit !== undefined ? { rateLimit: props.wafRateLimit } : {}),
+      ...(props.wafCountOnlyRules !== undefined ? { countOnlyRules: props.wafCountOnlyRules } : {}),
     });
   }
 

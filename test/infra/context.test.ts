@@ -76,6 +76,34 @@ describe('app settings from CDK context', () => {
       { api: 'rest-streaming', waf: 'true', wafRateLimit: '1200' },
       { endpoint: { api: 'rest-streaming', waf: true, wafRateLimit: 1200 } },
     ],
+    [
+      'the firewall counting the size rule and the XSS body rule only (-c)',
+      { api: 'rest-streaming', waf: 'true', wafCountOnly: 'SizeRestrictions_BODY, CrossSiteScripting_BODY' },
+      {
+        endpoint: {
+          api: 'rest-streaming',
+          waf: true,
+          wafCountOnlyRules: ['SizeRestrictions_BODY', 'CrossSiteScripting_BODY'],
+        },
+      },
+    ],
+    [
+      'the firewall counting every body rule of the common rule set (cdk.json shorthand)',
+      { api: 'rest-streaming', waf: true, wafCountOnly: ['body'] },
+      {
+        endpoint: {
+          api: 'rest-streaming',
+          waf: true,
+          wafCountOnlyRules: [
+            'SizeRestrictions_BODY',
+            'EC2MetaDataSSRF_BODY',
+            'GenericLFI_BODY',
+            'GenericRFI_BODY',
+            'CrossSiteScripting_BODY',
+          ],
+        },
+      },
+    ],
     ['tracing switched on (-c)', { tracing: 'true' }, { endpoint: { tracing: true } }],
     ['tracing switched off (cdk.json)', { tracing: false }, { endpoint: { tracing: false } }],
     [
@@ -152,6 +180,11 @@ describe('app settings from CDK context', () => {
       'a firewall rate limit without the firewall',
       { api: 'rest-streaming', wafRateLimit: '500' },
       /"wafRateLimit" must be used only with waf=true/,
+    ],
+    [
+      'count-only firewall rules without the firewall',
+      { api: 'rest-streaming', wafCountOnly: 'body' },
+      /"wafCountOnly" must be used only with waf=true/,
     ],
     ['tracing neither on nor off', { tracing: 'active' }, /"tracing" must be true or false/],
     [

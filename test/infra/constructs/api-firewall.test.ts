@@ -1,7 +1,11 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import * as rest from 'aws-cdk-lib/aws-apigateway';
 import { describe, expect, it } from 'vitest';
-import { ApiFirewall } from '../../../infra/constructs/api-firewall.ts';
+import {
+  ApiFirewall,
+  COMMON_RULE_SET_BODY_RULES,
+  COMMON_RULE_SET_RULES,
+} from '../../../infra/constructs/api-firewall.ts';
 import { Defaults } from '../../../src/limits.ts';
 import { newStack } from '../synth.ts';
 import { only } from '../template.ts';
@@ -64,6 +68,44 @@ describe('ApiFirewall', () => {
     expect(common!.Statement.ManagedRuleGroupStatement.RuleActionOverrides).toEqual([
       { Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } },
     ]);
+  });
+
+  it('counts instead of blocking with the common rule set rules it is given, in place of the default', () => {
+    const overridesOf = (countOnlyRules: readonly string[]) => {
+      const stack = newStack();
+      const firewall = new ApiFirewall(stack, 'Firewall', { countOnlyRules });
+      const common = rulesOf(Template.fromStack(stack)).find(
+        (r) => r.Name === 'AWSManagedRulesCommonRuleSet',
+      );
+      return { firewall, statement: common!.Statement.ManagedRuleGroupStatement };
+    };
+    const body = overridesOf(COMMON_RULE_SET_BODY_RULES);
+    expect(COMMON_RULE_SET_BODY_RULES).toEqual([
+      'SizeRestrictions_BODY',
+      'EC2MetaDataSSRF_BODY',
+      'GenericLFI_BODY',
+      'GenericRFI_BODY',
+      'CrossSiteScripting_BODY',
+    ]);
+    expect(body.statement.RuleActionOverrides).toEqual(
+      COMMON_RULE_SET_BODY_RULES.map((rule) => ({ Name: rule, ActionToUse: { Count: {} } })),
+    );
+    expect(body.firewall.countOnlyRules).toEqual(COMMON_RULE_SET_BODY_RULES);
+    // Listed twice, counted once; an empty list lets every rule block, the size rule too.
+    expect(
+      overridesOf(['CrossSiteScripting_BODY', 'CrossSiteScripting_BODY']).statement.RuleActionOverrides,
+    ).toEqual([{ Name: 'CrossSiteScripting_BODY', ActionToUse: { Count: {} } }]);
+    expect(overridesOf([]).statement.RuleActionOverrides).toBeUndefined();
+    expect(COMMON_RULE_SET_RULES).toHaveLength(22);
+  });
+
+  it('refuses a count-only rule the common rule set does not have, naming its body rules', () => {
+    expect(
+      () =>
+        new ApiFirewall(newStack(), 'Firewall', { countOnlyRules: ['CrossSiteScripting_Body', 'SQLi_BODY'] }),
+    ).toThrow(
+      /countOnlyRules must name rules of the AWS managed common rule set \(got CrossSiteScripting_Body, SQLi_BODY; its body rules are SizeRestrictions_BODY, .*CrossSiteScripting_BODY\)/,
+    );
   });
 
   it('refuses a rate limit AWS WAF would refuse', () => {

@@ -579,6 +579,17 @@ describe('McpEndpoint web application firewall (waf)', () => {
       JSON.stringify({ Ref: template.toJSON().Resources[stageId].Properties.RestApiId.Ref }).slice(1, -1),
     );
     expect(endpoint.firewall?.rateLimit).toBe(1_200);
+    expect(endpoint.firewall?.countOnlyRules).toEqual(['SizeRestrictions_BODY']);
+  });
+
+  it('passes the count-only rules on to the web ACL', () => {
+    const countOnly = ['SizeRestrictions_BODY', 'GenericLFI_BODY'];
+    const { template } = build({ api: 'rest-streaming', waf: true, wafCountOnlyRules: countOnly });
+    const [, acl] = only(template, 'AWS::WAFv2::WebACL');
+    const common = acl.Properties.Rules.find((r: any) => r.Name === 'AWSManagedRulesCommonRuleSet');
+    expect(common.Statement.ManagedRuleGroupStatement.RuleActionOverrides.map((o: any) => o.Name)).toEqual(
+      countOnly,
+    );
   });
 
   it('with the Cognito bridge on a custom domain, the one protected REST API carries the bridge too', () => {
@@ -607,6 +618,9 @@ describe('McpEndpoint web application firewall (waf)', () => {
       /wafRateLimit is used only with waf/,
     );
     expect(() => build({ api: 'rest-streaming', waf: true, wafRateLimit: 5 })).toThrow(/rateLimit must be/);
+    expect(() => build({ api: 'rest-streaming', wafCountOnlyRules: ['GenericLFI_BODY'] })).toThrow(
+      /wafCountOnlyRules is used only with waf/,
+    );
   });
 
   it('an issuer of your own needs no domain: only the MCP API is served, and it is protected', () => {
