@@ -4,6 +4,7 @@ import {
   defineTool,
   memoryStorage,
   observeAll,
+  streamedText,
   ToolError,
   type ToolCallRecord,
 } from '../../src/index.ts';
@@ -45,6 +46,11 @@ function observed() {
           await ctx.store({ data: 'y'.repeat(300), mimeType: 'text/plain' }),
           { type: 'text' as const, text: 'kept' },
         ],
+      }),
+      defineTool({
+        name: 'stream',
+        description: '3,000 bytes of text, streamed in blocks',
+        handler: () => streamedText(['a'.repeat(1_000), 'b'.repeat(1_000), 'c'.repeat(1_000)]),
       }),
       defineTool({
         name: 'secret',
@@ -123,15 +129,18 @@ describe('the tool call observer', () => {
     expect(records.map((r) => [r.tool, r.outcome])).toEqual([['secret', 'denied']]);
   });
 
-  it('counts the bytes a call stored, offloaded outputs and explicit stores alike', async () => {
+  it('counts the bytes a call stored, offloaded, streamed and explicit stores alike', async () => {
     const { server, records } = observed();
     const big = await send(server, call('big'));
     expect(big.json.result.content.some((b: { type: string }) => b.type === 'resource_link')).toBe(true);
     await send(server, call('keep'));
+    const streamed = await send(server, call('stream'));
+    expect(streamed.json.result.content.some((b: { type: string }) => b.type === 'resource_link')).toBe(true);
     await send(server, call('ping'));
     expect(records.map((r) => [r.tool, r.offloadedBytes])).toEqual([
       ['big', 5_000],
       ['keep', 300],
+      ['stream', 3_000],
       ['ping', 0],
     ]);
   });
