@@ -1,8 +1,11 @@
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import type { Logger, ToolCallObserver, ToolMetricsConfig } from '../../src/index.ts';
-// Not through src/index.ts: this module is a lazily loaded chunk, and a chunk that imports the barrel shares all of
-// it with the handler module, which esbuild then moves into a shared chunk (more bytes at every cold start).
-import { ToolMetrics, toolMetricValues } from '../../src/tools/tool-metrics.ts';
+import {
+  ToolMetrics,
+  toolMetricValues,
+  type Logger,
+  type ToolCallObserver,
+  type ToolMetricsConfig,
+} from '../../src/index.ts';
 
 /**
  * Per-tool metrics through Powertools Metrics: each answered tool call becomes one CloudWatch embedded metric
