@@ -42,13 +42,21 @@ export { createMcpServer, DEFAULT_TRANSPORT, type McpServer, type McpServerOptio
 export type { Transport, TransportOptions } from './http/transport.ts';
 export {
   loadConfig,
+  loadLogLevel,
   type AuthConfig,
   type Config,
   type OffloadConfig,
   type ToolMetricsConfig,
 } from './config.ts';
 export { DEFAULT_TOOL_TIMEOUT_MS, Defaults, OutputLimits, Platform, Ranges, TaskLimits } from './limits.ts';
-export { silentLogger, type Logger } from './log.ts';
+export {
+  jsonLogger,
+  LOG_LEVELS,
+  silentLogger,
+  type JsonLoggerOptions,
+  type Logger,
+  type LogLevel,
+} from './log.ts';
 export type { InstrumentClient } from './instrument.ts';
 
 // Resources.

@@ -91,7 +91,7 @@ export const Defaults = {
   stageName: '$default',
   /** Stage of the streaming REST API, which has no `$default`: its URL is `https://…/prod/mcp`. */
   restStageName: 'prod',
-  /** Lowest level both functions log (Lambda's log controls and Powertools agree on it). */
+  /** Lowest level the functions log (Lambda's log controls and `jsonLogger`, through `POWERTOOLS_LOG_LEVEL`, agree on it); DEBUG also turns on source-mapped stack traces. */
   logLevel: 'INFO',
   /** Length of one alarm evaluation period, in minutes. */
   alarmPeriodMinutes: 5,

@@ -1,9 +1,14 @@
-import { Logger } from '@aws-lambda-powertools/logger';
-import { createDeployedBridge, createProxyLambdaHandler, loadBridgeConfig } from '../../src/index.ts';
+import {
+  createDeployedBridge,
+  createProxyLambdaHandler,
+  jsonLogger,
+  loadBridgeConfig,
+  loadLogLevel,
+} from '../../src/index.ts';
 
 // Cold start: read and check the configuration once per container; secrets and keys are fetched on first use.
 const config = loadBridgeConfig(process.env);
-const logger = new Logger({ serviceName: 'mcp-authorization-bridge' });
+const logger = jsonLogger({ serviceName: 'mcp-authorization-bridge', level: loadLogLevel() });
 
 /**
  * Lambda entry point: API Gateway HTTP API (payload format 2.0) or, behind a custom domain with the streaming REST

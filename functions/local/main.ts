@@ -5,10 +5,11 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { Logger } from '@aws-lambda-powertools/logger';
 import {
   Defaults,
+  jsonLogger,
   loadConfig,
+  loadLogLevel,
   LOCAL_S3_CREDENTIALS,
   startLocalAuthorization,
   startLocalLambda,
@@ -60,7 +61,6 @@ if (withLocalAuthorization && api !== 'http')
 // Local defaults: only loopback names may reach the server (DNS-rebinding guard), and only local pages may call it.
 env.MCP_ALLOWED_HOSTS ??= '127.0.0.1:*,localhost:*,[::1]:*';
 env.MCP_ALLOWED_ORIGINS ??= 'http://localhost:*,http://127.0.0.1:*,http://[::1]:*';
-env.POWERTOOLS_DEV ??= 'false';
 
 let localS3: LocalS3 | undefined;
 
@@ -138,7 +138,7 @@ try {
   if (withLocalAuthorization) {
     const authorization = await startLocalAuthorization({
       port,
-      log: new Logger({ serviceName: 'mcp-authorization-bridge' }),
+      log: jsonLogger({ serviceName: 'mcp-authorization-bridge', level: loadLogLevel(env) }),
       mcpHandler: async ({ issuer, resource, scope }) => {
         env.MCP_AUTH_ISSUER = issuer;
         env.MCP_AUTH_RESOURCE = resource;

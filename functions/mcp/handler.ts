@@ -1,4 +1,3 @@
-import { Logger } from '@aws-lambda-powertools/logger';
 import {
   createLambdaHandler,
   createMcpServer,
@@ -6,7 +5,9 @@ import {
   dynamoTaskStore,
   lambdaInvoker,
   lambdaTaskLauncher,
+  jsonLogger,
   loadConfig,
+  loadLogLevel,
   loadOAuthAuthenticator,
   memoryTaskStore,
   observeAll,
@@ -20,7 +21,7 @@ import { validators } from './validators.generated.ts';
 
 // Cold start: read configuration and build the server once per container.
 const config = loadConfig();
-export const logger = new Logger({ serviceName: config.serverName });
+export const logger = jsonLogger({ serviceName: config.serverName, level: loadLogLevel() });
 
 // Tracing (MCP_TRACING, off by default): X-Ray subsegments for each request and each AWS SDK call. Its module (a
 // chunk with Powertools Tracer and the X-Ray SDK) is imported only when it is on.

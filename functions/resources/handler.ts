@@ -1,7 +1,8 @@
-import { Logger } from '@aws-lambda-powertools/logger';
 import {
   createStoredReadHandler,
+  jsonLogger,
   loadConfig,
+  loadLogLevel,
   s3RangeReader,
   s3Storage,
   storedOutputPages,
@@ -10,7 +11,7 @@ import {
 
 // Cold start: the companion only reads stored outputs (its role may only get objects under the prefix).
 const config = loadConfig();
-const logger = new Logger({ serviceName: `${config.serverName}-resources` });
+const logger = jsonLogger({ serviceName: `${config.serverName}-resources`, level: loadLogLevel() });
 const { bucket, prefix, s3Endpoint } = config.offload;
 if (!bucket) throw new Error('Configuration: OFFLOAD_BUCKET must name the bucket of stored outputs');
 

@@ -1,9 +1,10 @@
-import { Logger } from '@aws-lambda-powertools/logger';
 import {
   createOffloader,
   createTaskWorker,
   dynamoTaskStore,
+  jsonLogger,
   loadConfig,
+  loadLogLevel,
   READ_OUTPUT_TOOL,
   s3Storage,
 } from '../../src/index.ts';
@@ -13,7 +14,7 @@ import { validators } from '../mcp/validators.generated.ts';
 // Cold start: the worker runs the MCP function's own tools, one task run per asynchronous invocation. Its role may
 // read and write the task table and store outputs under the offload prefix, and nothing else.
 const config = loadConfig();
-const logger = new Logger({ serviceName: `${config.serverName}-worker` });
+const logger = jsonLogger({ serviceName: `${config.serverName}-worker`, level: loadLogLevel() });
 const { offload, tasks } = config;
 if (!tasks.table) throw new Error('Configuration: TASKS_TABLE must name the table of task records');
 // Tracing (MCP_TRACING): the run's S3 writes and task record updates join the trace of the call that started it.

@@ -12,10 +12,10 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
 import { Defaults } from '../../src/limits.ts';
-import { esbuildOptions, NODE_OPTIONS, NODE_TARGET, PROJECT_ROOT } from '../bundling.ts';
+import { esbuildOptions, NODE_TARGET, nodeOptionsFor, PROJECT_ROOT } from '../bundling.ts';
 import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from '../defaults.ts';
 
-/** Log levels shared by Lambda's advanced logging controls and Powertools, lowest first. */
+/** Log levels shared by Lambda's advanced logging controls and the functions' `jsonLogger`, lowest first. */
 export const FUNCTION_LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
 export type FunctionLogLevel = (typeof FUNCTION_LOG_LEVELS)[number];
 
@@ -60,12 +60,14 @@ export interface BundledFunctionProps extends Omit<
    */
   readonly architecture?: lambda.Architecture;
   /**
-   * Powertools service name on every log line (`POWERTOOLS_SERVICE_NAME`).
+   * Service name for log tooling (`POWERTOOLS_SERVICE_NAME`, the variable Powertools-style tools read); the functions
+   * name their own `service` on each line.
    * @default - the construct id
    */
   readonly serviceName?: string;
   /**
-   * Lowest level written to the logs: Lambda's log controls and Powertools (`POWERTOOLS_LOG_LEVEL`) agree on it.
+   * Lowest level written to the logs: Lambda's log controls and `jsonLogger` (`POWERTOOLS_LOG_LEVEL`, the name kept
+   * from Powertools) agree on it. DEBUG also sets NODE_OPTIONS=--enable-source-maps (`nodeOptionsFor`).
    * @default 'INFO' (`Defaults.logLevel` in src/limits.ts)
    */
   readonly logLevel?: FunctionLogLevel;
@@ -130,6 +132,7 @@ export class BundledFunction extends lambda.Function {
       architecture = lambda.Architecture.ARM_64,
       ...functionProps
     } = props;
+    const nodeOptions = nodeOptionsFor(logLevel);
     const logGroup = new logs.LogGroup(scope, `${id}Logs`, {
       retention: logRetention,
       removalPolicy: logRemovalPolicy,
@@ -169,7 +172,7 @@ export class BundledFunction extends lambda.Function {
       applicationLogLevelV2: lambda.ApplicationLogLevel[logLevel],
       systemLogLevelV2: lambda.SystemLogLevel.INFO,
       environment: {
-        NODE_OPTIONS,
+        ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
         POWERTOOLS_SERVICE_NAME: serviceName ?? id,
         POWERTOOLS_LOG_LEVEL: logLevel,
         ...environment,

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../crypto.ts';
 
 /** The authenticated caller of one request, as the access token describes it. */
 export interface Principal {
@@ -22,5 +22,5 @@ export interface Principal {
 /** Derives `Principal.key`: the same issuer and subject always give the same key, and no two callers share one. */
 export function principalKey(issuer: string, subject: string): string {
   // A separator that cannot occur in either part keeps ("a", "bc") and ("ab", "c") apart.
-  return createHash('sha256').update(`${issuer}\u0000${subject}`).digest('base64url');
+  return nodeCrypto().createHash('sha256').update(`${issuer}\u0000${subject}`).digest('base64url');
 }

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../crypto.ts';
 import { InvalidParamsError } from '../protocol/errors.ts';
 import { canonicalJson } from '../protocol/json.ts';
 import type { JSONValue } from '../protocol/types.ts';
@@ -40,7 +40,8 @@ const MAX_TOKEN_CHARS = 64 * 1024;
 
 /** A digest of the arguments: the same for the same arguments in any key order. */
 const argumentsDigest = (args: unknown) =>
-  createHash('sha256')
+  nodeCrypto()
+    .createHash('sha256')
     .update(canonicalJson(args ?? {}))
     .digest('base64url');
 
@@ -68,13 +69,19 @@ export function createRequestStateCodec(
   let derived: Buffer | undefined;
   const key = () =>
     (derived ??= Buffer.from(
-      hkdfSync('sha256', material ?? randomBytes(32), Buffer.alloc(0), 'mcp request state v1', 32),
+      nodeCrypto().hkdfSync(
+        'sha256',
+        material ?? nodeCrypto().randomBytes(32),
+        Buffer.alloc(0),
+        'mcp request state v1',
+        32,
+      ),
     ));
   return {
     ephemeral: options.secret === undefined,
     seal(state, binding) {
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', key(), iv);
+      const iv = nodeCrypto().randomBytes(IV_BYTES);
+      const cipher = nodeCrypto().createCipheriv('aes-256-gcm', key(), iv);
       cipher.setAAD(aad(binding));
       const plain = Buffer.from(JSON.stringify({ s: state, e: now() + options.ttlMs }));
       const body = Buffer.concat([cipher.update(plain), cipher.final()]);
@@ -87,7 +94,7 @@ export function createRequestStateCodec(
       if (raw.length <= 1 + IV_BYTES + TAG_BYTES || raw[0] !== VERSION) throw rejected();
       let payload: { s: JSONValue; e: number };
       try {
-        const decipher = createDecipheriv('aes-256-gcm', key(), raw.subarray(1, 1 + IV_BYTES));
+        const decipher = nodeCrypto().createDecipheriv('aes-256-gcm', key(), raw.subarray(1, 1 + IV_BYTES));
         decipher.setAAD(aad(binding));
         decipher.setAuthTag(raw.subarray(1 + IV_BYTES, 1 + IV_BYTES + TAG_BYTES));
         const plain = Buffer.concat([

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../crypto.ts';
 import { isShortEcho } from '../protocol/client-text.ts';
 import { InvalidParamsError, MissingCapabilityError } from '../protocol/errors.ts';
 import { isJsonObject } from '../protocol/json.ts';
@@ -26,7 +26,7 @@ export interface LifecycleOptions {
 function subscriptionIdOf(id: RequestId): RequestId {
   return isShortEcho(id)
     ? id
-    : `sub-${createHash('sha256').update(String(id)).digest('base64url').slice(0, 22)}`;
+    : `sub-${nodeCrypto().createHash('sha256').update(String(id)).digest('base64url').slice(0, 22)}`;
 }
 
 /**

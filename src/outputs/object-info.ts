@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../crypto.ts';
 import type { ObjectAttributes } from '../storage/storage.ts';
 
 /** How a stored output's bytes are served back: `utf-8` as `text`, `binary` as a base64 `blob`. */
@@ -23,7 +23,7 @@ const DIGITS = /^(0|[1-9][0-9]{0,15})$/;
 
 /** Lower-case hex SHA-256 of some bytes, or of several chunks taken in order. */
 export function sha256Hex(bytes: Uint8Array | readonly Uint8Array[]): string {
-  const hash = createHash('sha256');
+  const hash = nodeCrypto().createHash('sha256');
   for (const chunk of bytes instanceof Uint8Array ? [bytes] : bytes) hash.update(chunk);
   return hash.digest('hex');
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../crypto.ts';
 import { errorFields, type Logger } from '../log.ts';
 import { fromStored, ownerTag, type OutputObjectInfo } from './object-info.ts';
 import { OUTPUT_META_KEY } from './summary.ts';
@@ -60,7 +60,7 @@ async function decodeBody(
   body: AsyncIterable<Uint8Array>,
   info: OutputObjectInfo,
 ): Promise<{ text: string } | { blob: string }> {
-  const hash = createHash('sha256');
+  const hash = nodeCrypto().createHash('sha256');
   const pieces: string[] = [];
   const decoder = new TextDecoder('utf-8');
   let carry = Buffer.alloc(0);

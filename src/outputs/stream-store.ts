@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../crypto.ts';
 import { errorFields } from '../log.ts';
 import type { StorageWriter } from '../storage/storage.ts';
 import { ToolError } from '../tools/define.ts';
@@ -82,7 +82,7 @@ export async function storeStream(
 /** One streamed output on its way to storage. */
 class StreamedStore {
   private readonly cutter: PartCutter;
-  private readonly whole = createHash('sha256');
+  private readonly whole = nodeCrypto().createHash('sha256');
   private readonly queue: WriteQueue;
   private readonly facts: PartFacts[] = [];
   private readonly hashes: string[] = [];

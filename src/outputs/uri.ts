@@ -1,5 +1,5 @@
 import { OutputLimits } from '../limits.ts';
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../crypto.ts';
 
 /**
  * URIs of stored outputs: `mcp-output://<prefix><id>` for a whole output and `mcp-output://<prefix><id>/part-<n>`
@@ -24,7 +24,7 @@ const ID = /^[0-9a-f]{32}$/;
 
 /** A new unguessable id (128 bits from the system CSPRNG). */
 export function newOutputId(): string {
-  return randomBytes(ID_BYTES).toString('hex');
+  return nodeCrypto().randomBytes(ID_BYTES).toString('hex');
 }
 
 function suffix(address: OutputAddress): string {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { nodeCrypto } from '../crypto.ts';
 import type { LambdaClient } from '@aws-sdk/client-lambda';
 import { instrumented, type InstrumentClient } from '../instrument.ts';
 import { Defaults } from '../limits.ts';
@@ -16,7 +16,7 @@ export function inProcessLauncher(
 ): TaskLauncher {
   const timeoutMs = options.timeoutMs ?? Defaults.workerFunctionTimeoutSeconds * 1000;
   return async (job: TaskJob) => {
-    const requestId = randomUUID();
+    const requestId = nodeCrypto().randomUUID();
     const log = withKeys(options.log, { requestId, taskId: job.taskId });
     setImmediate(() => {
       runner(job, { requestId, deadline: Date.now() + timeoutMs, log }).catch((error) =>

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../crypto.ts';
 import type { InputRequest } from '../input/input-required.ts';
 import { TaskLimits } from '../limits.ts';
 import { ErrorCode } from '../protocol/errors.ts';
@@ -22,7 +22,7 @@ import {
 const ID = /^[0-9a-f]{32}$/;
 
 /** A new unguessable task id: 128 bits from the system CSPRNG, as 32 lower-case hex digits. */
-export const newTaskId = (): string => randomBytes(16).toString('hex');
+export const newTaskId = (): string => nodeCrypto().randomBytes(16).toString('hex');
 
 /** Whether a client-supplied value can be a task id at all (anything else is "not found" without a lookup). */
 export const isTaskId = (value: unknown): value is string => typeof value === 'string' && ID.test(value);

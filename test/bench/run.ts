@@ -8,7 +8,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { NODE_OPTIONS } from '../../infra/bundling.ts';
+import { nodeOptionsFor } from '../../infra/bundling.ts';
+import { Defaults } from '../../src/limits.ts';
 import { lambdaNode } from '../support/node-version.ts';
 import { buildArtifacts } from './bundle.ts';
 import { measureColdStarts } from './cold-start.ts';
@@ -27,8 +28,8 @@ import { measureWarm } from './warm.ts';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Bundles and the last results land here (kept out of git). */
 const OUT_DIR = join(ROOT, '.local', 'bench');
-/** The NODE_OPTIONS the stack gives the functions, applied to every server alike. */
-const FUNCTION_FLAGS = NODE_OPTIONS.split(/\s+/).filter(Boolean);
+/** The NODE_OPTIONS the stack gives the functions at the default log level, applied to every server alike. */
+const FUNCTION_FLAGS = (nodeOptionsFor(Defaults.logLevel) ?? '').split(/\s+/).filter(Boolean);
 
 const USAGE = `Usage: npm run bench -- [options]
 

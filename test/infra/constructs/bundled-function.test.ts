@@ -87,14 +87,22 @@ describe('BundledFunction', () => {
     expect(stack.resolve(fn.logGroup.logGroupName)).toEqual({ Ref: logGroupId });
   });
 
-  it('Environment carries NODE_OPTIONS and the Powertools service name (the construct id) and level, then the given variables', () => {
+  it('Environment carries the Powertools service name (the construct id) and level, then the given variables', () => {
     const { resource } = build({ environment: { OFFLOAD_PREFIX: 'outputs/' } });
     expect(resource.Properties.Environment.Variables).toEqual({
-      NODE_OPTIONS: '--enable-source-maps',
       POWERTOOLS_SERVICE_NAME: 'Fn',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       OFFLOAD_PREFIX: 'outputs/',
     });
+  });
+
+  it('turns on source-mapped stack traces (NODE_OPTIONS) only at DEBUG, where their start-up cost buys something', () => {
+    expect(build({ logLevel: 'DEBUG' }).resource.Properties.Environment.Variables).toMatchObject({
+      NODE_OPTIONS: '--enable-source-maps',
+    });
+    expect(build({ logLevel: 'INFO' }).resource.Properties.Environment.Variables).not.toHaveProperty(
+      'NODE_OPTIONS',
+    );
   });
 
   it('serviceName, logLevel, logRetention and logRemovalPolicy reach the environment, the log controls and the log group', () => {

@@ -37,7 +37,6 @@ describe('McpEndpoint', () => {
   it('the MCP function receives the endpoint, offload, companion and task settings src/config.ts reads', () => {
     const { mcp, bucketId, companion, worker, tableId } = build();
     expect(mcp.resource.Properties.Environment.Variables).toEqual({
-      NODE_OPTIONS: '--enable-source-maps',
       POWERTOOLS_SERVICE_NAME: 'mcp-lambda-template',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       MCP_SERVER_NAME: 'mcp-lambda-template',
@@ -166,10 +165,8 @@ describe('McpEndpoint', () => {
       ApplicationLogLevel: 'INFO',
       SystemLogLevel: 'INFO',
     });
-    expect(f.resource.Properties.Environment.Variables).toMatchObject({
-      POWERTOOLS_LOG_LEVEL: 'INFO',
-      NODE_OPTIONS: '--enable-source-maps',
-    });
+    expect(f.resource.Properties.Environment.Variables).toMatchObject({ POWERTOOLS_LOG_LEVEL: 'INFO' });
+    expect(f.resource.Properties.Environment.Variables).not.toHaveProperty('NODE_OPTIONS');
     const logGroup = built.template.toJSON().Resources[f.resource.Properties.LoggingConfig.LogGroup.Ref];
     expect(logGroup).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
   });

@@ -62,7 +62,6 @@ describe('TaskWorker', () => {
   it('the worker receives the table, the bucket and the settings it is given', () => {
     const { fn, tableId, bucketId } = build({ environment: { MCP_SERVER_NAME: 'acme', MCP_PAGE_SIZE: '5' } });
     expect(fn.resource.Properties.Environment.Variables).toEqual({
-      NODE_OPTIONS: '--enable-source-maps',
       POWERTOOLS_SERVICE_NAME: 'acme-worker',
       POWERTOOLS_LOG_LEVEL: 'INFO',
       MCP_SERVER_NAME: 'acme',
