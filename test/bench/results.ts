@@ -57,6 +57,8 @@ export interface TargetCheck {
   met: boolean | undefined;
   /** How far off, and why, when missed. */
   note?: string;
+  /** A retired target kept as information: measured, judged by nothing. */
+  information?: true;
 }
 
 export interface BenchResults {

@@ -110,6 +110,7 @@ function httpCheck(list: readonly HttpResult[]): TargetCheck {
     goal: `retired (was ≥ ${pct(HTTP_SHARE)})`,
     measured: shares.map((s) => `${s.id} ${pct(s.share)}`).join(', '),
     met: undefined,
+    information: true,
     ...(met ? {} : { note: `information only: ${pct(worst)} of bare${breakdown}` }),
   };
 }
@@ -157,17 +158,32 @@ function coldCodeChecks(list: readonly ColdStartResult[]): TargetCheck[] {
   ];
 }
 
+/** MB/s of the store alone: the output over tools/call time less the tool's own time making it (measured apart). */
+export function storeOnlyMbps(r: OffloadResult): number | undefined {
+  const ms = r.callMs - r.toolMs;
+  return ms > 0 ? r.outputBytes / 1e6 / (ms / 1000) : undefined;
+}
+
+const storeOnly = (r: OffloadResult) => {
+  const mbps = storeOnlyMbps(r);
+  return mbps === undefined ? 'not separable' : `${mbps.toFixed(1)} MB/s`;
+};
+
 function offloadChecks(list: readonly OffloadResult[]): TargetCheck[] {
   const big = list.find((r) => r.outputBytes >= 90_000_000);
   if (!big) return [];
-  const mbps = big.outputBytes / 1e6 / (big.callMs / 1000);
-  const size = `${(big.outputBytes / 1e6).toFixed(0)} MB`;
+  const endToEnd = big.outputBytes / 1e6 / (big.callMs / 1000);
+  // The target is the store's: the tool's own time making the report (measured apart) is not the offloader's.
+  const mbps = storeOnlyMbps(big) ?? endToEnd;
+  const size = `${(big.outputBytes / 1e6).toFixed(1)} MB`;
   const rssMet = big.verified && big.peakRssBytes < STREAM_RSS_LIMIT_BYTES;
   return [
     {
       name: `offload throughput, ${size}`,
-      goal: `≥ ${OFFLOAD_MBPS} MB/s`,
-      measured: `${mbps.toFixed(1)} MB/s (tools/call ${(big.callMs / 1000).toFixed(1)} s, the tool included)`,
+      goal: `≥ ${OFFLOAD_MBPS} MB/s (the store)`,
+      measured:
+        `store alone ${storeOnly(big)}; with the tool making it ${endToEnd.toFixed(1)} MB/s ` +
+        `(tools/call ${(big.callMs / 1000).toFixed(1)} s)`,
       met: mbps >= OFFLOAD_MBPS,
       ...(mbps >= OFFLOAD_MBPS ? {} : { note: `short by ${(OFFLOAD_MBPS - mbps).toFixed(1)} MB/s` }),
     },
