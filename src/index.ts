@@ -1,6 +1,14 @@
 /**
- * The complete public surface of the template: everything `functions/` (and a template user) may import. Deep
- * imports are internal and may change; a test keeps `functions/` and `src/local` on this list.
+ * The public surface of the template for an MCP function: everything it (and a template user) may import. Deep
+ * imports are internal and may change; a test keeps `functions/` and `src/local` on the public modules.
+ *
+ * Two concerns have public modules of their own, because a bundle splits code into chunks by what is reachable
+ * through static imports, not by what is used: anything this module re-exported would sit in every function's
+ * start-up graph whenever a lazily loaded chunk (OAuth verification, a tool's validator) shares code with it.
+ * - src/bridge/index.ts: the authorization bridge (its function, and `npm start` with OAuth); jose and the
+ *   bridge's modules then never reach the MCP function's bundle.
+ * - src/local/index.ts: the local server, embedded S3 and local OAuth setup of `npm start` and the tests; never
+ *   deployed.
  */
 
 // Tools, prompts and client input: what a template user writes.
@@ -124,21 +132,12 @@ export type { Authentication, Authenticator, AuthRejection, AuthRequest } from '
 export type { ProtectedResourceMetadata } from './auth/metadata.ts';
 export type { Principal } from './auth/principal.ts';
 
-// Authorization bridge (OAuth 2.1 authorization server for MCP clients, in front of an OpenID provider).
-export {
-  createAuthorizationBridge,
-  authorizationServerMetadata,
-  type AuthorizationBridge,
-  type BridgeOptions,
-} from './bridge/bridge.ts';
-export { loadBridgeConfig, type BridgeConfig } from './bridge/config.ts';
-export { createDeployedBridge, type DeployedDependencies } from './bridge/deployed.ts';
-export { createLocalBridge, type LocalBridgeOptions } from './bridge/local.ts';
-export { BRIDGE_PATHS, bridgeUrls, type BridgeUrls } from './bridge/endpoints.ts';
-export type { TokenSigner } from './bridge/signer.ts';
+// Authorization bridge (OAuth 2.1 authorization server for MCP clients, in front of an OpenID provider): its own
+// public module, src/bridge/index.ts (see the top of this file).
 export { BridgeLimits } from './limits.ts';
 
-// Runtimes: the Lambda adapters (buffered and response streaming), and the local server and embedded S3 of `npm start`.
+// Runtimes: the Lambda adapters (buffered and response streaming). The local server, embedded S3 and local OAuth
+// setup of `npm start` have their own public module, src/local/index.ts (see the top of this file).
 export { createLambdaHandler, createProxyLambdaHandler } from './lambda/adapter.ts';
 export { createStreamingLambdaHandler, type StreamingEvent } from './lambda/streaming.ts';
 export {
@@ -157,31 +156,6 @@ export type {
   StreamedHttpResponse,
   StreamingInvocationContext,
 } from './http/types.ts';
-export {
-  startLocalServer,
-  type LambdaHttpHandler,
-  type LocalHandler,
-  type LocalServerOptions,
-} from './local/dev-server.ts';
-export { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3, type LocalS3Options } from './local/s3.ts';
-export {
-  DEV_USER_EMAIL,
-  startLocalOidcProvider,
-  type LocalOidcProvider,
-  type LocalOidcProviderOptions,
-} from './local/oidc-provider.ts';
-export {
-  LOCAL_SCOPE,
-  startLocalAuthorization,
-  type LocalAuthorization,
-  type LocalAuthorizationOptions,
-} from './local/authorization.ts';
-export {
-  startLocalLambda,
-  type InvokedHandler,
-  type LocalLambda,
-  type LocalLambdaOptions,
-} from './local/lambda-invoke.ts';
 
 // Wire types, named as in the specification schema.
 export type {

@@ -10,6 +10,10 @@ import {
   jsonLogger,
   loadConfig,
   loadLogLevel,
+  type StreamingEvent,
+  type StreamingHandler,
+} from '../../src/index.ts';
+import {
   LOCAL_S3_CREDENTIALS,
   startLocalAuthorization,
   startLocalLambda,
@@ -18,9 +22,7 @@ import {
   type LambdaHttpHandler,
   type LocalLambda,
   type LocalS3,
-  type StreamingEvent,
-  type StreamingHandler,
-} from '../../src/index.ts';
+} from '../../src/local/index.ts';
 
 const env = process.env;
 const log = (message: string, fields: Record<string, unknown> = {}) =>

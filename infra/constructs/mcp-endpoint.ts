@@ -13,7 +13,8 @@ import {
   DEFAULT_RESOURCES_TIMEOUT,
   DEFAULT_STREAMING_MCP_TIMEOUT,
 } from '../defaults.ts';
-import { BRIDGE_PATHS, READ_OUTPUT_TOOL } from '../../src/index.ts';
+import { BRIDGE_PATHS } from '../../src/bridge/index.ts';
+import { READ_OUTPUT_TOOL } from '../../src/index.ts';
 import { tools as exampleTools } from '../../functions/mcp/tools/index.ts';
 import { ApiDomain, type HostedZoneRef } from './api-domain.ts';
 import { ApiFirewall } from './api-firewall.ts';

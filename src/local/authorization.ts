@@ -5,18 +5,10 @@
  * its state in memory and signs with a key generated at start.
  */
 import type { Server } from 'node:http';
-import {
-  createLambdaHandler,
-  createLocalBridge,
-  silentLogger,
-  startLocalOidcProvider,
-  startLocalServer,
-  type AuthorizationBridge,
-  type LambdaHttpHandler,
-  type LocalOidcProvider,
-  type Logger,
-  type TokenSigner,
-} from '../index.ts';
+import { createLambdaHandler, silentLogger, type Logger } from '../index.ts';
+import { createLocalBridge, type AuthorizationBridge, type TokenSigner } from '../bridge/index.ts';
+import { startLocalServer, type LambdaHttpHandler } from './dev-server.ts';
+import { startLocalOidcProvider, type LocalOidcProvider } from './oidc-provider.ts';
 
 /** The scope the local bridge grants and the local MCP function requires. */
 export const LOCAL_SCOPE = 'mcp';

@@ -5,14 +5,8 @@ import { awsKms, createKmsSigner } from '../../src/bridge/kms-signer.ts';
 import { createMemoryStore } from '../../src/bridge/memory-store.ts';
 import { readSecretsManager } from '../../src/bridge/secrets.ts';
 import { createLocalSigner } from '../../src/bridge/signer.ts';
-import {
-  BridgeLimits,
-  createDeployedBridge,
-  createLambdaHandler,
-  loadBridgeConfig,
-  silentLogger,
-  type DeployedDependencies,
-} from '../../src/index.ts';
+import { createDeployedBridge, loadBridgeConfig, type DeployedDependencies } from '../../src/bridge/index.ts';
+import { BridgeLimits, createLambdaHandler, silentLogger } from '../../src/index.ts';
 import { serveHandler, type RunningServer } from '../support/local.ts';
 import { silentEndpoint, type SilentEndpoint } from '../support/silent-endpoint.ts';
 

@@ -4,7 +4,6 @@ import {
   createStoredReadHandler,
   defineTool,
   lambdaInvoker,
-  LOCAL_S3_CREDENTIALS,
   remoteStoredOutputs,
   s3RangeReader,
   s3Storage,
@@ -14,6 +13,7 @@ import {
   type InvokeCompanion,
   type McpServerOptions,
 } from '../../src/index.ts';
+import { LOCAL_S3_CREDENTIALS } from '../../src/local/index.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';
 import { BASE_HEADERS } from '../support/rpc.ts';
 import { silentEndpoint, type SilentEndpoint } from '../support/silent-endpoint.ts';

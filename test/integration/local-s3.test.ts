@@ -2,7 +2,8 @@ import { mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOCAL_S3_CREDENTIALS, s3Storage, startLocalS3, type LocalS3 } from '../../src/index.ts';
+import { s3Storage } from '../../src/index.ts';
+import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../src/local/index.ts';
 import { expireLocalObjects } from '../../src/local/s3.ts';
 
 /** The embedded S3 of `npm start`: its folder expires like the bucket does in AWS. */
