@@ -136,11 +136,12 @@ const gatewayAnswer = (statusCode: number, message: string): APIGatewayProxyStru
 /** Writes a Lambda result as API Gateway does: a complete body with its Content-Length (no chunked encoding). */
 function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
   const text = result.body ?? '';
-  const body = result.isBase64Encoded ? Buffer.from(text, 'base64') : Buffer.from(text, 'utf8');
+  // A text body is written as the string: a Buffer copy of a multi-megabyte answer would only add to the peak.
+  const body = result.isBase64Encoded ? Buffer.from(text, 'base64') : text;
   res.writeHead(result.statusCode ?? 200, {
     ...(result.headers as Record<string, string>),
     ...(result.cookies?.length ? { 'set-cookie': result.cookies } : {}),
-    'content-length': String(body.length),
+    'content-length': String(typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length),
   });
   res.end(body);
 }
