@@ -14,6 +14,7 @@ import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from './pro
 import type { Revision } from './protocol/versions.ts';
 import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceProvider } from './resources/provider.ts';
+import { monotonicMs } from './clock.ts';
 
 /** Everything the dispatcher needs to know about one request, besides the message itself. */
 export interface DispatchContext {
@@ -95,7 +96,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     };
     let outcome: DispatchOutcome;
     let error: unknown;
-    const started = performance.now();
+    const started = monotonicMs();
     try {
       const result = codec.result(method, await spec.handler(params, methodCtx));
       outcome = {
@@ -109,7 +110,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
       if (thrown instanceof InsufficientScopeError) outcome.requiredScopes = thrown.requiredScopes;
     }
     if (spec.audit) {
-      const durationMs = performance.now() - started;
+      const durationMs = monotonicMs() - started;
       outcome.audit = spec.audit(params, methodCtx, { response: outcome.response, error, durationMs });
     }
     return outcome;

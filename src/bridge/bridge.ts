@@ -16,6 +16,7 @@ import { deadlineSignal, documentResponse, jsonResponse, pageResponse } from './
 import { registrationEndpoint } from './register.ts';
 import { OFFLINE_ACCESS } from './scopes.ts';
 import { token } from './token.ts';
+import { monotonicMs } from '../clock.ts';
 
 /**
  * The authorization bridge: an OAuth 2.1 authorization server for MCP clients (RFC 8414 metadata, Dynamic Client
@@ -108,7 +109,7 @@ function unavailable(req: HttpRequest): HttpResponse {
 
 /** Routes one request and writes its one log line. */
 async function serve(routes: Routes, req: HttpRequest, ctx: InvocationContext): Promise<HttpResponse> {
-  const started = performance.now();
+  const started = monotonicMs();
   const note: RequestNote = {};
   let response: HttpResponse;
   const methods = routes.get(req.path);
@@ -140,7 +141,7 @@ async function serve(routes: Routes, req: HttpRequest, ctx: InvocationContext): 
     method: req.method,
     path: req.path,
     status: response.status,
-    durationMs: Math.round(performance.now() - started),
+    durationMs: Math.round(monotonicMs() - started),
     ...note,
   });
   return response;

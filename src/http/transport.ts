@@ -22,6 +22,7 @@ import type {
   StreamedHttpResponse,
   StreamingInvocationContext,
 } from './types.ts';
+import { monotonicMs } from '../clock.ts';
 
 /** Transport settings; see the configuration table in the README. */
 export interface TransportOptions {
@@ -230,7 +231,7 @@ export function createTransport(parts: TransportParts, options: TransportOptions
     req: HttpRequest,
     ctx: InvocationContext | StreamingInvocationContext,
   ): Promise<HttpResponse | StreamedHttpResponse> {
-    const started = performance.now();
+    const started = monotonicMs();
     let handled: Handled;
     try {
       const admitted = await admit(setup, req, ctx);
@@ -256,7 +257,7 @@ export function createTransport(parts: TransportParts, options: TransportOptions
         path: clientText(req.path),
         rpcMethod,
         status: response.status,
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        durationMs: Math.round((monotonicMs() - started) * 100) / 100,
       };
       try {
         ctx.log.info('request', { ...line, ...audit });

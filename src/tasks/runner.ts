@@ -13,6 +13,7 @@ import { claim, renew, settle, type RunOutcome } from './policy.ts';
 import { taskRecords, type TaskRecords } from './records.ts';
 import type { TaskStore, TaskStoreCallOptions } from './store.ts';
 import type { TaskKey, TaskRecord } from './types.ts';
+import { monotonicMs } from '../clock.ts';
 
 /** What a worker runs tasks with: the same tools and offload policy as the MCP function, and the task store. */
 export interface TaskRunnerOptions {
@@ -70,7 +71,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       });
       return;
     }
-    const started = performance.now();
+    const started = monotonicMs();
     const controller = new AbortController();
     const beat = heartbeat(records, key, job.round, { now, leaseMs, heartbeatMs, log, call }, controller);
     let outcome: RunOutcome;
@@ -88,7 +89,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       round: job.round,
       principal: job.principal?.subject ?? 'anonymous',
       outcome: settled?.status ?? 'discarded (the task was cancelled or had lapsed)',
-      durationMs: Math.round(performance.now() - started),
+      durationMs: Math.round(monotonicMs() - started),
     });
   };
 }

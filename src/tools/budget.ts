@@ -1,5 +1,6 @@
 import { ToolError, type ToolContext } from './define.ts';
 import type { StreamSink } from './streamed.ts';
+import { monotonicMs } from '../clock.ts';
 
 /**
  * The end of one tool call: its time budget or a cancellation, whichever comes first (`registry.ts` runs calls with
@@ -49,14 +50,14 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The clock of one call's budget, its cooperative checkpoint, and the race of the budget against a cancellation. */
 export class CallBudget {
-  private readonly started = performance.now();
+  private readonly started = monotonicMs();
   private lastYield = this.started;
 
   constructor(readonly ms: number) {}
 
   /** Milliseconds since the call started. */
   elapsed(): number {
-    return performance.now() - this.started;
+    return monotonicMs() - this.started;
   }
 
   /** Whether the call has run past its budget (so a result now would be late). */
@@ -70,9 +71,9 @@ export class CallBudget {
    */
   readonly checkpoint = async (): Promise<void> => {
     if (this.spent()) throw new BudgetExhaustedError();
-    if (performance.now() - this.lastYield < YIELD_EVERY_MS) return;
+    if (monotonicMs() - this.lastYield < YIELD_EVERY_MS) return;
     await nextTurn();
-    this.lastYield = performance.now();
+    this.lastYield = monotonicMs();
     if (this.spent()) throw new BudgetExhaustedError();
   };
 
