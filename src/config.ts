@@ -1,7 +1,6 @@
 import { isScopeToken } from './auth/scopes.ts';
 import { isSecureUrl } from './auth/urls.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS, Defaults, Ranges } from './limits.ts';
-import { LOG_LEVELS, type LogLevel } from './log.ts';
 
 /**
  * Configuration, read once per container from the environment, validated and typed. Nothing else in the code
@@ -265,17 +264,6 @@ function toolMetrics(env: Env): ToolMetricsConfig | undefined {
 }
 
 /** Reads and validates the configuration; throws with the variable's name when a value is invalid. */
-/**
- * Lowest level the functions log: `POWERTOOLS_LOG_LEVEL` (the name Powertools reads, kept so existing settings
- * work), else `LOG_LEVEL`, else Lambda's log controls (`AWS_LAMBDA_LOG_LEVEL`), else INFO. `TRACE` reads as DEBUG and
- * `CRITICAL` as ERROR, as Powertools reads them; anything else as INFO.
- */
-export function loadLogLevel(env: Env = process.env): LogLevel {
-  const named = (env.POWERTOOLS_LOG_LEVEL || env.LOG_LEVEL || env.AWS_LAMBDA_LOG_LEVEL || '').toUpperCase();
-  const level = named === 'TRACE' ? 'DEBUG' : named === 'CRITICAL' ? 'ERROR' : named;
-  return LOG_LEVELS.find((l) => l === level) ?? Defaults.logLevel;
-}
-
 export function loadConfig(env: Env = process.env): Config {
   const range = (name: string, fallback: number, r: { min: number; max: number }) =>
     int(env, name, fallback, r.min, r.max);

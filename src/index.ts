@@ -50,7 +50,6 @@ export { createMcpServer, DEFAULT_TRANSPORT, type McpServer, type McpServerOptio
 export type { Transport, TransportOptions } from './http/transport.ts';
 export {
   loadConfig,
-  loadLogLevel,
   type AuthConfig,
   type Config,
   type OffloadConfig,
@@ -59,6 +58,7 @@ export {
 export { DEFAULT_TOOL_TIMEOUT_MS, Defaults, OutputLimits, Platform, Ranges, TaskLimits } from './limits.ts';
 export {
   jsonLogger,
+  loadLogLevel,
   LOG_LEVELS,
   silentLogger,
   type JsonLoggerOptions,

@@ -16,11 +16,23 @@ export interface Logger {
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/**
+ * Lowest level the functions log, from the environment they pass (as `loadBridgeConfig` takes it):
+ * `POWERTOOLS_LOG_LEVEL` (the name Powertools reads, kept so existing settings work), else `LOG_LEVEL`, else
+ * Lambda's log controls (`AWS_LAMBDA_LOG_LEVEL`), else INFO. `TRACE` reads as DEBUG and `CRITICAL` as ERROR, as
+ * Powertools reads them; anything else as INFO.
+ */
+export function loadLogLevel(env: Readonly<Record<string, string | undefined>>): LogLevel {
+  const named = (env.POWERTOOLS_LOG_LEVEL || env.LOG_LEVEL || env.AWS_LAMBDA_LOG_LEVEL || '').toUpperCase();
+  const level = named === 'TRACE' ? 'DEBUG' : named === 'CRITICAL' ? 'ERROR' : named;
+  return LOG_LEVELS.find((l) => l === level) ?? 'INFO';
+}
+
 /** Options of `jsonLogger`. */
 export interface JsonLoggerOptions {
   /** `service` of every line. */
   serviceName: string;
-  /** Lowest level written (`loadLogLevel()` in src/config.ts reads it from the environment). */
+  /** Lowest level written (`loadLogLevel` reads it from the environment). */
   level: LogLevel;
   /** Writes one line; defaults to stdout (DEBUG, INFO) and stderr (WARN, ERROR), as Powertools' Logger does. */
   write?: (level: Exclude<LogLevel, 'SILENT'>, line: string) => void;

@@ -3,7 +3,7 @@ import { createProxyLambdaHandler, jsonLogger, loadLogLevel } from '../../src/in
 
 // Cold start: read and check the configuration once per container; secrets and keys are fetched on first use.
 const config = loadBridgeConfig(process.env);
-const logger = jsonLogger({ serviceName: 'mcp-authorization-bridge', level: loadLogLevel() });
+const logger = jsonLogger({ serviceName: 'mcp-authorization-bridge', level: loadLogLevel(process.env) });
 
 /**
  * Lambda entry point: API Gateway HTTP API (payload format 2.0) or, behind a custom domain with the streaming REST

@@ -21,7 +21,7 @@ import { validators } from './validators.generated.ts';
 
 // Cold start: read configuration and build the server once per container.
 const config = loadConfig();
-export const logger = jsonLogger({ serviceName: config.serverName, level: loadLogLevel() });
+export const logger = jsonLogger({ serviceName: config.serverName, level: loadLogLevel(process.env) });
 
 // Tracing (MCP_TRACING, off by default): X-Ray subsegments for each request and each AWS SDK call. Its module (a
 // chunk with Powertools Tracer and the X-Ray SDK) is imported only when it is on.

@@ -11,7 +11,10 @@ import {
 
 // Cold start: the companion only reads stored outputs (its role may only get objects under the prefix).
 const config = loadConfig();
-const logger = jsonLogger({ serviceName: `${config.serverName}-resources`, level: loadLogLevel() });
+const logger = jsonLogger({
+  serviceName: `${config.serverName}-resources`,
+  level: loadLogLevel(process.env),
+});
 const { bucket, prefix, s3Endpoint } = config.offload;
 if (!bucket) throw new Error('Configuration: OFFLOAD_BUCKET must name the bucket of stored outputs');
 

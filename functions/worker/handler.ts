@@ -14,7 +14,7 @@ import { validators } from '../mcp/validators.generated.ts';
 // Cold start: the worker runs the MCP function's own tools, one task run per asynchronous invocation. Its role may
 // read and write the task table and store outputs under the offload prefix, and nothing else.
 const config = loadConfig();
-const logger = jsonLogger({ serviceName: `${config.serverName}-worker`, level: loadLogLevel() });
+const logger = jsonLogger({ serviceName: `${config.serverName}-worker`, level: loadLogLevel(process.env) });
 const { offload, tasks } = config;
 if (!tasks.table) throw new Error('Configuration: TASKS_TABLE must name the table of task records');
 // Tracing (MCP_TRACING): the run's S3 writes and task record updates join the trace of the call that started it.
