@@ -12,12 +12,16 @@ export function fromRestEvent(event: APIGatewayProxyEvent): HttpRequest {
   for (const [name, value] of Object.entries(event.headers ?? {})) {
     if (value !== undefined && value !== null) headers[name.toLowerCase()] = value;
   }
+  // Repeated Cookie headers are not joined with ',' (a cookie value may hold one): each is a list of its own.
+  let cookieHeaders = headers.cookie !== undefined ? [headers.cookie] : [];
   for (const [name, values] of Object.entries(event.multiValueHeaders ?? {})) {
-    if (values && values.length > 1) headers[name.toLowerCase()] = values.join(',');
+    if (!values || values.length < 2) continue;
+    if (name.toLowerCase() === 'cookie') cookieHeaders = values;
+    else headers[name.toLowerCase()] = values.join(',');
   }
   // Payload 2.0 moves the Cookie header into a list; do the same, so every reader finds cookies in one place.
-  const cookies = headers.cookie
-    ?.split(';')
+  const cookies = cookieHeaders
+    .flatMap((header) => header.split(';'))
     .map((c) => c.trim())
     .filter(Boolean);
   delete headers.cookie;
@@ -37,7 +41,7 @@ export function fromRestEvent(event: APIGatewayProxyEvent): HttpRequest {
     headers,
     ...(body !== undefined ? { body } : {}),
     ...(query.size ? { query: query.toString() } : {}),
-    ...(cookies?.length ? { cookies } : {}),
+    ...(cookies.length ? { cookies } : {}),
   };
 }
 

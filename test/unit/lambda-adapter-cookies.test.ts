@@ -99,6 +99,28 @@ describe('the proxy handler answers each API Gateway payload in its own shape', 
     });
   });
 
+  it('a REST API event with two Cookie headers: every cookie of each, none lost to a comma join', async () => {
+    let seen: HttpRequest | undefined;
+    const handler = createProxyLambdaHandler(async (req) => {
+      seen = req;
+      return { status: 204, headers: {}, body: '' };
+    }, silentLogger);
+    await handler(
+      {
+        ...(restEvent as object),
+        // API Gateway keeps the last value in `headers` and every value in `multiValueHeaders`.
+        headers: { Cookie: '__Host-mcp_bridge_binding=X', Host: 'mcp.example.com' },
+        multiValueHeaders: {
+          Cookie: ['theme=dark', '__Host-mcp_bridge_binding=X'],
+          Host: ['mcp.example.com'],
+        },
+      } as never,
+      context,
+    );
+    expect(seen?.cookies).toEqual(['theme=dark', '__Host-mcp_bridge_binding=X']);
+    expect(seen?.headers).toEqual({ host: 'mcp.example.com' });
+  });
+
   it('an HTTP API (payload 2.0) event: the cookie list in, the result cookie list out', async () => {
     const handler = createProxyLambdaHandler(
       async (req) => ({ status: 200, headers: {}, body: JSON.stringify(req.cookies), cookies: ['c=3'] }),
