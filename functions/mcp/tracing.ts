@@ -1,4 +1,5 @@
 import { Tracer } from '@aws-lambda-powertools/tracer';
+import xraySdk from 'aws-xray-sdk-core';
 import type {
   HttpRequest,
   InstrumentClient,
@@ -17,6 +18,51 @@ export interface McpTracing {
   traced(handle: Transport): Transport;
 }
 
+const bucketOnly = { request_descriptors: { Bucket: { rename_to: 'bucket_name' } } };
+const tableOnly = { request_parameters: ['TableName'], response_parameters: ['ConsumedCapacity'] };
+
+/**
+ * The request and response fields the X-Ray SDK copies into an AWS call's subsegment (its "AWS whitelist", which this
+ * replaces). The SDK's default records S3 object keys, and a stored output's key is its `mcp-output://` URI: with
+ * auth "none" the URI is the capability to read the output, so no subsegment may carry it. S3 calls keep the bucket,
+ * Lambda invokes the function and invocation type (never the payload), DynamoDB calls the table (never item keys).
+ * Operations not listed record no parameters at all.
+ */
+export const TRACED_AWS_PARAMETERS = {
+  services: {
+    s3: {
+      operations: Object.fromEntries(
+        [
+          'getObject',
+          'headObject',
+          'putObject',
+          'deleteObject',
+          'createMultipartUpload',
+          'uploadPart',
+          'completeMultipartUpload',
+          'abortMultipartUpload',
+        ].map((operation) => [operation, bucketOnly]),
+      ),
+    },
+    lambda: {
+      operations: {
+        invoke: {
+          request_parameters: ['FunctionName', 'InvocationType', 'Qualifier'],
+          response_parameters: ['FunctionError', 'StatusCode'],
+        },
+      },
+    },
+    dynamodb: {
+      operations: Object.fromEntries(
+        ['getItem', 'putItem', 'updateItem', 'deleteItem', 'query'].map((operation) => [
+          operation,
+          tableOnly,
+        ]),
+      ),
+    },
+  },
+};
+
 /**
  * Tracing through Powertools Tracer. Lambda's active tracing makes the trace and the function's segment; this adds
  * one subsegment per request, annotated, with a subsegment per SDK call under it, and the SDK passes the trace
@@ -28,6 +74,7 @@ export interface McpTracing {
 export function xrayTracing(serviceName: string): McpTracing {
   // Only the SDK clients are captured: patching http/https globally as well would trace each SDK call twice.
   const tracer = new Tracer({ serviceName, captureHTTPsRequests: false });
+  xraySdk.setAWSWhitelist(TRACED_AWS_PARAMETERS);
   return {
     instrument: (client) => tracer.captureAWSv3Client(client),
     observer: {

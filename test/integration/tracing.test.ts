@@ -30,7 +30,7 @@ interface SubsegmentDocument {
   parent_id: string;
   namespace?: string;
   annotations?: Record<string, unknown>;
-  aws?: { operation?: string };
+  aws?: { operation?: string; bucket_name?: string; [field: string]: unknown };
   subsegments?: SubsegmentDocument[];
   end_time?: number;
 }
@@ -148,6 +148,8 @@ describe('X-Ray tracing of the MCP function', () => {
     expect(call.end_time).toBeGreaterThan(0);
     const write = await receivedWhere((d) => d.namespace === 'aws' && d.aws?.operation === 'PutObject');
     expect(write.name).toBe('S3');
+    expect(write.aws?.bucket_name).toBe(s3.bucket);
+    expect(write.aws).not.toHaveProperty('key');
     expect(write.trace_id ?? TRACE_ID).toBe(TRACE_ID);
     // The write is a child of the request's subsegment: inside it, or sent on its own naming it as parent.
     const inside = flatten(call.subsegments ?? []).includes(write) || write.parent_id === call.id;
@@ -167,6 +169,19 @@ describe('X-Ray tracing of the MCP function', () => {
       lambdaContext(),
     )) as { body: string };
     expect(JSON.parse(read.body).result.isError).toBeUndefined();
+
+    // The companion's own S3 read is traced with the bucket, and no subsegment of either function names the key:
+    // with auth "none" the stored output's key (its URI) is what lets anyone read it.
+    const companionRead = await receivedWhere(
+      (d) => d.namespace === 'aws' && d.aws?.operation === 'GetObject',
+    );
+    expect(companionRead.aws?.bucket_name).toBe(s3.bucket);
+    // The output's id, the part of its key (and URI) that no one can guess.
+    const key = (link.uri as string).split('/').pop()!;
+    for (const document of flatten(received)) {
+      expect(Object.keys(document.aws ?? {}).map((k) => k.toLowerCase())).not.toContain('key');
+      expect(JSON.stringify(document)).not.toContain(key);
+    }
 
     const invoke = invocations.find((i) => i.functionName === COMPANION);
     expect(invoke?.invocationType ?? 'RequestResponse').toBe('RequestResponse');
