@@ -1,6 +1,7 @@
 import type * as rest from 'aws-cdk-lib/aws-apigateway';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { BRIDGE_PATHS } from '../../src/index.ts';
 import { Defaults } from '../../src/limits.ts';
 
 /** Properties of an {@link ApiFirewall}. */
@@ -20,6 +21,16 @@ export interface ApiFirewallProps {
    * @default ['SizeRestrictions_BODY'] (`DEFAULT_COUNT_ONLY_RULES`)
    */
   readonly countOnlyRules?: readonly string[];
+  /**
+   * The authorization bridge's `/oauth/*` routes are on the protected API. Sign-in then carries URLs and long
+   * queries the common rule set would block: loopback redirect URIs (`http://127.0.0.1:…`, RFC 8252) in the
+   * authorize query, the registration body and the token request (`GenericRFI_QUERYARGUMENTS`, `GenericRFI_BODY`),
+   * and the authorize and Cognito callback queries, which with long redirect URIs and the sealed state pass 2,048
+   * bytes (`SizeRestrictions_QUERYSTRING`). Those rules then count, and the rules after the group
+   * (`BRIDGE_EXEMPTIONS`) block on their labels everywhere except on the bridge paths that need them.
+   * @default false
+   */
+  readonly authorizationBridge?: boolean;
 }
 
 /** AWS managed rule groups the web ACL runs, in priority order after the rate-based rule. */
@@ -68,6 +79,51 @@ export const COMMON_RULE_SET_BODY_RULES = COMMON_RULE_SET_RULES.filter((rule) =>
  */
 export const DEFAULT_COUNT_ONLY_RULES: readonly string[] = ['SizeRestrictions_BODY'];
 
+/**
+ * With the authorization bridge on the protected API: the common rule set rules that only count, and the rules that
+ * run after the group and block a request on the rule's label (the same 403 the rule would answer) unless its path
+ * is one where the bridge needs what the rule matches. Label names as AWS documents them for the core rule set.
+ */
+export const BRIDGE_EXEMPTIONS = [
+  {
+    name: 'CommonRuleSetRfiOutsideOAuth',
+    rules: ['GenericRFI_QUERYARGUMENTS', 'GenericRFI_BODY'],
+    labels: [
+      'awswaf:managed:aws:core-rule-set:GenericRFI_QueryArguments',
+      'awswaf:managed:aws:core-rule-set:GenericRFI_Body',
+    ],
+    // Every bridge route: redirect URIs travel in the authorize query, the registration and token bodies.
+    exemptPathPrefixes: ['/oauth/'],
+  },
+  {
+    name: 'CommonRuleSetQueryStringSizeOutsideOAuth',
+    rules: ['SizeRestrictions_QUERYSTRING'],
+    labels: ['awswaf:managed:aws:core-rule-set:SizeRestrictions_QueryString'],
+    // The two legs whose query carries redirect URIs and state; the bridge caps both itself.
+    exemptPathPrefixes: [BRIDGE_PATHS.authorize, BRIDGE_PATHS.callback],
+  },
+] as const;
+
+/** One statement of several (AWS WAF wants two or more in an `or`). */
+const anyOf = (statements: wafv2.CfnWebACL.StatementProperty[]): wafv2.CfnWebACL.StatementProperty =>
+  statements.length === 1 ? statements[0]! : { orStatement: { statements } };
+
+/**
+ * The path starts with the prefix, after URL decoding and path normalization (`/oauth/../mcp` is `/mcp`), so an
+ * exemption cannot be borrowed by a path that API Gateway routes elsewhere.
+ */
+const pathStartsWith = (prefix: string): wafv2.CfnWebACL.StatementProperty => ({
+  byteMatchStatement: {
+    fieldToMatch: { uriPath: {} },
+    positionalConstraint: 'STARTS_WITH',
+    searchString: prefix,
+    textTransformations: [
+      { priority: 0, type: 'URL_DECODE' },
+      { priority: 1, type: 'NORMALIZE_PATH' },
+    ],
+  },
+});
+
 const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigProperty => ({
   cloudWatchMetricsEnabled: true,
   metricName,
@@ -85,8 +141,10 @@ export class ApiFirewall extends Construct {
   readonly webAcl: wafv2.CfnWebACL;
   /** The rate-based rule's limit, requests per client IP in 5 minutes. */
   readonly rateLimit: number;
-  /** The common rule set's rules that count instead of blocking. */
+  /** The common rule set's rules that count instead of blocking (everywhere). */
   readonly countOnlyRules: readonly string[];
+  /** The common rule set's rules that block everywhere but on the bridge paths that need them (`BRIDGE_EXEMPTIONS`). */
+  readonly exemptedRules: readonly string[];
 
   constructor(scope: Construct, id: string, props: ApiFirewallProps = {}) {
     super(scope, id);
@@ -104,26 +162,55 @@ export class ApiFirewall extends Construct {
           `its body rules are ${COMMON_RULE_SET_BODY_RULES.join(', ')})`,
       );
     this.countOnlyRules = countOnly;
-    const managed = MANAGED_RULE_GROUPS.map((name, i): wafv2.CfnWebACL.RuleProperty => ({
-      name,
-      priority: i + 1,
-      overrideAction: { none: {} },
-      statement: {
-        managedRuleGroupStatement: {
-          vendorName: 'AWS',
-          name,
-          ...(name === 'AWSManagedRulesCommonRuleSet' && countOnly.length > 0
-            ? {
-                ruleActionOverrides: countOnly.map((rule) => ({
-                  name: rule,
-                  actionToUse: { count: {} },
-                })),
-              }
-            : {}),
+    // A rule counted everywhere needs no exemption; the others count in the group and block after it.
+    const exemptions = (props.authorizationBridge ? BRIDGE_EXEMPTIONS : [])
+      .map((exemption) => {
+        const kept = exemption.rules
+          .map((rule, i) => ({ rule, label: exemption.labels[i]! }))
+          .filter(({ rule }) => !countOnly.includes(rule));
+        return { ...exemption, rules: kept.map((k) => k.rule), labels: kept.map((k) => k.label) };
+      })
+      .filter((exemption) => exemption.rules.length > 0);
+    this.exemptedRules = exemptions.flatMap((exemption) => exemption.rules);
+    const counted = [...countOnly, ...this.exemptedRules];
+    const blockedOutsideBridge = exemptions.map(
+      (exemption): Omit<wafv2.CfnWebACL.RuleProperty, 'priority'> => ({
+        name: exemption.name,
+        action: { block: {} },
+        statement: {
+          andStatement: {
+            statements: [
+              anyOf(exemption.labels.map((key) => ({ labelMatchStatement: { scope: 'LABEL', key } }))),
+              { notStatement: { statement: anyOf(exemption.exemptPathPrefixes.map(pathStartsWith)) } },
+            ],
+          },
         },
+        visibilityConfig: visibility(exemption.name),
+      }),
+    );
+    const managed = MANAGED_RULE_GROUPS.flatMap((name): Omit<wafv2.CfnWebACL.RuleProperty, 'priority'>[] => [
+      {
+        name,
+        overrideAction: { none: {} },
+        statement: {
+          managedRuleGroupStatement: {
+            vendorName: 'AWS',
+            name,
+            ...(name === 'AWSManagedRulesCommonRuleSet' && counted.length > 0
+              ? {
+                  ruleActionOverrides: counted.map((rule) => ({
+                    name: rule,
+                    actionToUse: { count: {} },
+                  })),
+                }
+              : {}),
+          },
+        },
+        visibilityConfig: visibility(name),
       },
-      visibilityConfig: visibility(name),
-    }));
+      // Labels exist only for rules that run after the group that adds them: right after it.
+      ...(name === 'AWSManagedRulesCommonRuleSet' ? blockedOutsideBridge : []),
+    ]).map((rule, i): wafv2.CfnWebACL.RuleProperty => ({ ...rule, priority: i + 1 }));
     this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
       scope: 'REGIONAL',
       description: 'MCP endpoint: AWS managed rules and a per-IP rate limit',

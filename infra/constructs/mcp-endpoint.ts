@@ -637,6 +637,8 @@ export class McpEndpoint extends Construct {
           'bridge runs on an HTTP API of its own, which AWS WAF cannot protect; on a domain the REST API carries it',
       );
     return new ApiFirewall(this, 'Firewall', {
+      // The bridge's sign-in routes are on the protected REST API (checked above: it has a domain).
+      authorizationBridge: props.auth?.mode === 'oauth' && Boolean(props.auth.cognito),
       ...(props.wafRateLimit !== undefined ? { rateLimit: props.wafRateLimit } : {}),
       ...(props.wafCountOnlyRules !== undefined ? { countOnlyRules: props.wafCountOnlyRules } : {}),
     });

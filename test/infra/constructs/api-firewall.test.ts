@@ -3,6 +3,7 @@ import * as rest from 'aws-cdk-lib/aws-apigateway';
 import { describe, expect, it } from 'vitest';
 import {
   ApiFirewall,
+  BRIDGE_EXEMPTIONS,
   COMMON_RULE_SET_BODY_RULES,
   COMMON_RULE_SET_RULES,
 } from '../../../infra/constructs/api-firewall.ts';
@@ -97,6 +98,107 @@ describe('ApiFirewall', () => {
     ).toEqual([{ Name: 'CrossSiteScripting_BODY', ActionToUse: { Count: {} } }]);
     expect(overridesOf([]).statement.RuleActionOverrides).toBeUndefined();
     expect(COMMON_RULE_SET_RULES).toHaveLength(22);
+  });
+
+  describe('with the authorization bridge on the protected API', () => {
+    const decodedPath = (prefix: string) => ({
+      ByteMatchStatement: {
+        FieldToMatch: { UriPath: {} },
+        PositionalConstraint: 'STARTS_WITH',
+        SearchString: prefix,
+        TextTransformations: [
+          { Priority: 0, Type: 'URL_DECODE' },
+          { Priority: 1, Type: 'NORMALIZE_PATH' },
+        ],
+      },
+    });
+    const label = (name: string) => ({
+      LabelMatchStatement: { Scope: 'LABEL', Key: `awswaf:managed:aws:core-rule-set:${name}` },
+    });
+
+    it('counts the RFI and query-size rules in the group, then blocks on their labels outside the sign-in paths', () => {
+      const stack = newStack();
+      const firewall = new ApiFirewall(stack, 'Firewall', { authorizationBridge: true });
+      const rules = rulesOf(Template.fromStack(stack));
+      expect(rules.map((r) => [r.Priority, r.Name])).toEqual([
+        [0, 'RateLimitPerIp'],
+        [1, 'AWSManagedRulesAmazonIpReputationList'],
+        [2, 'AWSManagedRulesCommonRuleSet'],
+        [3, 'CommonRuleSetRfiOutsideOAuth'],
+        [4, 'CommonRuleSetQueryStringSizeOutsideOAuth'],
+        [5, 'AWSManagedRulesKnownBadInputsRuleSet'],
+      ]);
+      expect(rules[2]!.Statement.ManagedRuleGroupStatement.RuleActionOverrides).toEqual(
+        [
+          'SizeRestrictions_BODY',
+          'GenericRFI_QUERYARGUMENTS',
+          'GenericRFI_BODY',
+          'SizeRestrictions_QUERYSTRING',
+        ].map((rule) => ({ Name: rule, ActionToUse: { Count: {} } })),
+      );
+      expect(firewall.exemptedRules).toEqual([
+        'GenericRFI_QUERYARGUMENTS',
+        'GenericRFI_BODY',
+        'SizeRestrictions_QUERYSTRING',
+      ]);
+      // Loopback redirect URIs (RFC 8252) pass on every bridge route; a URL in any other request is blocked.
+      expect(rules[3]).toMatchObject({
+        Action: { Block: {} },
+        VisibilityConfig: { MetricName: 'CommonRuleSetRfiOutsideOAuth' },
+        Statement: {
+          AndStatement: {
+            Statements: [
+              { OrStatement: { Statements: [label('GenericRFI_QueryArguments'), label('GenericRFI_Body')] } },
+              { NotStatement: { Statement: decodedPath('/oauth/') } },
+            ],
+          },
+        },
+      });
+      // A query over 2,048 bytes passes only on the authorize and callback legs, which the bridge caps itself.
+      expect(rules[4]).toMatchObject({
+        Action: { Block: {} },
+        Statement: {
+          AndStatement: {
+            Statements: [
+              label('SizeRestrictions_QueryString'),
+              {
+                NotStatement: {
+                  Statement: {
+                    OrStatement: {
+                      Statements: [decodedPath('/oauth/authorize'), decodedPath('/oauth/callback')],
+                    },
+                  },
+                },
+              },
+            ],
+          },
+        },
+      });
+      expect(BRIDGE_EXEMPTIONS.flatMap((e) => e.rules).every((r) => COMMON_RULE_SET_RULES.includes(r))).toBe(
+        true,
+      );
+    });
+
+    it('needs no exemption for a rule already counted everywhere', () => {
+      const stack = newStack();
+      const firewall = new ApiFirewall(stack, 'Firewall', {
+        authorizationBridge: true,
+        countOnlyRules: [...COMMON_RULE_SET_BODY_RULES, 'SizeRestrictions_QUERYSTRING'],
+      });
+      const rules = rulesOf(Template.fromStack(stack));
+      expect(firewall.exemptedRules).toEqual(['GenericRFI_QUERYARGUMENTS']);
+      const rfi = rules.find((r) => r.Name === 'CommonRuleSetRfiOutsideOAuth');
+      expect(rfi!.Statement.AndStatement.Statements[0]).toEqual(label('GenericRFI_QueryArguments'));
+      expect(rules.find((r) => r.Name === 'CommonRuleSetQueryStringSizeOutsideOAuth')).toBeUndefined();
+    });
+
+    it('leaves the web ACL as it was without the bridge', () => {
+      const stack = newStack();
+      expect(new ApiFirewall(stack, 'Firewall', { authorizationBridge: false }).exemptedRules).toEqual([]);
+      expect(rulesOf(Template.fromStack(stack)).map((r) => r.Name)).not.toContain(
+        'CommonRuleSetRfiOutsideOAuth',
+      );
+    });
   });
 
   it('refuses a count-only rule the common rule set does not have, naming its body rules', () => {

@@ -603,6 +603,25 @@ describe('McpEndpoint web application firewall (waf)', () => {
     template.resourceCountIs('AWS::WAFv2::WebACLAssociation', 1);
   });
 
+  it('with the bridge, sign-in’s loopback redirect URIs and long callback queries pass on the /oauth/ routes only', () => {
+    const endpoint = new McpEndpoint(newStack(), 'Mcp', {
+      api: 'rest-streaming',
+      waf: true,
+      auth: { mode: 'oauth', cognito: {} },
+      domain: { name: 'mcp.example.com', hostedZone: zone },
+    });
+    expect(endpoint.firewall?.exemptedRules).toEqual([
+      'GenericRFI_QUERYARGUMENTS',
+      'GenericRFI_BODY',
+      'SizeRestrictions_QUERYSTRING',
+    ]);
+    for (const auth of [undefined, { mode: 'oauth', issuer: 'https://issuer.example.com' }] as const)
+      expect(
+        build({ api: 'rest-streaming', waf: true, ...(auth ? { auth } : {}) }).endpoint.firewall
+          ?.exemptedRules,
+      ).toEqual([]);
+  });
+
   it('refuses the combinations AWS WAF cannot protect, naming the way out', () => {
     expect(() => build({ waf: true })).toThrow(
       /waf needs api "rest-streaming": AWS WAF protects REST API stages, not HTTP APIs/,
