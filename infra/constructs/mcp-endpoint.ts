@@ -724,6 +724,9 @@ export class McpEndpoint extends Construct {
       },
       removalPolicy: options.removalPolicy,
     });
+    // On the traced REST API, API Gateway would record the sign-in queries (codes, state) in its traces. Any
+    // prefix before /oauth/ too: the stage in a URL on the API's own endpoint.
+    if (!api) this.restApi!.neverTrace('OAuthNeverTraced', '*/oauth/*');
     return { cognito, bridge, requiredScopes };
   }
 

@@ -1,7 +1,8 @@
-import { Duration, Stack, Validations, type RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, Names, Stack, Token, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as xray from 'aws-cdk-lib/aws-xray';
 import { Construct } from 'constructs';
 import { Defaults, Platform } from '../../src/limits.ts';
 import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from '../defaults.ts';
@@ -140,6 +141,10 @@ export class McpRestApi extends Construct {
   readonly stageUrl: string;
   /** The MCP endpoint URL clients connect to (with the stage). */
   readonly url: string;
+  /** Whether the stage records X-Ray traces (`tracing`). */
+  readonly tracing: boolean;
+  /** The stage's segment name in X-Ray, `{api name}/{stage}`. */
+  private readonly segmentName: string;
 
   constructor(scope: Construct, id: string, props: McpRestApiProps) {
     super(scope, id);
@@ -250,5 +255,36 @@ export class McpRestApi extends Construct {
     this.path = path;
     this.stageUrl = `https://${this.api.restApiId}.execute-api.${region}.${urlSuffix}/${stageName}`;
     this.url = `${this.stageUrl}${path}`;
+    this.tracing = props.tracing ?? false;
+    this.segmentName = `${this.api.restApiName}/${stageName}`;
+  }
+
+  /**
+   * With tracing on, an X-Ray sampling rule that never samples the stage's requests whose URL path matches `urlPath`
+   * (X-Ray wildcards: `*` any characters): API Gateway records a traced request's URL with its query, and some
+   * queries (OAuth codes and state) must not end up in traces. Matched by the stage's ARN, and by its segment name
+   * when that fits X-Ray's 64 characters. Undefined when the stage is not traced.
+   */
+  neverTrace(id: string, urlPath: string): xray.CfnSamplingRule | undefined {
+    if (!this.tracing) return undefined;
+    const segmentName = this.segmentName;
+    const scope = new Construct(this, id);
+    return new xray.CfnSamplingRule(scope, 'Rule', {
+      samplingRule: {
+        // Unique in the account and region, at most 32 characters.
+        ruleName: Names.uniqueResourceName(scope, { maxLength: 32 }),
+        // Ahead of every rule of lower priority, the account's default rule (10000) among them.
+        priority: 1,
+        fixedRate: 0,
+        reservoirSize: 0,
+        serviceName: !Token.isUnresolved(segmentName) && segmentName.length <= 64 ? segmentName : '*',
+        serviceType: 'AWS::ApiGateway::Stage',
+        resourceArn: this.stage.stageArn,
+        host: '*',
+        httpMethod: '*',
+        urlPath,
+        version: 1,
+      },
+    });
   }
 }

@@ -684,6 +684,31 @@ describe('McpEndpoint tracing', () => {
     },
   );
 
+  it('with the bridge on the traced REST API, API Gateway never samples the /oauth/ routes (codes and state in queries)', () => {
+    const zone = { hostedZoneId: 'Z0123456789ABCDEFGHIJ', zoneName: 'example.com' };
+    const bridged = (props: McpEndpointProps) => {
+      const stack = newStack();
+      new McpEndpoint(stack, 'Mcp', {
+        auth: { mode: 'oauth', cognito: {} },
+        domain: { name: 'mcp.example.com', hostedZone: zone },
+        ...props,
+      });
+      return Template.fromStack(stack);
+    };
+    const template = bridged({ api: 'rest-streaming', tracing: true });
+    const [, rule] = only(template, 'AWS::XRay::SamplingRule');
+    expect(rule.Properties.SamplingRule).toMatchObject({
+      URLPath: '*/oauth/*',
+      FixedRate: 0,
+      ReservoirSize: 0,
+      ServiceName: 'Test-mcp/prod',
+    });
+    // Not traced, or not on the REST API: nothing to exclude.
+    bridged({ api: 'rest-streaming' }).resourceCountIs('AWS::XRay::SamplingRule', 0);
+    bridged({ api: 'http', tracing: true }).resourceCountIs('AWS::XRay::SamplingRule', 0);
+    build({ api: 'rest-streaming', tracing: true }).template.resourceCountIs('AWS::XRay::SamplingRule', 0);
+  });
+
   it('traces the REST API stage too (an HTTP API has no X-Ray tracing)', () => {
     const { template } = build({ api: 'rest-streaming', tracing: true });
     only(template, 'AWS::ApiGateway::Stage', { TracingEnabled: true });

@@ -216,4 +216,38 @@ describe('McpRestApi', () => {
   ])('refuses %s and names the setting', (_, props, message) => {
     expect(() => build(props)).toThrow(message);
   });
+
+  it('never samples the paths it is told on a traced stage, matched by stage ARN and segment name', () => {
+    const stack = newStack();
+    const handler = new lambda.Function(stack, 'Handler', {
+      runtime: lambda.Runtime.NODEJS_22_X,
+      handler: 'index.streamingHandler',
+      code: lambda.Code.fromInline('export const streamingHandler = async () => undefined;'),
+    });
+    const api = new McpRestApi(stack, 'Api', { handler, tracing: true });
+    expect(api.neverTrace('Secret', '*/secret/*')).toBeDefined();
+    const template = Template.fromStack(stack);
+    const [stageId] = only(template, 'AWS::ApiGateway::Stage');
+    const [, rule] = only(template, 'AWS::XRay::SamplingRule');
+    const sampling = rule.Properties.SamplingRule;
+    expect(sampling).toMatchObject({
+      Priority: 1,
+      FixedRate: 0,
+      ReservoirSize: 0,
+      ServiceName: 'Test-mcp/prod',
+      ServiceType: 'AWS::ApiGateway::Stage',
+      Host: '*',
+      HTTPMethod: '*',
+      URLPath: '*/secret/*',
+      Version: 1,
+    });
+    expect(sampling.RuleName.length).toBeLessThanOrEqual(32);
+    expect(JSON.stringify(sampling.ResourceARN)).toContain(stageId);
+  });
+
+  it('adds no sampling rule to a stage that is not traced', () => {
+    const { api } = build();
+    expect(api.neverTrace('Secret', '*/secret/*')).toBeUndefined();
+    expect(api.node.tryFindChild('Secret')).toBeUndefined();
+  });
 });
