@@ -269,8 +269,11 @@ export class McpMonitoring extends Construct {
           label,
         });
       const calls = metric(ToolMetrics.invocations.name, 'Sum', 'calls');
-      const toolErrors = metric(ToolMetrics.toolErrors.name, 'Sum', 'isError results');
-      const protocolErrors = metric(ToolMetrics.protocolErrors.name, 'Sum', 'JSON-RPC errors');
+      const toolErrors = metric(ToolMetrics.toolErrors.name, 'Sum', 'tool failures');
+      const protocolErrors = metric(ToolMetrics.protocolErrors.name, 'Sum', 'server JSON-RPC errors');
+      // Missing scopes, arguments that do not fit, invalid params: any client can cause them at will, so they are
+      // shown but never alarm (a client must not be able to page the operator).
+      const clientErrors = metric(ToolMetrics.clientErrors.name, 'Sum', 'client errors');
       // Errors are written only when they happen: a period without any reads as 0. Quiet periods never alarm.
       const errorRate = new cloudwatch.MathExpression({
         expression: `IF(calls >= ${minCalls}, (FILL(toolErrors, 0) + FILL(protocolErrors, 0)) / calls, 0)`,
@@ -282,14 +285,14 @@ export class McpMonitoring extends Construct {
         threshold: rate,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         alarmDescription:
-          `More than ${Math.round(rate * 1000) / 10}% of the calls of tool ${tool} failed (isError or a ` +
-          `JSON-RPC error) in a period with at least ${minCalls} calls. The MCP function's request lines ` +
-          `(tool, outcome, errorCode) say which.`,
+          `More than ${Math.round(rate * 1000) / 10}% of the calls of tool ${tool} failed (the tool failed, or a ` +
+          `JSON-RPC error the server caused; client errors do not count) in a period with at least ${minCalls} ` +
+          `calls. The MCP function's request lines (tool, outcome, errorCode) say which.`,
       });
       return [
         new cloudwatch.GraphWidget({
           title: `Tool ${tool}: calls and errors`,
-          left: [calls, toolErrors, protocolErrors],
+          left: [calls, toolErrors, protocolErrors, clientErrors],
           right: [errorRate],
           rightYAxis: { min: 0, max: 1, showUnits: false },
           width: 8,

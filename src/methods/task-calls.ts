@@ -10,7 +10,7 @@ import type { TaskRuntime } from '../tasks/runtime.ts';
 import type { TaskKey, TaskRecord } from '../tasks/types.ts';
 import type { CallOptions } from '../tools/budget.ts';
 import type { TaskSupport } from '../tools/define.ts';
-import type { CallContext, ToolRegistry } from '../tools/registry.ts';
+import { refusesArguments, type CallContext, type ToolRegistry } from '../tools/registry.ts';
 import { toolErrorResult } from '../tools/result.ts';
 import type { MethodContext } from './method.ts';
 import { start } from './tasks.ts';
@@ -28,6 +28,8 @@ export interface TaskCall {
   remainingMs: number;
   /** Cancels `task.prepare` with the request (a client that went away). */
   cancel: CallOptions;
+  /** Told when the call's arguments are refused (they do not fit the tool, or are too large for a task). */
+  onRefusedArguments?: () => void;
 }
 
 /**
@@ -48,11 +50,15 @@ export async function callThroughTask(
   if (!accepts && support.mode === 'required') return ctx.codec.taskRequired(name);
   const prepared = await tools.prepare(name, args, callCtx, call.remainingMs, call.cancel);
   if (prepared instanceof InputRequired) return ctx.codec.askForInput(prepared, call.target, ctx.log);
-  if (prepared) return ctx.codec.toolResult(prepared) as unknown as JSONObject;
+  if (prepared) {
+    if (refusesArguments(prepared)) call.onRefusedArguments?.();
+    return ctx.codec.toolResult(prepared) as unknown as JSONObject;
+  }
   if (!accepts) return undefined;
 
   const argumentBytes = Buffer.byteLength(JSON.stringify(args), 'utf8');
   if (argumentBytes > TaskLimits.maxArgumentsBytes) {
+    call.onRefusedArguments?.();
     return ctx.codec.toolResult(
       toolErrorResult(
         `The arguments of tool "${name}" (${argumentBytes} bytes) are too large to run it as a task (at most ` +

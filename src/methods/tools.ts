@@ -9,7 +9,7 @@ import { isJsonObject } from '../protocol/json.ts';
 import { LOGGING_LEVELS, type JSONObject, type ServerCapabilities } from '../protocol/types.ts';
 import { ToolError } from '../tools/define.ts';
 import type { CallOptions } from '../tools/budget.ts';
-import type { CallContext, ToolRegistry } from '../tools/registry.ts';
+import { refusesArguments, type CallContext, type ToolRegistry } from '../tools/registry.ts';
 import type { TaskRuntime } from '../tasks/runtime.ts';
 import type { ToolCallObserver, ToolCallOutcome } from '../tools/observer.ts';
 import { fitResult } from '../tools/result.ts';
@@ -36,6 +36,14 @@ export interface ToolMethodsOptions {
 /** Counts the bytes a request's tool call stores, for its observer record. */
 type StoredBytes = (bytes: number) => void;
 
+/** What a call tells its audit besides its answer. */
+interface CallNotes {
+  /** Counts stored bytes; undefined when no observer needs them. */
+  onStored: StoredBytes | undefined;
+  /** The call's arguments were refused (the client's mistake, not a tool failure). */
+  onRefusedArguments: () => void;
+}
+
 /** `tools/list` and `tools/call`. */
 export function toolMethods(options: ToolMethodsOptions): MethodTable {
   const { tools, pageSize, observer } = options;
@@ -45,6 +53,8 @@ export function toolMethods(options: ToolMethodsOptions): MethodTable {
     (ctx: MethodContext): StoredBytes =>
     (bytes) =>
       stored.set(ctx, (stored.get(ctx) ?? 0) + bytes);
+  // The requests whose call refused its arguments: an `isError` result like a tool failure, but the client's.
+  const refused = new WeakSet<MethodContext>();
   return {
     'tools/list': {
       handler: async (params) => {
@@ -59,14 +69,19 @@ export function toolMethods(options: ToolMethodsOptions): MethodTable {
       },
     },
     'tools/call': {
-      handler: (params, ctx) => callTool(options, params, ctx, observer ? countStored(ctx) : undefined),
+      handler: (params, ctx) =>
+        callTool(options, params, ctx, {
+          onStored: observer ? countStored(ctx) : undefined,
+          onRefusedArguments: () => refused.add(ctx),
+        }),
       audit: (params, ctx, outcome) => {
-        const fields = auditToolCall(tools, params, ctx, outcome);
+        const fields = auditToolCall(tools, params, ctx, outcome, refused.has(ctx));
         // Only registered names: a metric dimension must never be a string the client made up.
         if (observer && typeof params.name === 'string' && tools.has(params.name))
           observer.toolCall({
             tool: params.name,
             outcome: fields.outcome,
+            ...('error' in outcome.response ? { errorCode: outcome.response.error.code } : {}),
             durationMs: outcome.durationMs,
             offloadedBytes: stored.get(ctx) ?? 0,
           });
@@ -90,8 +105,9 @@ async function callTool(
   options: ToolMethodsOptions,
   params: JSONObject,
   ctx: MethodContext,
-  onStored: StoredBytes | undefined,
+  notes: CallNotes,
 ): Promise<JSONObject> {
+  const { onStored } = notes;
   const { tools, offloader } = options;
   const name = toolName(params, tools);
   // Tools are listed to everyone; a call is where a tool's scopes are enforced (README "Authorization").
@@ -114,7 +130,18 @@ async function callTool(
     : {};
   const support = options.tasks && tools.taskSupport(name);
   if (support) {
-    const call = { tools, name, args, support, callCtx, target, remainingMs: remaining, cancel };
+    const { onRefusedArguments } = notes;
+    const call = {
+      tools,
+      name,
+      args,
+      support,
+      callCtx,
+      target,
+      remainingMs: remaining,
+      cancel,
+      onRefusedArguments,
+    };
     const answered = await callThroughTask(options.tasks!, call, ctx);
     if (answered) return answered;
   }
@@ -125,6 +152,7 @@ async function callTool(
   // Streamed outputs are stored as they are produced, within the tool's budget (README "Large outputs").
   const streams = offload ? { streams: offloader.streams(offload) } : {};
   const result = await tools.call(name, args, callCtx, remaining, { ...cancel, ...streams });
+  if (refusesArguments(result)) notes.onRefusedArguments();
   if (result instanceof InputRequired) return ctx.codec.askForInput(result, target, ctx.log);
   const final = offload
     ? await offloader.apply(result, { ...offload, structuredContentRequired: tools.hasOutputSchema(name) })
@@ -201,8 +229,14 @@ function toolContext(
  */
 const auditToolCall: (
   tools: ToolRegistry,
-  ...args: Parameters<NonNullable<MethodSpec['audit']>>
-) => Record<string, unknown> & { outcome: ToolCallOutcome } = (tools, params, ctx, { response, error }) => {
+  ...args: [...Parameters<NonNullable<MethodSpec['audit']>>, refusedArguments: boolean]
+) => Record<string, unknown> & { outcome: ToolCallOutcome } = (
+  tools,
+  params,
+  ctx,
+  { response, error },
+  refusedArguments,
+) => {
   const tool = typeof params.name === 'string' ? clientText(params.name) : undefined;
   const result = 'result' in response ? response.result : undefined;
   const verdict: ToolCallOutcome = !result
@@ -212,7 +246,9 @@ const auditToolCall: (
     : result.resultType === 'input_required' || result.resultType === 'task'
       ? (result.resultType as ToolCallOutcome)
       : result.isError === true
-        ? 'tool_error'
+        ? refusedArguments
+          ? 'invalid_arguments'
+          : 'tool_error'
         : 'ok';
   return {
     tool,

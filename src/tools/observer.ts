@@ -1,16 +1,20 @@
 /**
  * How a `tools/call` ended, as its audit line and the per-tool metrics name it: `ok`, `tool_error` (an `isError`
- * result: the tool failed, timed out or was refused its arguments), `rejected` (a JSON-RPC error), `denied` (a
- * JSON-RPC error for missing scopes, HTTP 403), `input_required` (a 2026-07-28 request for client input) or `task`
- * (answered with a task that a worker runs).
+ * result: the tool failed, timed out or produced something invalid), `invalid_arguments` (an `isError` result: the
+ * arguments do not fit the tool's inputSchema, or are too large to run as a task), `rejected` (a JSON-RPC error;
+ * `errorCode` says which), `denied` (a JSON-RPC error for missing scopes, HTTP 403), `input_required` (a 2026-07-28
+ * request for client input) or `task` (answered with a task that a worker runs).
  */
-export type ToolCallOutcome = 'ok' | 'tool_error' | 'rejected' | 'denied' | 'input_required' | 'task';
+export type ToolCallOutcome =
+  'ok' | 'tool_error' | 'invalid_arguments' | 'rejected' | 'denied' | 'input_required' | 'task';
 
 /** One finished call of a registered tool. */
 export interface ToolCallRecord {
   /** The tool's registered name: never a string the client chose that no tool has (bounded cardinality). */
   tool: string;
   outcome: ToolCallOutcome;
+  /** The JSON-RPC error code, when the call was answered with an error (`rejected`, `denied`). */
+  errorCode?: number;
   /** From the method's start to its answer, offloading included, in ms. */
   durationMs: number;
   /** Bytes the call stored (large outputs and `ctx.store()`); 0 when nothing was stored. */

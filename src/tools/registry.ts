@@ -48,6 +48,19 @@ function checkTaskSupport(name: string, task: TaskSupport | undefined): void {
     throw new Error(`Tool "${name}" declares a task.prepare that is not a function`);
 }
 
+/** The `isError` results that refuse a call's arguments: the client's mistake, not the tool's failure. */
+const ARGUMENT_REFUSALS = new WeakSet<CallToolResult>();
+
+/** Marks `result` as refusing the call's arguments (see {@link refusesArguments}); returns it. */
+export function argumentsRefusal(result: CallToolResult): CallToolResult {
+  ARGUMENT_REFUSALS.add(result);
+  return result;
+}
+
+/** Whether a result refuses the call's arguments (they do not fit the tool), as opposed to a tool failure. */
+export const refusesArguments = (result: unknown): boolean =>
+  typeof result === 'object' && result !== null && ARGUMENT_REFUSALS.has(result as CallToolResult);
+
 /**
  * The tool set of one server: checks definitions once, lists them in definition order (deterministic, as
  * 2026-07-28 asks), and runs calls. Tool failures become `isError` results here and nowhere else.
@@ -197,9 +210,11 @@ export class ToolRegistry {
 
   private invalidArguments(entry: RegisteredTool, args: unknown): CallToolResult | undefined {
     if (entry.validateInput!(args ?? {})) return undefined;
-    return toolErrorResult(
-      `Invalid arguments for tool "${entry.listed.name}": ${describeErrors(entry.validateInput!.errors)}. ` +
-        `Fix the arguments to match the tool's inputSchema and call it again.`,
+    return argumentsRefusal(
+      toolErrorResult(
+        `Invalid arguments for tool "${entry.listed.name}": ${describeErrors(entry.validateInput!.errors)}. ` +
+          `Fix the arguments to match the tool's inputSchema and call it again.`,
+      ),
     );
   }
 

@@ -3,11 +3,30 @@
  * dashboard and alarms read them). Apart from the observer, so the code that turns records into metrics loads only
  * with the metrics.
  */
+import { ErrorCode } from '../protocol/errors.ts';
 import type { ToolCallOutcome, ToolCallRecord } from './observer.ts';
 
 /** Whether an outcome is a JSON-RPC error answer (as opposed to a result, `isError` or not). */
 export const isProtocolError = (outcome: ToolCallOutcome): boolean =>
   outcome === 'rejected' || outcome === 'denied';
+
+/** JSON-RPC errors that say the request was wrong, not that the server failed. */
+const CLIENT_ERROR_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.InvalidRequest,
+  ErrorCode.InvalidParams,
+  ErrorCode.MissingRequiredClientCapability,
+]);
+
+/**
+ * Whether the client caused the call's failure: a missing scope, arguments that do not fit the tool, invalid
+ * params. Any client can cause these at will, so they are counted apart and never trip the error-rate alarm.
+ */
+export const isClientError = (record: Pick<ToolCallRecord, 'outcome' | 'errorCode'>): boolean =>
+  record.outcome === 'denied' ||
+  record.outcome === 'invalid_arguments' ||
+  (record.outcome === 'rejected' &&
+    record.errorCode !== undefined &&
+    CLIENT_ERROR_CODES.has(record.errorCode));
 
 /** The per-tool metrics' names and their CloudWatch units; the dashboard and alarms read the same names. */
 export const ToolMetrics = {
@@ -16,6 +35,7 @@ export const ToolMetrics = {
   invocations: { name: 'Invocations', unit: 'Count' },
   toolErrors: { name: 'ToolErrors', unit: 'Count' },
   protocolErrors: { name: 'ProtocolErrors', unit: 'Count' },
+  clientErrors: { name: 'ClientErrors', unit: 'Count' },
   duration: { name: 'Duration', unit: 'Milliseconds' },
   offloadedBytes: { name: 'OffloadedBytes', unit: 'Bytes' },
 } as const;
@@ -32,12 +52,15 @@ export interface MetricValue {
  * custom metric for each hour it receives data, and the dashboard and alarm read a missing error count as zero.
  */
 export function toolMetricValues(record: ToolCallRecord): MetricValue[] {
-  const { invocations, toolErrors, protocolErrors, duration, offloadedBytes } = ToolMetrics;
+  const { invocations, toolErrors, protocolErrors, clientErrors, duration, offloadedBytes } = ToolMetrics;
+  const clientError = isClientError(record);
   return [
     { ...invocations, value: 1 },
     { ...duration, value: Math.round(record.durationMs * 100) / 100 },
+    // The tool failed; a JSON-RPC error the server caused; the client's own mistake (apart from both).
     ...(record.outcome === 'tool_error' ? [{ ...toolErrors, value: 1 }] : []),
-    ...(isProtocolError(record.outcome) ? [{ ...protocolErrors, value: 1 }] : []),
+    ...(isProtocolError(record.outcome) && !clientError ? [{ ...protocolErrors, value: 1 }] : []),
+    ...(clientError ? [{ ...clientErrors, value: 1 }] : []),
     ...(record.offloadedBytes > 0 ? [{ ...offloadedBytes, value: record.offloadedBytes }] : []),
   ];
 }

@@ -109,10 +109,18 @@ describe('per-tool metrics from the MCP function', () => {
     expect(metricsOf(documents[0]!).ProtocolErrors).toBeUndefined();
   });
 
-  it('counts a JSON-RPC error answer to a registered tool as a protocol error, apart from tool errors', async () => {
+  it('counts invalid params to a registered tool as a client error, apart from tool and protocol errors', async () => {
     const { response, documents } = await call('ping', [1]);
     expect(response.error.code).toBe(-32602);
-    expect(metricsOf(documents[0]!)).toMatchObject({ ProtocolErrors: { unit: 'Count', value: 1 } });
+    expect(metricsOf(documents[0]!)).toMatchObject({ ClientErrors: { unit: 'Count', value: 1 } });
+    expect(metricsOf(documents[0]!).ToolErrors).toBeUndefined();
+    expect(metricsOf(documents[0]!).ProtocolErrors).toBeUndefined();
+  });
+
+  it('counts arguments that do not fit the inputSchema as a client error, not a tool error', async () => {
+    const { response, documents } = await call('safe_divide', { a: 'one', b: 2 });
+    expect(response.result.isError).toBe(true);
+    expect(metricsOf(documents[0]!)).toMatchObject({ ClientErrors: { unit: 'Count', value: 1 } });
     expect(metricsOf(documents[0]!).ToolErrors).toBeUndefined();
   });
 

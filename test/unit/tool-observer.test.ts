@@ -8,6 +8,7 @@ import {
   ToolError,
   type ToolCallRecord,
 } from '../../src/index.ts';
+import { isClientError, toolMetricValues } from '../../src/tools/tool-metrics.ts';
 import { createOffloader } from '../../src/outputs/offloader.ts';
 import { silentLogger } from '../../src/log.ts';
 import { classifyEra } from '../../src/protocol/versions.ts';
@@ -86,11 +87,12 @@ describe('the tool call observer', () => {
     for (const record of records) expect(record.durationMs).toBeGreaterThanOrEqual(0);
   });
 
-  it('counts invalid arguments as a tool error, as the model sees them', async () => {
+  it('reports refused arguments as invalid_arguments: an isError result to the model, the client’s mistake', async () => {
     const { server, records } = observed();
     const res = await send(server, call('half', { n: 'four' }));
     expect(res.json.result.isError).toBe(true);
-    expect(records.map((r) => [r.tool, r.outcome])).toEqual([['half', 'tool_error']]);
+    expect(records.map((r) => [r.tool, r.outcome])).toEqual([['half', 'invalid_arguments']]);
+    expect(isClientError(records[0]!)).toBe(true);
   });
 
   it('hears nothing about a tool name no tool has, so a client cannot invent metric dimensions', async () => {
@@ -107,7 +109,7 @@ describe('the tool call observer', () => {
       body: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ping', arguments: [1] } },
     });
     expect(res.json.error.code).toBe(-32602);
-    expect(records.map((r) => [r.tool, r.outcome])).toEqual([['ping', 'rejected']]);
+    expect(records.map((r) => [r.tool, r.outcome, r.errorCode])).toEqual([['ping', 'rejected', -32602]]);
   });
 
   it('reports a call refused for a missing scope as denied', async () => {
@@ -169,5 +171,34 @@ describe('observeAll', () => {
     expect(observeAll(undefined, undefined)).toBeUndefined();
     const only = { toolCall: () => undefined };
     expect(observeAll(only)).toBe(only);
+  });
+});
+
+describe('the metric values of a tool call record', () => {
+  const record = (outcome: ToolCallRecord['outcome'], errorCode?: number): ToolCallRecord => ({
+    tool: 't',
+    outcome,
+    ...(errorCode !== undefined ? { errorCode } : {}),
+    durationMs: 1,
+    offloadedBytes: 0,
+  });
+  const errorsOf = (r: ToolCallRecord) =>
+    toolMetricValues(r)
+      .filter((m) => m.name.endsWith('Errors'))
+      .map((m) => m.name);
+
+  it('counts what a client can cause at will apart, as ClientErrors, never as tool or protocol errors', () => {
+    expect(errorsOf(record('denied', -32001))).toEqual(['ClientErrors']);
+    expect(errorsOf(record('invalid_arguments'))).toEqual(['ClientErrors']);
+    expect(errorsOf(record('rejected', -32602))).toEqual(['ClientErrors']);
+    expect(errorsOf(record('rejected', -32600))).toEqual(['ClientErrors']);
+  });
+
+  it('counts tool failures as ToolErrors and server-caused JSON-RPC errors as ProtocolErrors', () => {
+    expect(errorsOf(record('tool_error'))).toEqual(['ToolErrors']);
+    expect(errorsOf(record('rejected', -32603))).toEqual(['ProtocolErrors']);
+    expect(errorsOf(record('rejected'))).toEqual(['ProtocolErrors']);
+    for (const outcome of ['ok', 'input_required', 'task'] as const)
+      expect(errorsOf(record(outcome))).toEqual([]);
   });
 });

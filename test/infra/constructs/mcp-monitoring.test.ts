@@ -202,7 +202,14 @@ describe('McpMonitoring', () => {
       for (const tool of toolMetrics.tools)
         for (const title of ['calls and errors', 'duration (ms)', 'bytes stored'])
           expect(body).toContain(`Tool ${tool}: ${title}`);
-      for (const metric of ['Invocations', 'ToolErrors', 'ProtocolErrors', 'Duration', 'OffloadedBytes'])
+      for (const metric of [
+        'Invocations',
+        'ToolErrors',
+        'ProtocolErrors',
+        'ClientErrors',
+        'Duration',
+        'OffloadedBytes',
+      ])
         expect(body).toContain(`\\"${metric}\\"`);
       expect(body).toContain('MCP/Test');
     });
@@ -229,6 +236,8 @@ describe('McpMonitoring', () => {
           ['toolErrors', 'ToolErrors', 'Sum'],
           ['protocolErrors', 'ProtocolErrors', 'Sum'],
         ]);
+        // Client errors (missing scopes, arguments that do not fit) are on the dashboard, never in the alarm.
+        expect(JSON.stringify(a)).not.toContain('ClientErrors');
         for (const m of stats) {
           expect(m.MetricStat.Metric.Namespace).toBe('MCP/Test');
           expect(m.MetricStat.Metric.Dimensions).toEqual([
