@@ -1,7 +1,7 @@
 import type * as rest from 'aws-cdk-lib/aws-apigateway';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { BRIDGE_PATHS } from '../../src/index.ts';
+import { BRIDGE_PATHS } from '../../src/bridge/index.ts';
 import { Defaults } from '../../src/limits.ts';
 
 /** Properties of an {@link ApiFirewall}. */
