@@ -1,4 +1,3 @@
-import { writeSync } from 'node:fs';
 import { clientText } from './protocol/client-text.ts';
 
 /**
@@ -46,6 +45,9 @@ export interface JsonLoggerOptions {
  * stream, which queues it.
  */
 function writeStd(level: string, line: string): void {
+  // Not `import { writeSync } from 'node:fs'`: an ESM import of `fs` reads every export, which loads
+  // `fs/promises`, the streams and readline (about 4 ms of a cold start); the builtin itself is already loaded.
+  const { writeSync } = process.getBuiltinModule('node:fs');
   const toStderr = level === 'WARN' || level === 'ERROR';
   const bytes = Buffer.from(line);
   let written = 0;

@@ -1,35 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { LONE_SURROGATES, MIXED_CHARS, seededText } from '../support/text.ts';
 import { binaryPartBytes, doublyEscapedBytes, splitBytes, splitText } from '../../src/outputs/parts.ts';
 
 /** What a text really costs inside a Lambda response: JSON-escaped, then escaped again as part of a string. */
 const actualCost = (text: string) => Buffer.byteLength(JSON.stringify(JSON.stringify(text)), 'utf8') - 6;
 
-function randomText(length: number, seed: number): string {
-  const alphabet = [
-    'a',
-    'Z',
-    ' ',
-    '"',
-    '\\',
-    '\n',
-    '\t',
-    '\u0001',
-    '\u007f',
-    'é',
-    '€',
-    '\u2028',
-    '😀',
-    '\ud800',
-    '\udc00',
-  ];
-  let state = seed;
-  let out = '';
-  for (let i = 0; i < length; i++) {
-    state = (state * 1103515245 + 12345) >>> 0;
-    out += alphabet[state % alphabet.length];
-  }
-  return out;
-}
+const randomText = (length: number, seed: number) =>
+  seededText(length, seed, [...MIXED_CHARS, ...LONE_SURROGATES]);
 
 describe('part sizing', () => {
   it.each([

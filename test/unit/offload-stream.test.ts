@@ -19,23 +19,12 @@ import { binaryPartBytes, splitText } from '../../src/outputs/parts.ts';
 import { OutputUnavailableError } from '../../src/protocol/errors.ts';
 import { StorageError } from '../../src/storage/storage.ts';
 import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { seededText } from '../support/text.ts';
 
 // Streamed outputs: cut into parts as they arrive, stored while the tool produces them, inline when they end small.
 
 const sha = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Text with every kind of character the part sizing treats differently. */
-function mixedText(length: number, seed: number): string {
-  const alphabet = ['a', 'Z', ' ', '"', '\\', '\n', '\t', '\u0001', 'é', '€', '\u2028', '😀'];
-  let state = seed;
-  let out = '';
-  for (let i = 0; i < length; i++) {
-    state = (state * 1103515245 + 12345) >>> 0;
-    out += alphabet[state % alphabet.length];
-  }
-  return out;
-}
 
 /** Cuts `bytes` fed in chunks of `size` bytes; the parts' lengths. */
 function cutInChunks(cutter: PartCutter, bytes: Buffer, size: number): Buffer[] {
@@ -49,7 +38,7 @@ describe('cutting a stream into parts', () => {
     'cuts text fed %i bytes at a time exactly where splitText cuts the whole string',
     (chunk) => {
       for (const seed of [1, 2, 3]) {
-        const text = mixedText(3_000, seed);
+        const text = seededText(3_000, seed);
         const parts = cutInChunks(new PartCutter('utf-8', 200), Buffer.from(text), chunk);
         expect(parts.map((p) => p.toString('utf8'))).toEqual(splitText(text, 200));
       }
