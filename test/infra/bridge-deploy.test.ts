@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { applyAuthDefault, readSettings } from '../../infra/context.ts';
 import { McpStack, type McpStackProps } from '../../infra/stack.ts';
 import { CDK_JSON_CONTEXT, synthStack } from './synth.ts';
+import { BRIDGE_ROUTE_KEYS } from './bridge-routes.ts';
 
 /**
  * The authorization bridge in the deployed stack: what `npx cdk deploy` with no auth flags creates (the bridge in
@@ -64,18 +65,7 @@ describe('the default deploy (no auth flags): the bridge in front of a new Cogni
     const target = (route: { Target: { 'Fn::Join': [string, unknown[]] } }) =>
       JSON.stringify(integrations[(route.Target['Fn::Join'][1][1] as { Ref: string }).Ref]);
     const bridgeRoutes = routes.filter((r) => target(r).includes(bridgeId)).map((r) => r.RouteKey as string);
-    expect(bridgeRoutes.sort()).toEqual([
-      'GET /.well-known/oauth-authorization-server',
-      'GET /.well-known/openid-configuration',
-      'GET /oauth/authorize',
-      'GET /oauth/callback',
-      'GET /oauth/jwks',
-      'OPTIONS /oauth/register',
-      'OPTIONS /oauth/token',
-      'POST /oauth/consent',
-      'POST /oauth/register',
-      'POST /oauth/token',
-    ]);
+    expect(bridgeRoutes.sort()).toEqual(BRIDGE_ROUTE_KEYS);
     for (const route of routes.filter((r) => !bridgeRoutes.includes(r.RouteKey)))
       expect(route.RouteKey).toMatch(/ \/mcp$| \/\.well-known\/oauth-protected-resource/);
   });

@@ -10,6 +10,7 @@ import {
 } from '../../../infra/constructs/authorization-bridge.ts';
 import { newStack } from '../synth.ts';
 import { lambdaFunction, only } from '../template.ts';
+import { BRIDGE_ROUTE_KEYS } from '../bridge-routes.ts';
 
 const ISSUER = 'https://abc.execute-api.eu-west-1.amazonaws.com';
 
@@ -53,18 +54,7 @@ describe('AuthorizationBridge', () => {
     const keys = Object.values(build().template.findResources('AWS::ApiGatewayV2::Route'))
       .map((r) => r.Properties.RouteKey as string)
       .sort();
-    expect(keys).toEqual([
-      'GET /.well-known/oauth-authorization-server',
-      'GET /.well-known/openid-configuration',
-      'GET /oauth/authorize',
-      'GET /oauth/callback',
-      'GET /oauth/jwks',
-      'OPTIONS /oauth/register',
-      'OPTIONS /oauth/token',
-      'POST /oauth/consent',
-      'POST /oauth/register',
-      'POST /oauth/token',
-    ]);
+    expect(keys).toEqual(BRIDGE_ROUTE_KEYS);
   });
 
   it('on a REST API (the streaming endpoint behind a custom domain): the same routes, as buffered proxy methods', () => {
@@ -93,18 +83,7 @@ describe('AuthorizationBridge', () => {
       expect(m.Properties.Integration.ResponseTransferMode).toBeUndefined();
       return `${m.Properties.HttpMethod} ${pathOf(m.Properties.ResourceId.Ref)}`;
     });
-    expect(methods.sort()).toEqual([
-      'GET /.well-known/oauth-authorization-server',
-      'GET /.well-known/openid-configuration',
-      'GET /oauth/authorize',
-      'GET /oauth/callback',
-      'GET /oauth/jwks',
-      'OPTIONS /oauth/register',
-      'OPTIONS /oauth/token',
-      'POST /oauth/consent',
-      'POST /oauth/register',
-      'POST /oauth/token',
-    ]);
+    expect(methods.sort()).toEqual(BRIDGE_ROUTE_KEYS);
   });
 
   it('needs exactly one API to put its routes on', () => {
