@@ -72,12 +72,9 @@ export { staticResources, type StaticResource, type TemplatedResource } from './
 export type { ResourceContext, ResourceProvider, ResourceReadResult } from './resources/provider.ts';
 
 // Large outputs: the offloader (write side), the readers (in-process and through the companion function).
-export {
-  createOffloader,
-  type OffloadContext,
-  type OffloaderOptions,
-  type ResultOffloader,
-} from './outputs/offloader.ts';
+// The offloader's writing code loads on first need (lazy-offloader.ts says why); its types are the offloader's.
+export { createOffloader } from './outputs/lazy-offloader.ts';
+export type { OffloadContext, OffloaderOptions, ResultOffloader } from './outputs/offloader.ts';
 export { storedOutputs, type StoredOutputsOptions } from './outputs/reader.ts';
 export { storedOutputPages, type PagerOptions } from './outputs/paging/pager.ts';
 export type { OutputPage, OutputPager, PageOutcome, PageQuery } from './outputs/paging/page.ts';

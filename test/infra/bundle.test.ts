@@ -325,6 +325,12 @@ describe('the deployed bundles', () => {
         expect(lazy.some((input) => input.includes('node_modules/@aws-lambda-powertools/metrics/'))).toBe(
           true,
         );
+      // The offloader's writing code loads on the first output that may need storing (src/outputs/lazy-offloader.ts).
+      if (name !== 'companion') {
+        const writing = /src\/outputs\/(offloader|stream-store)\.ts$/;
+        expect(inputsOf(startup).filter((input) => writing.test(input))).toEqual([]);
+        expect(lazy.some((input) => writing.test(input))).toBe(true);
+      }
       const bytesOf = (outputs: string[]) => outputs.reduce((n, out) => n + metafile.outputs[out]!.bytes, 0);
       console.info(
         `${name} bundle: start-up load graph ${bytesOf(startup)} bytes in ${startup.length} files, ` +

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.ts';
 import { fromStored, ownerTag, sha256Hex } from '../../src/outputs/object-info.ts';
-import { createOffloader } from '../../src/outputs/offloader.ts';
+import { createOffloader as lazyOffloader } from '../../src/outputs/lazy-offloader.ts';
+import { createOffloader, type OffloaderOptions, type ResultOffloader } from '../../src/outputs/offloader.ts';
 import { memoryStorage } from '../../src/storage/memory.ts';
 import { StorageError, type StorageWriter } from '../../src/storage/storage.ts';
 import { ToolError } from '../../src/tools/define.ts';
@@ -14,18 +15,24 @@ const failing: StorageWriter = {
   },
 };
 
-function offloader(storage: StorageWriter, extra: { budget?: number } = {}) {
-  return createOffloader({
-    storage,
-    prefix: 'outputs/',
-    thresholdBytes: 100,
-    ttlDays: 7,
-    now: () => NOW,
-    ...(extra.budget ? { limits: { partBudgetBytes: extra.budget } } : {}),
-  });
-}
+/** The offloader itself, and the one functions use, whose code loads on first need: the same behaviour. */
+const FACTORIES: [string, (options: OffloaderOptions) => ResultOffloader][] = [
+  ['offloader over a storage', createOffloader],
+  ['offloader loaded on first need, over a storage', lazyOffloader],
+];
 
-describe('offloader over a storage', () => {
+describe.each(FACTORIES)('%s', (_name, factory) => {
+  function offloader(storage: StorageWriter, extra: { budget?: number } = {}) {
+    return factory({
+      storage,
+      prefix: 'outputs/',
+      thresholdBytes: 100,
+      ttlDays: 7,
+      now: () => NOW,
+      ...(extra.budget ? { limits: { partBudgetBytes: extra.budget } } : {}),
+    });
+  }
+
   it('writes each stored object with content type, byte size, SHA-256 and expiry, under the prefix', async () => {
     const storage = memoryStorage();
     const text = 'x'.repeat(500);
@@ -171,6 +178,15 @@ describe('offloader over a storage', () => {
   it('returns a result unchanged when nothing needs storing, without touching storage', async () => {
     const result = { content: [{ type: 'text' as const, text: 'short' }] };
     expect(await offloader(failing).apply(result, ctx)).toBe(result);
+  });
+
+  it('stores blocks under the threshold when the call keeps less inline than usual (a task record)', async () => {
+    const storage = memoryStorage();
+    const result = { content: [60, 50].map((n) => ({ type: 'text' as const, text: 'y'.repeat(n) })) };
+    expect(await offloader(storage).apply(result, ctx)).toBe(result);
+    const out = await offloader(storage).apply(result, { ...ctx, maxInlineBytes: 100 });
+    expect(storage.objects.size).toBe(1);
+    expect(out.content.some((b) => b.type === 'resource_link')).toBe(true);
   });
 
   it('never stores an error result, whatever its size: it goes back to the model as it is', async () => {
