@@ -6,7 +6,7 @@ import { lifecycleMethods, type LifecycleOptions } from './methods/lifecycle.ts'
 import type { MethodContext, MethodTable } from './methods/method.ts';
 import { promptMethods } from './methods/prompts.ts';
 import { resourceMethods } from './methods/resources.ts';
-import { taskMethods } from './methods/tasks.ts';
+import { lazyTaskMethods } from './methods/lazy-tasks.ts';
 import { toolMethods, type ToolMethodsOptions } from './methods/tools.ts';
 import { clientText } from './protocol/client-text.ts';
 import { InsufficientScopeError, InternalError, McpError, MethodNotFoundError } from './protocol/errors.ts';
@@ -75,7 +75,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     ...(capabilities.resources ? resourceMethods({ resources, pageSize }) : {}),
     ...(capabilities.prompts ? promptMethods({ prompts, pageSize }) : {}),
     ...(capabilities.completions ? completionMethods({ prompts, resources }) : {}),
-    ...(options.tasks ? taskMethods(options.tasks) : {}),
+    ...(options.tasks ? lazyTaskMethods(options.tasks) : {}),
   };
   const codecFor = createCodecs({ ...options, info: options.info });
 

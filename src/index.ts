@@ -9,6 +9,7 @@
  *   bridge's modules then never reach the MCP function's bundle.
  * - src/local/index.ts: the local server, embedded S3 and local OAuth setup of `npm start` and the tests; never
  *   deployed.
+ * - src/tasks/index.ts: the task worker (its function); the MCP function loads the tasks extension on first use.
  */
 
 // Tools, prompts and client input: what a template user writes.
@@ -103,14 +104,14 @@ export { s3Storage, type S3StorageOptions } from './storage/s3.ts';
 export { s3RangeReader } from './storage/s3-ranges.ts';
 export { memoryStorage } from './storage/memory.ts';
 
-// Tasks (the io.modelcontextprotocol/tasks extension): the store, how runs reach a worker, the worker itself.
+// Tasks (the io.modelcontextprotocol/tasks extension): the store and how runs reach a worker. The worker itself has
+// its own public module, src/tasks/index.ts (its run code stays out of the MCP function's start-up graph).
 export type { TasksOptions } from './tasks/runtime.ts';
 export type { TaskStore } from './tasks/store.ts';
 export { memoryTaskStore } from './tasks/memory-store.ts';
 export { dynamoTaskStore, TaskTableAttributes, type DynamoTaskStoreOptions } from './tasks/dynamodb-store.ts';
 export { lambdaTaskLauncher, type LambdaTaskLauncherOptions } from './tasks/launchers.ts';
 export type { TaskJob, TaskLauncher } from './tasks/job.ts';
-export { createTaskWorker, type TaskWorkerOptions } from './tasks/worker.ts';
 export {
   TASKS_EXTENSION,
   type DetailedTask,

@@ -11,7 +11,8 @@ import type { ResourceProvider } from './resources/provider.ts';
 import type { ToolDefinition } from './tools/define.ts';
 import type { ToolCallObserver } from './tools/observer.ts';
 import { ToolRegistry } from './tools/registry.ts';
-import { createTaskRuntime, type TasksOptions } from './tasks/runtime.ts';
+import type { TasksOptions } from './tasks/runtime.ts';
+import { taskLoader } from './methods/lazy-tasks.ts';
 import { TASKS_EXTENSION } from './tasks/types.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS, Defaults } from './limits.ts';
 import type { PrecompiledValidators } from './tools/validation.ts';
@@ -127,7 +128,7 @@ export function createMcpServer(options: McpServerOptions) {
     ...(options.observer ? { observer: options.observer } : {}),
     ...(options.tasks
       ? {
-          tasks: createTaskRuntime(options.tasks, {
+          tasks: taskLoader(options.tasks, {
             tools,
             ...(options.offloader ? { offloader: options.offloader } : {}),
             ...(builtIn.length ? { readTool: READ_OUTPUT_TOOL } : {}),

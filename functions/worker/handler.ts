@@ -1,6 +1,5 @@
 import {
   createOffloader,
-  createTaskWorker,
   dynamoTaskStore,
   jsonLogger,
   loadConfig,
@@ -8,6 +7,7 @@ import {
   READ_OUTPUT_TOOL,
   s3Storage,
 } from '../../src/index.ts';
+import { createTaskWorker } from '../../src/tasks/index.ts';
 import { tools } from '../mcp/tools/index.ts';
 import { validators } from '../mcp/validators.generated.ts';
 

@@ -10,11 +10,10 @@ import { LOGGING_LEVELS, type JSONObject, type ServerCapabilities } from '../pro
 import { ToolError } from '../tools/define.ts';
 import type { CallOptions } from '../tools/budget.ts';
 import { refusesArguments, type CallContext, type ToolRegistry } from '../tools/registry.ts';
-import type { TaskRuntime } from '../tasks/runtime.ts';
 import type { ToolCallObserver, ToolCallOutcome } from '../tools/observer.ts';
 import { fitResult } from '../tools/result.ts';
 import { callerKey, type MethodContext, type MethodSpec, type MethodTable } from './method.ts';
-import { callThroughTask } from './task-calls.ts';
+import type { TaskLoader } from './lazy-tasks.ts';
 
 /** What the tool methods work with. */
 export interface ToolMethodsOptions {
@@ -27,8 +26,11 @@ export interface ToolMethodsOptions {
   offloader?: ResultOffloader;
   /** The built-in tool that pages through stored outputs, when registered: the offload notice names it. */
   readTool?: string;
-  /** The tasks extension; absent when the server runs no tasks (task tools then answer in the request). */
-  tasks?: TaskRuntime;
+  /**
+   * The tasks extension, loaded on the first call of a task tool; absent when the server runs no tasks (task tools
+   * then answer in the request).
+   */
+  tasks?: TaskLoader;
   /** Told about every answered call of a registered tool (per-tool metrics); absent: nobody is. */
   observer?: ToolCallObserver;
 }
@@ -142,7 +144,8 @@ async function callTool(
       cancel,
       onRefusedArguments,
     };
-    const answered = await callThroughTask(options.tasks!, call, ctx);
+    const loaded = await options.tasks!();
+    const answered = await loaded.callThroughTask(loaded.runtime, call, ctx);
     if (answered) return answered;
   }
   const offload = offloader && {

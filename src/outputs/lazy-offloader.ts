@@ -32,7 +32,8 @@ export function createOffloader(options: OffloaderOptions): ResultOffloader {
     options.limits?.maxInlineBytes ?? Math.min(3 * thresholdBytes, OutputLimits.maxInlineBytes);
   let real: ResultOffloader | undefined;
   let loading: Promise<ResultOffloader> | undefined;
-  const load = () => (loading ??= import('./offloader.ts').then((m) => (real = m.createOffloader(options))));
+  const load = () =>
+    (loading ??= import('./offloader-chunk.ts').then((m) => (real = m.createOffloader(options))));
   return {
     thresholdBytes,
     async apply(result: CallToolResult, ctx: OffloadContext & ApplyOptions) {

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createTaskWorker,
   defineTool,
   dynamoTaskStore,
   lambdaTaskLauncher,
@@ -12,6 +11,7 @@ import {
   type TaskJob,
   type TaskStore,
 } from '../../src/index.ts';
+import { createTaskWorker } from '../../src/tasks/index.ts';
 import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';
 import { modernHeaders, modernMeta } from '../support/rpc.ts';

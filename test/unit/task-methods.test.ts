@@ -7,6 +7,9 @@ import {
   TASKS_EXTENSION,
   type McpServerOptions,
 } from '../../src/index.ts';
+import { TASK_METHODS } from '../../src/methods/lazy-tasks.ts';
+import { taskMethods } from '../../src/methods/tasks.ts';
+import type { TaskRuntime } from '../../src/tasks/runtime.ts';
 import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
 
 // The tasks extension through the transport and dispatcher (no network): who gets a task, era rules, the
@@ -188,6 +191,10 @@ describe('task.prepare', () => {
 });
 
 describe('the task methods', () => {
+  it('are registered before their code loads under exactly the names the extension answers', () => {
+    expect(Object.keys(taskMethods({} as TaskRuntime)).sort()).toEqual([...TASK_METHODS].sort());
+  });
+
   it('tasks/update refuses inputResponses that are not an object of results, or too large to keep', async () => {
     const server = serverWith();
     const { taskId } = (await modern(server, 'tools/call', { name: 'only' })).json.result;
