@@ -1,25 +1,15 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { instrumented, type InstrumentClient } from '../instrument.ts';
+import { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../aws-client.ts';
 import { StorageError, type StorageReader, type StorageWriter } from './storage.ts';
 
-/** Where the objects live and how to reach the service. */
-export interface S3StorageOptions {
+/** Where the objects live and how to reach the service (request timeout default 20,000 ms). */
+export interface S3StorageOptions extends AwsClientOptions {
   bucket: string;
   /**
    * Endpoint of an S3-compatible server (local development and tests). Setting it also switches to path-style
    * addressing and to checksums only where required, which local servers need. Default: the AWS endpoint.
    */
   endpoint?: string;
-  /** Default: the `AWS_REGION` of the environment, or us-east-1 with a custom endpoint. */
-  region?: string;
-  /** Default: the SDK's provider chain (the Lambda role, or `AWS_*` variables). */
-  credentials?: { accessKeyId: string; secretAccessKey: string };
-  /** Time to establish a connection, ms. Default 3,000. */
-  connectionTimeoutMs?: number;
-  /** Time a request may stay idle on its socket, ms. Default 20,000. */
-  requestTimeoutMs?: number;
-  /** Wraps the SDK client when it is made (tracing). Default: none. */
-  instrument?: InstrumentClient;
 }
 
 type Sdk = typeof import('@aws-sdk/client-s3');
@@ -48,31 +38,22 @@ export type S3Access = () => Promise<{ sdk: Sdk; client: S3Client }>;
 
 /** A lazy S3 client: the SDK is imported on the first call, so a function that never uses S3 never loads it. */
 export function s3Access(options: S3StorageOptions): S3Access {
-  let loaded: Promise<{ sdk: Sdk; client: S3Client }> | undefined;
-  return () =>
-    (loaded ??= import('@aws-sdk/client-s3').then((sdk) => {
-      const custom = options.endpoint !== undefined;
-      const region = options.region ?? (custom ? 'us-east-1' : undefined);
-      const client = new sdk.S3Client({
-        ...(region ? { region } : {}),
-        ...(options.credentials ? { credentials: options.credentials } : {}),
+  const custom = Boolean(options.endpoint);
+  return lazyAwsClient(
+    () => import('@aws-sdk/client-s3'),
+    (sdk) =>
+      new sdk.S3Client({
+        ...awsClientConfig(options, 20_000),
         ...(custom
           ? {
-              endpoint: options.endpoint,
               forcePathStyle: true,
               requestChecksumCalculation: 'WHEN_REQUIRED' as const,
               responseChecksumValidation: 'WHEN_REQUIRED' as const,
             }
           : {}),
-        requestHandler: {
-          connectionTimeout: options.connectionTimeoutMs ?? 3_000,
-          requestTimeout: options.requestTimeoutMs ?? 20_000,
-          // Without this the SDK only warns when a request outlives requestTimeout, and keeps waiting.
-          throwOnRequestTimeout: true,
-        },
-      });
-      return { sdk, client: instrumented(client, options.instrument) };
-    }));
+      }),
+    options.instrument,
+  );
 }
 
 /** An empty body (S3 always sends one; this keeps the types honest). */

@@ -1,54 +1,18 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { instrumented, type InstrumentClient } from '../instrument.ts';
+import { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../aws-client.ts';
 import { storageKey, TaskStoreError, type TaskStore } from './store.ts';
 import type { TaskRecord } from './types.ts';
 
-/** Where the records live and how to reach the service. */
-export interface DynamoTaskStoreOptions {
+/** Where the records live and how to reach the service (request timeout default 5,000 ms). */
+export interface DynamoTaskStoreOptions extends AwsClientOptions {
   /** Table with a string partition key `pk` and TTL on the number attribute `expiresAt` (the stack creates it). */
   table: string;
-  /** Endpoint of a DynamoDB-compatible server (local development and tests). Default: the AWS endpoint. */
-  endpoint?: string;
-  /** Default: the `AWS_REGION` of the environment, or us-east-1 with a custom endpoint. */
-  region?: string;
-  /** Default: the SDK's provider chain (the function's role, or `AWS_*` variables). */
-  credentials?: { accessKeyId: string; secretAccessKey: string };
-  /** Time to establish a connection, ms. Default 3,000. */
-  connectionTimeoutMs?: number;
-  /** Time a request may stay idle on its socket before it fails, ms. Default 5,000. */
-  requestTimeoutMs?: number;
-  /** Wraps the SDK client when it is made (tracing). Default: none. */
-  instrument?: InstrumentClient;
 }
 
 /** Attribute names of a task item; the key schema and TTL attribute must match the table's. */
 export const TaskTableAttributes = { partitionKey: 'pk', ttl: 'expiresAt' } as const;
 
-type Sdk = typeof import('@aws-sdk/client-dynamodb');
-
 const isConditionFailure = (error: unknown) =>
   (error as { name?: string })?.name === 'ConditionalCheckFailedException';
-
-/** The SDK and a client, imported and made on first use. */
-function lazyClient(options: DynamoTaskStoreOptions): () => Promise<{ sdk: Sdk; client: DynamoDBClient }> {
-  let loaded: Promise<{ sdk: Sdk; client: DynamoDBClient }> | undefined;
-  return () =>
-    (loaded ??= import('@aws-sdk/client-dynamodb').then((sdk) => {
-      const region = options.region ?? (options.endpoint ? 'us-east-1' : undefined);
-      const client = new sdk.DynamoDBClient({
-        ...(region ? { region } : {}),
-        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-        ...(options.credentials ? { credentials: options.credentials } : {}),
-        requestHandler: {
-          connectionTimeout: options.connectionTimeoutMs ?? 3_000,
-          requestTimeout: options.requestTimeoutMs ?? 5_000,
-          // Without this the SDK only warns when a request goes idle, and waits on.
-          throwOnRequestTimeout: true,
-        },
-      });
-      return { sdk, client: instrumented(client, options.instrument) };
-    }));
-}
 
 /**
  * Task records in DynamoDB, one item each: the key, the revision, the expiry (the table's TTL attribute, in epoch
@@ -60,7 +24,11 @@ function lazyClient(options: DynamoTaskStoreOptions): () => Promise<{ sdk: Sdk; 
  * Lambda runtime, so the bundles do not carry it.
  */
 export function dynamoTaskStore(options: DynamoTaskStoreOptions): TaskStore {
-  const load = lazyClient(options);
+  const load = lazyAwsClient(
+    () => import('@aws-sdk/client-dynamodb'),
+    (sdk) => new sdk.DynamoDBClient(awsClientConfig(options, 5_000)),
+    options.instrument,
+  );
   const { partitionKey: PK, ttl: TTL } = TaskTableAttributes;
   const item = (record: TaskRecord) => ({
     [PK]: { S: storageKey(record) },

@@ -1,6 +1,5 @@
+import { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../aws-client.ts';
 import { nodeCrypto } from '../crypto.ts';
-import type { LambdaClient } from '@aws-sdk/client-lambda';
-import { instrumented, type InstrumentClient } from '../instrument.ts';
 import { Defaults } from '../limits.ts';
 import { errorFields, withKeys, type Logger } from '../log.ts';
 import type { TaskJob, TaskLauncher } from './job.ts';
@@ -26,17 +25,9 @@ export function inProcessLauncher(
   };
 }
 
-/** Which worker function to start and how to reach the Lambda service. */
-export interface LambdaTaskLauncherOptions {
+/** Which worker function to start and how to reach the Lambda service (request timeout default 5,000 ms). */
+export interface LambdaTaskLauncherOptions extends AwsClientOptions {
   functionName: string;
-  /** Custom Lambda endpoint (tests). Default: the AWS endpoint of the region. */
-  endpoint?: string;
-  /** Default: the `AWS_REGION` of the environment, or us-east-1 with a custom endpoint. */
-  region?: string;
-  /** Default: the SDK's provider chain (the function's role). */
-  credentials?: { accessKeyId: string; secretAccessKey: string };
-  /** Wraps the SDK client when it is made (tracing). Default: none. */
-  instrument?: InstrumentClient;
 }
 
 /**
@@ -46,19 +37,11 @@ export interface LambdaTaskLauncherOptions {
  * so does one that has not been accepted when the caller's signal fires (the invocation's deadline).
  */
 export function lambdaTaskLauncher(options: LambdaTaskLauncherOptions): TaskLauncher {
-  let loaded: Promise<{ sdk: typeof import('@aws-sdk/client-lambda'); client: LambdaClient }> | undefined;
-  const load = () =>
-    (loaded ??= import('@aws-sdk/client-lambda').then((sdk) => {
-      const region = options.region ?? (options.endpoint ? 'us-east-1' : undefined);
-      const client = new sdk.LambdaClient({
-        ...(region ? { region } : {}),
-        ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-        ...(options.credentials ? { credentials: options.credentials } : {}),
-        // Without throwOnRequestTimeout the SDK only warns when a request goes idle, and waits on.
-        requestHandler: { connectionTimeout: 3_000, requestTimeout: 5_000, throwOnRequestTimeout: true },
-      });
-      return { sdk, client: instrumented(client, options.instrument) };
-    }));
+  const load = lazyAwsClient(
+    () => import('@aws-sdk/client-lambda'),
+    (sdk) => new sdk.LambdaClient(awsClientConfig(options, 5_000)),
+    options.instrument,
+  );
   return async (job, call) => {
     const { sdk, client } = await load();
     const out = await client.send(
