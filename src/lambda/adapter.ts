@@ -7,6 +7,7 @@ import type {
 } from 'aws-lambda';
 import type { HttpRequest, HttpResponse, InvocationContext } from '../http/types.ts';
 import { withKeys, type Logger } from '../log.ts';
+import { eventBody } from './event-body.ts';
 import { fromRestEvent, toRestResult } from './rest-event.ts';
 
 /** Translates an API Gateway HTTP API (payload 2.0) event into a neutral request. */
@@ -22,12 +23,7 @@ export function toHttpRequest(event: APIGatewayProxyEventV2): HttpRequest {
     if (path === `/${stage}`) path = '/';
     else if (path.startsWith(`/${stage}/`)) path = path.slice(stage.length + 1);
   }
-  const body =
-    event.body === undefined || event.body === null
-      ? undefined
-      : event.isBase64Encoded
-        ? Buffer.from(event.body, 'base64').toString('utf8')
-        : event.body;
+  const body = eventBody(event);
   return {
     method: event.requestContext?.http?.method ?? 'GET',
     path,

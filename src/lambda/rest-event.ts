@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { HttpRequest, HttpResponse } from '../http/types.ts';
+import { eventBody } from './event-body.ts';
 
 /**
  * Translates an API Gateway REST API proxy event (payload 1.0) into a neutral request. On the API's own URL the
@@ -25,12 +26,7 @@ export function fromRestEvent(event: APIGatewayProxyEvent): HttpRequest {
     .map((c) => c.trim())
     .filter(Boolean);
   delete headers.cookie;
-  const body =
-    event.body === undefined || event.body === null
-      ? undefined
-      : event.isBase64Encoded
-        ? Buffer.from(event.body, 'base64').toString('utf8')
-        : event.body;
+  const body = eventBody(event);
   // Payload 1.0 carries the query decoded; re-encode it as the raw query string the neutral request holds.
   const query = new URLSearchParams();
   for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {}))
