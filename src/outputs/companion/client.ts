@@ -1,9 +1,9 @@
 import { outputUriParser, hasOutputScheme } from '../uri.ts';
 import type { ResourceContext, ResourceProvider, ResourceReadResult } from '../../resources/provider.ts';
 import { parseStoredReadResponse, STORED_READ_VERSION, type StoredReadRequest } from './contract.ts';
-import { errorFields } from '../../log.ts';
 import { OutputUnavailableError } from '../../protocol/errors.ts';
 import type { OutputPager } from '../paging/page.ts';
+import { askCompanion, requestEnvelope } from './ask.ts';
 import { remoteOutputPager } from './page-client.ts';
 
 /**
@@ -32,22 +32,10 @@ export function remoteStoredOutputs(options: RemoteStoredOutputsOptions): Resour
     readPage: remoteOutputPager(options).readPage,
     async read(uri: string, ctx: ResourceContext): Promise<ResourceReadResult | undefined> {
       if (!parse(uri)) return undefined;
-      const request: StoredReadRequest = {
-        version: STORED_READ_VERSION,
-        uri,
-        requestId: ctx.requestId,
-        era: ctx.era,
-        ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
-      };
-      let answer: unknown;
-      try {
-        const call = ctx.signal ? { signal: ctx.signal } : {};
-        answer = JSON.parse(await options.invoke(JSON.stringify(request), call));
-      } catch (error) {
-        ctx.log.error('companion invoke failed', { uri, error: errorFields(error) });
-        throw new OutputUnavailableError(ctx.requestId);
-      }
-      const response = parseStoredReadResponse(answer);
+      const request: StoredReadRequest = { version: STORED_READ_VERSION, ...requestEnvelope(uri, ctx) };
+      const asked = await askCompanion(options.invoke, request, ctx);
+      if (asked === 'failed') throw new OutputUnavailableError(ctx.requestId);
+      const response = parseStoredReadResponse(asked.answer);
       if (response?.status === 'not_found') return undefined;
       if (response?.status === 'found' && response.contents.every((c) => c.uri === uri)) {
         return { contents: response.contents, cache: { ttlMs: response.ttlMs, cacheScope: 'private' } };

@@ -1,7 +1,7 @@
-import { errorFields } from '../../log.ts';
 import type { ResourceContext } from '../../resources/provider.ts';
 import type { OutputPager, PageOutcome, PageQuery } from '../paging/page.ts';
 import { outputUriParser } from '../uri.ts';
+import { askCompanion, requestEnvelope } from './ask.ts';
 import type { RemoteStoredOutputsOptions } from './client.ts';
 import { parseStoredPageResponse, STORED_PAGE_VERSION, type StoredPageRequest } from './page-contract.ts';
 
@@ -17,21 +17,12 @@ export function remoteOutputPager(options: RemoteStoredOutputsOptions): OutputPa
       if (!parse(uri)) return { status: 'not_found' };
       const request: StoredPageRequest = {
         version: STORED_PAGE_VERSION,
-        uri,
-        requestId: ctx.requestId,
-        era: ctx.era,
-        ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
+        ...requestEnvelope(uri, ctx),
         query,
       };
-      let answer: unknown;
-      try {
-        const call = ctx.signal ? { signal: ctx.signal } : {};
-        answer = JSON.parse(await options.invoke(JSON.stringify(request), call));
-      } catch (error) {
-        ctx.log.error('companion invoke failed', { uri, error: errorFields(error) });
-        return { status: 'unavailable' };
-      }
-      const response = parseStoredPageResponse(answer);
+      const asked = await askCompanion(options.invoke, request, ctx);
+      if (asked === 'failed') return { status: 'unavailable' };
+      const response = parseStoredPageResponse(asked.answer);
       if (response?.status === 'page' && response.page.uri === uri && response.page.mode === query.mode)
         return { status: 'page', page: response.page };
       if (response?.status === 'refused') return { status: 'refused', message: response.message };

@@ -1,0 +1,31 @@
+import { errorFields } from '../../log.ts';
+import type { ResourceContext } from '../../resources/provider.ts';
+import type { InvokeCompanion } from './client.ts';
+
+/** What every companion request carries, beside its version and its own fields: who asks, about which output. */
+export function requestEnvelope(uri: string, ctx: ResourceContext) {
+  return {
+    uri,
+    requestId: ctx.requestId,
+    era: ctx.era,
+    ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
+  };
+}
+
+/**
+ * Sends `request` to the companion within the caller's deadline and parses its JSON answer; a failed invoke or an
+ * answer that is not JSON is logged and reported as `failed`, for the caller to answer in its own terms.
+ */
+export async function askCompanion(
+  invoke: InvokeCompanion,
+  request: { uri: string },
+  ctx: ResourceContext,
+): Promise<{ answer: unknown } | 'failed'> {
+  try {
+    const call = ctx.signal ? { signal: ctx.signal } : {};
+    return { answer: JSON.parse(await invoke(JSON.stringify(request), call)) as unknown };
+  } catch (error) {
+    ctx.log.error('companion invoke failed', { uri: request.uri, error: errorFields(error) });
+    return 'failed';
+  }
+}
