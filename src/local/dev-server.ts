@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { Defaults, Platform, type StreamingEvent, type StreamingHandler } from '../index.ts';
+import { closeIdleConnectionsSafely } from './keep-alive.ts';
 import { toRestApiEvent } from './rest-event.ts';
 import { LocalResponseStream } from './stream-response.ts';
 
@@ -182,7 +183,7 @@ export async function startLocalServer(
       else res.destroy();
     }
   });
-  server.keepAliveTimeout = 5_000;
+  closeIdleConnectionsSafely(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());

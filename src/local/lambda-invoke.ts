@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeIdleConnectionsSafely } from './keep-alive.ts';
 
 /** A function served locally: the handler of a directly invoked Lambda function (an event in, an answer out). */
 export type InvokedHandler = (event: unknown) => Promise<unknown>;
@@ -59,6 +60,7 @@ export async function startLocalLambda(options: LocalLambdaOptions): Promise<Loc
       );
     }
   });
+  closeIdleConnectionsSafely(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());

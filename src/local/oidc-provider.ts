@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeIdleConnectionsSafely } from './keep-alive.ts';
 import { exportJWK, generateKeyPair } from 'jose';
 
 /** The development user every local sign-in uses. */
@@ -148,6 +149,7 @@ export async function startLocalOidcProvider(options: LocalOidcProviderOptions):
   const moduleName = 'oidc-provider';
   const { default: Provider } = (await import(moduleName)) as typeof import('oidc-provider');
   const server: Server = createServer();
+  closeIdleConnectionsSafely(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());

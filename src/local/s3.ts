@@ -7,6 +7,7 @@ import { readdir, rmdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeIdleConnectionsSafely } from './keep-alive.ts';
 import { createRequire } from 'node:module';
 
 /** The only key pair the server accepts (it checks request signatures). */
@@ -173,6 +174,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
         empty ? invalidRange(res) : serve(req, res),
       );
     });
+    closeIdleConnectionsSafely(next);
     await new Promise<void>((resolve, reject) => {
       next.once('error', reject);
       next.listen(port, '127.0.0.1', () => resolve());

@@ -33,7 +33,12 @@ function sample(seed: number, size: number): string {
   const int = random(seed);
   const atoms = ['report', 'West', ' ', '"', '\\', 'é', '€', '😀', '\n', '\n', 'line\n', 'x'.repeat(200)];
   let out = '';
-  while (Buffer.byteLength(out) < size) out += atoms[int(atoms.length)];
+  let bytes = 0;
+  while (bytes < size) {
+    const atom = atoms[int(atoms.length)]!;
+    out += atom;
+    bytes += Buffer.byteLength(atom);
+  }
   return out;
 }
 
