@@ -1,16 +1,16 @@
 import { Duration } from 'aws-cdk-lib';
-import { Defaults } from '../src/limits.ts';
-import { FUNCTION_LOG_LEVELS, type FunctionLogLevel } from './constructs/bundled-function.ts';
+import { Defaults } from '../packages/server/src/limits.ts';
+import { FUNCTION_LOG_LEVELS, type FunctionLogLevel } from '../packages/cdk/src/bundled-function.ts';
 import {
   MCP_API_KINDS,
   type McpApiKind,
   type McpAuthProps,
   type McpDomainProps,
   type McpEndpointProps,
-} from './constructs/mcp-endpoint.ts';
-import { domainProblem } from './constructs/api-domain.ts';
-import { COMMON_RULE_SET_BODY_RULES } from './constructs/api-firewall.ts';
-import { isLogRetention, removalPolicyNamed } from './defaults.ts';
+} from '../packages/cdk/src/mcp-endpoint.ts';
+import { domainProblem } from '../packages/cdk/src/api-domain.ts';
+import { COMMON_RULE_SET_BODY_RULES } from '../packages/cdk/src/api-firewall.ts';
+import { isLogRetention, removalPolicyNamed } from '../packages/cdk/src/defaults.ts';
 
 /** What `infra/app.ts` needs to build the stack, read from CDK context (cdk.json `context` or `-c key=value`). */
 export interface AppSettings {

@@ -1,5 +1,5 @@
-import { createDeployedBridge, loadBridgeConfig } from '../../src/bridge/index.ts';
-import { createProxyLambdaHandler, jsonLogger, loadLogLevel } from '../../src/index.ts';
+import { createDeployedBridge, loadBridgeConfig } from '../../packages/bridge/src/index.ts';
+import { createProxyLambdaHandler, jsonLogger, loadLogLevel } from '../../packages/server/src/index.ts';
 
 // Cold start: read and check the configuration once per container; secrets and keys are fetched on first use.
 const config = loadBridgeConfig(process.env);

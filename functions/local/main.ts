@@ -12,7 +12,7 @@ import {
   loadLogLevel,
   type StreamingEvent,
   type StreamingHandler,
-} from '../../src/index.ts';
+} from '../../packages/server/src/index.ts';
 import {
   LOCAL_S3_CREDENTIALS,
   startLocalAuthorization,
@@ -22,7 +22,7 @@ import {
   type LambdaHttpHandler,
   type LocalLambda,
   type LocalS3,
-} from '../../src/local/index.ts';
+} from '../../packages/dev/src/local/index.ts';
 
 const env = process.env;
 const log = (message: string, fields: Record<string, unknown> = {}) =>

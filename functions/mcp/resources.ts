@@ -1,4 +1,4 @@
-import { staticResources } from '../../src/index.ts';
+import { staticResources } from '../../packages/server/src/index.ts';
 
 /** URI of the server's own description, linked and embedded by the content gallery. */
 export const ABOUT_URI = 'docs://server/about';

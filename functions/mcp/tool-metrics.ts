@@ -5,7 +5,7 @@ import {
   type Logger,
   type ToolCallObserver,
   type ToolMetricsConfig,
-} from '../../src/index.ts';
+} from '../../packages/server/src/index.ts';
 
 /**
  * Per-tool metrics through Powertools Metrics: each answered tool call becomes one CloudWatch embedded metric

@@ -7,7 +7,7 @@ import {
   s3Storage,
   storedOutputPages,
   storedOutputs,
-} from '../../src/index.ts';
+} from '../../packages/server/src/index.ts';
 
 // Cold start: the companion only reads stored outputs (its role may only get objects under the prefix).
 const config = loadConfig();
@@ -32,7 +32,7 @@ const pages = storedOutputPages({ storage: s3RangeReader(s3), prefix });
 
 /**
  * Lambda entry point, invoked directly by the MCP function (never through API Gateway): a versioned request in, a
- * versioned response out (`src/outputs/companion/`): version 1 reads a whole output for `resources/read`, version
+ * versioned response out (`packages/server/src/outputs/companion/`): version 1 reads a whole output for `resources/read`, version
  * 2 a page of one for `read_output` (ranged reads, and searches streamed here with bounded memory).
  */
 export const handler = createStoredReadHandler(provider, logger, pages);

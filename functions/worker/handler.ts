@@ -6,8 +6,8 @@ import {
   loadLogLevel,
   READ_OUTPUT_TOOL,
   s3Storage,
-} from '../../src/index.ts';
-import { createTaskWorker } from '../../src/tasks/index.ts';
+} from '../../packages/server/src/index.ts';
+import { createTaskWorker } from '../../packages/server/src/tasks/index.ts';
 import { tools } from '../mcp/tools/index.ts';
 import { validators } from '../mcp/validators.generated.ts';
 
@@ -36,7 +36,7 @@ const offloader = offload.bucket
     })
   : undefined;
 
-/** Lambda entry point, invoked asynchronously by the MCP function with one task job (`src/tasks/job.ts`). */
+/** Lambda entry point, invoked asynchronously by the MCP function with one task job (`packages/server/src/tasks/job.ts`). */
 export const handler = createTaskWorker({
   tools,
   validators,

@@ -1,6 +1,6 @@
 /**
  * Builds every artifact the benchmark runs: the deployable functions and the SDK baselines with the stack's own
- * esbuild options (`infra/bundling.ts`), and the small child-process runners (not minified, same module format).
+ * esbuild options (`packages/cdk/src/bundling.ts`), and the small child-process runners (not minified, same module format).
  */
 import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { build, type Metafile } from 'esbuild';
-import { esbuildOptions, FUNCTION_ENTRIES } from '../../infra/bundling.ts';
+import { esbuildOptions, FUNCTION_ENTRIES } from '../../packages/cdk/src/bundling.ts';
 
 /** The servers under test. */
 export const SERVERS = {
@@ -59,7 +59,8 @@ export function partName(input: string): string {
     const rest = input.slice(at + 'node_modules/'.length).split('/');
     return rest[0]!.startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]!;
   }
-  const [top, second] = input.split('/');
+  const [top, second, , fourth] = input.split('/');
+  if (top === 'packages') return `${second}/${fourth}`;
   return top === 'src' || top === 'functions' || top === 'test' ? `${top}/${second}` : (top ?? input);
 }
 

@@ -8,10 +8,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '../../src/local/s3.ts';
-import { silentLogger } from '../../src/log.ts';
-import { createOffloader } from '../../src/outputs/offloader.ts';
-import { s3Storage } from '../../src/storage/s3.ts';
+import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '../../packages/dev/src/local/s3.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
+import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import { s3Storage } from '../../packages/server/src/storage/s3.ts';
 import { messagesOf } from '../load/classify.ts';
 import { toolCallRequest } from '../load/mcp-request.ts';
 import type { Artifacts } from './bundle.ts';

@@ -6,12 +6,12 @@
  * first event. Server and client share this process, so both read one clock (`performance.now()`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createLambdaHandler } from '../../src/lambda/adapter.ts';
-import { createStreamingLambdaHandler } from '../../src/lambda/streaming.ts';
-import { startLocalServer } from '../../src/local/dev-server.ts';
-import { silentLogger } from '../../src/log.ts';
-import { createMcpServer } from '../../src/server.ts';
-import { defineTool } from '../../src/tools/define.ts';
+import { createLambdaHandler } from '../../packages/server/src/lambda/adapter.ts';
+import { createStreamingLambdaHandler } from '../../packages/server/src/lambda/streaming.ts';
+import { startLocalServer } from '../../packages/dev/src/local/dev-server.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
+import { createMcpServer } from '../../packages/server/src/server.ts';
+import { defineTool } from '../../packages/server/src/tools/define.ts';
 import { readEvents } from '../support/sse.ts';
 import { median, percentile } from './stats.ts';
 

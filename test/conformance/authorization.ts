@@ -11,11 +11,11 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createOAuthAuthenticator } from '../../src/auth/oauth.ts';
-import { createMcpServer } from '../../src/index.ts';
-import { createLambdaHandler } from '../../src/lambda/adapter.ts';
-import { startLocalAuthorization } from '../../src/local/authorization.ts';
-import { silentLogger } from '../../src/log.ts';
+import { createOAuthAuthenticator } from '../../packages/server/src/auth/oauth.ts';
+import { createMcpServer } from '../../packages/server/src/index.ts';
+import { createLambdaHandler } from '../../packages/server/src/lambda/adapter.ts';
+import { startLocalAuthorization } from '../../packages/dev/src/local/authorization.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
 import { browse } from '../support/oauth.ts';
 
 const TIMEOUT_MS = 120_000;

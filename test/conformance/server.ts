@@ -1,4 +1,4 @@
-import { memoryTaskStore, type McpServerOptions } from '../../src/index.ts';
+import { memoryTaskStore, type McpServerOptions } from '../../packages/server/src/index.ts';
 import { serveServer, serveStreamingServer, type RunningServer } from '../support/local.ts';
 import { conformancePrompts } from './fixtures/prompts.ts';
 import { conformanceResources } from './fixtures/resources.ts';

@@ -12,9 +12,12 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions, FUNCTION_ENTRIES } from '../../infra/bundling.ts';
-import { startLocalServer, type LambdaHttpHandler } from '../../src/local/dev-server.ts';
-import { startLocalOidcProvider, type LocalOidcProvider } from '../../src/local/oidc-provider.ts';
+import { esbuildOptions, FUNCTION_ENTRIES } from '../../packages/cdk/src/bundling.ts';
+import { startLocalServer, type LambdaHttpHandler } from '../../packages/dev/src/local/dev-server.ts';
+import {
+  startLocalOidcProvider,
+  type LocalOidcProvider,
+} from '../../packages/dev/src/local/oidc-provider.ts';
 import { startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
 import { startFakeAws, type FakeAws } from '../support/fake-aws.ts';
 import { browse, pkce } from '../support/oauth.ts';

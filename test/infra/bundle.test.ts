@@ -17,9 +17,9 @@ import {
   esbuildOptions,
   FUNCTION_ENTRIES,
   VALIDATOR_GENERATOR,
-} from '../../infra/bundling.ts';
-import { LAMBDA_RUNTIME } from '../../infra/constructs/bundled-function.ts';
-import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../src/local/s3.ts';
+} from '../../packages/cdk/src/bundling.ts';
+import { LAMBDA_RUNTIME } from '../../packages/cdk/src/bundled-function.ts';
+import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../packages/dev/src/local/s3.ts';
 import { startupOutputs } from '../bench/bundle.ts';
 import { lambdaNode } from '../support/node-version.ts';
 import { modernHeaders, modernMeta } from '../support/rpc.ts';
@@ -325,13 +325,13 @@ describe('the deployed bundles', () => {
         expect(lazy.some((input) => input.includes('node_modules/@aws-lambda-powertools/metrics/'))).toBe(
           true,
         );
-      // The offloader's writing code loads on the first output that may need storing (src/outputs/lazy-offloader.ts).
+      // The offloader's writing code loads on the first output that may need storing (packages/server/src/outputs/lazy-offloader.ts).
       if (name !== 'companion') {
         const writing = /src\/outputs\/(offloader|stream-store)\.ts$/;
         expect(inputsOf(startup).filter((input) => writing.test(input))).toEqual([]);
         expect(lazy.some((input) => writing.test(input))).toBe(true);
       }
-      // The tasks extension loads on its first use (src/methods/lazy-tasks.ts); the lazily loaded chunks import the
+      // The tasks extension loads on its first use (packages/server/src/methods/lazy-tasks.ts); the lazily loaded chunks import the
       // public module so what they share with the start-up graph stays in few files, each a load of its own.
       if (name === 'mcp') {
         const tasks = /src\/(tasks\/(runner|records|policy)|methods\/(tasks|task-calls))\.ts$/;

@@ -1,7 +1,7 @@
 import { CfnResource } from 'aws-cdk-lib';
 import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { McpEndpoint } from '../../infra/constructs/mcp-endpoint.ts';
+import { McpEndpoint } from '../../packages/cdk/src/mcp-endpoint.ts';
 import type { McpStackProps } from '../../infra/stack.ts';
 import { synthStack } from './synth.ts';
 import { lambdaFunction, only } from './template.ts';

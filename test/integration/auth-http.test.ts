@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOAuthAuthenticator } from '../../src/auth/oauth.ts';
-import { createMcpServer, defineTool } from '../../src/index.ts';
-import type { Logger } from '../../src/log.ts';
+import { createOAuthAuthenticator } from '../../packages/server/src/auth/oauth.ts';
+import { createMcpServer, defineTool } from '../../packages/server/src/index.ts';
+import type { Logger } from '../../packages/server/src/log.ts';
 import { startIssuer, type TestIssuer } from '../support/issuer.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';
 import { modernHeaders, modernMeta, send } from '../support/rpc.ts';

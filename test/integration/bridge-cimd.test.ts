@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClientDirectory } from '../../src/bridge/clients.ts';
-import { createSealer } from '../../src/bridge/seal.ts';
+import { createClientDirectory } from '../../packages/bridge/src/clients.ts';
+import { createSealer } from '../../packages/bridge/src/seal.ts';
 import { startHttpsFixture, type HttpsFixture } from '../support/https.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDynamoStore } from '../../src/bridge/dynamodb-store.ts';
-import { createMemoryStore } from '../../src/bridge/memory-store.ts';
-import type { BridgeStore, CodeGrant, RefreshFamily } from '../../src/bridge/store.ts';
+import { createDynamoStore } from '../../packages/bridge/src/dynamodb-store.ts';
+import { createMemoryStore } from '../../packages/bridge/src/memory-store.ts';
+import type { BridgeStore, CodeGrant, RefreshFamily } from '../../packages/bridge/src/store.ts';
 import { startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
 
 /**

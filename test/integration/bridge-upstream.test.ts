@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUpstream } from '../../src/bridge/upstream.ts';
+import { createUpstream } from '../../packages/bridge/src/upstream.ts';
 
 /**
  * The bridge as a relying party: what it accepts from the upstream OpenID provider's token endpoint. The provider

@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDynamoStore } from '../../src/bridge/dynamodb-store.ts';
-import { randomToken, sha256 } from '../../src/bridge/http.ts';
-import { awsKms, createKmsSigner } from '../../src/bridge/kms-signer.ts';
-import { createMemoryStore } from '../../src/bridge/memory-store.ts';
-import { readSecretsManager } from '../../src/bridge/secrets.ts';
-import { createLocalSigner } from '../../src/bridge/signer.ts';
-import { createDeployedBridge, loadBridgeConfig, type DeployedDependencies } from '../../src/bridge/index.ts';
-import { BridgeLimits, createLambdaHandler, silentLogger } from '../../src/index.ts';
+import { createDynamoStore } from '../../packages/bridge/src/dynamodb-store.ts';
+import { randomToken, sha256 } from '../../packages/bridge/src/http.ts';
+import { awsKms, createKmsSigner } from '../../packages/bridge/src/kms-signer.ts';
+import { createMemoryStore } from '../../packages/bridge/src/memory-store.ts';
+import { readSecretsManager } from '../../packages/bridge/src/secrets.ts';
+import { createLocalSigner } from '../../packages/bridge/src/signer.ts';
+import {
+  createDeployedBridge,
+  loadBridgeConfig,
+  type DeployedDependencies,
+} from '../../packages/bridge/src/index.ts';
+import { BridgeLimits, createLambdaHandler, silentLogger } from '../../packages/server/src/index.ts';
 import { serveHandler, type RunningServer } from '../support/local.ts';
 import { silentEndpoint, type SilentEndpoint } from '../support/silent-endpoint.ts';
 

@@ -10,8 +10,8 @@ import {
   type McpServerOptions,
   type TaskJob,
   type TaskStore,
-} from '../../src/index.ts';
-import { createTaskWorker } from '../../src/tasks/index.ts';
+} from '../../packages/server/src/index.ts';
+import { createTaskWorker } from '../../packages/server/src/tasks/index.ts';
 import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';
 import { modernHeaders, modernMeta } from '../support/rpc.ts';

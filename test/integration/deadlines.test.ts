@@ -12,8 +12,8 @@ import {
   storedOutputs,
   type InvokeCompanion,
   type McpServerOptions,
-} from '../../src/index.ts';
-import { LOCAL_S3_CREDENTIALS } from '../../src/local/index.ts';
+} from '../../packages/server/src/index.ts';
+import { LOCAL_S3_CREDENTIALS } from '../../packages/dev/src/local/index.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';
 import { BASE_HEADERS } from '../support/rpc.ts';
 import { silentEndpoint, type SilentEndpoint } from '../support/silent-endpoint.ts';

@@ -7,8 +7,8 @@ import {
   staticResources,
   ToolError,
   type Logger,
-} from '../../src/index.ts';
-import type { HttpRequest } from '../../src/http/types.ts';
+} from '../../packages/server/src/index.ts';
+import type { HttpRequest } from '../../packages/server/src/http/types.ts';
 import { BASE_HEADERS, modernMeta } from '../support/rpc.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineTool } from '../../src/index.ts';
+import { defineTool } from '../../packages/server/src/index.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';
 
 /** A path that looks like the inside of a deployed function: it must never reach a client. */

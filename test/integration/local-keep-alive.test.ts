@@ -1,7 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeIdleConnectionsSafely, KEEP_ALIVE_HINT_SECONDS } from '../../src/local/keep-alive.ts';
+import {
+  closeIdleConnectionsSafely,
+  KEEP_ALIVE_HINT_SECONDS,
+} from '../../packages/dev/src/local/keep-alive.ts';
 import { serveHandler } from '../support/local.ts';
 
 // A client that reuses an idle connection late (its process busy, as on a loaded machine) must get an answer, never

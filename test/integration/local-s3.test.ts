@@ -2,9 +2,9 @@ import { mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { s3Storage } from '../../src/index.ts';
-import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../src/local/index.ts';
-import { expireLocalObjects } from '../../src/local/s3.ts';
+import { s3Storage } from '../../packages/server/src/index.ts';
+import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../packages/dev/src/local/index.ts';
+import { expireLocalObjects } from '../../packages/dev/src/local/s3.ts';
 
 /** The embedded S3 of `npm start`: its folder expires like the bucket does in AWS. */
 

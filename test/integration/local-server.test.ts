@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineTool, Platform } from '../../src/index.ts';
+import { defineTool, Platform } from '../../packages/server/src/index.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';
 
 /** The local server's own rules, over raw sockets: what API Gateway would refuse before the function runs. */

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOffloader } from '../../src/outputs/offloader.ts';
-import { storedOutputs } from '../../src/outputs/reader.ts';
-import { createMcpServer, type McpServer } from '../../src/server.ts';
-import { defineTool } from '../../src/tools/define.ts';
-import type { CallToolResult } from '../../src/protocol/types.ts';
+import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import { storedOutputs } from '../../packages/server/src/outputs/reader.ts';
+import { createMcpServer, type McpServer } from '../../packages/server/src/server.ts';
+import { defineTool } from '../../packages/server/src/tools/define.ts';
+import type { CallToolResult } from '../../packages/server/src/protocol/types.ts';
 import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
 import { startTestS3, type TestS3 } from '../support/s3.ts';
 

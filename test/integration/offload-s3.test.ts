@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log.ts';
-import { createOffloader } from '../../src/outputs/offloader.ts';
-import { storedOutputs } from '../../src/outputs/reader.ts';
-import { createMcpServer, type McpServer } from '../../src/server.ts';
-import type { StorageReader, StorageWriter } from '../../src/storage/storage.ts';
-import { defineTool, type ToolDefinition } from '../../src/tools/define.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
+import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import { storedOutputs } from '../../packages/server/src/outputs/reader.ts';
+import { createMcpServer, type McpServer } from '../../packages/server/src/server.ts';
+import type { StorageReader, StorageWriter } from '../../packages/server/src/storage/storage.ts';
+import { defineTool, type ToolDefinition } from '../../packages/server/src/tools/define.ts';
 import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
 import { deadEndpoint, startTestS3, type TestS3 } from '../support/s3.ts';
 
@@ -397,7 +397,7 @@ describe('storage faults', () => {
 
   it('storage at a dead port: isError on offload, -32603 on read, and small calls still work', async () => {
     const dead = buildServer(
-      (await import('../../src/storage/s3.ts')).s3Storage({
+      (await import('../../packages/server/src/storage/s3.ts')).s3Storage({
         bucket: 'test-outputs',
         endpoint: await deadEndpoint(),
         credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { serverResources } from '../../functions/mcp/resources.ts';
 import { tools as exampleTools } from '../../functions/mcp/tools/index.ts';
-import { createMcpServer, defineTool, staticResources, ToolError } from '../../src/index.ts';
+import { createMcpServer, defineTool, staticResources, ToolError } from '../../packages/server/src/index.ts';
 import { send } from '../support/rpc.ts';
 
 /**

@@ -6,8 +6,8 @@ import {
   defineTool,
   staticResources,
   type ToolDefinition,
-} from '../../src/index.ts';
-import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/versions.ts';
+} from '../../packages/server/src/index.ts';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '../../packages/server/src/protocol/versions.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';
 import { modernHeaders, modernMeta } from '../support/rpc.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer, defineTool, staticResources } from '../../src/index.ts';
-import { MAX_RESULT_BYTES } from '../../src/tools/result.ts';
+import { createMcpServer, defineTool, staticResources } from '../../packages/server/src/index.ts';
+import { MAX_RESULT_BYTES } from '../../packages/server/src/tools/result.ts';
 import { safeDivide } from '../../functions/mcp/tools/safe-divide.ts';
 import { send } from '../support/rpc.ts';
 

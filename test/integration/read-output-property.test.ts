@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createOffloader } from '../../src/outputs/offloader.ts';
-import { storedOutputPages } from '../../src/outputs/paging/pager.ts';
-import { storedOutputs } from '../../src/outputs/reader.ts';
-import { createMcpServer } from '../../src/server.ts';
-import { memoryStorage } from '../../src/storage/memory.ts';
-import { defineTool } from '../../src/tools/define.ts';
+import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import { storedOutputPages } from '../../packages/server/src/outputs/paging/pager.ts';
+import { storedOutputs } from '../../packages/server/src/outputs/reader.ts';
+import { createMcpServer } from '../../packages/server/src/server.ts';
+import { memoryStorage } from '../../packages/server/src/storage/memory.ts';
+import { defineTool } from '../../packages/server/src/tools/define.ts';
 import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
 
 // Properties of read_output over many random outputs, through a whole server (requests straight into its

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryStorage } from '../../src/storage/memory.ts';
-import type { RangeReader, StorageReader, StorageWriter } from '../../src/storage/storage.ts';
+import { memoryStorage } from '../../packages/server/src/storage/memory.ts';
+import type { RangeReader, StorageReader, StorageWriter } from '../../packages/server/src/storage/storage.ts';
 import { startTestS3, type TestS3 } from '../support/s3.ts';
 
 // The ranged read side, the same over the in-memory storage and a real S3-compatible server: byte ranges clipped

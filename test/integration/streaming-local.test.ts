@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineTool, type McpServerOptions } from '../../src/index.ts';
+import { defineTool, type McpServerOptions } from '../../packages/server/src/index.ts';
 import { BASE_HEADERS } from '../support/rpc.ts';
 import { serveServer, serveStreamingServer, type RunningServer } from '../support/local.ts';
 import { readEvents, type ArrivedEvent } from '../support/sse.ts';

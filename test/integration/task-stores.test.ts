@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dynamoTaskStore, memoryTaskStore, type TaskRecord, type TaskStore } from '../../src/index.ts';
-import { newRecord, newTaskId } from '../../src/tasks/policy.ts';
-import { taskRecords } from '../../src/tasks/records.ts';
+import {
+  dynamoTaskStore,
+  memoryTaskStore,
+  type TaskRecord,
+  type TaskStore,
+} from '../../packages/server/src/index.ts';
+import { newRecord, newTaskId } from '../../packages/server/src/tasks/policy.ts';
+import { taskRecords } from '../../packages/server/src/tasks/records.ts';
 import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
 
 // The TaskStore contract, held against both implementations: the in-memory store and the DynamoDB store on a

@@ -2,11 +2,11 @@ import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_S3_CREDENTIALS } from '../../src/local/s3.ts';
-import { remoteStoredOutputs } from '../../src/outputs/companion/client.ts';
-import { lambdaInvoker } from '../../src/outputs/companion/lambda-invoker.ts';
-import { createOffloader } from '../../src/outputs/offloader.ts';
-import { defineTool } from '../../src/tools/define.ts';
+import { LOCAL_S3_CREDENTIALS } from '../../packages/dev/src/local/s3.ts';
+import { remoteStoredOutputs } from '../../packages/server/src/outputs/companion/client.ts';
+import { lambdaInvoker } from '../../packages/server/src/outputs/companion/lambda-invoker.ts';
+import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import { defineTool } from '../../packages/server/src/tools/define.ts';
 import { startCompanion, type TestCompanion } from '../support/companion.ts';
 import { serveMcpFunction, serveServer, type RunningServer } from '../support/local.ts';
 import { reportText } from '../support/report.ts';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineTool } from '../../src/index.ts';
+import { defineTool } from '../../packages/server/src/index.ts';
 import { serveStreamingHandler, serveStreamingServer, type RunningServer } from '../support/local.ts';
 import { EXAMPLE_TOOL_NAMES, exampleToolCalls } from './example-tools.ts';
 

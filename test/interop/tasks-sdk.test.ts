@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createOAuthAuthenticator } from '../../src/auth/oauth.ts';
+import { createOAuthAuthenticator } from '../../packages/server/src/auth/oauth.ts';
 import {
   defineTool,
   dynamoTaskStore,
@@ -17,7 +17,7 @@ import {
   TASKS_EXTENSION,
   type TaskJob,
   type ToolDefinition,
-} from '../../src/index.ts';
+} from '../../packages/server/src/index.ts';
 import { conformanceTaskTools } from '../conformance/fixtures/tasks.ts';
 import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
 import { startIssuer, type TestIssuer } from '../support/issuer.ts';

@@ -2,11 +2,14 @@
  * The local authorization setup for tests: the bridge, the embedded OpenID provider and an MCP server that
  * accepts only the bridge's tokens, behind one local HTTP server (as `MCP_AUTH_MODE=oauth npm start` runs them).
  */
-import { createOAuthAuthenticator } from '../../src/auth/oauth.ts';
-import { createMcpServer, defineTool } from '../../src/index.ts';
-import { createLambdaHandler } from '../../src/lambda/adapter.ts';
-import { startLocalAuthorization, type LocalAuthorization } from '../../src/local/authorization.ts';
-import { silentLogger, type Logger } from '../../src/log.ts';
+import { createOAuthAuthenticator } from '../../packages/server/src/auth/oauth.ts';
+import { createMcpServer, defineTool } from '../../packages/server/src/index.ts';
+import { createLambdaHandler } from '../../packages/server/src/lambda/adapter.ts';
+import {
+  startLocalAuthorization,
+  type LocalAuthorization,
+} from '../../packages/dev/src/local/authorization.ts';
+import { silentLogger, type Logger } from '../../packages/server/src/log.ts';
 
 export const whoami = defineTool({
   name: 'whoami',

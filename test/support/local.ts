@@ -1,9 +1,12 @@
-import { createLambdaHandler } from '../../src/lambda/adapter.ts';
-import { createStreamingLambdaHandler, type StreamingEvent } from '../../src/lambda/streaming.ts';
-import type { StreamingHandler } from '../../src/lambda/stream-runtime.ts';
-import { startLocalServer, type LambdaHttpHandler } from '../../src/local/dev-server.ts';
-import { silentLogger, type Logger } from '../../src/log.ts';
-import { createMcpServer, type McpServerOptions } from '../../src/server.ts';
+import { createLambdaHandler } from '../../packages/server/src/lambda/adapter.ts';
+import {
+  createStreamingLambdaHandler,
+  type StreamingEvent,
+} from '../../packages/server/src/lambda/streaming.ts';
+import type { StreamingHandler } from '../../packages/server/src/lambda/stream-runtime.ts';
+import { startLocalServer, type LambdaHttpHandler } from '../../packages/dev/src/local/dev-server.ts';
+import { silentLogger, type Logger } from '../../packages/server/src/log.ts';
+import { createMcpServer, type McpServerOptions } from '../../packages/server/src/server.ts';
 
 /** A running local server and how to reach it. */
 export interface RunningServer {

@@ -1,6 +1,6 @@
-import type { HttpRequest, HttpResponse } from '../../src/http/types.ts';
-import { silentLogger } from '../../src/log.ts';
-import type { McpServer } from '../../src/server.ts';
+import type { HttpRequest, HttpResponse } from '../../packages/server/src/http/types.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
+import type { McpServer } from '../../packages/server/src/server.ts';
 
 /**
  * Headers every well-behaved handshake-era client sends after negotiating 2025-11-25. Pass

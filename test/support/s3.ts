@@ -2,10 +2,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3, type LocalS3Request } from '../../src/local/s3.ts';
-import { s3Storage } from '../../src/storage/s3.ts';
-import { s3RangeReader } from '../../src/storage/s3-ranges.ts';
-import type { RangeReader } from '../../src/storage/storage.ts';
+import {
+  LOCAL_S3_CREDENTIALS,
+  startLocalS3,
+  type LocalS3,
+  type LocalS3Request,
+} from '../../packages/dev/src/local/s3.ts';
+import { s3Storage } from '../../packages/server/src/storage/s3.ts';
+import { s3RangeReader } from '../../packages/server/src/storage/s3-ranges.ts';
+import type { RangeReader } from '../../packages/server/src/storage/storage.ts';
 
 /** A real S3-compatible server for one test file, on 127.0.0.1 with a free port and a temporary folder. */
 export interface TestS3 extends LocalS3 {

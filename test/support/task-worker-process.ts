@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { dynamoTaskStore, silentLogger } from '../../src/index.ts';
-import { createTaskWorker } from '../../src/tasks/index.ts';
+import { dynamoTaskStore, silentLogger } from '../../packages/server/src/index.ts';
+import { createTaskWorker } from '../../packages/server/src/tasks/index.ts';
 import { conformanceTaskTools } from '../conformance/fixtures/tasks.ts';
 import { LOCAL_DYNAMO_CREDENTIALS } from './dynamodb.ts';
 

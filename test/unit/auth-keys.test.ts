@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { discoverJwksUri, metadataCandidates } from '../../src/auth/discovery.ts';
-import { createOAuthAuthenticator, type OAuthOptions } from '../../src/auth/oauth.ts';
-import type { FetchLike } from '../../src/auth/remote-json.ts';
+import { discoverJwksUri, metadataCandidates } from '../../packages/server/src/auth/discovery.ts';
+import { createOAuthAuthenticator, type OAuthOptions } from '../../packages/server/src/auth/oauth.ts';
+import type { FetchLike } from '../../packages/server/src/auth/remote-json.ts';
 import { startIssuer, type TestIssuer } from '../support/issuer.ts';
 
 const RESOURCE = 'https://mcp.example.com/mcp';

@@ -1,9 +1,13 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { readBearer } from '../../src/auth/bearer.ts';
-import { bearerChallenge } from '../../src/auth/challenge.ts';
-import { buildProtectedResourceMetadata, metadataPaths, metadataUrl } from '../../src/auth/metadata.ts';
-import { grantedScopes, missingScopes } from '../../src/auth/scopes.ts';
+import { readBearer } from '../../packages/server/src/auth/bearer.ts';
+import { bearerChallenge } from '../../packages/server/src/auth/challenge.ts';
+import {
+  buildProtectedResourceMetadata,
+  metadataPaths,
+  metadataUrl,
+} from '../../packages/server/src/auth/metadata.ts';
+import { grantedScopes, missingScopes } from '../../packages/server/src/auth/scopes.ts';
 
 /**
  * RFC 9728 §2 as a schema: `resource` is REQUIRED; the other members, when present, have these types. MCP adds that

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Authenticator } from '../../src/auth/authenticator.ts';
-import { createOAuthAuthenticator } from '../../src/auth/oauth.ts';
-import { principalKey } from '../../src/auth/principal.ts';
+import type { Authenticator } from '../../packages/server/src/auth/authenticator.ts';
+import { createOAuthAuthenticator } from '../../packages/server/src/auth/oauth.ts';
+import { principalKey } from '../../packages/server/src/auth/principal.ts';
 import { startIssuer, type TestIssuer } from '../support/issuer.ts';
 
 const RESOURCE = 'https://mcp.example.com/mcp';

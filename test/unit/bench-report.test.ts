@@ -17,8 +17,8 @@ describe('bundle composition from the esbuild metafile', () => {
     ['node_modules/ajv/dist/core.js', 'ajv'],
     ['node_modules/@aws-lambda-powertools/logger/lib/esm/Logger.js', '@aws-lambda-powertools/logger'],
     ['node_modules/@modelcontextprotocol/sdk/node_modules/zod/v4/core/core.js', 'zod'],
-    ['src/tools/registry.ts', 'src/tools'],
-    ['src/dispatcher.ts', 'src/dispatcher.ts'],
+    ['packages/server/src/tools/registry.ts', 'server/tools'],
+    ['packages/server/src/dispatcher.ts', 'server/dispatcher.ts'],
     ['functions/mcp/tools/ping.ts', 'functions/mcp'],
     ['<runtime>', '<runtime>'],
   ])('names %s as part of %s', (input, name) => {
@@ -41,7 +41,7 @@ describe('bundle composition from the esbuild metafile', () => {
           inputs: {
             'node_modules/ajv/a.js': { bytesInOutput: 30 },
             'node_modules/ajv/b.js': { bytesInOutput: 20 },
-            'src/tools/x.ts': { bytesInOutput: 40 },
+            'packages/server/src/tools/x.ts': { bytesInOutput: 40 },
           },
         },
       },
@@ -49,7 +49,7 @@ describe('bundle composition from the esbuild metafile', () => {
     expect(bundleParts(metafile, 'out/fn.mjs')).toEqual({
       parts: [
         { name: 'ajv', bytes: 50 },
-        { name: 'src/tools', bytes: 40 },
+        { name: 'server/tools', bytes: 40 },
       ],
       external: ['@aws-sdk/client-s3', 'node:crypto'],
     });

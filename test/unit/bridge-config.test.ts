@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadBridgeConfig } from '../../src/bridge/config.ts';
-import { createDeployedBridge } from '../../src/bridge/deployed.ts';
-import { createMemoryStore } from '../../src/bridge/memory-store.ts';
-import { createLocalSigner } from '../../src/bridge/signer.ts';
-import { silentLogger } from '../../src/log.ts';
+import { loadBridgeConfig } from '../../packages/bridge/src/config.ts';
+import { createDeployedBridge } from '../../packages/bridge/src/deployed.ts';
+import { createMemoryStore } from '../../packages/bridge/src/memory-store.ts';
+import { createLocalSigner } from '../../packages/bridge/src/signer.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
 
 const ENV = {
   BRIDGE_ISSUER: 'https://abc.execute-api.eu-west-1.amazonaws.com',

@@ -1,22 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { isAllowedAddress } from '../../src/bridge/address-policy.ts';
-import { displayName } from '../../src/bridge/client.ts';
-import { createCookieJar } from '../../src/bridge/cookies.ts';
+import { isAllowedAddress } from '../../packages/bridge/src/address-policy.ts';
+import { displayName } from '../../packages/bridge/src/client.ts';
+import { createCookieJar } from '../../packages/bridge/src/cookies.ts';
 import {
   cacheSeconds,
   metadataUrlProblem,
   parseMetadataDocument,
-} from '../../src/bridge/metadata-document.ts';
-import { consentPage, escapeHtml, htmlHeaders } from '../../src/bridge/pages.ts';
+} from '../../packages/bridge/src/metadata-document.ts';
+import { consentPage, escapeHtml, htmlHeaders } from '../../packages/bridge/src/pages.ts';
 import {
   findRedirectUri,
   redirectHost,
   redirectUriMatches,
   redirectUriProblem,
-} from '../../src/bridge/redirect-uri.ts';
-import { openRegisteredClient, register, validateRegistration } from '../../src/bridge/registration.ts';
-import { grantScopes, resourceAccepted } from '../../src/bridge/scopes.ts';
-import { createSealer } from '../../src/bridge/seal.ts';
+} from '../../packages/bridge/src/redirect-uri.ts';
+import {
+  openRegisteredClient,
+  register,
+  validateRegistration,
+} from '../../packages/bridge/src/registration.ts';
+import { grantScopes, resourceAccepted } from '../../packages/bridge/src/scopes.ts';
+import { createSealer } from '../../packages/bridge/src/seal.ts';
 
 /** The bridge's pure rules, one row per line of the spec or best practice they implement. */
 

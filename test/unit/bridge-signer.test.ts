@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createKmsSigner, derToJose, type KmsLike } from '../../src/bridge/kms-signer.ts';
-import { createLocalSigner } from '../../src/bridge/signer.ts';
+import { createKmsSigner, derToJose, type KmsLike } from '../../packages/bridge/src/kms-signer.ts';
+import { createLocalSigner } from '../../packages/bridge/src/signer.ts';
 
 /**
  * Token signing: the local signer and the KMS signer produce ES256 access tokens that jose verifies against the

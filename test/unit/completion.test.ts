@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer, definePrompt, staticResources } from '../../src/index.ts';
+import { createMcpServer, definePrompt, staticResources } from '../../packages/server/src/index.ts';
 import { send } from '../support/rpc.ts';
 
 const cities = ['paris', 'park', 'party', 'prague'];

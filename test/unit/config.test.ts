@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../packages/server/src/config.ts';
 
 describe('loadConfig', () => {
   it('has a documented default for everything', () => {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor, listFingerprint, paginate } from '../../src/protocol/cursor.ts';
-import { ErrorCode, McpError } from '../../src/protocol/errors.ts';
+import {
+  decodeCursor,
+  encodeCursor,
+  listFingerprint,
+  paginate,
+} from '../../packages/server/src/protocol/cursor.ts';
+import { ErrorCode, McpError } from '../../packages/server/src/protocol/errors.ts';
 
 const names = ['a', 'b', 'c', 'd', 'e'];
 const fp = listFingerprint(names);

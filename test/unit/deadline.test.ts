@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { deadlineSignal, untilAborted } from '../../src/deadline.ts';
-import { createStoredReadHandler, silentLogger, type ResourceProvider } from '../../src/index.ts';
+import { deadlineSignal, untilAborted } from '../../packages/server/src/deadline.ts';
+import {
+  createStoredReadHandler,
+  silentLogger,
+  type ResourceProvider,
+} from '../../packages/server/src/index.ts';
 
 describe('signals derived from the invocation deadline', () => {
   it('there is no signal without a deadline', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer, defineTool } from '../../src/index.ts';
-import { createOffloader } from '../../src/outputs/offloader.ts';
-import { silentLogger } from '../../src/log.ts';
-import { memoryStorage } from '../../src/storage/memory.ts';
+import { createMcpServer, defineTool } from '../../packages/server/src/index.ts';
+import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
+import { memoryStorage } from '../../packages/server/src/storage/memory.ts';
 import { BASE_HEADERS, modernHeaders, modernMeta, send } from '../support/rpc.ts';
 
 const server = createMcpServer({

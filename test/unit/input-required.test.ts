@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer, defineTool, definePrompt, inputRequired } from '../../src/index.ts';
-import { silentLogger } from '../../src/log.ts';
+import { createMcpServer, defineTool, definePrompt, inputRequired } from '../../packages/server/src/index.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
 import { BASE_HEADERS, modernHeaders, modernMeta, send } from '../support/rpc.ts';
 
 const askName = inputRequired({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, McpError } from '../../src/protocol/errors.ts';
-import { isValidRequestId, parseMessage } from '../../src/protocol/jsonrpc.ts';
+import { ErrorCode, McpError } from '../../packages/server/src/protocol/errors.ts';
+import { isValidRequestId, parseMessage } from '../../packages/server/src/protocol/jsonrpc.ts';
 
 /** One row per message shape (mcp-checklist.md rules 1, 4 and 10; JSON-RPC 2.0 "Request object"). */
 const rows: {

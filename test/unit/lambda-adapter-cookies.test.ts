@@ -1,8 +1,12 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import type { HttpRequest } from '../../src/http/types.ts';
-import { createProxyLambdaHandler, toHttpRequest, toLambdaResult } from '../../src/lambda/adapter.ts';
-import { silentLogger } from '../../src/log.ts';
+import type { HttpRequest } from '../../packages/server/src/http/types.ts';
+import {
+  createProxyLambdaHandler,
+  toHttpRequest,
+  toLambdaResult,
+} from '../../packages/server/src/lambda/adapter.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
 import { serveHandler } from '../support/local.ts';
 
 /** Query strings and cookies through the adapters (the authorization bridge reads both; the MCP path neither). */

@@ -1,8 +1,12 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import type { HttpRequest, InvocationContext } from '../../src/http/types.ts';
-import { createLambdaHandler, toHttpRequest, toLambdaResult } from '../../src/lambda/adapter.ts';
-import { silentLogger } from '../../src/log.ts';
+import type { HttpRequest, InvocationContext } from '../../packages/server/src/http/types.ts';
+import {
+  createLambdaHandler,
+  toHttpRequest,
+  toLambdaResult,
+} from '../../packages/server/src/lambda/adapter.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
 
 function event(overrides: Partial<APIGatewayProxyEventV2> = {}, stage = '$default'): APIGatewayProxyEventV2 {
   return {

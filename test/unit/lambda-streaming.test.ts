@@ -1,17 +1,17 @@
 import { Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMcpServer, defineTool } from '../../src/index.ts';
-import { fromRestEvent } from '../../src/lambda/rest-event.ts';
+import { createMcpServer, defineTool } from '../../packages/server/src/index.ts';
+import { fromRestEvent } from '../../packages/server/src/lambda/rest-event.ts';
 import {
   lambdaStreamingRuntime,
   portableStreamingRuntime,
   type HttpResponsePrelude,
   type LambdaResponseStream,
   type LambdaStreamingRuntime,
-} from '../../src/lambda/stream-runtime.ts';
-import { createStreamingLambdaHandler } from '../../src/lambda/streaming.ts';
-import { silentLogger } from '../../src/log.ts';
+} from '../../packages/server/src/lambda/stream-runtime.ts';
+import { createStreamingLambdaHandler } from '../../packages/server/src/lambda/streaming.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
 import { BASE_HEADERS } from '../support/rpc.ts';
 
 /** What a fake runtime saw: handlers it marked, preludes it was given, and every byte written, in order. */

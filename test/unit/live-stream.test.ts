@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { HttpRequest, StreamedHttpResponse } from '../../src/http/types.ts';
-import { createMcpServer, defineTool, inputRequired, type HttpResponse } from '../../src/index.ts';
-import { silentLogger, type Logger } from '../../src/log.ts';
+import type { HttpRequest, StreamedHttpResponse } from '../../packages/server/src/http/types.ts';
+import {
+  createMcpServer,
+  defineTool,
+  inputRequired,
+  type HttpResponse,
+} from '../../packages/server/src/index.ts';
+import { silentLogger, type Logger } from '../../packages/server/src/log.ts';
 import { BASE_HEADERS, modernHeaders, modernMeta } from '../support/rpc.ts';
 
 /** A promise the test settles by hand. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer, defineTool } from '../../src/index.ts';
+import { createMcpServer, defineTool } from '../../packages/server/src/index.ts';
 import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
 
 const server = createMcpServer({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkModernHeaders, decodeHeaderValue } from '../../src/http/mcp-headers.ts';
-import { ErrorCode } from '../../src/protocol/errors.ts';
-import type { ParamHeader } from '../../src/tools/param-headers.ts';
+import { checkModernHeaders, decodeHeaderValue } from '../../packages/server/src/http/mcp-headers.ts';
+import { ErrorCode } from '../../packages/server/src/protocol/errors.ts';
+import type { ParamHeader } from '../../packages/server/src/tools/param-headers.ts';
 
 const b64 = (text: string) => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 

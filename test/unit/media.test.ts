@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptable, isJsonContentType } from '../../src/http/media.ts';
+import { acceptable, isJsonContentType } from '../../packages/server/src/http/media.ts';
 
 describe('Accept negotiation (mcp-checklist.md rule 5)', () => {
   it.each([

@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log.ts';
-import { fromStored, ownerTag, sha256Hex } from '../../src/outputs/object-info.ts';
-import { createOffloader as lazyOffloader } from '../../src/outputs/lazy-offloader.ts';
-import { createOffloader, type OffloaderOptions, type ResultOffloader } from '../../src/outputs/offloader.ts';
-import { memoryStorage } from '../../src/storage/memory.ts';
-import { StorageError, type StorageWriter } from '../../src/storage/storage.ts';
-import { ToolError } from '../../src/tools/define.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
+import { fromStored, ownerTag, sha256Hex } from '../../packages/server/src/outputs/object-info.ts';
+import { createOffloader as lazyOffloader } from '../../packages/server/src/outputs/lazy-offloader.ts';
+import {
+  createOffloader,
+  type OffloaderOptions,
+  type ResultOffloader,
+} from '../../packages/server/src/outputs/offloader.ts';
+import { memoryStorage } from '../../packages/server/src/storage/memory.ts';
+import { StorageError, type StorageWriter } from '../../packages/server/src/storage/storage.ts';
+import { ToolError } from '../../packages/server/src/tools/define.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const ctx = { tool: 'report', requestId: 'req-1', log: silentLogger };

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { LONE_SURROGATES, MIXED_CHARS, seededText } from '../support/text.ts';
-import { binaryPartBytes, doublyEscapedBytes, splitBytes, splitText } from '../../src/outputs/parts.ts';
+import {
+  binaryPartBytes,
+  doublyEscapedBytes,
+  splitBytes,
+  splitText,
+} from '../../packages/server/src/outputs/parts.ts';
 
 /** What a text really costs inside a Lambda response: JSON-escaped, then escaped again as part of a string. */
 const actualCost = (text: string) => Buffer.byteLength(JSON.stringify(JSON.stringify(text)), 'utf8') - 6;

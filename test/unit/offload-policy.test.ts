@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { planExplicitStore, planOffload, type OffloadLimits } from '../../src/outputs/policy.ts';
-import type { PlannedPayload } from '../../src/outputs/payloads.ts';
-import type { StoredPayload } from '../../src/outputs/summary.ts';
-import type { CallToolResult, ContentBlock } from '../../src/protocol/types.ts';
+import {
+  planExplicitStore,
+  planOffload,
+  type OffloadLimits,
+} from '../../packages/server/src/outputs/policy.ts';
+import type { PlannedPayload } from '../../packages/server/src/outputs/payloads.ts';
+import type { StoredPayload } from '../../packages/server/src/outputs/summary.ts';
+import type { CallToolResult, ContentBlock } from '../../packages/server/src/protocol/types.ts';
 
 const limits: OffloadLimits = {
   thresholdBytes: 100,

@@ -1,18 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log.ts';
-import { createOffloader } from '../../src/outputs/offloader.ts';
-import { McpError } from '../../src/protocol/errors.ts';
-import type { ResourceContext } from '../../src/resources/provider.ts';
-import { remoteStoredOutputs, type InvokeCompanion } from '../../src/outputs/companion/client.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
+import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import { McpError } from '../../packages/server/src/protocol/errors.ts';
+import type { ResourceContext } from '../../packages/server/src/resources/provider.ts';
+import {
+  remoteStoredOutputs,
+  type InvokeCompanion,
+} from '../../packages/server/src/outputs/companion/client.ts';
 import {
   parseStoredReadRequest,
   parseStoredReadResponse,
   STORED_READ_VERSION,
-} from '../../src/outputs/companion/contract.ts';
-import { createStoredReadHandler } from '../../src/outputs/companion/handler.ts';
-import { storedOutputs } from '../../src/outputs/reader.ts';
-import { memoryStorage } from '../../src/storage/memory.ts';
-import { StorageError } from '../../src/storage/storage.ts';
+} from '../../packages/server/src/outputs/companion/contract.ts';
+import { createStoredReadHandler } from '../../packages/server/src/outputs/companion/handler.ts';
+import { storedOutputs } from '../../packages/server/src/outputs/reader.ts';
+import { memoryStorage } from '../../packages/server/src/storage/memory.ts';
+import { StorageError } from '../../packages/server/src/storage/storage.ts';
 
 const ID = '0123456789abcdef0123456789abcdef';
 const URI = `mcp-output://outputs/${ID}`;

@@ -13,11 +13,11 @@ import {
   TASKS_EXTENSION,
   ToolError,
   type StorageWriter,
-} from '../../src/index.ts';
-import { PartCutter } from '../../src/outputs/part-cutter.ts';
-import { binaryPartBytes, splitText } from '../../src/outputs/parts.ts';
-import { OutputUnavailableError } from '../../src/protocol/errors.ts';
-import { StorageError } from '../../src/storage/storage.ts';
+} from '../../packages/server/src/index.ts';
+import { PartCutter } from '../../packages/server/src/outputs/part-cutter.ts';
+import { binaryPartBytes, splitText } from '../../packages/server/src/outputs/parts.ts';
+import { OutputUnavailableError } from '../../packages/server/src/protocol/errors.ts';
+import { StorageError } from '../../packages/server/src/storage/storage.ts';
 import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
 import { seededText } from '../support/text.ts';
 

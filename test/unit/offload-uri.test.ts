@@ -6,7 +6,7 @@ import {
   outputKey,
   outputUri,
   outputUriParser,
-} from '../../src/outputs/uri.ts';
+} from '../../packages/server/src/outputs/uri.ts';
 
 const ID = '0123456789abcdef0123456789abcdef';
 const parse = outputUriParser('outputs/');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer } from '../../src/server.ts';
+import { createMcpServer } from '../../packages/server/src/server.ts';
 import { send } from '../support/rpc.ts';
-import { corsHeaders, isHostAllowed, isOriginAllowed } from '../../src/http/origin.ts';
+import { corsHeaders, isHostAllowed, isOriginAllowed } from '../../packages/server/src/http/origin.ts';
 
 const LOCAL_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*'];
 const LOCAL_HOSTS = ['127.0.0.1:*', 'localhost:*', '[::1]:*'];

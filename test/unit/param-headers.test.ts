@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { paramHeaderValue, scanParamHeaders, valueAtPath } from '../../src/tools/param-headers.ts';
+import {
+  paramHeaderValue,
+  scanParamHeaders,
+  valueAtPath,
+} from '../../packages/server/src/tools/param-headers.ts';
 
 const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   type: 'object',

@@ -3,8 +3,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { tools } from '../../functions/mcp/tools/index.ts';
 import { validators as generated } from '../../functions/mcp/validators.generated.ts';
-import { generateValidatorModules } from '../../src/build/validators.ts';
-import { ToolRegistry } from '../../src/tools/registry.ts';
+import { generateValidatorModules } from '../../packages/server/src/build/validators.ts';
+import { ToolRegistry } from '../../packages/server/src/tools/registry.ts';
 import {
   AJV_OPTIONS,
   compileSchema,
@@ -12,7 +12,7 @@ import {
   schemaHash,
   type PrecompiledValidators,
   type Validator,
-} from '../../src/tools/validation.ts';
+} from '../../packages/server/src/tools/validation.ts';
 
 const validators: PrecompiledValidators = generated;
 

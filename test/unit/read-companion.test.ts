@@ -1,20 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log.ts';
-import { remoteStoredOutputs, type InvokeCompanion } from '../../src/outputs/companion/client.ts';
-import { createStoredReadHandler } from '../../src/outputs/companion/handler.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
+import {
+  remoteStoredOutputs,
+  type InvokeCompanion,
+} from '../../packages/server/src/outputs/companion/client.ts';
+import { createStoredReadHandler } from '../../packages/server/src/outputs/companion/handler.ts';
 import {
   parsePageQuery,
   parseStoredPageRequest,
   parseStoredPageResponse,
   STORED_PAGE_VERSION,
-} from '../../src/outputs/companion/page-contract.ts';
-import { createOffloader } from '../../src/outputs/offloader.ts';
-import type { PageQuery } from '../../src/outputs/paging/page.ts';
-import { storedOutputPages } from '../../src/outputs/paging/pager.ts';
-import { storedOutputs } from '../../src/outputs/reader.ts';
-import type { ResourceContext } from '../../src/resources/provider.ts';
-import { memoryStorage } from '../../src/storage/memory.ts';
-import { StorageError, type RangeReader } from '../../src/storage/storage.ts';
+} from '../../packages/server/src/outputs/companion/page-contract.ts';
+import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import type { PageQuery } from '../../packages/server/src/outputs/paging/page.ts';
+import { storedOutputPages } from '../../packages/server/src/outputs/paging/pager.ts';
+import { storedOutputs } from '../../packages/server/src/outputs/reader.ts';
+import type { ResourceContext } from '../../packages/server/src/resources/provider.ts';
+import { memoryStorage } from '../../packages/server/src/storage/memory.ts';
+import { StorageError, type RangeReader } from '../../packages/server/src/storage/storage.ts';
 
 // Version 2 of the companion contract: pages of stored outputs, checked on both sides, next to version 1.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvParser, CsvRecordTooLong, type CsvRecord } from '../../src/outputs/paging/csv.ts';
+import { CsvParser, CsvRecordTooLong, type CsvRecord } from '../../packages/server/src/outputs/paging/csv.ts';
 
 /** Parses text fed in pieces of the given size (every cut must give the same records). */
 function parse(text: string, piece = text.length || 1, max = 1 << 20): CsvRecord[] {

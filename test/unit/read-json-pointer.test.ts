@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formatPointer, parsePointer, resolvePointer } from '../../src/outputs/paging/json-pointer.ts';
+import {
+  formatPointer,
+  parsePointer,
+  resolvePointer,
+} from '../../packages/server/src/outputs/paging/json-pointer.ts';
 
 // RFC 6901: the JSON string form of a pointer, its escapes and its evaluation, with the examples of section 5.
 const DOC = {

@@ -6,8 +6,12 @@ import {
   partFacts,
   readLayout,
   scanStartForLine,
-} from '../../src/outputs/layout.ts';
-import { lineChunks, MAX_PIECE_BYTES, type LineChunk } from '../../src/outputs/paging/line-chunks.ts';
+} from '../../packages/server/src/outputs/layout.ts';
+import {
+  lineChunks,
+  MAX_PIECE_BYTES,
+  type LineChunk,
+} from '../../packages/server/src/outputs/paging/line-chunks.ts';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 const SHA = 'a'.repeat(64);

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { generateValidatorModules } from '../../src/build/validators.ts';
-import { createOffloader } from '../../src/outputs/offloader.ts';
-import { storedOutputPages } from '../../src/outputs/paging/pager.ts';
+import { generateValidatorModules } from '../../packages/server/src/build/validators.ts';
+import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import { storedOutputPages } from '../../packages/server/src/outputs/paging/pager.ts';
 import {
   READ_OUTPUT_INPUT_SCHEMA,
   READ_OUTPUT_OUTPUT_SCHEMA,
   READ_OUTPUT_TOOL,
-} from '../../src/outputs/read-tool.ts';
-import { storedOutputs } from '../../src/outputs/reader.ts';
-import { createMcpServer, type McpServerOptions } from '../../src/server.ts';
-import { memoryStorage } from '../../src/storage/memory.ts';
-import { defineTool } from '../../src/tools/define.ts';
-import { schemaHash } from '../../src/tools/validation.ts';
+} from '../../packages/server/src/outputs/read-tool.ts';
+import { storedOutputs } from '../../packages/server/src/outputs/reader.ts';
+import { createMcpServer, type McpServerOptions } from '../../packages/server/src/server.ts';
+import { memoryStorage } from '../../packages/server/src/storage/memory.ts';
+import { defineTool } from '../../packages/server/src/tools/define.ts';
+import { schemaHash } from '../../packages/server/src/tools/validation.ts';
 import { send } from '../support/rpc.ts';
 
 // When the server offers read_output, how the offload notice points at it, and why a page is never stored itself.

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log.ts';
-import { createOffloader } from '../../src/outputs/offloader.ts';
-import type { PageOutcome } from '../../src/outputs/paging/page.ts';
-import { storedOutputPages } from '../../src/outputs/paging/pager.ts';
-import { readQuery, type ReadOutputArgs } from '../../src/outputs/read-query.ts';
-import { memoryStorage } from '../../src/storage/memory.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
+import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import type { PageOutcome } from '../../packages/server/src/outputs/paging/page.ts';
+import { storedOutputPages } from '../../packages/server/src/outputs/paging/pager.ts';
+import { readQuery, type ReadOutputArgs } from '../../packages/server/src/outputs/read-query.ts';
+import { memoryStorage } from '../../packages/server/src/storage/memory.ts';
 
 // The page-reading engine over in-memory storage: what each way of reading returns at the edges (characters cut
 // by offsets, lines longer than a page, matches across pieces, parts, old outputs) and what it refuses.

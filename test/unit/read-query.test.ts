@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { OutputLimits } from '../../src/limits.ts';
-import { pageBudget, readQuery } from '../../src/outputs/read-query.ts';
+import { OutputLimits } from '../../packages/server/src/limits.ts';
+import { pageBudget, readQuery } from '../../packages/server/src/outputs/read-query.ts';
 
 const uri = 'mcp-output://outputs/0123456789abcdef0123456789abcdef';
 const BUDGET = 16_384;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createRequestStateCodec } from '../../src/input/request-state.ts';
-import { ErrorCode, McpError } from '../../src/protocol/errors.ts';
+import { createRequestStateCodec } from '../../packages/server/src/input/request-state.ts';
+import { ErrorCode, McpError } from '../../packages/server/src/protocol/errors.ts';
 
 const binding = { method: 'tools/call', name: 'book_trip', arguments: { destination: 'Lisbon', qty: 1 } };
 const secret = 'a-test-secret-of-enough-length';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { s3Storage } from '../../src/storage/s3.ts';
+import { s3Storage } from '../../packages/server/src/storage/s3.ts';
 
 // A stand-in for S3 answering every GetObject with a 403 of the code the test chooses.
 let code = 'AccessDenied';

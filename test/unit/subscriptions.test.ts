@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer } from '../../src/index.ts';
+import { createMcpServer } from '../../packages/server/src/index.ts';
 import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
 
 const server = createMcpServer({ info: { name: 'unit', version: '1.0.0' } });

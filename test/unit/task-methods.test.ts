@@ -6,10 +6,10 @@ import {
   memoryTaskStore,
   TASKS_EXTENSION,
   type McpServerOptions,
-} from '../../src/index.ts';
-import { TASK_METHODS } from '../../src/methods/lazy-tasks.ts';
-import { taskMethods } from '../../src/methods/tasks.ts';
-import type { TaskRuntime } from '../../src/tasks/runtime.ts';
+} from '../../packages/server/src/index.ts';
+import { TASK_METHODS } from '../../packages/server/src/methods/lazy-tasks.ts';
+import { taskMethods } from '../../packages/server/src/methods/tasks.ts';
+import type { TaskRuntime } from '../../packages/server/src/tasks/runtime.ts';
 import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
 
 // The tasks extension through the transport and dispatcher (no network): who gets a task, era rules, the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TaskLimits } from '../../src/limits.ts';
+import { TaskLimits } from '../../packages/server/src/limits.ts';
 import {
   answer,
   cancel,
@@ -14,8 +14,8 @@ import {
   settle,
   wireTask,
   type RunOutcome,
-} from '../../src/tasks/policy.ts';
-import type { TaskRecord } from '../../src/tasks/types.ts';
+} from '../../packages/server/src/tasks/policy.ts';
+import type { TaskRecord } from '../../packages/server/src/tasks/types.ts';
 
 const T0 = Date.parse('2026-11-23T10:00:00.000Z');
 const fresh = (): TaskRecord =>

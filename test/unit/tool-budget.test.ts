@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer, createOffloader, defineTool, memoryStorage } from '../../src/index.ts';
+import {
+  createMcpServer,
+  createOffloader,
+  defineTool,
+  memoryStorage,
+} from '../../packages/server/src/index.ts';
 import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
 import { renderChart } from '../../functions/mcp/tools/render-chart.ts';
 import { send } from '../support/rpc.ts';

@@ -7,11 +7,11 @@ import {
   streamedText,
   ToolError,
   type ToolCallRecord,
-} from '../../src/index.ts';
-import { isClientError, toolMetricValues } from '../../src/tools/tool-metrics.ts';
-import { createOffloader } from '../../src/outputs/offloader.ts';
-import { silentLogger } from '../../src/log.ts';
-import { classifyEra } from '../../src/protocol/versions.ts';
+} from '../../packages/server/src/index.ts';
+import { isClientError, toolMetricValues } from '../../packages/server/src/tools/tool-metrics.ts';
+import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
+import { classifyEra } from '../../packages/server/src/protocol/versions.ts';
 import { send } from '../support/rpc.ts';
 
 /** A server whose observer keeps every record, with a 1 KiB offload threshold over memory storage. */

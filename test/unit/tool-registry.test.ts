@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool, ToolError, type ToolDefinition } from '../../src/index.ts';
-import { silentLogger, type Logger } from '../../src/log.ts';
-import { ErrorCode, McpError } from '../../src/protocol/errors.ts';
-import type { CallToolResult } from '../../src/protocol/types.ts';
-import { ToolRegistry, type CallContext } from '../../src/tools/registry.ts';
+import { defineTool, ToolError, type ToolDefinition } from '../../packages/server/src/index.ts';
+import { silentLogger, type Logger } from '../../packages/server/src/log.ts';
+import { ErrorCode, McpError } from '../../packages/server/src/protocol/errors.ts';
+import type { CallToolResult } from '../../packages/server/src/protocol/types.ts';
+import { ToolRegistry, type CallContext } from '../../packages/server/src/tools/registry.ts';
 
 const noop = () => undefined;
 const tool = (overrides: Partial<ToolDefinition> = {}): ToolDefinition => ({

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { contentBlockProblem, toCallToolResult, toolErrorResult } from '../../src/tools/result.ts';
+import {
+  contentBlockProblem,
+  toCallToolResult,
+  toolErrorResult,
+} from '../../packages/server/src/tools/result.ts';
 
 const link = { type: 'resource_link', uri: 'docs://a', name: 'a' };
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode, McpError } from '../../src/protocol/errors.ts';
+import { ErrorCode, McpError } from '../../packages/server/src/protocol/errors.ts';
 import {
   classifyEra,
   DEFAULT_LEGACY_VERSION,
   MetaKey,
   negotiateLegacyVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from '../../src/protocol/versions.ts';
+} from '../../packages/server/src/protocol/versions.ts';
 
 const caps = {};
 const meta = (extra: Record<string, unknown> = {}) => ({

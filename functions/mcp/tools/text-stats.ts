@@ -1,4 +1,4 @@
-import { defineTool } from '../../../src/index.ts';
+import { defineTool } from '../../../packages/server/src/index.ts';
 
 const outputSchema = {
   type: 'object',

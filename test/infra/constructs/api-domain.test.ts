@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as rest from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { describe, expect, it } from 'vitest';
-import { ApiDomain, type ApiDomainProps } from '../../../infra/constructs/api-domain.ts';
+import { ApiDomain, type ApiDomainProps } from '../../../packages/cdk/src/api-domain.ts';
 import { CDK_JSON_CONTEXT, newStack } from '../synth.ts';
 import { only } from '../template.ts';
 

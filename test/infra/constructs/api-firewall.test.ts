@@ -6,8 +6,8 @@ import {
   BRIDGE_EXEMPTIONS,
   COMMON_RULE_SET_BODY_RULES,
   COMMON_RULE_SET_RULES,
-} from '../../../infra/constructs/api-firewall.ts';
-import { Defaults } from '../../../src/limits.ts';
+} from '../../../packages/cdk/src/api-firewall.ts';
+import { Defaults } from '../../../packages/server/src/limits.ts';
 import { newStack } from '../synth.ts';
 import { only } from '../template.ts';
 

@@ -2,7 +2,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
-import { AuthorizationApi, type AuthorizationApiProps } from '../../../infra/constructs/authorization-api.ts';
+import { AuthorizationApi, type AuthorizationApiProps } from '../../../packages/cdk/src/authorization-api.ts';
 import { newStack } from '../synth.ts';
 import { only } from '../template.ts';
 

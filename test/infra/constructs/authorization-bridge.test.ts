@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   AuthorizationBridge,
   type AuthorizationBridgeProps,
-} from '../../../infra/constructs/authorization-bridge.ts';
+} from '../../../packages/cdk/src/authorization-bridge.ts';
 import { newStack } from '../synth.ts';
 import { lambdaFunction, only } from '../template.ts';
 import { BRIDGE_ROUTE_KEYS } from '../bridge-routes.ts';

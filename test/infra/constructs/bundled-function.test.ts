@@ -4,12 +4,12 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
-import { FUNCTION_ENTRIES, NODE_TARGET } from '../../../infra/bundling.ts';
+import { FUNCTION_ENTRIES, NODE_TARGET } from '../../../packages/cdk/src/bundling.ts';
 import {
   BundledFunction,
   LAMBDA_RUNTIME,
   type BundledFunctionProps,
-} from '../../../infra/constructs/bundled-function.ts';
+} from '../../../packages/cdk/src/bundled-function.ts';
 import { newStack } from '../synth.ts';
 import { expectLeastPrivilege, logGroupArnOf, only, roleOf } from '../template.ts';
 

@@ -7,7 +7,7 @@ import {
   defaultDomainPrefix,
   domainPrefixProblem,
   type CognitoIssuerProps,
-} from '../../../infra/constructs/cognito-issuer.ts';
+} from '../../../packages/cdk/src/cognito-issuer.ts';
 import { CDK_JSON_CONTEXT, newStack } from '../synth.ts';
 import { only } from '../template.ts';
 

@@ -2,10 +2,10 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
-import { LAMBDA_RUNTIME } from '../../../infra/constructs/bundled-function.ts';
-import { McpEndpoint, type McpEndpointProps } from '../../../infra/constructs/mcp-endpoint.ts';
-import { loadConfig } from '../../../src/config.ts';
-import { Defaults } from '../../../src/limits.ts';
+import { LAMBDA_RUNTIME } from '../../../packages/cdk/src/bundled-function.ts';
+import { McpEndpoint, type McpEndpointProps } from '../../../packages/cdk/src/mcp-endpoint.ts';
+import { loadConfig } from '../../../packages/server/src/config.ts';
+import { Defaults } from '../../../packages/server/src/limits.ts';
 import { newStack } from '../synth.ts';
 import { expectLeastPrivilege, lambdaFunction, logGroupArnOf, only } from '../template.ts';
 
@@ -34,7 +34,7 @@ describe('McpEndpoint', () => {
     expect(stack.resolve(endpoint.resourcesFunction.functionName)).toEqual({ Ref: companion.id });
   });
 
-  it('the MCP function receives the endpoint, offload, companion and task settings src/config.ts reads', () => {
+  it('the MCP function receives the endpoint, offload, companion and task settings packages/server/src/config.ts reads', () => {
     const { mcp, bucketId, companion, worker, tableId } = build();
     expect(mcp.resource.Properties.Environment.Variables).toEqual({
       POWERTOOLS_SERVICE_NAME: 'mcp-lambda-template',

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
-import { McpHttpApi, type McpHttpApiProps } from '../../../infra/constructs/mcp-http-api.ts';
+import { McpHttpApi, type McpHttpApiProps } from '../../../packages/cdk/src/mcp-http-api.ts';
 import { newStack } from '../synth.ts';
 import { only } from '../template.ts';
 

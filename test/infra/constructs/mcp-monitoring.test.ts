@@ -6,7 +6,7 @@ import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
-import { McpMonitoring, type McpMonitoringProps } from '../../../infra/constructs/mcp-monitoring.ts';
+import { McpMonitoring, type McpMonitoringProps } from '../../../packages/cdk/src/mcp-monitoring.ts';
 import { newStack } from '../synth.ts';
 import { only } from '../template.ts';
 

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
-import { McpRestApi, type McpRestApiProps } from '../../../infra/constructs/mcp-rest-api.ts';
+import { McpRestApi, type McpRestApiProps } from '../../../packages/cdk/src/mcp-rest-api.ts';
 import { newStack } from '../synth.ts';
 import { only, type Resource } from '../template.ts';
 

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { describe, expect, it } from 'vitest';
-import { OutputBucket, type OutputBucketProps } from '../../../infra/constructs/output-bucket.ts';
+import { OutputBucket, type OutputBucketProps } from '../../../packages/cdk/src/output-bucket.ts';
 import { newStack } from '../synth.ts';
 import { only } from '../template.ts';
 

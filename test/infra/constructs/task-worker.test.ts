@@ -4,9 +4,9 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { describe, expect, it } from 'vitest';
-import { LAMBDA_RUNTIME } from '../../../infra/constructs/bundled-function.ts';
-import { OutputBucket } from '../../../infra/constructs/output-bucket.ts';
-import { TaskWorker, type TaskWorkerProps } from '../../../infra/constructs/task-worker.ts';
+import { LAMBDA_RUNTIME } from '../../../packages/cdk/src/bundled-function.ts';
+import { OutputBucket } from '../../../packages/cdk/src/output-bucket.ts';
+import { TaskWorker, type TaskWorkerProps } from '../../../packages/cdk/src/task-worker.ts';
 import { newStack } from '../synth.ts';
 import { expectLeastPrivilege, lambdaFunction, logGroupArnOf, only } from '../template.ts';
 

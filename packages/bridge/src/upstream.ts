@@ -1,0 +1,213 @@
+import { errors, jwtVerify } from 'jose';
+import { RemoteKeySet } from '../../server/src/auth/jwks.ts';
+import { fetchJsonObject } from '../../server/src/auth/remote-json.ts';
+import { isSecureUrl } from '../../server/src/auth/urls.ts';
+
+/**
+ * The upstream OpenID provider that signs users in (Cognito managed login in the deployed stack, an embedded
+ * provider locally): standard authorization code flow with PKCE and a nonce, as a confidential client with one
+ * fixed callback. The ID token is verified with jose (signature against the provider's published keys, `iss`,
+ * `aud`, `exp`, `nonce`); only its `sub` is used.
+ */
+
+export interface UpstreamOptions {
+  /** The provider's issuer identifier; its discovery document is read from `/.well-known/openid-configuration`. */
+  issuer: string;
+  clientId: string;
+  /** The client secret, or a function that reads it (from Secrets Manager) once. */
+  clientSecret: string | ((signal: AbortSignal) => Promise<string>);
+  /** Scopes asked of the provider. */
+  scopes: readonly string[];
+  /** Time limit of one call when the caller's signal allows more. */
+  timeoutMs: number;
+}
+
+/** The subset of the discovery document used here. */
+interface ProviderMetadata {
+  authorization_endpoint: string;
+  token_endpoint: string;
+  jwks_uri: string;
+  issParameter: boolean;
+}
+
+export type UpstreamIdentity =
+  { ok: true; subject: string } | { ok: false; reason: string; temporary: boolean };
+
+export interface Upstream {
+  /** The provider's authorization endpoint (its origin goes into the consent page's form-action). */
+  authorizationEndpoint(signal: AbortSignal): Promise<string>;
+  /** The URL the browser is sent to for sign-in. */
+  authorizationUrl(
+    params: { redirectUri: string; state: string; nonce: string; codeChallenge: string },
+    signal: AbortSignal,
+  ): Promise<string>;
+  /** Exchanges the code from the callback and verifies the ID token; never throws. */
+  redeem(
+    params: {
+      code: string;
+      redirectUri: string;
+      codeVerifier: string;
+      nonce: string;
+      iss: string | undefined;
+    },
+    signal: AbortSignal,
+  ): Promise<UpstreamIdentity>;
+}
+
+const ID_TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA'];
+const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
+
+/** Reads the provider's discovery document and keeps what the flow needs (all URLs https, or loopback http). */
+async function discover(options: UpstreamOptions, signal: AbortSignal): Promise<ProviderMetadata> {
+  const doc = await fetchJsonObject(`${options.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`, {
+    fetch: (u, init) => fetch(u, { ...init, signal: AbortSignal.any([init.signal, signal]) }),
+    timeoutMs: options.timeoutMs,
+  });
+  if (doc.issuer !== options.issuer) throw new Error('The upstream discovery document names another issuer');
+  for (const name of ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const)
+    if (typeof doc[name] !== 'string' || !isSecureUrl(doc[name] as string))
+      throw new Error(`The upstream discovery document has no usable ${name}`);
+  return {
+    authorization_endpoint: doc.authorization_endpoint as string,
+    token_endpoint: doc.token_endpoint as string,
+    jwks_uri: doc.jwks_uri as string,
+    issParameter: doc.authorization_response_iss_parameter_supported === true,
+  };
+}
+
+type Exchange = { ok: true; idToken: string } | { ok: false; reason: string; temporary: boolean };
+
+/** The code exchange at the provider's token endpoint, authenticated with HTTP Basic (client_secret_basic). */
+async function exchange(
+  options: UpstreamOptions,
+  endpoint: string,
+  secret: string,
+  params: { code: string; redirectUri: string; codeVerifier: string },
+  signal: AbortSignal,
+): Promise<Exchange> {
+  const basic = Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(secret)}`).toString(
+    'base64',
+  );
+  let body: Record<string, unknown>;
+  try {
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      redirect: 'error',
+      signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        authorization: `Basic ${basic}`,
+      },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: params.code,
+        redirect_uri: params.redirectUri,
+        code_verifier: params.codeVerifier,
+      }).toString(),
+    });
+    const text = await response.text();
+    if (text.length > MAX_TOKEN_RESPONSE_BYTES) throw new Error('token response too large');
+    if (response.status !== 200)
+      return {
+        ok: false,
+        reason: `the sign-in provider refused the code (${response.status})`,
+        temporary: false,
+      };
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return { ok: false, reason: 'the sign-in provider token endpoint is unreachable', temporary: true };
+  }
+  return typeof body.id_token === 'string'
+    ? { ok: true, idToken: body.id_token }
+    : { ok: false, reason: 'the sign-in provider returned no ID token', temporary: false };
+}
+
+/** Verifies the ID token (signature, iss, aud, azp, exp, nonce) and returns its subject. */
+async function verifyIdToken(
+  options: UpstreamOptions,
+  keys: RemoteKeySet,
+  idToken: string,
+  nonce: string,
+): Promise<UpstreamIdentity> {
+  try {
+    const { payload } = await jwtVerify(idToken, keys.resolve, {
+      issuer: options.issuer,
+      audience: options.clientId,
+      algorithms: ID_TOKEN_ALGORITHMS,
+      requiredClaims: ['sub', 'exp', 'iat'],
+      clockTolerance: 30,
+    });
+    if (payload.nonce !== nonce)
+      return { ok: false, reason: 'the ID token nonce does not match', temporary: false };
+    if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== options.clientId)
+      return { ok: false, reason: 'the ID token was issued to another client', temporary: false };
+    if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 255)
+      return { ok: false, reason: 'the ID token has no usable subject', temporary: false };
+    return { ok: true, subject: payload.sub };
+  } catch (error) {
+    return {
+      ok: false,
+      reason: 'the ID token could not be verified',
+      temporary: !(error instanceof errors.JOSEError),
+    };
+  }
+}
+
+export function createUpstream(options: UpstreamOptions): Upstream {
+  if (!isSecureUrl(options.issuer))
+    throw new Error(`Upstream issuer ${JSON.stringify(options.issuer)} must be an https URL`);
+  let metadata: Promise<ProviderMetadata> | undefined;
+  let secret: Promise<string> | undefined;
+  let keys: RemoteKeySet | undefined;
+  // Discovery and the secret are read once per container; a failure is forgotten so the next request retries.
+  const meta = (signal: AbortSignal) =>
+    (metadata ??= discover(options, signal).catch((error: unknown) => {
+      metadata = undefined;
+      throw error;
+    }));
+  const readSecret = (signal: AbortSignal) =>
+    typeof options.clientSecret === 'string'
+      ? Promise.resolve(options.clientSecret)
+      : (secret ??= options.clientSecret(signal).catch((error: unknown) => {
+          secret = undefined;
+          throw error;
+        }));
+
+  return {
+    authorizationEndpoint: async (signal) => (await meta(signal)).authorization_endpoint,
+
+    async authorizationUrl(params, signal) {
+      const url = new URL((await meta(signal)).authorization_endpoint);
+      url.search = new URLSearchParams({
+        response_type: 'code',
+        client_id: options.clientId,
+        redirect_uri: params.redirectUri,
+        scope: options.scopes.join(' '),
+        state: params.state,
+        nonce: params.nonce,
+        code_challenge: params.codeChallenge,
+        code_challenge_method: 'S256',
+      }).toString();
+      return url.href;
+    },
+
+    async redeem(params, signal) {
+      let provider: ProviderMetadata;
+      let clientSecret: string;
+      try {
+        provider = await meta(signal);
+        clientSecret = await readSecret(signal);
+      } catch {
+        return { ok: false, reason: 'the sign-in provider is unreachable', temporary: true };
+      }
+      // RFC 9207: when the provider sends `iss`, it must be this provider (mix-up defence).
+      if ((provider.issParameter || params.iss !== undefined) && params.iss !== options.issuer)
+        return { ok: false, reason: 'the sign-in response came from another issuer', temporary: false };
+      const exchanged = await exchange(options, provider.token_endpoint, clientSecret, params, signal);
+      if (!exchanged.ok) return exchanged;
+      keys ??= new RemoteKeySet({ jwksUri: provider.jwks_uri, timeoutMs: options.timeoutMs });
+      return verifyIdToken(options, keys, exchanged.idToken, params.nonce);
+    },
+  };
+}

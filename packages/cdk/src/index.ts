@@ -1,0 +1,56 @@
+/**
+ * The public surface of the CDK constructs: one construct per deployable concern of an MCP endpoint, each with a
+ * `Props` interface whose every field is documented with its default.
+ */
+export {
+  McpEndpoint,
+  MCP_API_KINDS,
+  type McpApiKind,
+  type McpAuthProps,
+  type McpDomainProps,
+  type McpEndpointAuth,
+  type McpEndpointProps,
+  type McpOAuthProps,
+} from './mcp-endpoint.ts';
+export { McpHttpApi, MCP_CORS_HEADERS, type McpHttpApiProps } from './mcp-http-api.ts';
+export { McpRestApi, type McpRestApiProps } from './mcp-rest-api.ts';
+export {
+  McpMonitoring,
+  type ApiStageMetrics,
+  type McpMonitoringProps,
+  type MonitoredFunction,
+  type ToolMetricsSource,
+} from './mcp-monitoring.ts';
+export { OutputBucket, type OutputBucketProps } from './output-bucket.ts';
+export { TaskWorker, type TaskWorkerProps } from './task-worker.ts';
+export { AuthorizationApi, type AuthorizationApiProps } from './authorization-api.ts';
+export {
+  AuthorizationBridge,
+  BRIDGE_ROUTES,
+  type AuthorizationBridgeProps,
+  type BridgeUpstream,
+} from './authorization-bridge.ts';
+export {
+  CognitoIssuer,
+  defaultDomainPrefix,
+  domainPrefixProblem,
+  type CognitoIssuerProps,
+} from './cognito-issuer.ts';
+export { ApiDomain, domainProblem, type ApiDomainProps, type HostedZoneRef } from './api-domain.ts';
+export {
+  ApiFirewall,
+  BRIDGE_EXEMPTIONS,
+  COMMON_RULE_SET_BODY_RULES,
+  COMMON_RULE_SET_RULES,
+  DEFAULT_COUNT_ONLY_RULES,
+  type ApiFirewallProps,
+} from './api-firewall.ts';
+export {
+  BundledFunction,
+  FUNCTION_LOG_LEVELS,
+  LAMBDA_RUNTIME,
+  localBundling,
+  type BundledFunctionProps,
+  type FunctionLogLevel,
+} from './bundled-function.ts';
+export { isLogRetention, removalPolicyNamed, type RemovalPolicyName } from './defaults.ts';

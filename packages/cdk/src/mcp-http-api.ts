@@ -1,0 +1,213 @@
+import { Duration, Stack, Validations, type RemovalPolicy } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { Defaults, Platform } from '../../server/src/limits.ts';
+import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from './defaults.ts';
+
+/** Request headers an MCP client sends (Streamable HTTP, all revisions); browsers need them allowed by CORS. */
+export const MCP_CORS_HEADERS = [
+  'content-type',
+  'accept',
+  'authorization',
+  'mcp-protocol-version',
+  'mcp-method',
+  'mcp-name',
+  'last-event-id',
+] as const;
+
+/** Properties of an {@link McpHttpApi}. */
+export interface McpHttpApiProps {
+  /** The MCP function every route of the endpoint invokes. Required. */
+  readonly handler: lambda.IFunction;
+  /**
+   * Path of the MCP endpoint (MCP_PATH).
+   * @default '/mcp' (`Defaults.mcpPath` in packages/server/src/limits.ts)
+   */
+  readonly path?: string;
+  /**
+   * Stage name; `$default` serves the endpoint at the root of the API URL, any other name prefixes it.
+   * @default '$default' (`Defaults.stageName`)
+   */
+  readonly stageName?: string;
+  /**
+   * Steady-state request rate limit of the stage, requests per second.
+   * @default 50 (`Defaults.throttleRateLimit`)
+   */
+  readonly throttleRateLimit?: number;
+  /**
+   * Burst limit of the stage, requests.
+   * @default 100 (`Defaults.throttleBurstLimit`)
+   */
+  readonly throttleBurstLimit?: number;
+  /**
+   * Browser origins allowed to call the endpoint (MCP_ALLOWED_ORIGINS): exact origins such as
+   * `https://app.example.com`, or `*`. When set, API Gateway answers CORS preflights for them; the function still
+   * rejects any other Origin with 403.
+   * @default - none: no CORS preflight (non-browser clients need none)
+   */
+  readonly allowedOrigins?: readonly string[];
+  /**
+   * Paths of the OAuth protected resource metadata (RFC 9728), routed to the MCP function for GET when the
+   * endpoint requires tokens, e.g. `/.well-known/oauth-protected-resource/mcp`.
+   * @default - none (an endpoint without authorization)
+   */
+  readonly metadataPaths?: readonly string[];
+  /**
+   * Extra request headers browsers may send, beyond {@link MCP_CORS_HEADERS} (e.g. `mcp-param-region`).
+   * @default - none
+   */
+  readonly extraCorsHeaders?: readonly string[];
+  /**
+   * Retention of the access log group.
+   * @default logs.RetentionDays.ONE_MONTH (`Defaults.logRetentionDays`)
+   */
+  readonly accessLogRetention?: logs.RetentionDays;
+  /**
+   * What happens to the access log group when the stack is deleted.
+   * @default RemovalPolicy.DESTROY (`Defaults.removalPolicy`)
+   */
+  readonly removalPolicy?: RemovalPolicy;
+  /**
+   * Turn off the generated `execute-api` endpoint, so only a custom domain serves the API (requests to the
+   * generated URL get 403).
+   * @default false
+   */
+  readonly disableExecuteApiEndpoint?: boolean;
+}
+
+/** One JSON line per request in the access log (HTTP API `$context` variables). */
+const ACCESS_LOG_FORMAT = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  sourceIp: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  httpMethod: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  responseLatencyMs: '$context.responseLatency',
+  integrationLatencyMs: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationError: '$context.integrationErrorMessage',
+  lambdaRequestId: '$context.integration.requestId',
+};
+
+/**
+ * The public HTTP side: an API Gateway HTTP API (payload format 2.0) whose MCP path routes POST, GET and DELETE to
+ * the MCP function (the function answers GET and DELETE with 405, as the transport rules require), one stage with
+ * throttling and JSON access logs, and CORS only for configured origins.
+ */
+export class McpHttpApi extends Construct {
+  /** The HTTP API. */
+  readonly api: apigw.HttpApi;
+  /** The stage that serves the endpoint. */
+  readonly stage: apigw.HttpStage;
+  /** The access log group of the stage. */
+  readonly accessLogs: logs.LogGroup;
+  /** Path of the MCP endpoint. */
+  readonly path: string;
+  /** The MCP endpoint URL clients connect to. */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: McpHttpApiProps) {
+    super(scope, id);
+    const path = props.path ?? Defaults.mcpPath;
+    const stageName = props.stageName ?? Defaults.stageName;
+    if (stageName !== '$default' && !/^[A-Za-z0-9_-]{1,128}$/.test(stageName)) {
+      throw new Error(
+        `McpHttpApi: stage name ${JSON.stringify(stageName)} must be "$default" or 1-128 of A-Z a-z 0-9 _ -`,
+      );
+    }
+    const rateLimit = props.throttleRateLimit ?? Defaults.throttleRateLimit;
+    const burstLimit = props.throttleBurstLimit ?? Defaults.throttleBurstLimit;
+    if (!(Number.isFinite(rateLimit) && rateLimit > 0))
+      throw new Error('McpHttpApi: throttleRateLimit must be a positive number of requests per second');
+    if (!(Number.isInteger(burstLimit) && burstLimit > 0))
+      throw new Error('McpHttpApi: throttleBurstLimit must be a positive integer');
+    const origins = props.allowedOrigins ?? [];
+    const badOrigin = origins.find((o) => o !== '*' && !/^https?:\/\/[^/*]+$/.test(o));
+    if (badOrigin !== undefined) {
+      throw new Error(
+        `McpHttpApi: allowed origin ${JSON.stringify(badOrigin)} is not an exact origin; API Gateway CORS needs ` +
+          '"scheme://host[:port]" or "*"',
+      );
+    }
+
+    this.api = new apigw.HttpApi(this, 'Api', {
+      apiName: `${Stack.of(this).stackName}-mcp`,
+      description: 'MCP Streamable HTTP endpoint (stateless, JSON responses)',
+      createDefaultStage: false,
+      ...(props.disableExecuteApiEndpoint ? { disableExecuteApiEndpoint: true } : {}),
+      ...(origins.length
+        ? {
+            corsPreflight: {
+              allowOrigins: [...origins],
+              // GET only for the public metadata documents, when the endpoint requires tokens.
+              allowMethods: props.metadataPaths?.length
+                ? [apigw.CorsHttpMethod.POST, apigw.CorsHttpMethod.GET]
+                : [apigw.CorsHttpMethod.POST],
+              allowHeaders: [...MCP_CORS_HEADERS, ...(props.extraCorsHeaders ?? [])],
+              // A browser client must read the 401/403 challenge to find the authorization server.
+              exposeHeaders: ['www-authenticate'],
+              maxAge: Duration.hours(1),
+            },
+          }
+        : {}),
+    });
+
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: props.accessLogRetention ?? DEFAULT_LOG_RETENTION,
+      removalPolicy: props.removalPolicy ?? DEFAULT_REMOVAL_POLICY,
+    });
+    this.stage = this.api.addStage('Stage', {
+      stageName,
+      autoDeploy: true,
+      throttle: { rateLimit, burstLimit },
+      accessLogSettings: {
+        destination: new apigw.LogGroupLogDestination(this.accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FORMAT)),
+      },
+    });
+
+    const integration = new HttpLambdaIntegration('McpIntegration', props.handler, {
+      payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
+    });
+    const routes = this.api.addRoutes({
+      path,
+      methods: [apigw.HttpMethod.POST, apigw.HttpMethod.GET, apigw.HttpMethod.DELETE],
+      integration,
+    });
+    for (const metadataPath of props.metadataPaths ?? []) {
+      routes.push(
+        ...this.api.addRoutes({ path: metadataPath, methods: [apigw.HttpMethod.GET], integration }),
+      );
+    }
+
+    // An HTTP API waits up to 30 s for its integration (29 s is the REST and WebSocket limit); the CDK's
+    // HttpIntegration refuses more than 29 s, so the limit is stated on the CloudFormation resource itself.
+    for (const child of this.api.node.findAll()) {
+      if (child instanceof apigw.CfnIntegration)
+        child.timeoutInMillis = Platform.httpApiIntegrationTimeoutSeconds * 1000;
+    }
+
+    for (const route of routes) {
+      Validations.of(route).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason:
+          'Authorization happens inside the MCP function, not in an API Gateway authorizer: with auth=oauth the ' +
+          'function validates bearer tokens and answers 401/403 with the WWW-Authenticate challenge and ' +
+          'resource_metadata that MCP clients need to find the authorization server, which an authorizer cannot ' +
+          'shape; with auth=none the endpoint is deliberately open. Metadata routes are public by RFC 9728.',
+      });
+    }
+
+    this.path = path;
+    this.url = `${this.stage.url.replace(/\/$/, '')}${path}`;
+  }
+}

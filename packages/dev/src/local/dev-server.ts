@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { Defaults, Platform, type StreamingEvent, type StreamingHandler } from '../../../server/src/index.ts';
+import { closeIdleConnectionsSafely } from './keep-alive.ts';
+import { toRestApiEvent } from './rest-event.ts';
+import { LocalResponseStream } from './stream-response.ts';
+
+/** A Lambda handler for API Gateway HTTP API events, as `functions/mcp/handler.ts` exports. */
+export type LambdaHttpHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** The handler the local server calls, and so the API it stands in for. */
+export type LocalHandler =
+  /** An API Gateway HTTP API (payload 2.0 events, one complete response each), as `functions/mcp/handler.ts` `handler`. */
+  | { handler: LambdaHttpHandler }
+  /**
+   * A REST API with response streaming (payload 1.0 events, the response written as the handler streams it), as
+   * `functions/mcp/handler.ts` `streamingHandler`.
+   */
+  | { streamingHandler: StreamingHandler<StreamingEvent> };
+
+export type LocalServerOptions = LocalHandler & {
+  port: number;
+  /** Interface to bind; loopback by default so nothing outside this machine can connect. */
+  host?: string;
+  /** Simulated Lambda timeout in ms (drives the tool time budget). Default: the MCP function's, 28 s (streaming: 900 s). */
+  timeoutMs?: number;
+};
+
+const TEXTUAL = /^(application\/(json|[\w.+-]*\+json|x-www-form-urlencoded)|text\/)/i;
+
+/** Builds the very event API Gateway (HTTP API, payload 2.0, $default stage) would deliver. */
+function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
+  // The target as sent, split at the first `?`: no URL parsing, which would read `//host/mcp` as a host.
+  const target = req.url ?? '/';
+  const query = target.indexOf('?');
+  const path = query === -1 ? target : target.slice(0, query);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  // Payload 2.0 delivers cookies as a list and drops the Cookie header.
+  const cookies = (headers.cookie ?? '')
+    .split(';')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  delete headers.cookie;
+  const now = new Date();
+  const textual = TEXTUAL.test(headers['content-type'] ?? '');
+  return {
+    version: '2.0',
+    routeKey: '$default',
+    rawPath: path,
+    rawQueryString: query === -1 ? '' : target.slice(query + 1),
+    ...(cookies.length ? { cookies } : {}),
+    headers,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method: req.method ?? 'GET',
+        path,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey: '$default',
+      stage: '$default',
+      time: now.toISOString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length ? { body: textual ? body.toString('utf8') : body.toString('base64') } : {}),
+    isBase64Encoded: body.length > 0 && !textual,
+  };
+}
+
+function lambdaContext(timeoutMs: number): Context {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: 'local',
+    functionVersion: '$LATEST',
+    invokedFunctionArn: 'arn:aws:lambda:local:000000000000:function:local',
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: 'local',
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/**
+ * Reads the whole body, or answers `undefined` as soon as it passes API Gateway's limit: at once for a declared
+ * Content-Length above it, else when the bytes read so far pass it (a chunked body has no declared length). The
+ * rest is never read; the caller answers 413 and closes the connection.
+ */
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    // API Gateway refuses bodies above 10 MB before Lambda runs; the local server does the same.
+    const limit = Platform.gatewayBodyBytes;
+    if (Number(req.headers['content-length']) > limit) return resolve(undefined);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData);
+      req.pause();
+      resolve(undefined);
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
+}
+
+/** How long a refused connection stays open, unread, so the client can read the 413 before it is dropped. */
+const LINGER_MS = 1_000;
+
+/** An answer of the gateway itself (not of the function), as API Gateway words it. */
+const gatewayAnswer = (statusCode: number, message: string): APIGatewayProxyStructuredResultV2 => ({
+  statusCode,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ message }),
+});
+
+/** Writes a Lambda result as API Gateway does: a complete body with its Content-Length (no chunked encoding). */
+function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): void {
+  const text = result.body ?? '';
+  // A text body is written as the string: a Buffer copy of a multi-megabyte answer would only add to the peak.
+  const body = result.isBase64Encoded ? Buffer.from(text, 'base64') : text;
+  res.writeHead(result.statusCode ?? 200, {
+    ...(result.headers as Record<string, string>),
+    ...(result.cookies?.length ? { 'set-cookie': result.cookies } : {}),
+    'content-length': String(typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length),
+  });
+  res.end(body);
+}
+
+/** Serves a Lambda handler over node:http, translating each request into an API Gateway event and back. */
+export async function startLocalServer(
+  options: LocalServerOptions,
+): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+  const timeoutMs =
+    options.timeoutMs ??
+    ('streamingHandler' in options
+      ? Defaults.streamingFunctionTimeoutSeconds
+      : Defaults.mcpFunctionTimeoutSeconds) * 1000;
+  const server = createServer(async (req, res) => {
+    try {
+      // Only origin-form targets (`/mcp`): an absolute URL (`http://elsewhere/mcp`) is a proxy request, not ours.
+      if (!req.url?.startsWith('/')) return write(res, gatewayAnswer(400, 'Bad Request'));
+      const body = await readBody(req);
+      if (body === undefined) {
+        // Answer at once and never read the rest: close our side, and drop the connection shortly after, once the
+        // client has had time to read the answer (dropping it at once could reset the answer away).
+        res.once('finish', () => {
+          req.socket.end();
+          setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+        });
+        return write(res, gatewayAnswer(413, 'Request Entity Too Large'));
+      }
+      if ('streamingHandler' in options) {
+        const stream = new LocalResponseStream(res);
+        await options.streamingHandler(toRestApiEvent(req, body), stream, lambdaContext(timeoutMs));
+        if (!stream.headersSent) throw new Error('the streaming handler sent no response');
+        return;
+      }
+      write(res, await options.handler(toApiGatewayEvent(req, body), lambdaContext(timeoutMs)));
+    } catch {
+      // What API Gateway answers when the integration fails.
+      if (!res.headersSent) write(res, gatewayAnswer(500, 'Internal Server Error'));
+      else res.destroy();
+    }
+  });
+  closeIdleConnectionsSafely(server);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    url: `http://${host}:${port}`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * The public surface of the local runtime of `npm start` and the tests: the local HTTP server with its API Gateway
+ * emulation, the embedded S3, local Lambda invocation and the local OAuth setup. Never deployed; a module of its
+ * own so no function's bundle reaches it (packages/server/src/index.ts says why).
+ */
+export {
+  startLocalServer,
+  type LambdaHttpHandler,
+  type LocalHandler,
+  type LocalServerOptions,
+} from './dev-server.ts';
+export { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3, type LocalS3Options } from './s3.ts';
+export {
+  startLocalLambda,
+  type InvokedHandler,
+  type LocalLambda,
+  type LocalLambdaOptions,
+} from './lambda-invoke.ts';
+export {
+  DEV_USER_EMAIL,
+  startLocalOidcProvider,
+  type LocalOidcProvider,
+  type LocalOidcProviderOptions,
+} from './oidc-provider.ts';
+export {
+  LOCAL_SCOPE,
+  startLocalAuthorization,
+  type LocalAuthorization,
+  type LocalAuthorizationOptions,
+} from './authorization.ts';
