@@ -1,6 +1,7 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { applyAuthDefault, readSettings } from './context.ts';
+import { tools } from '../functions/mcp/tools/index.ts';
 import { McpStack } from './stack.ts';
 
 // Entry point of `cdk synth` / `cdk deploy` (cdk.json "app"): settings come from CDK context, see the README.
@@ -8,7 +9,8 @@ const app = new App();
 const settings = applyAuthDefault(readSettings((key) => app.node.tryGetContext(key)));
 new McpStack(app, settings.stackName, {
   description: 'Stateless MCP server on AWS Lambda behind API Gateway (mcp-lambda-template)',
-  endpoint: settings.endpoint,
+  // The tools the MCP function serves, by name, for their dashboard rows and alarms.
+  endpoint: { ...settings.endpoint, toolNames: tools.map((tool) => tool.name) },
   ...(settings.alarmTopicArn ? { alarmTopicArn: settings.alarmTopicArn } : {}),
   ...(settings.alarmEmail ? { alarmEmail: settings.alarmEmail } : {}),
 });

@@ -1,16 +1,16 @@
 import { Duration } from 'aws-cdk-lib';
-import { Defaults } from '../packages/server/src/limits.ts';
-import { FUNCTION_LOG_LEVELS, type FunctionLogLevel } from '../packages/cdk/src/bundled-function.ts';
+import { Defaults } from '@mcp-lambda/server';
+import { FUNCTION_LOG_LEVELS, type FunctionLogLevel } from '@mcp-lambda/cdk';
 import {
   MCP_API_KINDS,
   type McpApiKind,
   type McpAuthProps,
   type McpDomainProps,
   type McpEndpointProps,
-} from '../packages/cdk/src/mcp-endpoint.ts';
-import { domainProblem } from '../packages/cdk/src/api-domain.ts';
-import { COMMON_RULE_SET_BODY_RULES } from '../packages/cdk/src/api-firewall.ts';
-import { isLogRetention, removalPolicyNamed } from '../packages/cdk/src/defaults.ts';
+} from '@mcp-lambda/cdk';
+import { domainProblem } from '@mcp-lambda/cdk';
+import { COMMON_RULE_SET_BODY_RULES } from '@mcp-lambda/cdk';
+import { isLogRetention, removalPolicyNamed } from '@mcp-lambda/cdk';
 
 /** What `infra/app.ts` needs to build the stack, read from CDK context (cdk.json `context` or `-c key=value`). */
 export interface AppSettings {

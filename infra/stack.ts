@@ -3,7 +3,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
-import { McpEndpoint, type McpEndpointProps } from '../packages/cdk/src/mcp-endpoint.ts';
+import { McpEndpoint, type McpEndpointProps } from '@mcp-lambda/cdk';
 
 /** Properties of the {@link McpStack}: the `StackProps` plus the ones below. */
 export interface McpStackProps extends StackProps {

@@ -12,7 +12,7 @@ import {
   loadLogLevel,
   type StreamingEvent,
   type StreamingHandler,
-} from '../../packages/server/src/index.ts';
+} from '@mcp-lambda/server';
 import {
   LOCAL_S3_CREDENTIALS,
   startLocalAuthorization,
@@ -22,7 +22,7 @@ import {
   type LambdaHttpHandler,
   type LocalLambda,
   type LocalS3,
-} from '../../packages/dev/src/local/index.ts';
+} from '@mcp-lambda/dev';
 
 const env = process.env;
 const log = (message: string, fields: Record<string, unknown> = {}) =>

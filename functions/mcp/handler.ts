@@ -14,7 +14,7 @@ import {
   remoteStoredOutputs,
   s3Storage,
   storedOutputs,
-} from '../../packages/server/src/index.ts';
+} from '@mcp-lambda/server';
 import { serverResources } from './resources.ts';
 import { tools } from './tools/index.ts';
 import { validators } from './validators.generated.ts';

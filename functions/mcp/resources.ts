@@ -1,4 +1,4 @@
-import { staticResources } from '../../packages/server/src/index.ts';
+import { staticResources } from '@mcp-lambda/server';
 
 /** URI of the server's own description, linked and embedded by the content gallery. */
 export const ABOUT_URI = 'docs://server/about';

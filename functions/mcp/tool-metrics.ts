@@ -5,7 +5,7 @@ import {
   type Logger,
   type ToolCallObserver,
   type ToolMetricsConfig,
-} from '../../packages/server/src/index.ts';
+} from '@mcp-lambda/server';
 
 /**
  * Per-tool metrics through Powertools Metrics: each answered tool call becomes one CloudWatch embedded metric

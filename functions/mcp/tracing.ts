@@ -6,7 +6,7 @@ import type {
   StreamingInvocationContext,
   ToolCallObserver,
   Transport,
-} from '../../packages/server/src/index.ts';
+} from '@mcp-lambda/server';
 
 /** X-Ray tracing of the MCP function (MCP_TRACING): what the handler wires in. */
 export interface McpTracing {

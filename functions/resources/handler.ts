@@ -7,7 +7,7 @@ import {
   s3Storage,
   storedOutputPages,
   storedOutputs,
-} from '../../packages/server/src/index.ts';
+} from '@mcp-lambda/server';
 
 // Cold start: the companion only reads stored outputs (its role may only get objects under the prefix).
 const config = loadConfig();

@@ -6,8 +6,8 @@ import {
   loadLogLevel,
   READ_OUTPUT_TOOL,
   s3Storage,
-} from '../../packages/server/src/index.ts';
-import { createTaskWorker } from '../../packages/server/src/tasks/index.ts';
+} from '@mcp-lambda/server';
+import { createTaskWorker } from '@mcp-lambda/server/worker';
 import { tools } from '../mcp/tools/index.ts';
 import { validators } from '../mcp/validators.generated.ts';
 

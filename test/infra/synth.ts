@@ -2,6 +2,7 @@ import './cdk-home.ts';
 import { readFileSync } from 'node:fs';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { tools } from '../../functions/mcp/tools/index.ts';
 import { McpStack, type McpStackProps } from '../../infra/stack.ts';
 
 /** The feature flags and settings of cdk.json: `new App({ context })` does not read cdk.json by itself. */
@@ -33,7 +34,9 @@ export function synthStack(props: McpStackProps = {}, options: SynthOptions = {}
     builtinCloudFormationValidation: false,
     ...(options.outdir ? { outdir: options.outdir } : {}),
   });
-  const stack = new McpStack(app, 'McpServer', props);
+  // As infra/app.ts does: the stack is told the names of the tools it deploys.
+  const endpoint = { toolNames: tools.map((tool) => tool.name), ...props.endpoint };
+  const stack = new McpStack(app, 'McpServer', { ...props, endpoint });
   return { app, stack, template: Template.fromStack(stack) };
 }
 

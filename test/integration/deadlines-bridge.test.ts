@@ -10,7 +10,8 @@ import {
   loadBridgeConfig,
   type DeployedDependencies,
 } from '../../packages/bridge/src/index.ts';
-import { BridgeLimits, createLambdaHandler, silentLogger } from '../../packages/server/src/index.ts';
+import { BridgeLimits } from '../../packages/bridge/src/index.ts';
+import { createLambdaHandler, silentLogger } from '../../packages/server/src/index.ts';
 import { serveHandler, type RunningServer } from '../support/local.ts';
 import { silentEndpoint, type SilentEndpoint } from '../support/silent-endpoint.ts';
 

@@ -10,17 +10,18 @@ import { describe, expect, it } from 'vitest';
  */
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const INDEX = 'packages/server/src/index.ts';
-/**
- * The public modules: the MCP function's surface, and the bridge's, the local runtime's and the task worker's
- * (packages/server/src/index.ts says why: what a module re-exports sits in every start-up graph that imports it).
- */
-const PUBLIC_MODULES = [
-  INDEX,
-  'packages/bridge/src/index.ts',
-  'packages/dev/src/local/index.ts',
-  'packages/server/src/tasks/index.ts',
-];
+const PACKAGES = readdirSync(join(root, 'packages'));
+/** Each package's face: the files its package.json `exports` names, and nothing else may be imported from it. */
+const FACES = Object.fromEntries(
+  PACKAGES.map((name) => {
+    const manifest = JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8'));
+    return [
+      name,
+      Object.values(manifest.exports as Record<string, string>).map((f) => join('packages', name, f)),
+    ];
+  }),
+);
+const PUBLIC_MODULES = Object.values(FACES).flat();
 
 function sources(folder: string): string[] {
   return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
@@ -66,21 +67,42 @@ describe('the public surface', () => {
     expect(readFileSync(join(root, file), 'utf8')).not.toMatch(/export\s+(type\s+)?\*/);
   });
 
-  it.each([...sources('functions'), ...sources('packages/dev/src/local')])(
-    '%s imports the library only through its public modules (packages/server/src/index.ts, packages/bridge/src/, packages/dev/src/local/, packages/server/src/tasks/index.ts)',
-    (file) => {
-      const deep = specifiers(file)
-        .map((s) => target(file, s))
-        .filter(
-          (t): t is string => t !== undefined && t.startsWith('packages/') && !PUBLIC_MODULES.includes(t),
-        )
-        // The local server's own modules may use each other: it is one runtime built on the library.
-        .filter(
-          (t) => !(file.startsWith('packages/dev/src/local/') && t.startsWith('packages/dev/src/local/')),
-        );
-      expect(deep).toEqual([]);
-    },
-  );
+  it.each(PACKAGES)('packages/%s exports only its face: one entry file per export, each in src/', (name) => {
+    const manifest = JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8'));
+    expect(manifest.name).toBe(`@mcp-lambda/${name}`);
+    expect(manifest.private).toBe(true);
+    for (const [subpath, file] of Object.entries(manifest.exports as Record<string, string>)) {
+      expect(subpath, `${name} ${subpath}`).toMatch(/^\.(\/[a-z-]+)?$/);
+      expect(file, `${name} ${subpath}`).toMatch(/^\.\/src\/[\w/-]+\.ts$/);
+    }
+  });
+
+  // A package reaches another only by its name (`@mcp-lambda/server`), which resolves to the other's face alone;
+  // the template (functions/, infra/) reaches every package that way too. A relative path across the boundary would
+  // bypass the face.
+  it.each([
+    ...PACKAGES.flatMap((p) => sources(`packages/${p}/src`)),
+    ...sources('functions'),
+    ...sources('infra'),
+  ])('%s imports other packages only through their faces', (file) => {
+    const home = /^packages\/[^/]+\//.exec(file)?.[0];
+    const crossing = specifiers(file)
+      .map((s) => target(file, s))
+      .filter((t): t is string => t !== undefined)
+      .filter((t) => (home ? !t.startsWith(home) : t.startsWith('packages/')));
+    expect(crossing).toEqual([]);
+  });
+
+  it('refuses a relative import of another package internals (the rule above, checked on a sample)', () => {
+    const crossing = (file: string, specifier: string) => {
+      const home = /^packages\/[^/]+\//.exec(file)?.[0];
+      const t = target(file, specifier)!;
+      return home ? !t.startsWith(home) : t.startsWith('packages/');
+    };
+    expect(crossing('packages/bridge/src/token.ts', '../../server/src/limits.ts')).toBe(true);
+    expect(crossing('functions/mcp/handler.ts', '../../packages/server/src/server.ts')).toBe(true);
+    expect(crossing('packages/bridge/src/token.ts', './limits.ts')).toBe(false);
+  });
 
   it.each(LIBRARY)('%s imports nothing from functions/ or infra/', (file) => {
     const outward = specifiers(file)

@@ -1,4 +1,4 @@
-import { defineTool } from '../../../packages/server/src/index.ts';
+import { defineTool } from '@mcp-lambda/server';
 import { ABOUT_URI, aboutText } from '../resources.ts';
 import { encodePng, encodeToneWav } from './media.ts';
 

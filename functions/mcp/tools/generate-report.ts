@@ -1,4 +1,4 @@
-import { defineTool, streamedText, type ToolContext } from '../../../packages/server/src/index.ts';
+import { defineTool, streamedText, type ToolContext } from '@mcp-lambda/server';
 
 /**
  * Produces a large text output (a CSV report), streamed as it is made. Above the offload threshold the server stores it and the model

@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../../../packages/server/src/index.ts';
+import type { ToolDefinition } from '@mcp-lambda/server';
 import { contentGallery } from './content-gallery.ts';
 import { generateReport } from './generate-report.ts';
 import { ping } from './ping.ts';

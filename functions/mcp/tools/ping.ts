@@ -1,4 +1,4 @@
-import { defineTool } from '../../../packages/server/src/index.ts';
+import { defineTool } from '@mcp-lambda/server';
 
 /** The smallest possible tool: no arguments, a fixed answer. Handy for health checks and load tests. */
 export const ping = defineTool({

@@ -1,4 +1,4 @@
-import { defineTool } from '../../../packages/server/src/index.ts';
+import { defineTool } from '@mcp-lambda/server';
 import { renderPng } from './media.ts';
 
 /** Produces a binary output (a PNG). Large images are stored and linked like large text. */

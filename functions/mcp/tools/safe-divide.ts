@@ -1,4 +1,4 @@
-import { defineTool, ToolError } from '../../../packages/server/src/index.ts';
+import { defineTool, ToolError } from '@mcp-lambda/server';
 
 /** Shows an execution error the model can act on: dividing by zero returns `isError: true` with advice. */
 export const safeDivide = defineTool({

@@ -1,4 +1,4 @@
-import { defineTool } from '../../../packages/server/src/index.ts';
+import { defineTool } from '@mcp-lambda/server';
 
 const outputSchema = {
   type: 'object',

@@ -1,6 +1,6 @@
-import type { HttpRequest, HttpResponse, InvocationContext } from '../../server/src/http/types.ts';
-import { BridgeLimits } from '../../server/src/limits.ts';
-import { clientText } from '../../server/src/protocol/client-text.ts';
+import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import { BridgeLimits } from './limits.ts';
+import { clientText } from '@mcp-lambda/server/auth';
 import type { BridgeClient } from './client.ts';
 import { clientLabel, type BridgeDeps, type RequestNote } from './endpoints.ts';
 import {

@@ -1,6 +1,6 @@
-import { metadataCandidates } from '../../server/src/auth/discovery.ts';
-import type { HttpRequest, HttpResponse, InvocationContext } from '../../server/src/http/types.ts';
-import { BridgeLimits } from '../../server/src/limits.ts';
+import { metadataCandidates } from '@mcp-lambda/server/auth';
+import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import { BridgeLimits } from './limits.ts';
 import { authorize } from './authorize.ts';
 import { callback } from './callback.ts';
 import { consent } from './consent.ts';
@@ -16,7 +16,7 @@ import { deadlineSignal, documentResponse, jsonResponse, pageResponse } from './
 import { registrationEndpoint } from './register.ts';
 import { OFFLINE_ACCESS } from './scopes.ts';
 import { token } from './token.ts';
-import { monotonicMs } from '../../server/src/clock.ts';
+import { monotonicMs } from '@mcp-lambda/server/auth';
 
 /**
  * The authorization bridge: an OAuth 2.1 authorization server for MCP clients (RFC 8414 metadata, Dynamic Client

@@ -1,5 +1,5 @@
-import type { HttpRequest, HttpResponse, InvocationContext } from '../../server/src/http/types.ts';
-import { BridgeLimits } from '../../server/src/limits.ts';
+import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import { BridgeLimits } from './limits.ts';
 import { clientLabel, type BridgeDeps, type RequestNote } from './endpoints.ts';
 import {
   authorizationResponseUrl,

@@ -1,4 +1,4 @@
-import { BridgeLimits } from '../../server/src/limits.ts';
+import { BridgeLimits } from './limits.ts';
 import type { ClientResolution } from './client.ts';
 import {
   cacheSeconds,

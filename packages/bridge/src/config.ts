@@ -1,5 +1,5 @@
-import { isScopeToken } from '../../server/src/auth/scopes.ts';
-import { isSecureUrl } from '../../server/src/auth/urls.ts';
+import { isScopeToken } from '@mcp-lambda/server/auth';
+import { isSecureUrl } from '@mcp-lambda/server/auth';
 
 /**
  * Configuration of the deployed bridge function, read once per container from its environment, validated and

@@ -1,4 +1,4 @@
-import type { HttpRequest, HttpResponse, InvocationContext } from '../../server/src/http/types.ts';
+import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server';
 import { createAuthorizationBridge, type AuthorizationBridge } from './bridge.ts';
 import { createClientDirectory } from './clients.ts';
 import type { BridgeConfig } from './config.ts';
@@ -11,7 +11,7 @@ import { readSecretsManager, type SecretReader } from './secrets.ts';
 import type { TokenSigner } from './signer.ts';
 import type { BridgeStore } from './store.ts';
 import { createUpstream } from './upstream.ts';
-import { BridgeLimits } from '../../server/src/limits.ts';
+import { BridgeLimits } from './limits.ts';
 
 /** Swappable AWS collaborators (tests); by default the real Secrets Manager, KMS and DynamoDB. */
 export interface DeployedDependencies {

@@ -1,4 +1,4 @@
-import type { Logger } from '../../server/src/log.ts';
+import type { Logger } from '@mcp-lambda/server';
 import { sha256 } from './http.ts';
 import type { ClientDirectory } from './clients.ts';
 import type { CookieJar } from './cookies.ts';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { HttpResponse, InvocationContext } from '../../server/src/http/types.ts';
-import { anySignal, deadlineSignal as beforeDeadline } from '../../server/src/deadline.ts';
-import { BridgeLimits } from '../../server/src/limits.ts';
+import type { HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import { anySignal, deadlineSignal as beforeDeadline } from '@mcp-lambda/server/auth';
+import { BridgeLimits } from './limits.ts';
 import { errorPage, htmlHeaders } from './pages.ts';
 
 /** Request parameters (query or form), with the names that appeared more than once (RFC 6749 §3.1: refused). */

@@ -14,3 +14,4 @@ export { createDeployedBridge, type DeployedDependencies } from './deployed.ts';
 export { createLocalBridge, type LocalBridgeOptions } from './local.ts';
 export { BRIDGE_PATHS, bridgeUrls, type BridgeUrls } from './endpoints.ts';
 export type { TokenSigner } from './signer.ts';
+export { BridgeLimits } from './limits.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { BridgeLimits } from '../../server/src/limits.ts';
-import { silentLogger, type Logger } from '../../server/src/log.ts';
+import { BridgeLimits } from './limits.ts';
+import { silentLogger, type Logger } from '@mcp-lambda/server';
 import { createAuthorizationBridge, type AuthorizationBridge } from './bridge.ts';
 import { createClientDirectory } from './clients.ts';
 import { createCookieJar } from './cookies.ts';

@@ -1,4 +1,4 @@
-import { BridgeLimits } from '../../server/src/limits.ts';
+import { BridgeLimits } from './limits.ts';
 import { displayName, type BridgeClient, type GrantType } from './client.ts';
 import { redirectUriProblem } from './redirect-uri.ts';
 

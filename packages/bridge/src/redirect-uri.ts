@@ -1,4 +1,4 @@
-import { BridgeLimits } from '../../server/src/limits.ts';
+import { BridgeLimits } from './limits.ts';
 
 /**
  * Redirect URI policy (OAuth 2.1 §2.3.1, RFC 8252 §7.3 and §8.3, MCP security best practices): https anywhere,

@@ -1,4 +1,4 @@
-import { isScopeToken } from '../../server/src/auth/scopes.ts';
+import { isScopeToken } from '@mcp-lambda/server/auth';
 
 /** Scope and resource policy of the bridge (pure). */
 

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { HttpRequest, HttpResponse, InvocationContext } from '../../server/src/http/types.ts';
-import { BridgeLimits } from '../../server/src/limits.ts';
+import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import { BridgeLimits } from './limits.ts';
 import type { BridgeClient } from './client.ts';
 import { clientLabel, type BridgeDeps, type RequestNote } from './endpoints.ts';
 import { deadlineSignal, jsonResponse, parseParams, randomToken, sha256 } from './http.ts';

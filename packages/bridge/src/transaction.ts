@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { HttpRequest, HttpResponse, InvocationContext } from '../../server/src/http/types.ts';
-import { BridgeLimits } from '../../server/src/limits.ts';
+import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import { BridgeLimits } from './limits.ts';
 import type { BridgeDeps } from './endpoints.ts';
 import { deadlineSignal, pageResponse, randomToken, redirectResponse, sha256 } from './http.ts';
 

@@ -1,7 +1,7 @@
 import { errors, jwtVerify } from 'jose';
-import { RemoteKeySet } from '../../server/src/auth/jwks.ts';
-import { fetchJsonObject } from '../../server/src/auth/remote-json.ts';
-import { isSecureUrl } from '../../server/src/auth/urls.ts';
+import { RemoteKeySet } from '@mcp-lambda/server/auth';
+import { fetchJsonObject } from '@mcp-lambda/server/auth';
+import { isSecureUrl } from '@mcp-lambda/server/auth';
 
 /**
  * The upstream OpenID provider that signs users in (Cognito managed login in the deployed stack, an embedded

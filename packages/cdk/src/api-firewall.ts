@@ -1,8 +1,8 @@
 import type * as rest from 'aws-cdk-lib/aws-apigateway';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
-import { BRIDGE_PATHS } from '../../bridge/src/index.ts';
-import { Defaults } from '../../server/src/limits.ts';
+import { BRIDGE_PATHS } from '@mcp-lambda/bridge';
+import { Defaults } from '@mcp-lambda/server';
 
 /** Properties of an {@link ApiFirewall}. */
 export interface ApiFirewallProps {

@@ -4,14 +4,13 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { metadataPaths, metadataUrl } from '../../server/src/auth/metadata.ts';
-import { loadConfig, type Config } from '../../server/src/config.ts';
-import { Defaults, Platform, Ranges } from '../../server/src/limits.ts';
+import { metadataPaths, metadataUrl } from '@mcp-lambda/server/auth';
+import { loadConfig, type Config } from '@mcp-lambda/server';
+import { Defaults, Platform, Ranges } from '@mcp-lambda/server';
 import { FUNCTION_ENTRIES, GENERATE_VALIDATORS_COMMAND } from './bundling.ts';
 import { DEFAULT_MCP_TIMEOUT, DEFAULT_RESOURCES_TIMEOUT, DEFAULT_STREAMING_MCP_TIMEOUT } from './defaults.ts';
-import { BRIDGE_PATHS } from '../../bridge/src/index.ts';
-import { READ_OUTPUT_TOOL } from '../../server/src/index.ts';
-import { tools as exampleTools } from '../../../functions/mcp/tools/index.ts';
+import { BRIDGE_PATHS } from '@mcp-lambda/bridge';
+import { READ_OUTPUT_TOOL } from '@mcp-lambda/server';
 import { ApiDomain, type HostedZoneRef } from './api-domain.ts';
 import { ApiFirewall } from './api-firewall.ts';
 import { AuthorizationApi } from './authorization-api.ts';
@@ -281,10 +280,9 @@ export interface McpEndpointProps {
    */
   readonly metricsNamespace?: string;
   /**
-   * The MCP function's tool names, for the per-tool dashboard rows and alarms (known at synth time); give them
-   * when `mcpEntry` serves tools of its own.
-   * @default - with the default `mcpEntry`, the tools of functions/mcp/tools plus `read_output` when it is served;
-   * none otherwise
+   * The MCP function's own tool names, for the per-tool dashboard rows and alarms (known at synth time: the CDK app
+   * passes the names of the tools it deploys); `read_output` is added when it is served.
+   * @default - none: no per-tool rows or alarms
    */
   readonly toolNames?: readonly string[];
   /**
@@ -343,10 +341,10 @@ function configOf(environment: Record<string, string>): Config {
 
 /** The tools the MCP function serves, as far as synth can know them (see `McpEndpointProps.toolNames`). */
 function toolNamesOf(props: McpEndpointProps, config: Config): readonly string[] {
-  if (props.toolNames) return props.toolNames;
-  if (props.mcpEntry !== undefined) return [];
-  // The stack always deploys the companion, so read_output is served unless OFFLOAD_READ_TOOL turns it off.
-  return [...exampleTools.map((t) => t.name), ...(config.offload.readTool ? [READ_OUTPUT_TOOL] : [])];
+  if (!props.toolNames) return [];
+  // The endpoint always deploys the companion, so read_output is served unless OFFLOAD_READ_TOOL turns it off.
+  const served = config.offload.readTool && !props.toolNames.includes(READ_OUTPUT_TOOL);
+  return [...props.toolNames, ...(served ? [READ_OUTPUT_TOOL] : [])];
 }
 
 function checkMemory(name: string, mb: number): number {

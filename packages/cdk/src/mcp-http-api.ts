@@ -5,7 +5,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { Defaults, Platform } from '../../server/src/limits.ts';
+import { Defaults, Platform } from '@mcp-lambda/server';
 import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from './defaults.ts';
 
 /** Request headers an MCP client sends (Streamable HTTP, all revisions); browsers need them allowed by CORS. */

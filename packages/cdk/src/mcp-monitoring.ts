@@ -3,8 +3,8 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ToolMetrics } from '../../server/src/index.ts';
-import { Defaults } from '../../server/src/limits.ts';
+import { ToolMetrics } from '@mcp-lambda/server';
+import { Defaults } from '@mcp-lambda/server';
 import { DEFAULT_ALARM_PERIOD } from './defaults.ts';
 
 /** A function to watch, with what the alarms need to know about it. */

@@ -4,7 +4,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as xray from 'aws-cdk-lib/aws-xray';
 import { Construct } from 'constructs';
-import { Defaults, Platform } from '../../server/src/limits.ts';
+import { Defaults, Platform } from '@mcp-lambda/server';
 import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from './defaults.ts';
 import { MCP_CORS_HEADERS } from './mcp-http-api.ts';
 import type { ApiFirewall } from './api-firewall.ts';

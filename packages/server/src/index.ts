@@ -130,10 +130,6 @@ export type { Authentication, Authenticator, AuthRejection, AuthRequest } from '
 export type { ProtectedResourceMetadata } from './auth/metadata.ts';
 export type { Principal } from './auth/principal.ts';
 
-// Authorization bridge (OAuth 2.1 authorization server for MCP clients, in front of an OpenID provider): its own
-// public module, packages/bridge/src/index.ts (see the top of this file).
-export { BridgeLimits } from './limits.ts';
-
 // Runtimes: the Lambda adapters (buffered and response streaming). The local server, embedded S3 and local OAuth
 // setup of `npm start` have their own public module, packages/dev/src/local/index.ts (see the top of this file).
 export { createLambdaHandler, createProxyLambdaHandler } from './lambda/adapter.ts';

@@ -10,9 +10,16 @@ import { newStack } from '../synth.ts';
 import { expectLeastPrivilege, lambdaFunction, logGroupArnOf, only } from '../template.ts';
 
 /** An McpEndpoint in a fresh stack (open unless `auth` says otherwise: these tests are not about auth). */
+/** The tools a fixture function serves, as a CDK app names them to the endpoint. */
+const FIXTURE_TOOLS = ['lookup', 'convert', 'summarise', 'export_rows', 'draw', 'notify'];
+
 function build(props: McpEndpointProps = {}) {
   const stack = newStack();
-  const endpoint = new McpEndpoint(stack, 'Mcp', { auth: { mode: 'none' }, ...props });
+  const endpoint = new McpEndpoint(stack, 'Mcp', {
+    auth: { mode: 'none' },
+    toolNames: FIXTURE_TOOLS,
+    ...props,
+  });
   const template = Template.fromStack(stack);
   const mcp = lambdaFunction(template, 'Stateless MCP server');
   const companion = lambdaFunction(template, 'Companion of the MCP function');
@@ -60,21 +67,14 @@ describe('McpEndpoint', () => {
 
     it('are on by default, in MCP/<stack name>, with a dashboard row and an error-rate alarm per tool', () => {
       const { template } = build();
-      const tools = [
-        'ping',
-        'safe_divide',
-        'text_stats',
-        'content_gallery',
-        'generate_report',
-        'render_chart',
-      ];
+      const tools = FIXTURE_TOOLS;
       const described = toolAlarmDescriptions(template);
       expect(described).toHaveLength(tools.length + 1);
       for (const tool of [...tools, 'read_output'])
         expect(described.some((d) => d.includes(`tool ${tool} failed`))).toBe(true);
       const [, dashboard] = only(template, 'AWS::CloudWatch::Dashboard');
       const body = JSON.stringify(dashboard.Properties.DashboardBody);
-      expect(body).toContain('Tool generate_report: bytes stored');
+      expect(body).toContain('Tool export_rows: bytes stored');
       expect(body).toContain('MCP/Test');
     });
 
@@ -91,7 +91,7 @@ describe('McpEndpoint', () => {
       expect(mcp.resource.Properties.Environment.Variables.MCP_TOOL_METRICS).toBeUndefined();
       expect(toolAlarmDescriptions(template)).toEqual([]);
       const [, dashboard] = only(template, 'AWS::CloudWatch::Dashboard');
-      expect(JSON.stringify(dashboard.Properties.DashboardBody)).not.toContain('Tool ping');
+      expect(JSON.stringify(dashboard.Properties.DashboardBody)).not.toContain('Tool lookup');
     });
 
     it('metricsNamespace reaches the function and the alarms; one CloudWatch refuses fails the synth', () => {
@@ -103,15 +103,22 @@ describe('McpEndpoint', () => {
       );
     });
 
-    it('with an entry of its own the tool rows come from toolNames', () => {
-      const own = build({ mcpEntry: 'functions/mcp/handler.ts', mcpBeforeBundling: [] });
+    it('the tool rows come from toolNames, with read_output when it is served', () => {
+      const own = build({
+        mcpEntry: 'functions/mcp/handler.ts',
+        mcpBeforeBundling: [],
+        toolNames: undefined,
+      });
       expect(toolAlarmDescriptions(own.template)).toEqual([]);
       const named = build({
         mcpEntry: 'functions/mcp/handler.ts',
         mcpBeforeBundling: [],
         toolNames: ['lookup'],
       });
-      expect(toolAlarmDescriptions(named.template)).toEqual([expect.stringContaining('tool lookup failed')]);
+      expect(toolAlarmDescriptions(named.template)).toEqual([
+        expect.stringContaining('tool lookup failed'),
+        expect.stringContaining('tool read_output failed'),
+      ]);
     });
   });
 

@@ -5,8 +5,8 @@
  * its state in memory and signs with a key generated at start.
  */
 import type { Server } from 'node:http';
-import { createLambdaHandler, silentLogger, type Logger } from '../../../server/src/index.ts';
-import { createLocalBridge, type AuthorizationBridge, type TokenSigner } from '../../../bridge/src/index.ts';
+import { createLambdaHandler, silentLogger, type Logger } from '@mcp-lambda/server';
+import { createLocalBridge, type AuthorizationBridge, type TokenSigner } from '@mcp-lambda/bridge';
 import { startLocalServer, type LambdaHttpHandler } from './dev-server.ts';
 import { startLocalOidcProvider, type LocalOidcProvider } from './oidc-provider.ts';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { Defaults, Platform, type StreamingEvent, type StreamingHandler } from '../../../server/src/index.ts';
+import { Defaults, Platform, type StreamingEvent, type StreamingHandler } from '@mcp-lambda/server';
 import { closeIdleConnectionsSafely } from './keep-alive.ts';
 import { toRestApiEvent } from './rest-event.ts';
 import { LocalResponseStream } from './stream-response.ts';

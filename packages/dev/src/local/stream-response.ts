@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
-import { PRELUDE_DELIMITER, type HttpResponsePrelude } from '../../../server/src/index.ts';
+import { PRELUDE_DELIMITER, type HttpResponsePrelude } from '@mcp-lambda/server';
 
 const DELIMITER = Buffer.from(PRELUDE_DELIMITER);
 

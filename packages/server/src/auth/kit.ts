@@ -1,0 +1,15 @@
+/**
+ * `@mcp-lambda/server/auth`: the building blocks of authorization components built beside the server (the
+ * authorization bridge, the CDK constructs): discovery and key sets of an OpenID provider, a bounded JSON fetch,
+ * RFC 9728 metadata locations, scope and URL checks, deadline signals. A face of its own so the MCP function's
+ * surface (the package's `.`) stays what a tool author needs.
+ */
+export { discoverJwksUri, metadataCandidates } from './discovery.ts';
+export { KeysUnavailableError, RemoteKeySet, type KeySetOptions } from './jwks.ts';
+export { fetchJsonObject, type FetchLike, type RemoteJsonOptions } from './remote-json.ts';
+export { metadataPaths, metadataUrl } from './metadata.ts';
+export { grantedScopes, isScopeToken, missingScopes } from './scopes.ts';
+export { isSecureUrl } from './urls.ts';
+export { anySignal, deadlineSignal, untilAborted } from '../deadline.ts';
+export { monotonicMs } from '../clock.ts';
+export { clientText, isShortEcho } from '../protocol/client-text.ts';
