@@ -9,16 +9,23 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, posix } from 'node:path';
 import ts from 'typescript';
 
-/** Folders that hold no source of ours: dependencies, build and test output, local state (as in .gitignore). */
-const SKIPPED_FOLDERS = new Set([
-  'node_modules',
-  '.git',
-  'cdk.out',
-  'dist',
-  'results',
-  '.local',
-  '.cdk-home',
-]);
+/**
+ * What git ignores holds no source of ours (dependencies, build and test output, local state): the folders and
+ * file-name patterns of the root's .gitignore, and git's own folder.
+ */
+function ignored(root: string): { folders: Set<string>; files: RegExp[] } {
+  const lines = readFileSync(join(root, '.gitignore'), 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+  const folders = new Set([
+    '.git',
+    ...lines.filter((l) => l.endsWith('/')).map((l) => l.replace(/^\/|\/$/g, '')),
+  ]);
+  const glob = (pattern: string) =>
+    new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`);
+  return { folders, files: lines.filter((l) => !l.endsWith('/')).map(glob) };
+}
 /** Files checked: documentation, code, configuration. */
 const CHECKED = /\.(md|ts|mjs|json|yml)$/;
 /** Generated files: their text comes from a generator, whose own source is checked. */
@@ -41,12 +48,12 @@ export interface Reference {
   section?: string;
 }
 
-/** Every file below `folder` (dependencies and outputs aside), relative to the root, in POSIX form. */
-export function repositoryFiles(root: string, folder = ''): string[] {
+/** Every file of the repository that git does not ignore, relative to the root, in POSIX form. */
+export function repositoryFiles(root: string, skip = ignored(root), folder = ''): string[] {
   return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
     const path = folder ? `${folder}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) return SKIPPED_FOLDERS.has(entry.name) ? [] : repositoryFiles(root, path);
-    return [path];
+    if (entry.isDirectory()) return skip.folders.has(entry.name) ? [] : repositoryFiles(root, skip, path);
+    return skip.files.some((pattern) => pattern.test(entry.name)) ? [] : [path];
   });
 }
 
