@@ -4,7 +4,7 @@ import { applyAuthDefault, readSettings } from './context.ts';
 import { tools } from '../functions/mcp/tools/index.ts';
 import { McpStack } from './stack.ts';
 
-// Entry point of `cdk synth` / `cdk deploy` (cdk.json "app"): settings come from CDK context, see the README.
+// Entry point of `cdk synth` / `cdk deploy` (cdk.json "app"): settings come from CDK context, see infra/README.md.
 const app = new App();
 const settings = applyAuthDefault(readSettings((key) => app.node.tryGetContext(key)));
 new McpStack(app, settings.stackName, {

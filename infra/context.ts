@@ -23,7 +23,7 @@ export interface AppSettings {
   endpoint: McpEndpointProps;
 }
 
-/** Every context key the app reads; the README's configuration table lists the same keys with their defaults. */
+/** Every context key the app reads; infra/README.md's configuration table lists the same keys with their defaults. */
 export const CONTEXT_KEYS = [
   'stackName',
   'serverName',

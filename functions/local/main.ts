@@ -53,7 +53,7 @@ const api = env.LOCAL_API || 'http';
 if (api !== 'http' && api !== 'rest-streaming')
   fail(`LOCAL_API must be "http" or "rest-streaming" (got ${JSON.stringify(env.LOCAL_API)})`);
 // MCP_AUTH_MODE=oauth without an issuer of your own: the authorization bridge and an embedded OpenID provider
-// serve the whole sign-in flow on this machine (README "Authorization", local flow), in front of the HTTP API.
+// serve the whole sign-in flow on this machine (docs/authorization.md), in front of the HTTP API.
 const withLocalAuthorization = env.MCP_AUTH_MODE?.trim() === 'oauth' && !env.MCP_AUTH_ISSUER?.trim();
 if (withLocalAuthorization && api !== 'http')
   fail(

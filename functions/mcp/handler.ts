@@ -77,7 +77,7 @@ const tasks = {
 };
 
 // Authorization: with MCP_AUTH_MODE=oauth every request needs an access token for this resource; the issuer's
-// keys are fetched on the first token and cached for the container's life (README "Authorization"). The
+// keys are fetched on the first token and cached for the container's life (docs/authorization.md). The
 // verification code loads only in that mode.
 const { auth } = config;
 const authenticator =

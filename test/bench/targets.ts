@@ -152,7 +152,7 @@ function coldCodeChecks(list: readonly ColdStartResult[]): TargetCheck[] {
       ...(slowest < LOAD_INIT_LIMIT_MS
         ? {}
         : {
-            note: `over by ${(slowest - LOAD_INIT_LIMIT_MS).toFixed(1)} ms (see BENCHMARKS.md, the profile)`,
+            note: `over by ${(slowest - LOAD_INIT_LIMIT_MS).toFixed(1)} ms (see BENCHMARKS.md)`,
           }),
     },
   ];

@@ -7,8 +7,9 @@ import { serveServer, type RunningServer } from '../support/local.ts';
 import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
 
 /**
- * MCP authorization over real HTTP (mcp-checklist.md rules 26-27): a local issuer signs tokens, the server runs
- * behind the same Lambda adapter and local HTTP server as `npm start`, and every answer is checked on the wire.
+ * MCP authorization over real HTTP (the spec's "Authorization": protected resource metadata, 401 and 403
+ * challenges): a local issuer signs tokens, the server runs behind the same Lambda adapter and local HTTP server
+ * as `npm start`, and every answer is checked on the wire.
  */
 
 const RESOURCE = 'https://mcp.example.com/mcp';

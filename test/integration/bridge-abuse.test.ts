@@ -465,7 +465,7 @@ describe('refresh tokens', () => {
     expect((await refreshWith(clientId, first.json.refresh_token)).json.error).toBe('invalid_grant');
   });
 
-  it('lets exactly one of two concurrent refreshes with one token win, then revokes the family (README: accepted)', async () => {
+  it('lets exactly one of two concurrent refreshes with one token win, then revokes the family (docs/authorization.md: accepted by design)', async () => {
     const clientId = await publicClient();
     const { verifier, challenge } = pkce();
     const first = await redeem(clientId, await obtainCode(clientId, challenge), verifier);

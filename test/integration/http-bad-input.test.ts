@@ -240,7 +240,7 @@ const rows: Row[] = [
   },
 ];
 
-describe('bad input over real HTTP (mcp-checklist.md rules 1–10, 19)', () => {
+describe('bad input over real HTTP (Streamable HTTP transport rules, tool argument errors)', () => {
   it.each(rows)('$name → $status', async ({ sent, status, code, id = null, isError, headers }) => {
     const res = await exchange(sent);
     expect(res.status).toBe(status);

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestS3, type TestS3 } from '../support/s3.ts';
 
-// Cold-start discipline (STYLE.md habit 9): the S3 and Lambda SDKs are imported only when an output is actually
+// Cold-start discipline (rare paths load lazily): the S3 and Lambda SDKs are imported only when an output is actually
 // stored or read, never at start-up or for small results. Checked in a fresh Node process, where the module cache
 // shows exactly what was loaded.
 

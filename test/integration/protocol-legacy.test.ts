@@ -5,7 +5,8 @@ import { createMcpServer, defineTool, staticResources, ToolError } from '../../p
 import { send } from '../support/rpc.ts';
 
 /**
- * The handshake-era rules of ../shared/spec/mcp-checklist.md, one test (or table row) per applicable line,
+ * The handshake-era rules (Streamable HTTP transport, lifecycle, tools, resources and utilities of revisions
+ * 2025-03-26 to 2025-11-25), one test (or table row) per applicable line of the spec,
  * sent straight into the transport (no socket needed: these are HTTP rules over neutral requests).
  */
 

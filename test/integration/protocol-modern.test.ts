@@ -12,7 +12,8 @@ import { serveServer, type RunningServer } from '../support/local.ts';
 import { modernHeaders, modernMeta } from '../support/rpc.ts';
 
 /**
- * The 2026-07-28 rules of ../shared/spec/2026-07-28.md over real HTTP: exact headers and bodies in, exact
+ * The rules of the 2026-07-28 revision (versioning, `server/discover`, per-request `_meta`, routing headers, cache
+ * hints) over real HTTP: exact headers and bodies in, exact
  * status, headers and JSON-RPC answers out, on the same endpoint that serves the handshake era.
  */
 
@@ -137,7 +138,7 @@ function expectError(res: Answer, status: number, code: number, id: string | num
   expect(res.json.result).toBeUndefined();
 }
 
-describe('era detection, per request (2026-07-28.md rules 1–4)', () => {
+describe('era detection, per request (the body decides; a header never switches the era)', () => {
   it('1: a request with a modern _meta claim is served statelessly in 2026-07-28', async () => {
     const res = await send('tools/call', { name: 'echo_context' });
     expect(res.status).toBe(200);

@@ -1,6 +1,6 @@
 /**
- * `npm run load -- --url URL [options]`: a load test that speaks MCP. See `USAGE` in options.ts and the README's
- * "Load testing" section. Exit status: 0 passed, 1 failed or could not run, 2 usage error; errors are one line on
+ * `npm run load -- --url URL [options]`: a load test that speaks MCP. See `USAGE` in options.ts and docs/performance.md
+ * "Load testing an endpoint". Exit status: 0 passed, 1 failed or could not run, 2 usage error; errors are one line on
  * stderr, never a stack trace.
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';

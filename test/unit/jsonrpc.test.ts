@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode, McpError } from '../../packages/server/src/protocol/errors.ts';
 import { isValidRequestId, parseMessage } from '../../packages/server/src/protocol/jsonrpc.ts';
 
-/** One row per message shape (mcp-checklist.md rules 1, 4 and 10; JSON-RPC 2.0 "Request object"). */
+/**
+ * One row per message shape (one message per POST, -32700 for invalid JSON, string or integer ids; JSON-RPC 2.0
+ * "Request object").
+ */
 const rows: {
   name: string;
   body: string;

@@ -67,7 +67,7 @@ type Row = {
   header?: string;
 };
 
-/** One row per header rule of 2026-07-28.md "Modern HTTP rules"; `header` names the one refused (-32020). */
+/** One row per header rule of the 2026-07-28 Streamable HTTP transport; `header` names the one refused (-32020). */
 const rows: Row[] = [
   { name: 'matching standard headers pass', headers: HEADERS() },
   {

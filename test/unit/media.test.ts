@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { acceptable, isJsonContentType } from '../../packages/server/src/http/media.ts';
 
-describe('Accept negotiation (mcp-checklist.md rule 5)', () => {
+describe('Accept negotiation (Streamable HTTP: the client accepts JSON and event streams)', () => {
   it.each([
     [undefined, false, false],
     ['', false, false],
@@ -25,7 +25,7 @@ describe('Accept negotiation (mcp-checklist.md rule 5)', () => {
   });
 });
 
-describe('Content-Type check (mcp-checklist.md rule 4)', () => {
+describe('Content-Type check (Streamable HTTP: a POST body is JSON)', () => {
   it.each([
     ['application/json', true],
     ['application/json; charset=utf-8', true],

@@ -6,7 +6,7 @@ import { corsHeaders, isHostAllowed, isOriginAllowed } from '../../packages/serv
 const LOCAL_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*'];
 const LOCAL_HOSTS = ['127.0.0.1:*', 'localhost:*', '[::1]:*'];
 
-describe('Origin allow-list (mcp-checklist.md rule 9)', () => {
+describe('Origin allow-list (Streamable HTTP "Security Warning")', () => {
   it.each([
     ['an absent Origin with an empty list', undefined, [], true],
     ['any Origin with an empty list', 'https://evil.example', [], false],
@@ -34,7 +34,7 @@ describe('Origin allow-list (mcp-checklist.md rule 9)', () => {
   });
 });
 
-describe('Host allow-list (DNS-rebinding guard, mcp-checklist.md rule 9)', () => {
+describe('Host allow-list (DNS-rebinding guard, Streamable HTTP "Security Warning")', () => {
   it.each([
     ['any Host when no list is configured', 'evil.example', undefined, true],
     ['a missing Host when a list is configured', undefined, LOCAL_HOSTS, false],

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The shape of the code, checked: the public surface is one named list, dependencies point inward, and no module
- * or function grows past what one reading can hold (README "Project layout").
+ * or function grows past what one reading can hold (docs/architecture.md).
  */
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -29,7 +29,7 @@ const call = async (def: ToolDefinition, args: unknown = {}, remainingMs?: numbe
   (await registry([def]).call(def.name, args, ctx(log), remainingMs)) as CallToolResult;
 const text = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 
-describe('tool definitions are checked when the server is created (mcp-checklist.md rule 16)', () => {
+describe('tool definitions are checked when the server is created (spec "Tools": tool names, schemas, annotations)', () => {
   it.each(['a', 'get_weather', 'A-b_c.d', 'x'.repeat(128)])('accepts the name %j', (name) => {
     expect(() => registry([tool({ name })])).not.toThrow();
   });
@@ -119,7 +119,7 @@ describe('tools/list shape', () => {
   });
 });
 
-describe('tools/call (mcp-checklist.md rules 17–19)', () => {
+describe('tools/call (spec "Tools": results and error handling)', () => {
   const divide = defineTool({
     name: 'divide',
     description: 'a / b',
@@ -263,7 +263,7 @@ describe('tools/call (mcp-checklist.md rules 17–19)', () => {
     expect(text(result)).toContain('produced an invalid result');
   });
 
-  describe('with an outputSchema (mcp-checklist.md rule 18)', () => {
+  describe('with an outputSchema (spec "Tools": structured content)', () => {
     const outputSchema = {
       type: 'object',
       properties: { n: { type: 'integer' } },

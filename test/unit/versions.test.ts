@@ -26,7 +26,7 @@ type Row = {
   code?: number;
 };
 
-/** One row per rule of 2026-07-28.md "How to tell the eras apart" (plus the envelope checks of rule 1). */
+/** One row per rule of era detection (2026-07-28 "Versioning": the body decides), plus the envelope checks. */
 const rows: Row[] = [
   {
     name: 'rule 1: a modern claim is modern',

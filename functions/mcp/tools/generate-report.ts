@@ -3,7 +3,7 @@ import { defineTool, streamedText, type ToolContext } from '@mcp-lambda/server';
 /**
  * Produces a large text output (a CSV report), streamed as it is made. Above the offload threshold the server stores it and the model
  * receives a resource_link plus a short summary instead of megabytes of text, then reads the parts it needs with
- * the built-in read_output tool (pages, CSV rows, search). It may run as a task (README "Tasks").
+ * the built-in read_output tool (pages, CSV rows, search). It may run as a task (docs/tasks.md).
  */
 export const generateReport = defineTool({
   name: 'generate_report',
@@ -31,7 +31,7 @@ export const generateReport = defineTool({
   // ready within 2 s still comes back directly, as from an ordinary call.
   task: { mode: 'optional', afterMs: 2_000 },
   // The report is streamed: rows leave in blocks as they are made, so memory stays flat up to its maximum of about 120 MB
-  // (README "Large outputs"). Small reports still come back inline.
+  // (docs/outputs.md "Streamed outputs"). Small reports still come back inline.
   handler: ({ rows = 1000, seed = 1 }, ctx) =>
     streamedText(reportRows(rows, seed, ctx), { mimeType: 'text/csv' }),
 });

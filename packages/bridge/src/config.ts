@@ -4,7 +4,7 @@ import { isSecureUrl } from '@mcp-lambda/server/auth';
 /**
  * Configuration of the deployed bridge function, read once per container from its environment, validated and
  * typed (the MCP function's own settings stay in `packages/server/src/config.ts`). The CDK construct sets every variable; the
- * README's "Authorization bridge" section lists them.
+ * docs/authorization.md "The authorization bridge" lists them.
  */
 export interface BridgeConfig {
   /** BRIDGE_ISSUER: the origin the bridge is served on, e.g. `https://abc.execute-api.eu-west-1.amazonaws.com`. */

@@ -131,7 +131,7 @@ const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigPropert
 });
 
 /**
- * A regional AWS WAF web ACL for the API (README "Web application firewall"): the AWS managed IP reputation list,
+ * A regional AWS WAF web ACL for the API (docs/operations.md): the AWS managed IP reputation list,
  * common rule set and known bad inputs, and a rate-based rule per client IP; everything else is allowed. AWS WAF
  * protects REST API stages (and CloudFront, ALB, AppSync, …), not HTTP APIs: `protect` takes a REST API stage.
  * Every rule writes CloudWatch metrics (namespace `AWS/WAFV2`) and keeps sampled requests.

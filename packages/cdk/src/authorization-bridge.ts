@@ -103,7 +103,7 @@ export const BRIDGE_ROUTES: readonly { path: string; methods: apigw.HttpMethod[]
 ];
 
 /**
- * The authorization bridge (README "Authorization"): an OAuth 2.1 authorization server for MCP clients in its own
+ * The authorization bridge (docs/authorization.md): an OAuth 2.1 authorization server for MCP clients in its own
  * function on the endpoint's HTTP API. It keeps single-use codes and refresh-token families in a DynamoDB table
  * (on demand, TTL), signs access tokens with an asymmetric KMS key whose private half never leaves KMS, and keys
  * its sealed values with a generated Secrets Manager secret. Its role may do exactly that and nothing more.
@@ -152,7 +152,7 @@ export class AuthorizationBridge extends Construct {
       id: 'AwsSolutions-KMS5',
       reason:
         'KMS cannot rotate asymmetric keys automatically; rotating this signing key means a new key and a ' +
-        'redeploy (README "Authorization bridge"), and access tokens live one hour.',
+        'redeploy (docs/authorization.md, "Threat model"), and access tokens live one hour.',
     });
 
     this.sealingSecret = new secretsmanager.Secret(this, 'SealingSecret', {
@@ -164,7 +164,7 @@ export class AuthorizationBridge extends Construct {
       id: 'AwsSolutions-SMG4',
       reason:
         'Rotating the sealing secret invalidates every dynamically registered client id and pending sign-in at ' +
-        'once, so it is rotated by hand when needed (README "Authorization bridge"), not on a schedule.',
+        'once, so it is rotated by hand when needed (docs/authorization.md, "Threat model"), not on a schedule.',
     });
 
     const scopes = props.scopes ?? [Defaults.bridgeScope];

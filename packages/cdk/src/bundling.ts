@@ -19,7 +19,7 @@ export const FUNCTION_ENTRIES = {
 
 /**
  * Node.js major version the functions target: the Lambda runtime (`LAMBDA_RUNTIME` in
- * constructs/bundled-function.ts, a test checks they agree) and `.nvmrc` name the same major.
+ * bundled-function.ts, a test checks they agree) and `.nvmrc` name the same major.
  */
 export const NODE_TARGET = 'node22';
 

@@ -63,7 +63,7 @@ export interface McpOAuthProps {
 }
 
 /**
- * Who may call the endpoint (README "Authorization"). `none`: anyone who has the URL. `oauth`: every request
+ * Who may call the endpoint (docs/authorization.md). `none`: anyone who has the URL. `oauth`: every request
  * needs an access token for this endpoint from one issuer, validated inside the MCP function.
  */
 export type McpAuthProps = { readonly mode: 'none' } | McpOAuthProps;
@@ -83,7 +83,7 @@ export interface McpEndpointAuth {
 }
 
 /**
- * A custom domain serving the endpoint (README "Custom domain"): `https://<name>/mcp`, with the protected resource
+ * A custom domain serving the endpoint (docs/operations.md): `https://<name>/mcp`, with the protected resource
  * metadata, the token audience and the authorization bridge's issuer on the same origin.
  */
 export interface McpDomainProps {
@@ -107,7 +107,7 @@ export interface McpDomainProps {
 }
 
 /**
- * The API in front of the MCP function (README "Long-running tools: response streaming", and "Tasks or streaming?"
+ * The API in front of the MCP function (docs/streaming.md, and docs/tasks.md "Tasks or streaming?"
  * under "Tasks"). `http`: an HTTP API that answers each request when the function returns (at most 30 s).
  * `rest-streaming`: a REST API that streams the function's answer as it is written, so progress arrives while a
  * tool runs (up to 15 minutes). Task tools work behind either.
@@ -291,7 +291,7 @@ export interface McpEndpointProps {
    */
   readonly domain?: McpDomainProps;
   /**
-   * Put the API behind an AWS WAF web ACL (README "Web application firewall"): the AWS managed IP reputation list,
+   * Put the API behind an AWS WAF web ACL (docs/operations.md): the AWS managed IP reputation list,
    * common rule set and known bad inputs, and a per-IP rate-based rule. AWS WAF protects REST API stages, not HTTP
    * APIs, so it needs `api: 'rest-streaming'`; with the Cognito authorization bridge it needs `domain` too (then the
    * REST API carries the bridge; without a domain the bridge would run on an HTTP API of its own, unprotected).
@@ -305,12 +305,12 @@ export interface McpEndpointProps {
   readonly wafRateLimit?: number;
   /**
    * With `waf`: rules of the AWS managed common rule set that only count instead of blocking, e.g. its body rules
-   * (`COMMON_RULE_SET_BODY_RULES`) when tools take code, paths or HTML (README "Web application firewall").
+   * (`COMMON_RULE_SET_BODY_RULES`) when tools take code, paths or HTML (docs/operations.md).
    * @default ['SizeRestrictions_BODY']
    */
   readonly wafCountOnlyRules?: readonly string[];
   /**
-   * AWS X-Ray tracing (README "Tracing"): Lambda active tracing on the MCP, companion and worker functions, which
+   * AWS X-Ray tracing (docs/operations.md): Lambda active tracing on the MCP, companion and worker functions, which
    * capture their AWS SDK calls (MCP_TRACING), and API Gateway tracing on a REST API stage (HTTP APIs have none),
    * so a tool call, its S3 writes and the companion invoke are one trace.
    * @default false

@@ -109,7 +109,7 @@ const ACCESS_LOG_FORMAT = {
   wafResponse: '$context.wafResponseCode',
 };
 
-/** Why the per-method cdk-nag rules do not apply here: authorization is the function's (README "Authorization"). */
+/** Why the per-method cdk-nag rules do not apply here: authorization is the function's (docs/authorization.md). */
 const AUTH_IN_FUNCTION =
   'Authorization happens inside the MCP function, not in an API Gateway authorizer: with auth=oauth the function ' +
   'validates bearer tokens and answers 401/403 with the WWW-Authenticate challenge and resource_metadata that MCP ' +

@@ -31,7 +31,7 @@ export interface Config {
   tracing: boolean;
 }
 
-/** Per-tool metrics (README "Observability"): where they go, and the log level their lines carry. */
+/** Per-tool metrics (docs/operations.md "Per-tool metrics"): where they go, and the log level their lines carry. */
 export interface ToolMetricsConfig {
   /** CloudWatch namespace. */
   namespace: string;
@@ -42,7 +42,7 @@ export interface ToolMetricsConfig {
   logLevel: 'INFO' | 'WARN' | 'ERROR' | 'FATAL';
 }
 
-/** Where task records live and who runs tasks (README "Tasks"). */
+/** Where task records live and who runs tasks (docs/tasks.md). */
 export interface TasksConfig {
   /** DynamoDB table of task records; unset = records kept in this process (local only). */
   table: string | undefined;
@@ -57,7 +57,7 @@ export interface TasksConfig {
 }
 
 /**
- * Who may call (README "Authorization"). `none` lets anyone who reaches the endpoint call it (local default);
+ * Who may call (docs/authorization.md). `none` lets anyone who reaches the endpoint call it (local default);
  * `oauth` requires a valid access token from one issuer on every request.
  */
 export type AuthConfig =

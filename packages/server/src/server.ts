@@ -60,7 +60,7 @@ export interface McpServerOptions {
   /** HTTP transport rules. */
   http?: Partial<TransportOptions>;
   /**
-   * The tasks extension (README "Tasks"): tools declaring `task` may then be answered with a task that a worker
+   * The tasks extension (docs/tasks.md): tools declaring `task` may then be answered with a task that a worker
    * runs for up to 15 minutes. Default none: every call answers in its request.
    */
   tasks?: TasksOptions;
@@ -103,7 +103,7 @@ export function createMcpServer(options: McpServerOptions) {
   });
   const resources = options.resources ?? [];
   const prompts = options.prompts ?? [];
-  // A stateless server cannot push list changes or subscriptions (mcp-checklist.md rule 12).
+  // A stateless server cannot push list changes or subscriptions (no listChanged, no subscribe).
   const capabilities: ServerCapabilities = {
     tools: {},
     ...(resources.length ? { resources: {} } : {}),

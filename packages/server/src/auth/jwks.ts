@@ -40,7 +40,7 @@ type LocalSet = ReturnType<typeof createLocalJWKSet>;
  * The issuer's JSON Web Key Set, fetched lazily on the first token and cached in the container, so warm
  * invocations verify without any network call. A token signed with a key id we do not know triggers one refetch
  * (keys rotate): at most one per refetch interval, only for plausible tokens, and not again for a key id that was
- * still unknown after one (README "Authorization"); concurrent requests share a single fetch.
+ * still unknown after one (docs/authorization.md "The resource server"); concurrent requests share a single fetch.
  */
 export class RemoteKeySet {
   private local: LocalSet | undefined;

@@ -34,7 +34,7 @@ const ASYMMETRIC_ALGORITHMS = [
 /** The default algorithm pin: what mainstream issuers (Cognito, Auth0, Okta, Entra ID, Keycloak) sign with. */
 const DEFAULT_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA', 'Ed25519'];
 
-/** Settings of the `oauth` authenticator; see the README's "Authorization" section. */
+/** Settings of the `oauth` authenticator; see docs/authorization.md "The resource server". */
 export interface OAuthOptions {
   /** Issuer identifier, exactly as in the tokens' `iss` and the issuer's metadata. */
   issuer: string;
@@ -280,7 +280,7 @@ class OAuthAuthenticator implements Authenticator {
   }
 }
 
-/** Builds the `oauth` authenticator; throws on invalid settings (see README "Authorization"). */
+/** Builds the `oauth` authenticator; throws on invalid settings (see docs/authorization.md). */
 export function createOAuthAuthenticator(options: OAuthOptions): Authenticator {
   return new OAuthAuthenticator(checkOptions(options), options);
 }

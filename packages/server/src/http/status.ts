@@ -3,8 +3,9 @@ import type { JSONRPCResponse } from '../protocol/types.ts';
 import type { Era } from '../protocol/versions.ts';
 
 /**
- * HTTP statuses of JSON-RPC answers: the transport's decision, from the spec's tables (2026-07-28.md "Modern HTTP
- * rules", mcp-checklist.md rules 2–8). A message that cannot be read, classified or matched with its headers is
+ * HTTP statuses of JSON-RPC answers: the transport's decision, from the spec's Streamable HTTP transport (2025-11-25
+ * "Sending Messages to the Server"; 2026-07-28, its header and error-status rules). A message that cannot be read,
+ * classified or matched with its headers is
  * a 400 whatever the code; a dispatched request's error travels in a 200 except where a rule names a status.
  */
 export const PRE_DISPATCH_STATUS = 400;

@@ -214,10 +214,10 @@ async function respond(
 }
 
 /**
- * The Streamable HTTP rules for one POST endpoint (mcp-checklist.md, "HTTP transport", and 2026-07-28.md,
- * "Modern HTTP rules"), over neutral requests. Adapters only translate; every HTTP decision about MCP is here,
+ * The Streamable HTTP rules for one POST endpoint (the spec's "Transports: Streamable HTTP", 2025-11-25 and
+ * 2026-07-28), over neutral requests. Adapters only translate; every HTTP decision about MCP is here,
  * HTTP statuses included. With an authenticator, every request to the endpoint must prove its caller before
- * anything else is read (mcp-checklist.md, "Authorization").
+ * anything else is read (the spec's "Authorization": "Access Token Usage").
  */
 export function createTransport(parts: TransportParts, options: TransportOptions) {
   const setup: Setup = { parts, options };

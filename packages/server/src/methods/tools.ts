@@ -112,7 +112,7 @@ async function callTool(
   const { onStored } = notes;
   const { tools, offloader } = options;
   const name = toolName(params, tools);
-  // Tools are listed to everyone; a call is where a tool's scopes are enforced (README "Authorization").
+  // Tools are listed to everyone; a call is where a tool's scopes are enforced (docs/authorization.md).
   const scopes = tools.scopes(name);
   if (ctx.principal && missingScopes(ctx.principal.scopes, scopes).length)
     throw new InsufficientScopeError(name, scopes);
@@ -152,7 +152,7 @@ async function callTool(
     ...offloadContext(ctx, name, onStored),
     ...(options.readTool !== undefined ? { readTool: options.readTool } : {}),
   };
-  // Streamed outputs are stored as they are produced, within the tool's budget (README "Large outputs").
+  // Streamed outputs are stored as they are produced, within the tool's budget (docs/outputs.md "Streamed outputs").
   const streams = offload ? { streams: offloader.streams(offload) } : {};
   const result = await tools.call(name, args, callCtx, remaining, { ...cancel, ...streams });
   if (refusesArguments(result)) notes.onRefusedArguments();

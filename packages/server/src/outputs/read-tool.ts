@@ -7,7 +7,7 @@ import { pageBudget, readQuery, type ReadOutputArgs } from './read-query.ts';
 /**
  * `read_output`: the built-in tool that lets a model follow the pointer a large output became, a bounded page at a
  * time, with nothing but tool calls (many hosts give the model tools and never `resources/read`). The server
- * registers it whenever outputs are offloaded and can be read back (README "Large outputs").
+ * registers it whenever outputs are offloaded and can be read back (docs/outputs.md).
  */
 
 export const READ_OUTPUT_TOOL = 'read_output';

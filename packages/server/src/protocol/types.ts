@@ -1,5 +1,5 @@
 /**
- * MCP wire types, named as in the specification schema (`schema/<revision>/schema.ts`).
+ * MCP wire types, named as in the specification schema (the specification's schema of each revision).
  * Only the shapes this server reads or writes are modelled; everything here is plain JSON.
  */
 

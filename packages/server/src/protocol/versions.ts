@@ -57,7 +57,8 @@ const invalidEnvelope = (key: string, problem: string) =>
   new InvalidParamsError(`the _meta envelope's ${key} ${problem}`, { envelope: { key, problem } });
 
 /**
- * Decides the era of one message (2026-07-28.md, "How to tell the eras apart"): the body decides, the
+ * Decides the era of one message (2026-07-28 "Versioning": a request that carries its protocol version in
+ * `_meta` is 2026-07-28, anything else is the handshake era): the body decides, the
  * `MCP-Protocol-Version` header never switches the era. Notifications carry no envelope in 2026-07-28
  * (the envelope is a request's), so for them a modern header names the era instead of being refused.
  * Throws an McpError; the transport answers every one of them with HTTP 400.

@@ -90,7 +90,7 @@ interface ToolOptions {
   scopes?: readonly string[];
   /** Write the call's arguments into the audit log line. Default false: arguments may hold personal data. */
   logArguments?: boolean;
-  /** Whether and how the tool runs as a task (README "Tasks"); default: never, every call answers in the request. */
+  /** Whether and how the tool runs as a task (docs/tasks.md); default: never, every call answers in the request. */
   task?: TaskSupport;
 }
 
@@ -130,7 +130,7 @@ export interface ToolSpec<I, O>
   inputSchema?: I;
   /** JSON Schema 2020-12 for `structuredContent`; when present, the result must conform. */
   outputSchema?: O;
-  /** Whether and how the tool runs as a task (README "Tasks"); default: never. */
+  /** Whether and how the tool runs as a task (docs/tasks.md); default: never. */
   task?: TaskSupport<Args<I>>;
   handler: (
     args: Args<I>,

@@ -6,7 +6,7 @@ import { ToolError } from './define.ts';
  * Streamed outputs: a tool that produces a large output returns it as it is made (an async iterable of text or
  * bytes, e.g. an async generator, a web ReadableStream or a Node Readable) instead of building one big string. The
  * server stores it in parts while it is produced and links it, so memory stays flat whatever the output's size
- * (README "Large outputs"); an output that ends small comes back inline, as any other block.
+ * (docs/outputs.md "Streamed outputs"); an output that ends small comes back inline, as any other block.
  */
 
 /** What a streamed output is read from: chunks of text (UTF-8 when bytes) or of binary data, in order. */
