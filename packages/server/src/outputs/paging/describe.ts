@@ -51,16 +51,24 @@ function jsonHeader(page: Page): string {
         : `object with ${plural(j.length, 'member')}`;
   const article = /^[aeiou]/.test(shape) ? 'an' : 'a';
   const items =
-    j.type === 'array' && j.length
-      ? `; items ${count(j.item!)}–${count((j.nextItem ?? j.length) - 1)} below`
-      : '';
+    j.type !== 'array' || !j.length
+      ? ''
+      : page.nextOffset !== undefined
+        ? `; the start of item ${count(j.item!)} below`
+        : `; items ${count(j.item!)}–${count((j.nextItem ?? j.length) - 1)} below`;
   return `${at} in ${facts(page)} is ${article} ${shape} of ${formatSize(j.size)}${items}.`;
 }
 
 function csvHeader(page: Page): string {
   const c = page.csv!;
   const total = c.totalRows !== undefined ? ` of ${count(c.totalRows)}` : '';
-  const span = c.rows === 0 ? 'No data rows' : `Rows ${count(c.row)}–${count(c.row + c.rows - 1)}${total}`;
+  const rows =
+    c.rows === 0
+      ? 'No data rows'
+      : c.rows === 1
+        ? `Row ${count(c.row)}`
+        : `Rows ${count(c.row)}–${count(c.row + c.rows - 1)}`;
+  const span = c.rows === 0 ? rows : `${rows}${total}`;
   return `${span} of the CSV ${facts(page)}, below its header row.`;
 }
 
@@ -83,10 +91,14 @@ function nextStep(page: Page): string {
         ? `More matches: call read_output with the same uri and search, and ${arg('line', page.nextLine)}.`
         : 'No more matches.';
     case 'json':
+      // A value larger than a page reads on inside it first.
+      if (page.nextOffset !== undefined) return call(arg('offset', page.nextOffset));
       return page.json?.nextItem !== undefined
         ? call('the same pointer', arg('item', page.json.nextItem))
         : '';
     case 'csv':
+      // A row larger than a page reads on inside it first.
+      if (page.nextOffset !== undefined) return call(arg('offset', page.nextOffset));
       return page.csv?.nextRow !== undefined ? call(arg('row', page.csv.nextRow)) : 'This is the last row.';
   }
 }
