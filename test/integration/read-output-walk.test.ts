@@ -5,6 +5,7 @@ import { storedOutputs } from '../../packages/server/src/outputs/reader.ts';
 import { createMcpServer } from '../../packages/server/src/server.ts';
 import { memoryStorage } from '../../packages/server/src/storage/memory.ts';
 import { defineTool } from '../../packages/server/src/tools/define.ts';
+import { pageOf } from '../support/pages.ts';
 import { send } from '../support/rpc.ts';
 
 // A model that only follows the hints: from a first call in each way of reading, every page's "next page" sentence
@@ -46,7 +47,7 @@ async function call(target: ReturnType<typeof server>, name: string, args: Recor
 function nextArgs(summary: string, previous: Record<string, unknown>): Record<string, unknown> | undefined {
   const more = /More matches: call read_output with the same uri and search, and line (\d+)\./.exec(summary);
   if (more) return { ...previous, line: Number(more[1]) };
-  const next = /Next page: call read_output with the same uri and (.+)\.$/.exec(summary)?.[1];
+  const next = /Next page: call read_output with the same uri and ([^.]+)\./.exec(summary)?.[1];
   if (next === undefined) return undefined;
   const [, name, value] = /^(?:the same pointer and )?(offset|line|row|item) (\d+)$/.exec(next) ?? [];
   if (!name) throw new Error(`a next-page hint the walker cannot follow: ${next}`);
@@ -71,9 +72,9 @@ async function walk(target: ReturnType<typeof server>, uri: string, first: Recor
     result.calls.push(args);
     const page = await call(target, 'read_output', { uri, ...args });
     expect(page.isError, `${key}: ${page.content?.[0]?.text}`).toBeUndefined();
-    const summary = page.content[0].text.split('\n\n')[0] as string;
-    result.pages.push({ summary, page: page.structuredContent });
-    args = nextArgs(summary, args);
+    const whole = pageOf(page);
+    result.pages.push({ summary: whole.summary, page: whole });
+    args = nextArgs(whole.summary, args);
   }
   return result;
 }
@@ -164,6 +165,6 @@ describe('following only the next-page hints', () => {
     expect(first.summary).toMatch(/read on with offset \d+, or go to the next row with row 32\./);
     expect(first.page.text.startsWith('id,note,total\n31,"wide cell')).toBe(true);
     const after = await call(target, 'read_output', { uri, row: 32 });
-    expect(after.content[0].text.split('\n\n')[0]).toMatch(/^Rows 32–61 of 61 .* This is the last row\.$/);
+    expect(after.content[0].text).toMatch(/^Rows 32–61 of 61 .* This is the last row\.$/);
   });
 });

@@ -111,8 +111,27 @@ const HEADERS = {
   csv: csvHeader,
 };
 
-/** The summary of a page: its header sentence, a note when there is one, and how to go on. */
+/**
+ * On the first page of an output longer than a page, the other ways in that suit it: what the tool's definition
+ * leaves out (hosts send it with every model call), said once per output, where it applies.
+ */
+function waysIn(page: Page): string {
+  if (page.mode !== 'bytes' || page.offset !== 0 || page.nextOffset === undefined) return '';
+  const type = page.mimeType.split(';')[0]!.trim().toLowerCase();
+  const select =
+    type === 'text/csv'
+      ? ' row picks CSV data rows (1-based, the header repeated on each page);'
+      : type === 'application/json' || type.endsWith('+json')
+        ? ' pointer selects inside the JSON (arrays paged by item);'
+        : '';
+  return (
+    `Other ways in:${select} search finds the lines containing a literal text, numbered, with context; line ` +
+    'reads whole lines; count sets the page size.'
+  );
+}
+
+/** The summary of a page: its header sentence, a note when there is one, how to go on, and other ways in. */
 export function describePage(page: Page): string {
   const note = page.note ? ` Note: ${page.note}` : '';
-  return [`${HEADERS[page.mode](page)}${note}`, nextStep(page)].filter(Boolean).join(' ');
+  return [`${HEADERS[page.mode](page)}${note}`, nextStep(page), waysIn(page)].filter(Boolean).join(' ');
 }
