@@ -3,13 +3,14 @@
  * own conversion (read in their sources, November 2026), so the bytes a model pays for can be measured without the
  * frameworks installed. Each function returns the text the framework passes on as the tool message.
  *
- * - AI SDK (`@ai-sdk/mcp` 2.x, default schemas): `mcpToModelOutput` maps each text block to a text part;
- *   structuredContent is not shown.
+ * - AI SDK (`@ai-sdk/mcp` 2.x, default schemas): `mcpToModelOutput` makes each text block a text part and any other
+ *   block its JSON; structuredContent is not shown.
  * - LangChain (`@langchain/mcp-adapters` 1.1.x): a result of exactly one text block becomes that block with
- *   `structuredContent` attached, and the ToolMessage carries it as JSON; several blocks go on as blocks (their JSON),
- *   structuredContent only into the artifact.
- * - OpenAI Agents (`@openai/agents-core`, default): the text blocks become text items of the tool's output.
- * - Mastra (`@mastra/mcp`): the text blocks joined with line breaks.
+ *   `structuredContent` attached, and the ToolMessage carries it as JSON; several blocks go on as their JSON (a
+ *   resource link as a file block with its url), structuredContent only into the artifact.
+ * - OpenAI Agents (`@openai/agents-core`, default): text blocks become text items of the tool's output; a result
+ *   with any other block goes on as the JSON of its content.
+ * - Mastra (`@mastra/mcp`): the text blocks joined with line breaks; other blocks are not shown.
  */
 
 /** The parts of a tool result the adapters read. */
@@ -18,21 +19,29 @@ export interface ToolResultView {
   structuredContent?: unknown;
 }
 
-const texts = (result: ToolResultView) =>
-  result.content.flatMap((b) => (b.type === 'text' ? [b.text ?? ''] : []));
+const isText = (block: ToolResultView['content'][number]) => block.type === 'text';
+const texts = (result: ToolResultView) => result.content.filter(isText).map((b) => b.text ?? '');
+
+/** LangChain's block for one MCP block (text and resource links; others are not in these results). */
+const langChainBlock = (block: ToolResultView['content'][number]) =>
+  block.type === 'resource_link'
+    ? { type: 'file', source_type: 'url', url: block.uri, mime_type: block.mimeType }
+    : { type: 'text', text: block.text };
 
 /** The frameworks measured, by the name the bench prints. */
 export const FRAMEWORKS = {
-  'AI SDK': (result: ToolResultView) => texts(result).join(''),
+  'AI SDK': (result: ToolResultView) =>
+    result.content.map((b) => (isText(b) ? (b.text ?? '') : JSON.stringify(b))).join(''),
   LangChain: (result: ToolResultView) => {
     const [only] = result.content;
-    if (result.content.length === 1 && only?.type === 'text') {
+    if (result.content.length === 1 && only && isText(only)) {
       if (result.structuredContent === undefined) return only.text ?? '';
-      return JSON.stringify([{ type: 'text', text: only.text, structuredContent: result.structuredContent }]);
+      return JSON.stringify([{ ...langChainBlock(only), structuredContent: result.structuredContent }]);
     }
-    return JSON.stringify(result.content);
+    return JSON.stringify(result.content.map(langChainBlock));
   },
-  'OpenAI Agents': (result: ToolResultView) => texts(result).join(''),
+  'OpenAI Agents': (result: ToolResultView) =>
+    result.content.every(isText) ? texts(result).join('') : JSON.stringify(result.content),
   Mastra: (result: ToolResultView) => texts(result).join('\n'),
 } as const;
 

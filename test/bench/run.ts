@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: bundles the MCP function and the two SDK baselines exactly as the stack bundles functions, then
  * measures cold start, warm in-process throughput, HTTP throughput against a bare node:http ceiling, the offload
- * round trip, bundle sizes and memory, read_output over a 100 MB output, and prints one table with ratios.
+ * round trip, bundle sizes and memory, read_output over a 100 MB output, the bytes a model is handed, and prints
+ * one table with ratios.
  * Everything binds 127.0.0.1 and every run is bounded in time or count. See BENCHMARKS.md.
  */
 import { writeFile } from 'node:fs/promises';
@@ -15,6 +16,7 @@ import { buildArtifacts } from './bundle.ts';
 import { measureColdStarts } from './cold-start.ts';
 import { formatBench } from './format.ts';
 import { measureHttp, soak } from './http.ts';
+import { measureModelBytes } from './model-bytes.ts';
 import { measureOffload } from './offload.ts';
 import { measureReadOutput } from './read-output.ts';
 import { measureStreaming } from './stream.ts';
@@ -41,7 +43,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --rounds N         HTTP rounds over all servers                     (default 2)
   --soak N           calls in the soak run, 0 to skip                 (default 100000)
   --stream-calls N   calls per mode in the first-streamed-event run   (default 30)
-  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks
+  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,model
   --node PATH        Node binary for the functions                    (default: this Node, which must be 22+)
   --json             print the results as JSON instead of tables`;
 
@@ -97,7 +99,7 @@ async function main(): Promise<number> {
   };
   const skip = new Set((values.skip ?? '').split(',').filter(Boolean));
   for (const part of skip) {
-    if (!['cold', 'warm', 'http', 'offload', 'stream', 'soak', 'read', 'tasks'].includes(part))
+    if (!['cold', 'warm', 'http', 'offload', 'stream', 'soak', 'read', 'tasks', 'model'].includes(part))
       throw new Error(`--skip: unknown part ${part}`);
   }
   // The functions run on the Lambda runtime's major version unless another binary is named on purpose.
@@ -146,6 +148,7 @@ async function main(): Promise<number> {
   if (!skip.has('read')) results.readOutput = await measureReadOutput(artifacts, runtime, progress);
   if (!skip.has('tasks'))
     results.tasks = await measureTaskPolls(artifacts, runtime, settings.taskPolls, progress);
+  if (!skip.has('model')) results.modelBytes = await measureModelBytes();
   results.targets = evaluateTargets(results);
   results.machine.loadEnd = currentLoad();
   results.durationS = (performance.now() - started) / 1000;
