@@ -398,6 +398,20 @@ export function formatBench(results: BenchResults): string {
   }
 
   if (results.modelBytes) out.push(...modelBytesSection(results.modelBytes), '');
+  if (results.existence) {
+    const e = results.existence;
+    out.push(
+      `10. Refused reads by kind of id, against the local S3 stand-in: ${n(e.tries)} reads of each, interleaved in a ` +
+        'shuffled order in one process (another caller and a never-issued id must not be told apart)',
+    );
+    out.push(
+      table(
+        ['path', '<id', 'median ms', 'p90 ms', '<answer'],
+        e.rows.map((r) => [r.path, r.kind, r.medianMs.toFixed(3), r.p90Ms.toFixed(3), r.answer]),
+      ),
+    );
+    out.push('');
+  }
 
   out.push('Targets (issues 5, 10, 14 and 23)');
   out.push(

@@ -16,6 +16,7 @@ import { buildArtifacts } from './bundle.ts';
 import { measureColdStarts } from './cold-start.ts';
 import { formatBench } from './format.ts';
 import { measureHttp, soak } from './http.ts';
+import { measureExistence } from './existence.ts';
 import { measureModelBytes } from './model-bytes.ts';
 import { measureOffload } from './offload.ts';
 import { measureReadOutput } from './read-output.ts';
@@ -43,7 +44,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --rounds N         HTTP rounds over all servers                     (default 2)
   --soak N           calls in the soak run, 0 to skip                 (default 100000)
   --stream-calls N   calls per mode in the first-streamed-event run   (default 30)
-  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,model
+  --existence-tries N  reads per kind of id in the existence-timing run (default 1000)
+  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,model,existence
   --node PATH        Node binary for the functions                    (default: this Node, which must be 22+)
   --json             print the results as JSON instead of tables`;
 
@@ -73,6 +75,7 @@ async function main(): Promise<number> {
       rounds: { type: 'string' },
       soak: { type: 'string' },
       'stream-calls': { type: 'string' },
+      'existence-tries': { type: 'string' },
       skip: { type: 'string' },
       node: { type: 'string' },
       json: { type: 'boolean' },
@@ -99,7 +102,11 @@ async function main(): Promise<number> {
   };
   const skip = new Set((values.skip ?? '').split(',').filter(Boolean));
   for (const part of skip) {
-    if (!['cold', 'warm', 'http', 'offload', 'stream', 'soak', 'read', 'tasks', 'model'].includes(part))
+    if (
+      !['cold', 'warm', 'http', 'offload', 'stream', 'soak', 'read', 'tasks', 'model', 'existence'].includes(
+        part,
+      )
+    )
       throw new Error(`--skip: unknown part ${part}`);
   }
   // The functions run on the Lambda runtime's major version unless another binary is named on purpose.
@@ -149,6 +156,11 @@ async function main(): Promise<number> {
   if (!skip.has('tasks'))
     results.tasks = await measureTaskPolls(artifacts, runtime, settings.taskPolls, progress);
   if (!skip.has('model')) results.modelBytes = await measureModelBytes();
+  if (!skip.has('existence')) {
+    progress('existence timing');
+    const tries = positiveInt(values['existence-tries'], 'existence-tries', quick ? 200 : 1_000, 10, 100_000);
+    results.existence = await measureExistence(tries);
+  }
   results.targets = evaluateTargets(results);
   results.machine.loadEnd = currentLoad();
   results.durationS = (performance.now() - started) / 1000;

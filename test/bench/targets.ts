@@ -5,6 +5,7 @@
 import type { ColdStartResult } from './cold-start.ts';
 import type { HttpResult, SoakResult } from './http.ts';
 import type { BenchResults, OffloadResult, TargetCheck } from './results.ts';
+import type { ExistenceResult } from './existence.ts';
 import type { ModelBytesResult } from './model-bytes.ts';
 import type { ReadOutputResult } from './read-output.ts';
 import type { WarmResult } from './warm.ts';
@@ -306,6 +307,16 @@ function modelBytesChecks(result: ModelBytesResult): TargetCheck[] {
   ];
 }
 
+/** Issue 23: another caller's link and a never-issued id take the same time: 0 within the interval of their gap. */
+function existenceChecks(result: ExistenceResult): TargetCheck[] {
+  return result.gaps.map((g) => ({
+    name: `${g.path}: another caller's link vs a never-issued id`,
+    goal: 'indistinguishable (95% interval holds 0)',
+    measured: `${g.differenceMs >= 0 ? '+' : ''}${g.differenceMs.toFixed(3)} ms (${g.lowMs.toFixed(3)} to ${g.highMs.toFixed(3)})`,
+    met: g.lowMs <= 0 && g.highMs >= 0,
+  }));
+}
+
 /** Judges every target the run has data for. */
 export function evaluateTargets(results: BenchResults): TargetCheck[] {
   const checks: TargetCheck[] = [];
@@ -317,6 +328,7 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
   if (results.soak) checks.push(soakCheck(results.soak));
   if (results.readOutput) checks.push(...readOutputChecks(results.readOutput));
   if (results.modelBytes) checks.push(...modelBytesChecks(results.modelBytes));
+  if (results.existence) checks.push(...existenceChecks(results.existence));
   if (results.offload && !('pending' in results.offload)) checks.push(...offloadChecks(results.offload));
   return checks;
 }
