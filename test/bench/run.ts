@@ -44,7 +44,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --rounds N         HTTP rounds over all servers                     (default 2)
   --soak N           calls in the soak run, 0 to skip                 (default 100000)
   --stream-calls N   calls per mode in the first-streamed-event run   (default 30)
-  --existence-tries N  reads per kind of id in the existence-timing run (default 1000)
+  --id-reads N       reads per kind of id in the existence timing run (default 1000)
   --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,model,existence
   --node PATH        Node binary for the functions                    (default: this Node, which must be 22+)
   --json             print the results as JSON instead of tables`;
@@ -75,7 +75,7 @@ async function main(): Promise<number> {
       rounds: { type: 'string' },
       soak: { type: 'string' },
       'stream-calls': { type: 'string' },
-      'existence-tries': { type: 'string' },
+      'id-reads': { type: 'string' },
       skip: { type: 'string' },
       node: { type: 'string' },
       json: { type: 'boolean' },
@@ -158,7 +158,7 @@ async function main(): Promise<number> {
   if (!skip.has('model')) results.modelBytes = await measureModelBytes();
   if (!skip.has('existence')) {
     progress('existence timing');
-    const tries = positiveInt(values['existence-tries'], 'existence-tries', quick ? 200 : 1_000, 10, 100_000);
+    const tries = positiveInt(values['id-reads'], 'id-reads', quick ? 200 : 1_000, 10, 100_000);
     results.existence = await measureExistence(tries);
   }
   results.targets = evaluateTargets(results);
