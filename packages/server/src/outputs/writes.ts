@@ -12,7 +12,7 @@ export interface ObjectWrite {
 /** How a store failed, and what was left behind: for the log line and the answer. */
 export interface StoreFailure {
   error: unknown;
-  /** Time ended it (the invocation's deadline, or the call's budget) rather than a storage error. */
+  /** The call ended it (the invocation's deadline, the call's budget, a cancellation), not a storage error. */
   timedOut: boolean;
   /** Objects whose write had started (any of them may have landed). */
   started: number;
