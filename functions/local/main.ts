@@ -19,6 +19,7 @@ import {
   startLocalLambda,
   startLocalS3,
   startLocalServer,
+  type InvokedHandler,
   type LambdaHttpHandler,
   type LocalLambda,
   type LocalS3,
@@ -106,8 +107,14 @@ let localLambda: LocalLambda | undefined;
  * It is loaded on its first invocation, when the environment is complete.
  */
 async function startLocalCompanion(): Promise<void> {
-  const companion = async (event: unknown) => (await import('../resources/handler.ts')).handler(event);
-  localLambda = await startLocalLambda({ functions: { 'mcp-resources-local': companion } });
+  const companion: InvokedHandler = async (event, context) =>
+    (await import('../resources/handler.ts')).handler(event, context);
+  // The companion's time limit, as deployed: its reads end before it, and a read of a storage that never answers is
+  // told "could not be read right now" rather than running into the tool's budget.
+  localLambda = await startLocalLambda({
+    functions: { 'mcp-resources-local': companion },
+    timeoutMs: Defaults.resourcesFunctionTimeoutSeconds * 1000,
+  });
   env.RESOURCES_FUNCTION_NAME = 'mcp-resources-local';
   env.AWS_ENDPOINT_URL_LAMBDA = localLambda.endpoint;
 }

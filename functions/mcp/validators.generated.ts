@@ -9,6 +9,6 @@ export const validators = {
   "content_gallery#input": { hash: "79cc2d249ee2d88d", load: () => import('./validators/v0.generated.ts') },
   "generate_report#input": { hash: "1493c2971d45b081", load: () => import('./validators/v4.generated.ts') },
   "render_chart#input": { hash: "29ec06af0a03c46c", load: () => import('./validators/v5.generated.ts') },
-  "read_output#input": { hash: "a4defd3ef652347b", load: () => import('./validators/v6.generated.ts') },
-  "read_output#output": { hash: "dd6a15871921af6b", load: () => import('./validators/v7.generated.ts') },
+  "read_output#input": { hash: "865f14b6b877aac7", load: () => import('./validators/v6.generated.ts') },
+  "read_output#output": { hash: "dfa61daea12d0067", load: () => import('./validators/v7.generated.ts') },
 };

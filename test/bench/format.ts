@@ -47,6 +47,26 @@ function partsSummary(bundle: Omit<BundleInfo, 'file'>, count: number): string {
   return [...top, ...(rest > 0 ? [`other ${kb(rest)}`] : [])].join(' · ');
 }
 
+/** Part 9: the bytes a model is handed, per framework. */
+function modelBytesSection(r: NonNullable<BenchResults['modelBytes']>): string[] {
+  const frameworks = Object.keys(r.page) as (keyof typeof r.page)[];
+  return [
+    '9. What the model is handed, in bytes: tool definitions (sent with every model call), the notice of a stored ' +
+      `report, and a default read_output page (its envelope: all but the ${n(r.pageTextBytes)} bytes of page text)`,
+    table(
+      ['<', 'all tools', 'read_output'],
+      [
+        ['tools/list', n(r.toolsList.allBytes), n(r.toolsList.readOutputBytes)],
+        ['as function declarations', n(r.declarations.allBytes), n(r.declarations.readOutputBytes)],
+      ],
+    ),
+    table(
+      ['framework', 'offload notice', 'read_output page', 'page envelope'],
+      frameworks.map((f) => [f, n(r.notice[f]), n(r.page[f]), n(r.page[f] - r.pageTextBytes)]),
+    ),
+  ];
+}
+
 /** The whole report. */
 export function formatBench(results: BenchResults): string {
   const m = results.machine;
@@ -377,7 +397,23 @@ export function formatBench(results: BenchResults): string {
     out.push('');
   }
 
-  out.push('Targets (issues 5, 10 and 14)');
+  if (results.modelBytes) out.push(...modelBytesSection(results.modelBytes), '');
+  if (results.existence) {
+    const e = results.existence;
+    out.push(
+      `10. Refused reads by kind of id, against the local S3 stand-in: ${n(e.tries)} reads of each, interleaved in a ` +
+        'shuffled order in one process (another caller and a never-issued id must not be told apart)',
+    );
+    out.push(
+      table(
+        ['path', '<id', 'median ms', 'p90 ms', '<answer'],
+        e.rows.map((r) => [r.path, r.kind, r.medianMs.toFixed(3), r.p90Ms.toFixed(3), r.answer]),
+      ),
+    );
+    out.push('');
+  }
+
+  out.push('Targets (issues 5, 10, 14 and 23)');
   out.push(
     table(
       ['target', '<goal', '<measured', '<result'],

@@ -17,6 +17,7 @@ import { toolCallRequest } from '../load/mcp-request.ts';
 import type { Artifacts } from './bundle.ts';
 import { startServeChild, type MemoryStats, type ServeChild } from './http.ts';
 import type { ChildRuntime } from './probe.ts';
+import { pageOf } from '../support/pages.ts';
 
 const BUCKET = 'bench-read-outputs';
 const COMPANION = 'mcp-resources-bench';
@@ -131,7 +132,7 @@ function steps(url: string, uri: string, big: ReturnType<typeof bigText>) {
     [
       `one page from the middle (offset ${middle.toLocaleString('en-US')})`,
       async () => {
-        const page = (await callTool(url, 'read_output', { uri, offset: middle })).structuredContent;
+        const page = pageOf(await callTool(url, 'read_output', { uri, offset: middle }));
         return { calls: 1, verified: page.text === big.text.slice(page.offset, page.offset + page.length) };
       },
     ],
@@ -139,7 +140,7 @@ function steps(url: string, uri: string, big: ReturnType<typeof bigText>) {
       `100 lines near the end (line ${(big.lines.length - 150).toLocaleString('en-US')})`,
       async () => {
         const line = big.lines.length - 150;
-        const page = (await callTool(url, 'read_output', { uri, line, count: 100 })).structuredContent;
+        const page = pageOf(await callTool(url, 'read_output', { uri, line, count: 100 }));
         return {
           calls: 1,
           verified: page.text === `${big.lines.slice(line - 1, page.lastLine).join('\n')}\n`,
@@ -153,10 +154,11 @@ function steps(url: string, uri: string, big: ReturnType<typeof bigText>) {
         let line: number | undefined = 1;
         let calls = 0;
         while (line !== undefined) {
-          const page: any = (await callTool(url, 'read_output', { uri, search: NEEDLE, line, context: 0 }))
-            .structuredContent;
+          const page: any = pageOf(
+            await callTool(url, 'read_output', { uri, search: NEEDLE, line, context: 0 }),
+          );
           calls++;
-          found.push(...page.search.matches.map((m: { line: number }) => m.line));
+          found.push(...page.search.matches);
           line = page.nextLine;
         }
         return { calls, verified: JSON.stringify(found) === JSON.stringify(big.needles) };

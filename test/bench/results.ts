@@ -5,6 +5,8 @@ import type { HttpResult, SoakResult } from './http.ts';
 import type { MachineInfo } from './machine.ts';
 import type { ReadOutputResult } from './read-output.ts';
 import type { StreamResult } from './stream.ts';
+import type { ModelBytesResult } from './model-bytes.ts';
+import type { ExistenceResult } from './existence.ts';
 import type { WarmResult } from './warm.ts';
 
 /** One offload round trip: a tool call whose output is stored, then the output read back and checked. */
@@ -74,6 +76,8 @@ export interface BenchResults {
   soak?: SoakResult;
   readOutput?: ReadOutputResult;
   tasks?: TaskPollResult[];
+  modelBytes?: ModelBytesResult;
+  existence?: ExistenceResult;
   targets: TargetCheck[];
   durationS: number;
 }

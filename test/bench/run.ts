@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: bundles the MCP function and the two SDK baselines exactly as the stack bundles functions, then
  * measures cold start, warm in-process throughput, HTTP throughput against a bare node:http ceiling, the offload
- * round trip, bundle sizes and memory, read_output over a 100 MB output, and prints one table with ratios.
+ * round trip, bundle sizes and memory, read_output over a 100 MB output, the bytes a model is handed, and prints
+ * one table with ratios.
  * Everything binds 127.0.0.1 and every run is bounded in time or count. See BENCHMARKS.md.
  */
 import { writeFile } from 'node:fs/promises';
@@ -15,6 +16,8 @@ import { buildArtifacts } from './bundle.ts';
 import { measureColdStarts } from './cold-start.ts';
 import { formatBench } from './format.ts';
 import { measureHttp, soak } from './http.ts';
+import { measureExistence } from './existence.ts';
+import { measureModelBytes } from './model-bytes.ts';
 import { measureOffload } from './offload.ts';
 import { measureReadOutput } from './read-output.ts';
 import { measureStreaming } from './stream.ts';
@@ -41,7 +44,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --rounds N         HTTP rounds over all servers                     (default 2)
   --soak N           calls in the soak run, 0 to skip                 (default 100000)
   --stream-calls N   calls per mode in the first-streamed-event run   (default 30)
-  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks
+  --id-reads N       reads per kind of id in the existence timing run (default 1000)
+  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,model,existence
   --node PATH        Node binary for the functions                    (default: this Node, which must be 22+)
   --json             print the results as JSON instead of tables`;
 
@@ -71,6 +75,7 @@ async function main(): Promise<number> {
       rounds: { type: 'string' },
       soak: { type: 'string' },
       'stream-calls': { type: 'string' },
+      'id-reads': { type: 'string' },
       skip: { type: 'string' },
       node: { type: 'string' },
       json: { type: 'boolean' },
@@ -97,7 +102,11 @@ async function main(): Promise<number> {
   };
   const skip = new Set((values.skip ?? '').split(',').filter(Boolean));
   for (const part of skip) {
-    if (!['cold', 'warm', 'http', 'offload', 'stream', 'soak', 'read', 'tasks'].includes(part))
+    if (
+      !['cold', 'warm', 'http', 'offload', 'stream', 'soak', 'read', 'tasks', 'model', 'existence'].includes(
+        part,
+      )
+    )
       throw new Error(`--skip: unknown part ${part}`);
   }
   // The functions run on the Lambda runtime's major version unless another binary is named on purpose.
@@ -146,6 +155,12 @@ async function main(): Promise<number> {
   if (!skip.has('read')) results.readOutput = await measureReadOutput(artifacts, runtime, progress);
   if (!skip.has('tasks'))
     results.tasks = await measureTaskPolls(artifacts, runtime, settings.taskPolls, progress);
+  if (!skip.has('model')) results.modelBytes = await measureModelBytes();
+  if (!skip.has('existence')) {
+    progress('existence timing');
+    const tries = positiveInt(values['id-reads'], 'id-reads', quick ? 200 : 1_000, 10, 100_000);
+    results.existence = await measureExistence(tries);
+  }
   results.targets = evaluateTargets(results);
   results.machine.loadEnd = currentLoad();
   results.durationS = (performance.now() - started) / 1000;

@@ -5,6 +5,8 @@
 import type { ColdStartResult } from './cold-start.ts';
 import type { HttpResult, SoakResult } from './http.ts';
 import type { BenchResults, OffloadResult, TargetCheck } from './results.ts';
+import type { ExistenceResult } from './existence.ts';
+import type { ModelBytesResult } from './model-bytes.ts';
 import type { ReadOutputResult } from './read-output.ts';
 import type { WarmResult } from './warm.ts';
 
@@ -281,6 +283,40 @@ function readOutputChecks(result: ReadOutputResult): TargetCheck[] {
   return checks;
 }
 
+/** Issue 23: read_output's definition in tools/list, bytes (sent with every model call). */
+export const READ_OUTPUT_DEFINITION_LIMIT_BYTES = 1_500;
+/** Issue 23: a read_output page through LangChain at most this share larger than through the AI SDK. */
+export const FRAMEWORK_PAGE_SPREAD = 0.1;
+
+function modelBytesChecks(result: ModelBytesResult): TargetCheck[] {
+  const definition = result.toolsList.readOutputBytes;
+  const spread = result.page.LangChain / result.page['AI SDK'] - 1;
+  return [
+    {
+      name: 'read_output definition in tools/list',
+      goal: `<= ${READ_OUTPUT_DEFINITION_LIMIT_BYTES.toLocaleString('en-US')} bytes`,
+      measured: `${definition.toLocaleString('en-US')} bytes`,
+      met: definition <= READ_OUTPUT_DEFINITION_LIMIT_BYTES,
+    },
+    {
+      name: 'a read_output page, LangChain vs AI SDK',
+      goal: `<= +${pct(FRAMEWORK_PAGE_SPREAD)}`,
+      measured: `${spread >= 0 ? '+' : ''}${(spread * 100).toFixed(1)}%`,
+      met: spread <= FRAMEWORK_PAGE_SPREAD,
+    },
+  ];
+}
+
+/** Issue 23: another caller's link and a never-issued id take the same time: 0 within the interval of their gap. */
+function existenceChecks(result: ExistenceResult): TargetCheck[] {
+  return result.gaps.map((g) => ({
+    name: `${g.path}: another caller's link vs a never-issued id`,
+    goal: 'indistinguishable (95% interval holds 0)',
+    measured: `${g.differenceMs >= 0 ? '+' : ''}${g.differenceMs.toFixed(3)} ms (${g.lowMs.toFixed(3)} to ${g.highMs.toFixed(3)})`,
+    met: g.lowMs <= 0 && g.highMs >= 0,
+  }));
+}
+
 /** Judges every target the run has data for. */
 export function evaluateTargets(results: BenchResults): TargetCheck[] {
   const checks: TargetCheck[] = [];
@@ -291,6 +327,8 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
   checks.push(bundleCheck(results));
   if (results.soak) checks.push(soakCheck(results.soak));
   if (results.readOutput) checks.push(...readOutputChecks(results.readOutput));
+  if (results.modelBytes) checks.push(...modelBytesChecks(results.modelBytes));
+  if (results.existence) checks.push(...existenceChecks(results.existence));
   if (results.offload && !('pending' in results.offload)) checks.push(...offloadChecks(results.offload));
   return checks;
 }

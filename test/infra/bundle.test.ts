@@ -24,6 +24,7 @@ import { startupOutputs } from '../bench/bundle.ts';
 import { lambdaNode } from '../support/node-version.ts';
 import { modernHeaders, modernMeta } from '../support/rpc.ts';
 import { synthStack } from './synth.ts';
+import { pageOf } from '../support/pages.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DRIVER = fileURLToPath(new URL('./lambda-invoke-driver.mjs', import.meta.url));
@@ -485,7 +486,7 @@ describe('the bundled MCP function in a plain Node.js 22 process', () => {
         })
       ).json.result;
     const invokedBefore = served.companion!.invoked.length;
-    expect((await read(10, { line: 1, count: 1 })).structuredContent.text).toBe(
+    expect(pageOf(await read(10, { line: 1, count: 1 })).text).toBe(
       'id,date,region,units,unit_price,total\n',
     );
     expect((await read(11, { search: 'south', count: 1 })).structuredContent.search.matchCount).toBe(750);

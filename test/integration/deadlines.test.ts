@@ -10,6 +10,7 @@ import {
   silentLogger,
   storedOutputPages,
   storedOutputs,
+  streamedText,
   type InvokeCompanion,
   type McpServerOptions,
 } from '../../packages/server/src/index.ts';
@@ -36,6 +37,11 @@ const tools = [
     name: 'keep',
     description: 'stores explicitly',
     handler: (_args, ctx) => ctx.store({ data: 'kept', mimeType: 'text/plain' }),
+  }),
+  defineTool({
+    name: 'report',
+    description: 'a streamed output to store',
+    handler: () => streamedText(['id,total\n', 'x,1\n'.repeat(2_000)], { mimeType: 'text/csv' }),
   }),
 ];
 
@@ -102,10 +108,21 @@ describe('a storage endpoint that accepts connections and never answers', () => 
     expect(res.ms).toBeLessThan(DEADLINE_MS);
   });
 
-  it('an explicit ctx.store() answers isError before the deadline', async () => {
+  it('an explicit ctx.store() answers isError before the deadline, saying the output could not be stored', async () => {
     const server = await serve(undefined);
     const res = await post(server.url, 'tools/call', { name: 'keep' });
     expect(res.json.result).toMatchObject({ isError: true });
+    expect(res.json.result.content[0].text).toMatch(/could not be stored \(storage did not answer in time/);
+    expect(res.ms).toBeLessThan(DEADLINE_MS);
+  });
+
+  it('a streamed output stored while it is produced answers before the deadline that it could not be stored, not that the tool was slow', async () => {
+    const server = await serve(undefined);
+    const res = await post(server.url, 'tools/call', { name: 'report' });
+    expect(res.json.result.isError).toBe(true);
+    expect(res.json.result.content[0].text).toMatch(
+      /^The output of tool "report" \([\d,]+ bytes so far\) was too large to return inline and could not be stored \(storage did not answer in time, before the end of the call\)/,
+    );
     expect(res.ms).toBeLessThan(DEADLINE_MS);
   });
 
@@ -126,6 +143,24 @@ describe('a storage endpoint that accepts connections and never answers', () => 
     const server = await serve([remoteStoredOutputs({ invoke, prefix: 'outputs/' })]);
     const res = await post(server.url, 'resources/read', { uri: URI });
     expect(res.json.error).toMatchObject({ code: -32603 });
+    expect(res.ms).toBeLessThan(DEADLINE_MS);
+  });
+
+  it('read_output through a companion function that never answers says the output could not be read, before the deadline', async () => {
+    const invoke = lambdaInvoker({
+      functionName: 'resources',
+      endpoint: silent.url,
+      credentials: { accessKeyId: 'test', secretAccessKey: 'test' },
+    });
+    const pages = remoteStoredOutputs({ invoke, prefix: 'outputs/' });
+    const server = await serve([pages], { outputPages: pages });
+    const res = await post(server.url, 'tools/call', { name: 'read_output', arguments: { uri: URI } });
+    expect(res.json.result).toMatchObject({
+      isError: true,
+      content: [
+        { type: 'text', text: expect.stringMatching(/^The stored output could not be read right now/) },
+      ],
+    });
     expect(res.ms).toBeLessThan(DEADLINE_MS);
   });
 

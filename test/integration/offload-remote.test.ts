@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveMcpFunction, type RunningServer } from '../support/local.ts';
 import { reportText } from '../support/report.ts';
 import { startTestS3, type TestS3 } from '../support/s3.ts';
+import { pageOf } from '../support/pages.ts';
 
 // The deployed arrangement: the real MCP function writes outputs and hands resources/read for them to the real
 // companion function by direct Lambda invoke (over @aws-sdk/client-lambda, pointed at a loopback stand-in for
@@ -159,8 +160,14 @@ describe('resources/read through the companion function', () => {
     const north = lines.flatMap((l, i) => (l.includes('north') ? [{ line: i + 1, text: l }] : []));
     expect(result.structuredContent.search).toMatchObject({
       matchCount: north.length,
-      matches: north.slice(0, 2),
+      matches: north.slice(0, 2).map((m) => m.line),
     });
+    expect(pageOf(result).text).toBe(
+      north
+        .slice(0, 2)
+        .map((m) => `${m.line}: ${m.text}`)
+        .join('\n--\n'),
+    );
     expect(invocations.slice(before)).toEqual([
       {
         name: FUNCTION,
@@ -196,7 +203,7 @@ describe('resources/read through the companion function', () => {
       lambdaMode = 'ok';
     }
     const { result } = await rpc('tools/call', { name: 'read_output', arguments: { uri, count: 10 } });
-    expect(result.structuredContent.text).toBe(expected.slice(0, 10));
+    expect(pageOf(result).text).toBe(expected.slice(0, 10));
   });
 
   it('the Lambda API unreachable gives -32603, and other calls still work', async () => {

@@ -5,6 +5,7 @@ import { startCompanion, type TestCompanion } from '../support/companion.ts';
 import { serveMcpFunction, type RunningServer } from '../support/local.ts';
 import { modernHeaders, modernMeta } from '../support/rpc.ts';
 import { startTestS3, type TestS3 } from '../support/s3.ts';
+import { pageOf } from '../support/pages.ts';
 
 // read_output under abuse, against the real MCP function and companion: every bad number, string, pointer and URI
 // is an isError result the model can act on (never a protocol error or a stack trace), other callers', expired and
@@ -87,7 +88,7 @@ const CASES: Case[] = [
   [
     'a huge offset',
     () => ({ uri: uris.text, offset: 1e20 }),
-    invalid('"offset"', 'must be <= 1000000000000'),
+    /^offset must be at most 1000000000000 \(it was 100000000000000000000\)\.$/,
   ],
   [
     'an offset past the end',
@@ -97,7 +98,11 @@ const CASES: Case[] = [
   ['the largest offset allowed', () => ({ uri: uris.text, offset: 1e12 }), /is past the end of the output/],
   ['a count of zero', () => ({ uri: uris.text, count: 0 }), invalid('"count"', 'must be >= 1')],
   ['a negative count', () => ({ uri: uris.text, count: -5 }), invalid('"count"', 'must be >= 1')],
-  ['a huge count', () => ({ uri: uris.text, count: 2 ** 53 }), invalid('"count"', 'must be <= 1048576')],
+  [
+    'a huge count',
+    () => ({ uri: uris.text, count: 2 ** 53 }),
+    /^count must be at most 1000000000000 \(it was 9007199254740992\)\.$/,
+  ],
   ['line zero', () => ({ uri: uris.text, line: 0 }), invalid('"line"', 'must be >= 1')],
   [
     'a line past the end',
@@ -117,7 +122,7 @@ const CASES: Case[] = [
   [
     'a 10 kB search',
     () => ({ uri: uris.text, search: 'w'.repeat(10_240) }),
-    invalid('"search"', 'must NOT have more than 1000 characters'),
+    /^search must be at most 1000 characters \(it had 10240\)\.$/,
   ],
   [
     'a pointer without a leading slash',
@@ -223,6 +228,6 @@ describe.each([
 
   it('still reads the output after all of it', async () => {
     const result = await call({ uri: uris.text, line: 1, count: 1 });
-    expect(result.structuredContent.text).toBe('id,date,region,units,unit_price,total\n');
+    expect(pageOf(result).text).toBe('id,date,region,units,unit_price,total\n');
   });
 });

@@ -11,6 +11,7 @@ import { startCompanion, type TestCompanion } from '../support/companion.ts';
 import { serveMcpFunction, serveServer, type RunningServer } from '../support/local.ts';
 import { reportText } from '../support/report.ts';
 import { startTestS3, type TestS3 } from '../support/s3.ts';
+import { pageOf } from '../support/pages.ts';
 
 // The official SDK clients (1.x, and 2.x in both eras) following stored-output pointers with read_output only, as a
 // model limited to tools would: the real MCP function and a server of test tools, both reading through the real
@@ -126,8 +127,8 @@ describe.each(['1.x', '2.x legacy', '2.x 2026-07-28'] as const)(
     const read = async (p: Peer, uri: string, args: Record<string, unknown>) => {
       const result = await p.callTool('read_output', { uri, ...args });
       if (result.isError) throw new Error(result.content[0].text);
-      expect(result.content[0].text.startsWith(result.structuredContent.summary)).toBe(true);
-      return result.structuredContent;
+      expect(result.structuredContent).not.toHaveProperty('text');
+      return pageOf(result);
     };
     const emit = async (key: string, text: string) => {
       texts.set(key, text);
@@ -149,9 +150,11 @@ describe.each(['1.x', '2.x legacy', '2.x 2026-07-28'] as const)(
       expect(tool).toMatchObject({
         annotations: { readOnlyHint: true, idempotentHint: true },
         inputSchema: { required: ['uri'] },
-        outputSchema: { required: expect.arrayContaining(['uri', 'summary', 'text']) },
+        outputSchema: { required: ['uri', 'mode', 'size'] },
       });
-      expect(tool.description).toMatch(/one bounded page at a time/);
+      expect(tool.description).toMatch(/a page at a time/);
+      // Hosts send every definition with every model call: read_output stays small.
+      expect(Buffer.byteLength(JSON.stringify(tool))).toBeLessThanOrEqual(1500);
     });
 
     it('follows a generate_report link: the notice names read_output, then pages, searches and CSV rows read it', async () => {
@@ -173,7 +176,8 @@ describe.each(['1.x', '2.x legacy', '2.x 2026-07-28'] as const)(
       const west = lines.map((l, i) => [i + 1, l] as const).filter(([, l]) => l.includes('west'));
       const found = await read(peer, uri, { search: 'WEST', ignoreCase: true, count: 5 });
       expect(found.search).toMatchObject({ matchCount: west.length, complete: true });
-      expect(found.search.matches).toEqual(west.slice(0, 5).map(([line, text]) => ({ line, text })));
+      expect(found.search.matches).toEqual(west.slice(0, 5).map(([line]) => line));
+      for (const [line, text] of west.slice(0, 5)) expect(found.text).toContain(`\n${line}: ${text}\n`);
       const rows = await read(peer, uri, { row: 2999, count: 10 });
       expect(rows.text).toBe(`${lines[0]}\n${lines[2999]}\n${lines[3000]}\n`);
       expect(rows.csv).toMatchObject({ row: 2999, rows: 2, totalRows: 3000 });
@@ -213,7 +217,7 @@ describe.each(['1.x', '2.x legacy', '2.x 2026-07-28'] as const)(
       let line: number | undefined = 1;
       while (line !== undefined) {
         const page = await read(customPeer, uri, { search: '😀"', line, count: 50, context: 0 });
-        found.push(...page.search.matches.map((m: { line: number }) => m.line));
+        found.push(...page.search.matches);
         line = page.nextLine;
       }
       expect(found).toEqual(expected);
@@ -244,7 +248,7 @@ describe.each(['1.x', '2.x legacy', '2.x 2026-07-28'] as const)(
           .map(([a, b]) => `${a},"${b!.replaceAll('"', '""')}"\n`)
           .join('')}`,
       );
-      expect(rows.csv).toMatchObject({ header: ['id', 'note'], totalRows: 2000, nextRow: 1503 });
+      expect(rows.csv).toMatchObject({ totalRows: 2000, nextRow: 1503 });
     });
   },
 );
@@ -265,6 +269,6 @@ describe('a 2025-03-26 client, which sees links as text', () => {
     const uri = /mcp-output:\/\/outputs\/[0-9a-f]{32}/.exec(JSON.stringify(result.content))![0];
     const page = await rpc('tools/call', { name: 'read_output', arguments: { uri, line: 2, count: 1 } });
     expect(page.isError).toBeUndefined();
-    expect(page.structuredContent.text).toBe(`${(await reportText({ rows: 2000 })).split('\n')[1]}\n`);
+    expect(pageOf(page).text).toBe(`${(await reportText({ rows: 2000 })).split('\n')[1]}\n`);
   });
 });

@@ -4,6 +4,7 @@ import {
   parsePointer,
   resolvePointer,
 } from '../../packages/server/src/outputs/paging/json-pointer.ts';
+import { locateValue } from '../../packages/server/src/outputs/paging/json-locate.ts';
 
 // RFC 6901: the JSON string form of a pointer, its escapes and its evaluation, with the examples of section 5.
 const DOC = {
@@ -83,5 +84,32 @@ describe('JSON Pointer (RFC 6901)', () => {
   it('caps the member names it repeats', () => {
     const found = resolvePointer({}, ['x'.repeat(10_000)]);
     expect(!found.ok && found.message.length).toBeLessThan(400);
+  });
+});
+
+describe('where a selected value lies in the stored text', () => {
+  const text =
+    ' {\n  "a\\"b" : [ 1 , "x\\\\" , {"c": [true, null]} ],\n  "dup": 1, "dup": "last",\n  "e~/": -1.5e3 }\n';
+  const slice = (tokens: string[]) => {
+    const range = locateValue(text, tokens);
+    return range && text.slice(range.start, range.end);
+  };
+
+  it.each([
+    [[], text.trim()],
+    [['a"b'], '[ 1 , "x\\\\" , {"c": [true, null]} ]'],
+    [['a"b', '1'], '"x\\\\"'],
+    [['a"b', '2', 'c', '1'], 'null'],
+    [['dup'], '"last"'],
+    [['e~/'], '-1.5e3'],
+  ])('selects %j exactly as stored, whitespace and escapes kept', (tokens, expected) => {
+    expect(slice(tokens)).toBe(expected);
+    expect(resolvePointer(JSON.parse(text), tokens)).toEqual({ ok: true, value: JSON.parse(expected) });
+  });
+
+  it('finds nothing where the pointer leads nowhere', () => {
+    expect(slice(['missing'])).toBeUndefined();
+    expect(slice(['a"b', '3'])).toBeUndefined();
+    expect(slice(['dup', 'x'])).toBeUndefined();
   });
 });

@@ -92,18 +92,59 @@ describe('the built-in read_output tool', () => {
             arguments: { uri, ...args },
           });
           expect(page.isError, JSON.stringify(args)).toBeUndefined();
-          expect(page.content.map((b: { type: string }) => b.type)).toEqual(['text']);
-          expect(Buffer.byteLength(page.content[0].text)).toBeLessThanOrEqual(threshold);
+          expect(page.content.map((b: { type: string }) => b.type)).toEqual(['text', 'text']);
+          const text = page.content.map((b: { text: string }) => b.text).join('');
+          expect(Buffer.byteLength(text)).toBeLessThanOrEqual(threshold);
         }
       }
     },
   );
+
+  it('answers a page as its summary and its exact text, with only its position as structuredContent', async () => {
+    const target = server({}, 1024);
+    const text = Array.from({ length: 200 }, (_, i) => `${i + 1},"row ${i + 1}"`).join('\n');
+    const stored = await rpc(target, 'tools/call', { name: 'big', arguments: { text, times: 1 } });
+    const uri = stored.content.find((b: { type: string }) => b.type === 'resource_link').uri;
+    const pages = [
+      await rpc(target, 'tools/call', { name: READ_OUTPUT_TOOL, arguments: { uri, count: 100 } }),
+      await rpc(target, 'tools/call', {
+        name: READ_OUTPUT_TOOL,
+        arguments: { uri, search: 'row 7', count: 2 },
+      }),
+      await rpc(target, 'tools/call', { name: READ_OUTPUT_TOOL, arguments: { uri, row: 3, count: 2 } }),
+    ];
+    expect(pages[0].content).toEqual([
+      {
+        type: 'text',
+        text: expect.stringMatching(
+          /^Bytes 0–99 of .* Next page: call read_output with the same uri and offset 100\./,
+        ),
+      },
+      { type: 'text', text: text.slice(0, 100) },
+    ]);
+    expect(pages[0].structuredContent).toMatchObject({
+      uri,
+      mode: 'bytes',
+      offset: 0,
+      length: 100,
+      nextOffset: 100,
+    });
+    expect(pages[1].structuredContent.search).toMatchObject({ matches: [7, 70], matchCount: 11 });
+    expect(pages[2].content[1].text).toBe(`1,"row 1"\n4,"row 4"\n5,"row 5"\n`);
+    expect(pages[2].structuredContent.csv).toEqual({ row: 3, rows: 2, nextRow: 5, totalRows: 199 });
+    for (const page of pages) {
+      expect(page.isError).toBeUndefined();
+      for (const key of ['text', 'summary', 'note']) expect(page.structuredContent).not.toHaveProperty(key);
+      // No line of the output: `7,"row 7"` serialized.
+      expect(JSON.stringify(page.structuredContent)).not.toContain('7,\\"row 7');
+    }
+  });
 
   it('has precompiled validators for its schemas in every generated module', () => {
     const { table, modules } = generateValidatorModules([]);
     expect(table).toContain(`"read_output#input": { hash: "${schemaHash(READ_OUTPUT_INPUT_SCHEMA)}"`);
     expect(table).toContain(`"read_output#output": { hash: "${schemaHash(READ_OUTPUT_OUTPUT_SCHEMA)}"`);
     // Descriptions are for the model: the generated code does not carry them a second time.
-    expect(Object.values(modules).join('')).not.toContain('Literal text (not a pattern)');
+    expect(Object.values(modules).join('')).not.toContain('Literal text to find');
   });
 });

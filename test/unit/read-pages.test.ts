@@ -240,6 +240,17 @@ describe('CSV rows', () => {
     );
   });
 
+  it('refuses a record past the cap (an unclosed quote) with the offset where it starts', async () => {
+    const { store, read } = setup();
+    const before = 'id,note\n1,a\n2,b\n';
+    const [uri] = await store(`${before}3,"never closed ${'x'.repeat(1024 * 1024)}`);
+    expect(refusal(await read(uri!, { row: 1 }))).toMatch(
+      new RegExp(
+        `near data row 3 .*Read the output by offset instead, from offset ${before.length} where that record starts`,
+      ),
+    );
+  });
+
   it('answers a header-only output with no rows, and refuses an empty one', async () => {
     const { store, read } = setup();
     const [uri] = await store('a,b\n'.padEnd(20, ' '));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OutputLimits } from '../../packages/server/src/limits.ts';
-import { pageBudget, readQuery } from '../../packages/server/src/outputs/read-query.ts';
+import { MAX_POSITION, pageBudget, readQuery } from '../../packages/server/src/outputs/read-query.ts';
 
 const uri = 'mcp-output://outputs/0123456789abcdef0123456789abcdef';
 const BUDGET = 16_384;
@@ -52,6 +52,13 @@ describe('read_output arguments', () => {
     [{ uri, pointer: '', row: 1 }, /combined pointer, row/],
     [{ uri, ignoreCase: true }, /ignoreCase and context go with search/],
     [{ uri, line: 2, context: 1 }, /ignoreCase and context go with search/],
+    [{ uri, offset: 1e15 }, /^offset must be at most 1000000000000 \(it was 1000000000000000\)\.$/],
+    [{ uri, row: 1e300 }, /^row must be at most 1000000000000/],
+    [{ uri, line: MAX_POSITION + 1 }, /^line must be at most/],
+    [{ uri, pointer: '', item: 2 ** 60 }, /^item must be at most/],
+    [{ uri, count: 2 ** 53 }, /^count must be at most/],
+    [{ uri, search: 'x'.repeat(1001) }, /^search must be at most 1000 characters \(it had 1001\)\.$/],
+    [{ uri, pointer: '/'.repeat(2001) }, /^pointer must be at most 2000 characters/],
   ])('refuses %j with what to do instead', (args, message) => {
     const query = readQuery(args, BUDGET);
     expect('refuse' in query && query.refuse).toMatch(message);

@@ -4,6 +4,7 @@ import {
   createOffloader,
   defineTool,
   memoryStorage,
+  ToolError,
 } from '../../packages/server/src/index.ts';
 import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
 import { renderChart } from '../../functions/mcp/tools/render-chart.ts';
@@ -45,6 +46,23 @@ const server = createMcpServer({
       },
     }),
     defineTool({ name: 'quick', description: 'answers at once', handler: () => 'quick' }),
+    defineTool({
+      name: 'waiting',
+      description: 'waits on a call that takes its signal, and says what it waited for when stopped',
+      timeoutMs: 50,
+      handler: (_args, ctx) =>
+        new Promise((_resolve, reject) =>
+          ctx.signal.addEventListener('abort', () =>
+            reject(new ToolError('The upstream service did not answer; try again later.')),
+          ),
+        ),
+    }),
+    defineTool({
+      name: 'stuck',
+      description: 'waits on something that ignores its signal',
+      timeoutMs: 50,
+      handler: () => new Promise(() => undefined),
+    }),
   ],
 });
 
@@ -78,6 +96,21 @@ describe('time budgets of tools that compute', () => {
       isError: true,
       content: [{ type: 'text', text: expect.stringContaining('time budget of 50 ms') }],
     });
+  });
+});
+
+describe('when the budget ends, a waiting tool may say what it waited for', () => {
+  it('a tool whose awaited call stops with its signal answers in its own words', async () => {
+    const res = await call('waiting');
+    expect(res.json.result).toEqual({
+      isError: true,
+      content: [{ type: 'text', text: 'The upstream service did not answer; try again later.' }],
+    });
+  });
+
+  it('a tool that ignores its signal gets the budget’s words', async () => {
+    const res = await call('stuck');
+    expect(res.json.result.content[0].text).toContain('time budget of 50 ms');
   });
 });
 

@@ -2,8 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeIdleConnectionsSafely } from './keep-alive.ts';
 
+/** What Lambda tells a handler about its invocation that the local stand-in can tell too. */
+export interface InvocationContext {
+  /** Milliseconds left before the function's time limit. */
+  getRemainingTimeInMillis(): number;
+}
+
 /** A function served locally: the handler of a directly invoked Lambda function (an event in, an answer out). */
-export type InvokedHandler = (event: unknown) => Promise<unknown>;
+export type InvokedHandler = (event: unknown, context: InvocationContext) => Promise<unknown>;
 
 /** What a local Lambda Invoke API serves, and where. */
 export interface LocalLambdaOptions {
@@ -13,6 +19,33 @@ export interface LocalLambdaOptions {
   port?: number;
   /** Called for every invocation, before it is served. */
   onInvoke?: (name: string, event: unknown) => void;
+  /**
+   * Each invocation's time limit, the functions' configured timeout, in ms: handlers see what is left of it in their
+   * context, and one still running at the limit is answered as Lambda answers (a `Sandbox.Timedout` function
+   * error). Default: none.
+   */
+  timeoutMs?: number;
+}
+
+/** The handler's answer, or Lambda's timeout error once `timeoutMs` has passed. */
+async function invokeWithin(handler: InvokedHandler, event: unknown, timeoutMs: number | undefined) {
+  const deadline = Date.now() + (timeoutMs ?? 2 ** 31 - 1);
+  const context = { getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
+  const answer = handler(event, context);
+  if (timeoutMs === undefined) return answer;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      const error = new Error(`Task timed out after ${(timeoutMs / 1000).toFixed(2)} seconds`);
+      error.name = 'Sandbox.Timedout';
+      reject(error);
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([answer, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export interface LocalLambda {
@@ -27,7 +60,8 @@ const INVOKE = /^\/2015-03-31\/functions\/([^/]+)\/invocations(?:\?.*)?$/;
  * A loopback stand-in for the Lambda Invoke API (RequestResponse invocations only), so that locally the MCP
  * function reaches its companion exactly as it does when deployed: through `@aws-sdk/client-lambda`, with the
  * endpoint taken from `AWS_ENDPOINT_URL_LAMBDA`. A handler that throws answers as Lambda does, with the
- * `X-Amz-Function-Error` header. Signatures are not checked: it listens on loopback only.
+ * `X-Amz-Function-Error` header, and so does one that outlives `timeoutMs`. Signatures are not checked: it listens on
+ * loopback only.
  */
 export async function startLocalLambda(options: LocalLambdaOptions): Promise<LocalLambda> {
   const server: Server = createServer(async (req, res) => {
@@ -50,7 +84,7 @@ export async function startLocalLambda(options: LocalLambdaOptions): Promise<Loc
       const raw = Buffer.concat(chunks).toString('utf8');
       const event: unknown = raw === '' ? {} : JSON.parse(raw);
       options.onInvoke?.(name, event);
-      send(200, await handler(event));
+      send(200, await invokeWithin(handler, event, options.timeoutMs));
     } catch (error) {
       const e = error as Error;
       send(

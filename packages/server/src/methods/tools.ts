@@ -7,6 +7,7 @@ import { paginate } from '../protocol/cursor.ts';
 import { InsufficientScopeError, InvalidParamsError, UnknownToolError } from '../protocol/errors.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import { LOGGING_LEVELS, type JSONObject, type ServerCapabilities } from '../protocol/types.ts';
+import { Defaults } from '../limits.ts';
 import { ToolError } from '../tools/define.ts';
 import type { CallOptions } from '../tools/budget.ts';
 import { refusesArguments, type CallContext, type ToolRegistry } from '../tools/registry.ts';
@@ -153,7 +154,14 @@ async function callTool(
     ...(options.readTool !== undefined ? { readTool: options.readTool } : {}),
   };
   // Streamed outputs are stored as they are produced, within the tool's budget (docs/outputs.md "Streamed outputs").
-  const streams = offload ? { streams: offloader.streams(offload) } : {};
+  // A store still waiting on storage when the budget ends may use the reserve to say so: its cleanup ends half the
+  // answer's margin before the deadline (`outputs/writes.ts`), its answer a little later, still before it.
+  const streams = offload
+    ? {
+        streams: offloader.streams(offload),
+        storeGraceMs: Math.max(0, options.reserveMs - Defaults.answerMarginMs / 4),
+      }
+    : {};
   const result = await tools.call(name, args, callCtx, remaining, { ...cancel, ...streams });
   if (refusesArguments(result)) notes.onRefusedArguments();
   if (result instanceof InputRequired) return ctx.codec.askForInput(result, target, ctx.log);
@@ -214,13 +222,14 @@ function toolContext(
         params: { level, logger: target.name, data },
       });
     },
-    store: async (request) => {
+    store: async (request, signal) => {
       if (!options.offloader) {
         throw new ToolError(
           'This server has no storage for outputs (OFFLOAD_BUCKET is not set), so nothing can be stored.',
         );
       }
-      return options.offloader.store(request, offloadContext(ctx, target.name, onStored));
+      const offload = offloadContext(ctx, target.name, onStored);
+      return options.offloader.store(request, { ...offload, ...(signal ? { signal } : {}) });
     },
     ...ctx.codec.input(params, target),
   };

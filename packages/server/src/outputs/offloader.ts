@@ -26,6 +26,8 @@ export interface OffloadContext {
   readTool?: string;
   /** Told the raw bytes of every successful store (per-tool metrics). */
   onStored?: (bytes: number) => void;
+  /** Stops an explicit store's writes when it fires (the call's budget ran out, or it was cancelled). */
+  signal?: AbortSignal;
 }
 
 /** Post-processing applied to every tool result in one place (the tool methods call it), and `ctx.store()`. */
@@ -185,6 +187,7 @@ class Offloader implements ResultOffloader {
     const failure = await writeAll(this.options.storage, objects, {
       concurrency: this.concurrency,
       ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
     if (failure) {
       ctx.log.error('offload failed', {

@@ -48,9 +48,27 @@ const HOW =
   'offset (bytes), line (a line range), search (with line as where to start, ignoreCase, context), pointer with ' +
   'item (JSON) or row (CSV), each with count';
 
+/** Largest position or count the tool accepts, far past any output (100 parts of 5 MiB). */
+export const MAX_POSITION = 1_000_000_000_000;
+/** Longest search text and JSON Pointer: longer ones are no real request, and both are echoed in summaries. */
+export const MAX_TEXT = { search: 1000, pointer: 2000 } as const;
+
+/** Bounds the input schema leaves out (every definition is sent with every model call): a sentence, or undefined. */
+function outOfBounds(args: ReadOutputArgs): string | undefined {
+  const far = (['offset', 'line', 'item', 'row', 'count'] as const).find(
+    (name) => args[name]! > MAX_POSITION,
+  );
+  if (far) return `${far} must be at most ${MAX_POSITION} (it was ${args[far]}).`;
+  const long = (['search', 'pointer'] as const).find((name) => (args[name]?.length ?? 0) > MAX_TEXT[name]);
+  if (long) return `${long} must be at most ${MAX_TEXT[long]} characters (it had ${args[long]!.length}).`;
+  return undefined;
+}
+
 /** The query the arguments ask for, or a sentence saying why they do not make one. */
 export function readQuery(args: ReadOutputArgs, budget: number): PageQuery | { refuse: string } {
   const given = (Object.keys(STARTS) as (keyof typeof STARTS)[]).filter((name) => args[name] !== undefined);
+  const bounds = outOfBounds(args);
+  if (bounds) return { refuse: bounds };
   const modes = new Set(given.map((name) => STARTS[name]));
   // With search, `line` says where the search starts.
   if (modes.has('search')) modes.delete('lines');

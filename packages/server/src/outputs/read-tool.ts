@@ -1,7 +1,7 @@
-import type { JSONObject, JsonSchema } from '../protocol/types.ts';
+import type { CallToolResult, JSONObject, JsonSchema } from '../protocol/types.ts';
 import { clientText } from '../protocol/client-text.ts';
 import { defineTool, ToolError, type ToolDefinition } from '../tools/define.ts';
-import type { OutputPager } from './paging/page.ts';
+import type { OutputPage, OutputPager } from './paging/page.ts';
 import { pageBudget, readQuery, type ReadOutputArgs } from './read-query.ts';
 
 /**
@@ -12,88 +12,42 @@ import { pageBudget, readQuery, type ReadOutputArgs } from './read-query.ts';
 
 export const READ_OUTPUT_TOOL = 'read_output';
 
-// Schemas are plain literals (no helper calls), so bundles that do not register the tool drop them.
-// Positions go up to 10^12, far past any output (100 parts of 5 MiB).
+// Schemas are plain literals (no helper calls), so bundles that do not register the tool drop them. Hosts send
+// every definition with every model call, so they say only what the model needs to call it; each page says the rest
+// (where it lies, how to go on), and refusals say what else to do. Sizes and positions are bounded in `readQuery`.
 
 export const READ_OUTPUT_INPUT_SCHEMA = {
   type: 'object',
   properties: {
-    uri: {
-      type: 'string',
-      description:
-        "The mcp-output:// URI from the output's resource link or notice (for one in parts, any part's URI)",
-    },
-    offset: {
-      type: 'integer',
-      minimum: 0,
-      maximum: 1_000_000_000_000,
-      description: 'Byte offset to start at; the default way to read, from 0',
-    },
-    line: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 1_000_000_000_000,
-      description: 'Line to start at, 1-based (with search: where the search starts)',
-    },
-    search: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 1000,
-      description: 'Literal text (not a pattern) to find: the lines containing it, numbered, with context',
-    },
-    ignoreCase: { type: 'boolean', description: 'With search: ignore case' },
-    context: {
-      type: 'integer',
-      minimum: 0,
-      maximum: 10,
-      description: 'With search: lines shown around each match (default 2)',
-    },
-    pointer: {
-      type: 'string',
-      maxLength: 2000,
-      description: 'JSON Pointer (RFC 6901) into a JSON output, e.g. "/items/0"; "" is the whole document',
-    },
-    item: {
-      type: 'integer',
-      minimum: 0,
-      maximum: 1_000_000_000_000,
-      description: 'With pointer: array item (or object member) to start at, 0-based',
-    },
-    row: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 1_000_000_000_000,
-      description: 'CSV data row to start at, 1-based; the header row is repeated on every page',
-    },
-    count: {
-      type: 'integer',
-      minimum: 1,
-      maximum: 1_048_576,
-      description:
-        'How much per page: bytes (default half a page), lines (100), matching lines (20), items (50) or rows ' +
-        '(50); a page never grows past its size limit',
-    },
+    uri: { type: 'string', description: 'The mcp-output:// uri' },
+    offset: { type: 'integer', minimum: 0, description: 'Byte offset' },
+    line: { type: 'integer', minimum: 1, description: 'Line, 1-based; with search, where to start' },
+    search: { type: 'string', minLength: 1, description: 'Literal text to find' },
+    ignoreCase: { type: 'boolean' },
+    context: { type: 'integer', minimum: 0, maximum: 10, description: 'Lines around a match (2)' },
+    pointer: { type: 'string', description: 'JSON Pointer, e.g. "/items"' },
+    item: { type: 'integer', minimum: 0, description: 'With pointer: first item, 0-based' },
+    row: { type: 'integer', minimum: 1, description: 'CSV data row, 1-based' },
+    count: { type: 'integer', minimum: 1, description: 'Bytes, lines, matches, items or rows' },
   },
   required: ['uri'],
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-/** What a page holds: the fields every page has are declared and checked; the others are named in `summary`'s terms. */
+/**
+ * Where a page lies, for clients that read positions rather than prose: the page text and its summary are in
+ * `content` only (frameworks that hand the model both channels would otherwise show the page twice).
+ */
 export const READ_OUTPUT_OUTPUT_SCHEMA = {
   type: 'object',
   properties: {
     uri: { type: 'string' },
     mode: { enum: ['bytes', 'lines', 'search', 'json', 'csv'] },
-    summary: {
-      type: 'string',
-      description: 'Where the page lies in the output, and how to get the next one',
-    },
-    text: { type: 'string', description: 'The page' },
+    size: { type: 'integer' },
+    nextOffset: { type: 'integer' },
+    nextLine: { type: 'integer' },
   },
-  required: ['uri', 'mode', 'summary', 'text'],
-  description:
-    'Also: mimeType, size, sha256, lines and expiresAt of the whole output; offset, length, nextOffset, line, ' +
-    'lastLine, nextLine, truncated and note of the page; search, json or csv with what the selection found.',
+  required: ['uri', 'mode', 'size'],
 } as const satisfies JsonSchema;
 
 /** The tool's name and schemas alone: build-time validator generation covers them (`packages/server/src/build/validators.ts`). */
@@ -104,12 +58,9 @@ export const READ_OUTPUT_SCHEMAS = {
 };
 
 const DESCRIPTION =
-  'Reads a large output a tool stored instead of returning (a resource link, or a notice naming an mcp-output:// ' +
-  'URI) one bounded page at a time. Pass the uri alone for the first page; each page says which argument gets ' +
-  'the next. Start elsewhere with one of: offset (bytes), line (a line range), search (lines containing a literal ' +
-  'text, numbered, with context and a match count), pointer (a JSON Pointer into JSON; arrays paged by item) or ' +
-  'row (CSV rows, header repeated); count sets how much. Any part URI of an output stored in parts reads the ' +
-  'whole output. Binary outputs (images, audio) are not text: use resources/read for those.';
+  'Reads a large output a tool stored (the mcp-output:// uri of its resource link or notice) a page at a time. ' +
+  'Pass the uri alone to start; each page says what to pass next. To start elsewhere pass one of offset, line, ' +
+  'search, pointer or row.';
 
 /** What the tool needs: a way to read pages, and the offload threshold its pages must stay under. */
 export interface ReadOutputToolOptions {
@@ -122,6 +73,23 @@ const notFound = (uri: string) =>
   `No stored output was found for uri ${JSON.stringify(clientText(uri))}. Stored outputs expire, and each is ` +
   'readable only by the caller it was made for. Pass the uri exactly as the resource link gave it, or call the ' +
   'tool that produced the output again.';
+
+/**
+ * A page as the model and the client get it: the summary, then the page text exactly (no block when it is empty),
+ * and the page's position in `structuredContent`, without any text of the output or prose.
+ */
+export function pageResult(page: OutputPage): CallToolResult {
+  const { text, summary, note: _note, search, csv, ...facts } = page;
+  const position: JSONObject = {
+    ...facts,
+    ...(search ? { search: { ...search, matches: search.matches.map((m) => m.line) } } : {}),
+    ...(csv ? { csv: (({ header: _header, ...rest }) => rest)(csv) } : {}),
+  };
+  return {
+    content: [{ type: 'text', text: summary }, ...(text ? [{ type: 'text' as const, text }] : [])],
+    structuredContent: position,
+  };
+}
 
 /** The built-in tool, bound to a pager. */
 export function readOutputTool(options: ReadOutputToolOptions): ToolDefinition {
@@ -146,10 +114,7 @@ export function readOutputTool(options: ReadOutputToolOptions): ToolDefinition {
       });
       switch (outcome.status) {
         case 'page':
-          return {
-            content: [{ type: 'text', text: `${outcome.page.summary}\n\n${outcome.page.text || '(empty)'}` }],
-            structuredContent: outcome.page as unknown as JSONObject,
-          };
+          return pageResult(outcome.page);
         case 'not_found':
           throw new ToolError(notFound(args.uri));
         case 'refused':

@@ -12,7 +12,7 @@ export interface ObjectWrite {
 /** How a store failed, and what was left behind: for the log line and the answer. */
 export interface StoreFailure {
   error: unknown;
-  /** The invocation's deadline ended it (rather than a storage error). */
+  /** The call ended it (the invocation's deadline, the call's budget, a cancellation), not a storage error. */
   timedOut: boolean;
   /** Objects whose write had started (any of them may have landed). */
   started: number;
@@ -38,6 +38,7 @@ export class WriteQueue {
   private readonly started: string[] = [];
   private readonly inFlight = new Set<Promise<void>>();
   private failure: { error: unknown } | undefined;
+  private settled: Promise<StoreFailure | undefined> | undefined;
 
   constructor(
     private readonly storage: StorageWriter,
@@ -73,15 +74,22 @@ export class WriteQueue {
     this.stop.abort(error);
   }
 
-  /** Waits for every write; undefined when all were written, else the failure after removing what was started. */
-  async settle(): Promise<StoreFailure | undefined> {
+  /**
+   * Waits for every write; undefined when all were written, else the failure after removing what was started. Once
+   * settled a queue stays settled: asking again gives the same answer without deleting twice.
+   */
+  settle(): Promise<StoreFailure | undefined> {
+    return (this.settled ??= this.settleOnce());
+  }
+
+  private async settleOnce(): Promise<StoreFailure | undefined> {
     while (this.inFlight.size > 0) await Promise.all(this.inFlight);
     if (this.failure === undefined && this.options.signal?.aborted)
       this.failure = { error: this.options.signal.reason };
     if (this.failure === undefined) return undefined;
     return {
       error: this.failure.error,
-      timedOut: this.outOfTime?.aborted === true,
+      timedOut: this.outOfTime?.aborted === true || this.options.signal?.aborted === true,
       started: this.started.length,
       removed: await removeAll(this.storage, this.started, this.options.deadline),
     };
@@ -100,7 +108,7 @@ export class WriteQueue {
 export async function writeAll(
   storage: StorageWriter,
   writes: readonly ObjectWrite[],
-  options: { concurrency: number; deadline?: number },
+  options: { concurrency: number; deadline?: number; signal?: AbortSignal },
 ): Promise<StoreFailure | undefined> {
   const queue = new WriteQueue(storage, options);
   for (const write of writes) if (!(await queue.add(write))) break;

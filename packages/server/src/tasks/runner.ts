@@ -127,12 +127,12 @@ async function runTool(
     },
     // A task has no stream to carry log notifications (SEP-2663): they go to the worker's log instead.
     notify: (level, data) => run.log.debug('tool message', { tool, level, data: data as JSONValue }),
-    store: async (request) => {
+    store: async (request, signal) => {
       if (!offloader)
         throw new ToolError(
           'This server has no storage for outputs (OFFLOAD_BUCKET is not set), so nothing can be stored.',
         );
-      return offloader.store(request, offload);
+      return offloader.store(request, { ...offload, ...(signal ? { signal } : {}) });
     },
     clientCapabilities: job.clientCapabilities,
     inputResponses: record.input?.responses ?? {},

@@ -1,4 +1,5 @@
-import { ToolError, type ToolContext } from './define.ts';
+import { ToolError, type StoreRequest, type ToolContext } from './define.ts';
+import type { ResourceLink } from '../protocol/types.ts';
 import type { StreamSink } from './streamed.ts';
 import { monotonicMs } from '../clock.ts';
 
@@ -34,7 +35,18 @@ export interface CallOptions {
    * produced. Default: collected inline, up to what one response carries.
    */
   streams?: StreamSink;
+  /**
+   * After the budget runs out while a streamed output is being stored, how long the store may take to stop and say
+   * why (storage that never answered), so the answer names what failed rather than the budget. Default 0.
+   */
+  storeGraceMs?: number;
 }
+
+/**
+ * After the budget runs out, how long any call may take to end with its own `ToolError` once its signal fired: a
+ * tool waiting on a call that takes the signal (read_output's companion invoke) then says what it waited for.
+ */
+export const STOP_GRACE_MS = 100;
 
 /** How a call ended when it did not settle by itself. */
 export const TIMED_OUT = Symbol('timed out');
@@ -99,21 +111,69 @@ export class CallBudget {
   }
 }
 
+/**
+ * The context a call is run with, before its signal and checkpoint exist: its `store` also takes the signal that
+ * stops it (the call's own, passed by `runWithin`).
+ */
+export type CallContext = Omit<ToolContext, 'signal' | 'checkpoint' | 'store'> & {
+  store(request: StoreRequest, signal?: AbortSignal): Promise<ResourceLink>;
+};
+
 /** A handler or a `task.prepare` step. */
 export type Handler = (args: any, ctx: ToolContext) => unknown;
+
+/**
+ * Where a call's streamed outputs go (`inline` without a store), and how long its end waits to hear why it stopped:
+ * `storeGraceMs` once an output is being stored, else `STOP_GRACE_MS`.
+ */
+export function callStreams(options: CallOptions, inline: () => StreamSink) {
+  const { streams } = options;
+  let storing = false;
+  const sink: StreamSink = streams
+    ? (content, signal) => ((storing = true), streams(content, signal))
+    : inline();
+  return {
+    sink,
+    grace: () => (storing ? (options.storeGraceMs ?? 0) : STOP_GRACE_MS),
+    /** `ctx.store()` stores too: its call then waits as long to hear why it stopped. */
+    stored: () => void (storing = true),
+  };
+}
+
+/**
+ * The `ToolError` a stopped call ends with within `ms` (its own account of what it was waiting on), if any; the
+ * budget's own error does not count.
+ */
+async function stoppedBecause(running: Promise<unknown>, ms: number): Promise<ToolError | undefined> {
+  if (ms <= 0) return undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const why = running.then(
+    () => undefined,
+    (error: unknown) =>
+      error instanceof ToolError && !(error instanceof BudgetExhaustedError) ? error : undefined,
+  );
+  const waited = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  try {
+    return await Promise.race([why, waited]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Runs `fn` until it settles, its budget runs out (`TIMED_OUT`) or `options.signal` aborts (`CANCELLED`); in the
  * last two cases the tool's signal fires with the reason, and its checkpoint throws it. The budget's timer stops a
  * tool that waits, `ctx.checkpoint()` one that computes, and a result that arrives after the budget anyway is late,
- * so it counts as timed out too.
+ * so it counts as timed out too; a call that then ends within `grace.ms()` with its own `ToolError` throws it, since
+ * it says what failed (storage that never answered) better than the budget can.
  */
 export async function runWithin(
   fn: Handler,
   input: unknown,
-  ctx: Omit<ToolContext, 'signal' | 'checkpoint'>,
+  ctx: CallContext,
   budget: CallBudget,
   options: CallOptions,
+  grace: { ms: () => number; onStore?: () => void } = { ms: () => 0 },
 ): Promise<unknown> {
   if (options.signal?.aborted) return CANCELLED;
   // Most tools never look at their signal: create the controller only when one does.
@@ -128,7 +188,9 @@ export async function runWithin(
     if (stopped) throw stopped;
     await budget.checkpoint();
   };
-  const toolCtx = Object.defineProperty({ ...ctx, checkpoint } as ToolContext, 'signal', {
+  // An explicit store stops with the call, so that storage that never answers is reported as such.
+  const store = (request: StoreRequest) => (grace.onStore?.(), ctx.store(request, toolCtx.signal));
+  const toolCtx: ToolContext = Object.defineProperty({ ...ctx, checkpoint, store } as ToolContext, 'signal', {
     get: () => {
       if (!controller) {
         controller = new AbortController();
@@ -139,8 +201,9 @@ export async function runWithin(
     enumerable: true,
   });
   const ended = budget.end(options.signal);
+  const running = Promise.resolve().then(() => fn(input, toolCtx));
   try {
-    const outcome = await Promise.race([Promise.resolve().then(() => fn(input, toolCtx)), ended.promise]);
+    const outcome = await Promise.race([running, ended.promise]);
     if (outcome === CANCELLED) {
       const reason = options.cancelReason;
       stop(new Error(reason ? `cancelled: ${reason}` : 'cancelled'));
@@ -153,5 +216,7 @@ export async function runWithin(
     ended.clear();
   }
   stop(new Error('time budget exhausted'));
+  const why = await stoppedBecause(running, grace.ms());
+  if (why) throw why;
   return TIMED_OUT;
 }

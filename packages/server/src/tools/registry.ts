@@ -6,7 +6,8 @@ import { listFingerprint } from '../protocol/cursor.ts';
 import type { CallToolResult, JsonSchema, Tool } from '../protocol/types.ts';
 import type { TaskSupport, ToolContext, ToolDefinition } from './define.ts';
 import { ToolError } from './define.ts';
-import { CallBudget, CANCELLED, runWithin, TIMED_OUT, type CallOptions, type Handler } from './budget.ts';
+import { CallBudget, callStreams, CANCELLED, runWithin, TIMED_OUT } from './budget.ts';
+import type { CallContext, CallOptions, Handler } from './budget.ts';
 import { scanParamHeaders, type ParamHeader } from './param-headers.ts';
 import { contentBlockProblem, MAX_RESULT_BYTES, toCallToolResult, toolErrorResult } from './result.ts';
 import { inlineStreams, resolveStreams } from './streamed.ts';
@@ -31,7 +32,7 @@ interface RegisteredTool {
 }
 
 /** Everything a call needs besides the abort signal and the checkpoint, which the registry owns (its budget). */
-export type CallContext = Omit<ToolContext, 'signal' | 'checkpoint'>;
+export type { CallContext } from './budget.ts';
 
 /** Refuses a `task` declaration that could only fail later. */
 function checkTaskSupport(name: string, task: TaskSupport | undefined): void {
@@ -166,12 +167,16 @@ export class ToolRegistry {
     const entry = await this.entry(name);
     const invalid = this.invalidArguments(entry, args);
     if (invalid) return invalid;
-    // Streamed outputs are read (and stored) inside the call's budget: producing them is the tool's work.
-    const sink = options.streams ?? inlineStreams(name, MAX_RESULT_BYTES);
+    // Streamed outputs are read (and stored) inside the call's budget: producing them is the tool's work. A store
+    // still waiting on storage when the budget ends gets time to say so.
+    const { sink, grace, stored } = callStreams(options, () => inlineStreams(name, MAX_RESULT_BYTES));
     const handler = entry.definition.handler;
     const produce: Handler = async (input, toolCtx) =>
       resolveStreams(await handler(input, toolCtx), sink, () => toolCtx.signal);
-    const run = await this.run(entry, produce, args ?? {}, ctx, remainingMs, options);
+    const run = await this.run(entry, produce, args ?? {}, ctx, remainingMs, options, {
+      ms: grace,
+      onStore: stored,
+    });
     if ('failed' in run) return run.failed;
     // A request for client input goes back to the caller, whose revision decides how to ask.
     if (run.value instanceof InputRequired) return run.value;
@@ -226,12 +231,13 @@ export class ToolRegistry {
     ctx: CallContext,
     remainingMs: number,
     options: CallOptions,
+    grace?: Parameters<typeof runWithin>[5],
   ): Promise<{ value: unknown } | { failed: CallToolResult }> {
     const name = entry.listed.name;
     const timeoutMs = entry.definition.timeoutMs ?? options.defaultTimeoutMs ?? this.options.defaultTimeoutMs;
     const budget = new CallBudget(Math.max(0, Math.floor(Math.min(timeoutMs, remainingMs))));
     try {
-      const outcome = await runWithin(fn, input, ctx, budget, options);
+      const outcome = await runWithin(fn, input, ctx, budget, options, grace);
       if (outcome === CANCELLED) {
         const reason = options.cancelReason;
         ctx.log.info('tool cancelled', { tool: name, ...(reason !== undefined ? { reason } : {}) });

@@ -51,16 +51,24 @@ function jsonHeader(page: Page): string {
         : `object with ${plural(j.length, 'member')}`;
   const article = /^[aeiou]/.test(shape) ? 'an' : 'a';
   const items =
-    j.type === 'array' && j.length
-      ? `; items ${count(j.item!)}–${count((j.nextItem ?? j.length) - 1)} below`
-      : '';
+    j.type !== 'array' || !j.length
+      ? ''
+      : page.nextOffset !== undefined
+        ? `; the start of item ${count(j.item!)} below`
+        : `; items ${count(j.item!)}–${count((j.nextItem ?? j.length) - 1)} below`;
   return `${at} in ${facts(page)} is ${article} ${shape} of ${formatSize(j.size)}${items}.`;
 }
 
 function csvHeader(page: Page): string {
   const c = page.csv!;
   const total = c.totalRows !== undefined ? ` of ${count(c.totalRows)}` : '';
-  const span = c.rows === 0 ? 'No data rows' : `Rows ${count(c.row)}–${count(c.row + c.rows - 1)}${total}`;
+  const rows =
+    c.rows === 0
+      ? 'No data rows'
+      : c.rows === 1
+        ? `Row ${count(c.row)}`
+        : `Rows ${count(c.row)}–${count(c.row + c.rows - 1)}`;
+  const span = c.rows === 0 ? rows : `${rows}${total}`;
   return `${span} of the CSV ${facts(page)}, below its header row.`;
 }
 
@@ -83,10 +91,14 @@ function nextStep(page: Page): string {
         ? `More matches: call read_output with the same uri and search, and ${arg('line', page.nextLine)}.`
         : 'No more matches.';
     case 'json':
+      // A value larger than a page reads on inside it first.
+      if (page.nextOffset !== undefined) return call(arg('offset', page.nextOffset));
       return page.json?.nextItem !== undefined
         ? call('the same pointer', arg('item', page.json.nextItem))
         : '';
     case 'csv':
+      // A row larger than a page reads on inside it first.
+      if (page.nextOffset !== undefined) return call(arg('offset', page.nextOffset));
       return page.csv?.nextRow !== undefined ? call(arg('row', page.csv.nextRow)) : 'This is the last row.';
   }
 }
@@ -99,8 +111,27 @@ const HEADERS = {
   csv: csvHeader,
 };
 
-/** The summary of a page: its header sentence, a note when there is one, and how to go on. */
+/**
+ * On the first page of an output longer than a page, the other ways in that suit it: what the tool's definition
+ * leaves out (hosts send it with every model call), said once per output, where it applies.
+ */
+function waysIn(page: Page): string {
+  if (page.mode !== 'bytes' || page.offset !== 0 || page.nextOffset === undefined) return '';
+  const type = page.mimeType.split(';')[0]!.trim().toLowerCase();
+  const select =
+    type === 'text/csv'
+      ? ' row picks CSV data rows (1-based, the header repeated on each page);'
+      : type === 'application/json' || type.endsWith('+json')
+        ? ' pointer selects inside the JSON (arrays paged by item);'
+        : '';
+  return (
+    `Other ways in:${select} search finds the lines containing a literal text, numbered, with context; line ` +
+    'reads whole lines; count sets the page size.'
+  );
+}
+
+/** The summary of a page: its header sentence, a note when there is one, how to go on, and other ways in. */
 export function describePage(page: Page): string {
   const note = page.note ? ` Note: ${page.note}` : '';
-  return [`${HEADERS[page.mode](page)}${note}`, nextStep(page)].filter(Boolean).join(' ');
+  return [`${HEADERS[page.mode](page)}${note}`, nextStep(page), waysIn(page)].filter(Boolean).join(' ');
 }

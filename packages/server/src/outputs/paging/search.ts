@@ -1,8 +1,8 @@
 import type { RangeReader } from '../../storage/storage.ts';
 import type { LineChunk } from './line-chunks.ts';
-import { linesFrom } from './lines.ts';
+import { linesFrom, scanTimedOut } from './lines.ts';
 import type { LocatedOutput } from './locate.ts';
-import { pageCost, type PageBody, type PageQuery } from './page.ts';
+import { count, fitText, pageCost, type PageBody, type PageQuery } from './page.ts';
 
 /** Characters of a line shown around a match (and of a context line); longer lines are cut with "…". */
 export const SHOWN_LINE_CHARS = 240;
@@ -117,6 +117,24 @@ function render(lines: readonly Shown[]): string {
 }
 
 /**
+ * The matches (with their context) that fit the page: whole groups, dropping the last until the rendering fits.
+ * When not even the first group fits, its matching line alone, cut to the page, so the next page starts after it.
+ */
+function fitMatches(search: Search, query: SearchQuery) {
+  let kept = search.matches;
+  let lines = [...search.shown.values()].sort((a, b) => a.line - b.line);
+  while (kept.length > 0 && pageCost(render(lines)) > query.budget) {
+    kept = kept.slice(0, -1);
+    const lastLine = kept.at(-1)?.line;
+    lines = lastLine === undefined ? [] : lines.filter((l) => l.line <= lastLine + query.context);
+  }
+  const first = search.matches[0];
+  if (kept.length > 0 || !first) return { kept, lines };
+  const alone = fitText(render([{ ...first, match: true }]), query.budget);
+  return { kept: [first], lines: [], alone };
+}
+
+/**
  * The lines containing a literal text, from `line` on, with their line numbers and a few lines of context, as many
  * as asked for and the page budget allows; the count covers every line scanned. The scan runs to the end of the
  * output (to count) unless the time limit comes first, and then says how far it got.
@@ -137,23 +155,25 @@ export async function searchPage(
       break;
     }
   }
-  // Keep whole groups within the budget: drop the last matches (and their context) until the rendering fits.
-  let kept = search.matches;
-  let lines = [...search.shown.values()].sort((a, b) => a.line - b.line);
-  while (kept.length > 0 && pageCost(render(lines)) > query.budget) {
-    kept = kept.slice(0, -1);
-    const lastLine = kept.at(-1)?.line;
-    lines = lastLine === undefined ? [] : lines.filter((l) => l.line <= lastLine + query.context);
-  }
+  if (!complete && search.scannedTo < query.line)
+    throw scanTimedOut(`line ${count(query.line)}`, search.scannedTo);
+  const { kept, lines, alone } = fitMatches(search, query);
   const dropped = search.matches[kept.length]?.line;
   const nextLine = dropped ?? search.firstUnshown ?? (complete ? undefined : search.scannedTo + 1);
   return {
     ...located.facts,
     mode: 'search',
-    text: render(lines),
+    text: alone ?? render(lines),
     line: query.line,
     ...(nextLine !== undefined ? { nextLine } : {}),
-    ...(dropped !== undefined ? { truncated: true } : {}),
+    ...(dropped !== undefined || alone !== undefined ? { truncated: true } : {}),
+    ...(alone !== undefined
+      ? {
+          note:
+            'the first match and its context are larger than one page: the matching line is shown alone, in ' +
+            `part; read it whole with line ${kept[0]!.line}.`,
+        }
+      : {}),
     search: {
       text: query.text,
       ignoreCase: query.ignoreCase,
