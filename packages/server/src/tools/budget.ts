@@ -1,3 +1,6 @@
+import { askingMethods } from '../asking/questions.ts';
+import type { Asker } from '../asking/types.ts';
+import { InputRequired } from '../input/input-required.ts';
 import { ToolError, type ToolContext } from './define.ts';
 import type { StreamSink } from './streamed.ts';
 import { monotonicMs } from '../clock.ts';
@@ -99,6 +102,14 @@ export class CallBudget {
   }
 }
 
+/**
+ * Everything a call needs besides what the registry owns (its budget's signal and checkpoint) and the asking
+ * methods built on `asker` (how this request's questions travel; none: every ask is refused as unavailable).
+ */
+export type CallContext = Omit<ToolContext, 'signal' | 'checkpoint' | 'elicit' | 'sample' | 'roots'> & {
+  asker?: Asker;
+};
+
 /** A handler or a `task.prepare` step. */
 export type Handler = (args: any, ctx: ToolContext) => unknown;
 
@@ -111,7 +122,7 @@ export type Handler = (args: any, ctx: ToolContext) => unknown;
 export async function runWithin(
   fn: Handler,
   input: unknown,
-  ctx: Omit<ToolContext, 'signal' | 'checkpoint'>,
+  ctx: CallContext,
   budget: CallBudget,
   options: CallOptions,
 ): Promise<unknown> {
@@ -128,19 +139,36 @@ export async function runWithin(
     if (stopped) throw stopped;
     await budget.checkpoint();
   };
-  const toolCtx = Object.defineProperty({ ...ctx, checkpoint } as ToolContext, 'signal', {
-    get: () => {
-      if (!controller) {
-        controller = new AbortController();
-        if (stopped) controller.abort(stopped);
-      }
-      return controller.signal;
+  const { asker, ...rest } = ctx;
+  const signal = () => {
+    if (!controller) {
+      controller = new AbortController();
+      if (stopped) controller.abort(stopped);
+    }
+    return controller.signal;
+  };
+  const asking = askingMethods(asker, {
+    get signal() {
+      return signal();
     },
+    remainingMs: () => budget.ms - budget.elapsed(),
+  });
+  const toolCtx = Object.defineProperty({ ...rest, ...asking, checkpoint } as ToolContext, 'signal', {
+    get: signal,
     enumerable: true,
   });
   const ended = budget.end(options.signal);
   try {
-    const outcome = await Promise.race([Promise.resolve().then(() => fn(input, toolCtx)), ended.promise]);
+    // A question that must leave as the call's answer (2026-07-28) ends the call with it.
+    const outcome = await Promise.race([
+      Promise.resolve().then(() => fn(input, toolCtx)),
+      ended.promise,
+      ...(asker?.interrupted ? [asker.interrupted] : []),
+    ]);
+    if (outcome instanceof InputRequired) {
+      stop(new Error('the call asks the client for input and ends here; it runs again with the answer'));
+      return outcome;
+    }
     if (outcome === CANCELLED) {
       const reason = options.cancelReason;
       stop(new Error(reason ? `cancelled: ${reason}` : 'cancelled'));
