@@ -1,6 +1,6 @@
 import { int, list, onOff, scopes, secret, str, url, type Env } from './config-values.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS, Defaults, Ranges } from './limits.ts';
-import { sessionKeyStrings } from './sessions/session-keys.ts';
+import { sessionKeyStrings } from './sessions/key-strings.ts';
 
 /**
  * Configuration, read once per container from the environment, validated and typed. Nothing else in the code

@@ -122,13 +122,14 @@ export { memoryStorage } from './storage/memory.ts';
 // questions wait for their answers (docs/asking.md).
 export type { SessionOptions } from './sessions/sessions.ts';
 export type { SessionKeySource } from './sessions/session-keys.ts';
-export { secretsManagerKeys } from './sessions/secrets-manager.ts';
-export { memoryRendezvous, type RendezvousStore } from './asking/rendezvous.ts';
+export { secretsManagerKeys } from './asking/lazy.ts';
+export type { RendezvousStore } from './asking/rendezvous.ts';
 export {
   dynamoRendezvous,
+  memoryRendezvous,
   RendezvousTableAttributes,
   type DynamoRendezvousOptions,
-} from './asking/dynamodb-rendezvous.ts';
+} from './asking/stores.ts';
 
 // Tasks (the io.modelcontextprotocol/tasks extension): the store and how runs reach a worker. The worker itself has
 // its own public module, packages/server/src/tasks/index.ts (its run code stays out of the MCP function's start-up graph).

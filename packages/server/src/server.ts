@@ -5,9 +5,9 @@ import type { OutputPager } from './outputs/paging/page.ts';
 import { READ_OUTPUT_TOOL, readOutputTool } from './outputs/read-tool.ts';
 import { createRequestStateCodec } from './input/request-state.ts';
 import { createTransport, type TransportOptions } from './http/transport.ts';
-import { lazyDesk } from './http/sessions.ts';
 import type { RendezvousStore } from './asking/rendezvous.ts';
-import { createSessions, type SessionOptions } from './sessions/sessions.ts';
+import { lazyDesk, lazySessions } from './asking/lazy.ts';
+import type { SessionOptions } from './sessions/sessions.ts';
 import type { CacheHint, Implementation, ServerCapabilities } from './protocol/types.ts';
 import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceProvider } from './resources/provider.ts';
@@ -167,7 +167,7 @@ export function createMcpServer(options: McpServerOptions) {
       dispatch,
       paramHeadersOf: (name) => tools.paramHeaders(name),
       ...(options.auth ? { authenticator: options.auth } : {}),
-      ...(options.sessions ? { sessions: createSessions(options.sessions) } : {}),
+      ...(options.sessions ? { sessions: lazySessions(options.sessions) } : {}),
       ...(rendezvous ? { answers: lazyDesk(rendezvous) } : {}),
     },
     { ...DEFAULT_TRANSPORT, ...options.http },

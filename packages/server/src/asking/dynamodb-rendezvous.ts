@@ -1,14 +1,6 @@
-import { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../aws-client.ts';
+import { awsClientConfig, lazyAwsClient } from '../aws-client.ts';
+import { RendezvousTableAttributes, type DynamoRendezvousOptions } from './stores.ts';
 import type { Answer, Refusal, RendezvousStore, Settled } from './rendezvous.ts';
-
-/** Where questions wait and how to reach the service (request timeout default 5,000 ms). */
-export interface DynamoRendezvousOptions extends AwsClientOptions {
-  /** Table with a string partition key `pk` and TTL on the number attribute `expiresAt` (the stack creates it). */
-  table: string;
-}
-
-/** Attribute names of a question item; the key schema and TTL attribute must match the table's. */
-export const RendezvousTableAttributes = { partitionKey: 'pk', ttl: 'expiresAt' } as const;
 
 /** An item outlives its question by this much before the table's TTL may delete it (TTL deletes late anyway). */
 const TTL_GRACE_SECONDS = 60;

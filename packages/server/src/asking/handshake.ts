@@ -1,12 +1,12 @@
 import { declares, notDeclared } from './questions.ts';
-import type { MidCallSetup } from './mid-call.ts';
+import { midCallAsker, type MidCallSetup } from './mid-call.ts';
 import type { Rendezvous } from './rendezvous.ts';
 import { AskError, type Asker } from './types.ts';
 
 /**
  * How a handshake-era call asks: mid-call when the client declared what it is asked for at `initialize` (its
  * session says so), the answer is an event stream, and the server has a rendezvous for the answers; otherwise every
- * ask is refused, naming the reason, so the tool can go on without it. The mid-call code loads on the first ask.
+ * ask is refused, naming the reason, so the tool can go on without it.
  */
 export function handshakeAsker(
   setup: Omit<MidCallSetup, 'live' | 'session' | 'rendezvous'> & Partial<MidCallSetup>,
@@ -27,14 +27,7 @@ export function handshakeAsker(
         Promise.reject(declares(session.capabilities, request) ? refusal : notDeclared(request, false)),
     };
   }
-  let loaded: Promise<Asker> | undefined;
-  const full: MidCallSetup = { ...setup, session, live, rendezvous };
-  return {
-    ask: (request, call) =>
-      (loaded ??= import('./mid-call.ts').then((m) => m.midCallAsker(full))).then((asker) =>
-        asker.ask(request, call),
-      ),
-  };
+  return midCallAsker({ ...setup, session, live, rendezvous });
 }
 
 const unavailable = (message: string) => new AskError('unavailable', message);

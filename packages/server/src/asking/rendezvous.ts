@@ -62,10 +62,7 @@ interface Item extends WaitingQuestion {
   answer?: Answer;
 }
 
-/**
- * Questions in this process's memory: for `npm start` and tests, where one process serves every request. Behind a
- * load balancer with several instances use the DynamoDB store (`dynamoRendezvous`).
- */
+/** Questions in this process's memory (stores.ts `memoryRendezvous` is the public stand-in). */
 export function memoryRendezvous(): RendezvousStore {
   const items = new Map<string, Item>();
   const refusal = (

@@ -5,7 +5,7 @@ import { DEFAULT_LEGACY_VERSION, type Revision } from '../protocol/versions.ts';
 import { TASKS_EXTENSION } from '../tasks/types.ts';
 import { toolErrorResult } from '../tools/result.ts';
 import type { AskSetup, InputTarget, RevisionCodec } from './codec.ts';
-import { handshakeAsker } from '../asking/handshake.ts';
+import { handshakeAsker } from '../asking/lazy.ts';
 import type { Rendezvous } from '../asking/rendezvous.ts';
 import type { Asker } from '../asking/types.ts';
 

@@ -23,7 +23,7 @@ import {
 } from '../protocol/types.ts';
 import { MetaKey, type Revision } from '../protocol/versions.ts';
 import type { AskSetup, CodecOptions, InputTarget, RevisionCodec } from './codec.ts';
-import { replayAsker } from '../asking/replay.ts';
+import { replayAsker } from '../asking/lazy.ts';
 import type { Asker } from '../asking/types.ts';
 
 /** Methods only the handshake era has. */

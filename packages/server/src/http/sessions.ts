@@ -1,5 +1,4 @@
 import type { AnswerDesk } from '../asking/desk.ts';
-import type { Rendezvous } from '../asking/rendezvous.ts';
 import { deadlineSignal } from '../deadline.ts';
 import { errorFields } from '../log.ts';
 import { ErrorCode, McpError } from '../protocol/errors.ts';
@@ -101,12 +100,6 @@ export async function sessionHeader(
     });
     return {};
   }
-}
-
-/** The answer desk of a rendezvous, loaded on the first answer a client sends. */
-export function lazyDesk(rendezvous: Rendezvous): () => Promise<AnswerDesk> {
-  let desk: Promise<AnswerDesk> | undefined;
-  return () => (desk ??= import('../asking/desk.ts').then((m) => m.answerDesk(rendezvous)));
 }
 
 /** What the answer or cancellation of a session did, as the client is told. */

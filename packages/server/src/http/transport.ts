@@ -13,7 +13,7 @@ import type { Sessions } from '../sessions/sessions.ts';
 import { admit, type Admitted } from './admit.ts';
 import { checkModernHeaders } from './mcp-headers.ts';
 import { corsHeaders } from './origin.ts';
-import { namedSession, receiveAnswer, receiveCancellation, sessionHeader, withSession } from './sessions.ts';
+import { loadAsking } from '../asking/lazy.ts';
 import { Defaults } from '../limits.ts';
 import { liveAnswer, loggedAtEnd, LiveStream } from './live.ts';
 import { ACCEPTED, errorReply, json, sse } from './replies.ts';
@@ -80,8 +80,14 @@ async function answer(
   if (parsed.kind === 'invalid')
     return { response: errorReply(PRE_DISPATCH_STATUS, parsed.error, parsed.id) };
   const { parts } = setup;
+  // A client's answer to a mid-call question (asking/, loaded with it); acknowledged where nothing asks.
   if (parsed.kind === 'response')
-    return { response: await receiveAnswer(parts, req, parsed.message, admitted, ctx) };
+    return {
+      response:
+        parts.answers && parts.sessions
+          ? await (await loadAsking()).receiveAnswer(parts, req, parsed.message, admitted, ctx)
+          : ACCEPTED,
+    };
   const { message } = parsed;
   const isRequest = parsed.kind === 'request';
   const rpcMethod = clientText(message.method);
@@ -100,11 +106,17 @@ async function answer(
   }
   let session: Session | undefined;
   // A handshake-era message after initialize is read with its session (2026-07-28 ignores Mcp-Session-Id).
-  if (revision.era === 'legacy' && parts.sessions && message.method !== 'initialize') {
-    const named = await namedSession(parts.sessions, req, admitted, ctx);
+  if (
+    revision.era === 'legacy' &&
+    parts.sessions &&
+    req.headers['mcp-session-id'] &&
+    message.method !== 'initialize'
+  ) {
+    const sessions = await loadAsking();
+    const named = await sessions.namedSession(parts.sessions, req, admitted, ctx);
     if ('refusal' in named) return { response: named.refusal, rpcMethod };
     session = named.session;
-    if (session) revision = withSession(revision, session, headerVersion);
+    if (session) revision = sessions.withSession(revision, session, headerVersion);
   }
   if (revision.era === 'modern') {
     const problem = checkModernHeaders(
@@ -120,7 +132,7 @@ async function answer(
   // it waits for an answer (through the rendezvous); any other call ends within its own invocation anyway.
   if (!isRequest) {
     if (session && message.method === 'notifications/cancelled')
-      await receiveCancellation(parts.answers, message.params, session, admitted, ctx);
+      await (await loadAsking()).receiveCancellation(parts.answers, message.params, session, admitted, ctx);
     return { response: ACCEPTED, rpcMethod };
   }
   return { ...(await respond(setup, parsed.message, revision, ctx, admitted, session)), rpcMethod };
@@ -184,7 +196,7 @@ async function respond(
   if (request.method === 'initialize' && revision.era === 'legacy' && parts.sessions)
     Object.assign(
       response.headers,
-      await sessionHeader(parts.sessions, request, outcome.response, admitted, ctx),
+      await (await loadAsking()).sessionHeader(parts.sessions, request, outcome.response, admitted, ctx),
     );
   return { response, ...audit };
 }

@@ -5,7 +5,7 @@ import { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../aws-cl
  * read with the caller's signal (the invocation's deadline). The SDK is imported on first use and is provided by the
  * Lambda runtime, so the bundles do not carry it.
  */
-export function secretsManagerKeys(
+export function secretsManagerReader(
   secretArn: string,
   options: AwsClientOptions = {},
 ): (signal: AbortSignal) => Promise<string> {

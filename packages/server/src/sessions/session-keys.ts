@@ -1,4 +1,5 @@
 import { nodeCrypto } from '../crypto.ts';
+import { sessionKeyStrings } from './key-strings.ts';
 
 /**
  * The keys sealing session ids. A secret holds one or more key strings (comma, space or newline separated),
@@ -16,21 +17,6 @@ export interface SessionKey {
 export interface SessionKeyRing {
   current: SessionKey;
   byId: ReadonlyMap<string, SessionKey>;
-}
-
-/** Fewest characters of one key string: 32 characters key AES-256 through HKDF with margin. */
-export const MIN_SESSION_KEY_CHARS = 32;
-
-/** Splits a secret value into its key strings, newest first; throws naming the problem (never the value). */
-export function sessionKeyStrings(value: string): string[] {
-  const keys = value
-    .split(/[\s,]+/)
-    .map((k) => k.trim())
-    .filter(Boolean);
-  if (keys.length === 0) throw new Error('the session secret holds no key');
-  if (keys.some((k) => k.length < MIN_SESSION_KEY_CHARS))
-    throw new Error(`every session key must be at least ${MIN_SESSION_KEY_CHARS} characters`);
-  return keys;
 }
 
 /** Derives each key and its id (a digest: it names the key without revealing it). */

@@ -1,4 +1,4 @@
-import { askingMethods } from '../asking/questions.ts';
+import { askingMethods } from '../asking/lazy.ts';
 import type { Asker } from '../asking/types.ts';
 import { InputRequired } from '../input/input-required.ts';
 import { ToolError, type ToolContext } from './define.ts';
