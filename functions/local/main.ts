@@ -3,6 +3,7 @@
  * environment variables as in Lambda, with local-friendly defaults (loopback Host and Origin allow-lists). The port
  * is taken first; start-up problems (a busy port, an invalid setting) print one line on stderr and exit with 1.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import {
@@ -64,6 +65,10 @@ if (withLocalAuthorization && api !== 'http')
 // Local defaults: only loopback names may reach the server (DNS-rebinding guard), and only local pages may call it.
 env.MCP_ALLOWED_HOSTS ??= '127.0.0.1:*,localhost:*,[::1]:*';
 env.MCP_ALLOWED_ORIGINS ??= 'http://localhost:*,http://127.0.0.1:*,http://[::1]:*';
+// Handshake-era sessions need a key: a fresh one per run unless one is given (sessions then end with the process,
+// and clients initialize again, as they do after a key rotation).
+if (!env.MCP_SESSION_SECRET && !env.MCP_SESSION_SECRET_ARN)
+  env.MCP_SESSION_SECRET = randomBytes(32).toString('base64url');
 
 let localS3: LocalS3 | undefined;
 

@@ -2,6 +2,7 @@ import {
   createLambdaHandler,
   createMcpServer,
   createOffloader,
+  dynamoRendezvous,
   dynamoTaskStore,
   lambdaInvoker,
   lambdaTaskLauncher,
@@ -9,10 +10,12 @@ import {
   loadConfig,
   loadLogLevel,
   loadOAuthAuthenticator,
+  memoryRendezvous,
   memoryTaskStore,
   observeAll,
   remoteStoredOutputs,
   s3Storage,
+  secretsManagerKeys,
   storedOutputs,
 } from '@mcp-lambda/server';
 import { serverResources } from './resources.ts';
@@ -96,6 +99,23 @@ const authenticator =
       })
     : undefined;
 
+// Asking the client mid-call (docs/asking.md). Handshake-era sessions carry what each client declared at initialize,
+// sealed with MCP_SESSION_SECRET (npm start generates one) or the Secrets Manager secret the stack creates, read on
+// the first request that needs it. Questions wait for their answers in the rendezvous table the stack creates with
+// the streaming API (MCP_ASK_TABLE), else in this process's memory (one instance: npm start).
+const { sessions: sessionConfig, asking } = config;
+const sessions = sessionConfig && {
+  keys: sessionConfig.secrets ?? secretsManagerKeys(sessionConfig.secretArn!, instrument),
+  ttlMs: sessionConfig.ttlMs,
+};
+const rendezvous = asking.table
+  ? dynamoRendezvous({
+      table: asking.table,
+      ...(taskConfig.dynamodbEndpoint ? { endpoint: taskConfig.dynamodbEndpoint } : {}),
+      ...instrument,
+    })
+  : memoryRendezvous();
+
 // Per-tool metrics (MCP_TOOL_METRICS, on in the deployed stack): one embedded-metric-format line per tool call,
 // through a module (a chunk with Powertools Metrics) imported at cold start only when they are on.
 const observer = observeAll(
@@ -124,6 +144,9 @@ export const server = createMcpServer({
   toolTimeoutMs: config.toolTimeoutMs,
   listCache: { ttlMs: config.listCacheTtlMs, cacheScope: 'public' },
   ...(config.requestStateSecret ? { requestStateSecret: config.requestStateSecret } : {}),
+  ...(sessions ? { sessions } : {}),
+  rendezvous,
+  askPollIntervalMs: asking.pollIntervalMs,
   http: {
     path: config.mcpPath,
     allowedOrigins: config.allowedOrigins,

@@ -6,6 +6,8 @@ import type { BenchResults } from './results.ts';
 
 /** Lambda arm64 duration price, us-east-1, USD per GB-second (first pricing tier). */
 export const PRICE_PER_GB_SECOND_USD = 0.0000133334;
+/** How long a person takes to answer a mid-call question, for the asking part's cost columns (an assumption). */
+export const ASSUMED_WAIT_S = 10;
 /** Lambda request price, USD per million requests. */
 export const PRICE_PER_MILLION_REQUESTS_USD = 0.2;
 /** The share of calls that meet a cold start (an assumption for the table: one call in a hundred). */

@@ -7,6 +7,7 @@ import {
   PRICE_PER_GB_SECOND_USD,
   PRICE_PER_MILLION_REQUESTS_USD,
 } from './cost.ts';
+import { ASSUMED_WAIT_S } from './cost.ts';
 import type { BenchResults } from './results.ts';
 import { storeOnlyMbps } from './targets.ts';
 import { VARIANTS } from './variants.ts';
@@ -413,7 +414,37 @@ export function formatBench(results: BenchResults): string {
     out.push('');
   }
 
-  out.push('Targets (issues 5, 10, 14 and 23)');
+  if (results.asks) {
+    out.push(
+      `11. Asking (streaming API): one mid-call question, the call waiting on one instance and the answer POSTed to ` +
+        `another, sharing a local DynamoDB; answer POST sent -> the call's result received, ` +
+        `${n(s.asks ?? 0)} asks per row; reads counted while a call waits 3 s; cost of 1,000 asks waiting ` +
+        `${ASSUMED_WAIT_S} s each (DynamoDB on-demand: 3 writes per ask plus the reads; Lambda: 1 GB waiting)`,
+    );
+    out.push(
+      table(
+        [
+          'poll interval ms',
+          'p50 ms',
+          'p95 ms',
+          'reads per waited s',
+          'DynamoDB $/1k asks',
+          'Lambda $/1k asks',
+        ],
+        results.asks.map((r) => [
+          String(r.pollIntervalMs),
+          String(r.p50Ms),
+          String(r.p95Ms),
+          String(r.readsPerWaitedSecond),
+          r.dynamoUsdPer1000Asks.toFixed(4),
+          r.lambdaUsdPer1000Asks.toFixed(3),
+        ]),
+      ),
+    );
+    out.push('');
+  }
+
+  out.push('Targets (issues 5, 10, 14, 22 and 23)');
   out.push(
     table(
       ['target', '<goal', '<measured', '<result'],

@@ -36,6 +36,20 @@ export interface TaskPollResult {
   p99Ms: number;
 }
 
+/** One poll interval of the asking part: answer-to-result latency, reads while waiting, cost of 1,000 asks. */
+export interface AskResult {
+  pollIntervalMs: number;
+  asks: number;
+  p50Ms: number;
+  p95Ms: number;
+  /** Rendezvous reads per second a waiting call makes. */
+  readsPerWaitedSecond: number;
+  /** DynamoDB on-demand cost of 1,000 asks that each wait the assumed time (asks.ts). */
+  dynamoUsdPer1000Asks: number;
+  /** The MCP function's billed waiting time for the same 1,000 asks. */
+  lambdaUsdPer1000Asks: number;
+}
+
 /** Settings of a run, printed so a reader can reproduce it. */
 export interface BenchSettings {
   coldStartRuns: number;
@@ -48,6 +62,8 @@ export interface BenchSettings {
   streamCalls: number;
   /** Sequential polls per row of the tasks part. */
   taskPolls: number;
+  /** Asks per poll interval of the asking part. */
+  asks?: number;
   execArgv: readonly string[];
 }
 
@@ -78,6 +94,7 @@ export interface BenchResults {
   tasks?: TaskPollResult[];
   modelBytes?: ModelBytesResult;
   existence?: ExistenceResult;
+  asks?: AskResult[];
   targets: TargetCheck[];
   durationS: number;
 }

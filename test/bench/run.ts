@@ -22,6 +22,7 @@ import { measureOffload } from './offload.ts';
 import { measureReadOutput } from './read-output.ts';
 import { measureStreaming } from './stream.ts';
 import { measureTaskPolls } from './tasks.ts';
+import { measureAsks } from './asks.ts';
 import { currentLoad, describeMachine } from './machine.ts';
 import type { ChildRuntime } from './probe.ts';
 import type { BenchResults, BenchSettings } from './results.ts';
@@ -45,7 +46,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --soak N           calls in the soak run, 0 to skip                 (default 100000)
   --stream-calls N   calls per mode in the first-streamed-event run   (default 30)
   --id-reads N       reads per kind of id in the existence timing run (default 1000)
-  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,model,existence
+  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,model,existence,asks
   --node PATH        Node binary for the functions                    (default: this Node, which must be 22+)
   --json             print the results as JSON instead of tables`;
 
@@ -98,14 +99,25 @@ async function main(): Promise<number> {
     soakCalls: positiveInt(values.soak, 'soak', quick ? 10_000 : 100_000, 0, 10_000_000),
     streamCalls: positiveInt(values['stream-calls'], 'stream-calls', quick ? 5 : 30, 1, 1000),
     taskPolls: quick ? 200 : 1_000,
+    asks: quick ? 10 : 40,
     execArgv: FUNCTION_FLAGS,
   };
   const skip = new Set((values.skip ?? '').split(',').filter(Boolean));
   for (const part of skip) {
     if (
-      !['cold', 'warm', 'http', 'offload', 'stream', 'soak', 'read', 'tasks', 'model', 'existence'].includes(
-        part,
-      )
+      ![
+        'cold',
+        'warm',
+        'http',
+        'offload',
+        'stream',
+        'soak',
+        'read',
+        'tasks',
+        'model',
+        'existence',
+        'asks',
+      ].includes(part)
     )
       throw new Error(`--skip: unknown part ${part}`);
   }
@@ -161,6 +173,7 @@ async function main(): Promise<number> {
     const tries = positiveInt(values['id-reads'], 'id-reads', quick ? 200 : 1_000, 10, 100_000);
     results.existence = await measureExistence(tries);
   }
+  if (!skip.has('asks')) results.asks = await measureAsks(settings.asks ?? 40, progress);
   results.targets = evaluateTargets(results);
   results.machine.loadEnd = currentLoad();
   results.durationS = (performance.now() - started) / 1000;

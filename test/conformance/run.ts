@@ -4,6 +4,7 @@
  * non-zero on any failure not named in a baseline, or on a baseline entry that no longer fails.
  *
  * - handshake era: @modelcontextprotocol/conformance 0.1.16, `--suite all`, baseline test/conformance/baseline.yml
+ *   (test/conformance/baseline-rest-streaming.yml with `--api rest-streaming`, where tools can ask mid-call)
  * - 2026-07-28: the 0.2.0-alpha line (installed as conformance-next), `--requirements 2026-07-28`, baseline
  *   test/conformance/baseline-2026-07-28.yml
  *
@@ -11,7 +12,7 @@
  *   (test/conformance/authorization.ts); every check must pass, no baseline
  *
  * `npm run conformance -- --api rest-streaming` runs the two server suites against the response-streaming adapter
- * behind the local server's REST API streaming emulation instead, with the same baselines.
+ * behind the local server's REST API streaming emulation instead.
  *
  * The suites need Node 22 or later (they use `fs.globSync`): they run on this process's Node, and the run stops with
  * a clear message on an older one. Per-scenario results land in results/conformance/ (git-ignored).
@@ -37,12 +38,14 @@ interface Suite {
   results: string;
 }
 
-const suites: Suite[] = [
+/** The suites, with the handshake-era baseline of the API they run against. */
+const suitesFor = (api: 'http' | 'rest-streaming'): Suite[] => [
   {
     label: 'handshake era (2025-06-18, 2025-11-25), conformance 0.1.16',
     entry: 'node_modules/@modelcontextprotocol/conformance/dist/index.js',
     args: ['--suite', 'all'],
-    baseline: 'test/conformance/baseline.yml',
+    baseline:
+      api === 'http' ? 'test/conformance/baseline.yml' : 'test/conformance/baseline-rest-streaming.yml',
     results: 'results/conformance/handshake',
   },
   {
@@ -122,6 +125,7 @@ if (values.api !== 'http' && values.api !== 'rest-streaming') {
   process.exit(1);
 }
 const api = values.api;
+const suites = suitesFor(api);
 const started = performance.now();
 let node: string;
 try {

@@ -1,4 +1,4 @@
-import { memoryTaskStore, type McpServerOptions } from '../../packages/server/src/index.ts';
+import { memoryRendezvous, memoryTaskStore, type McpServerOptions } from '../../packages/server/src/index.ts';
 import { serveServer, serveStreamingServer, type RunningServer } from '../support/local.ts';
 import { conformancePrompts } from './fixtures/prompts.ts';
 import { conformanceResources } from './fixtures/resources.ts';
@@ -20,6 +20,10 @@ export const conformanceServerOptions: McpServerOptions = {
   logging: true,
   completions: true,
   requestStateSecret: 'conformance-fixture-request-state-secret',
+  // Handshake-era sessions, so tools can ask mid-call behind the streaming adapter (answers wait in memory: one
+  // process serves every request here).
+  sessions: { keys: ['conformance-fixture-session-key-0000000000'] },
+  rendezvous: memoryRendezvous(),
   // The tasks extension, run in this process (the deployed stack runs tasks in its worker function).
   tasks: { store: memoryTaskStore() },
   http: {

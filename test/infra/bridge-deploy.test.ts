@@ -91,7 +91,7 @@ describe('the default deploy (no auth flags): the bridge in front of a new Cogni
     for (const statement of statements) expect(JSON.stringify(statement.Resource)).not.toContain('"*"');
   });
 
-  it('gives the MCP function no access to the bridge table, the key or the secrets', () => {
+  it("gives the MCP function no access to the bridge table, the key or the bridge's secrets (only its own session key)", () => {
     const mcpRole = resources(template, 'AWS::Lambda::Function').find(([, r]) =>
       String(r.Properties.Description).startsWith('Stateless MCP server'),
     )![1].Properties.Role['Fn::GetAtt'][0];
@@ -100,9 +100,13 @@ describe('the default deploy (no auth flags): the bridge in front of a new Cogni
       .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: unknown; Resource: unknown }[]);
     // Its only table is the task table (the tasks extension), never the bridge's.
     const taskTable = resources(template, 'AWS::DynamoDB::Table').find(([id]) => id.includes('Tasks'))![0];
+    const sessionKey = resources(template, 'AWS::SecretsManager::Secret').find(([id]) =>
+      id.includes('Sessions'),
+    )![0];
     for (const statement of statements) {
       const actions = JSON.stringify(statement.Action);
-      expect(actions).not.toMatch(/kms:|secretsmanager:/);
+      expect(actions).not.toMatch(/kms:/);
+      if (actions.includes('secretsmanager:')) expect(statement.Resource).toEqual({ Ref: sessionKey });
       if (actions.includes('dynamodb:'))
         expect(statement.Resource).toEqual({ 'Fn::GetAtt': [taskTable, 'Arn'] });
     }

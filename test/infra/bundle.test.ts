@@ -208,7 +208,10 @@ beforeAll(async () => {
   const companion = byDescription('Companion');
   const worker = byDescription('Task worker');
   const tableId = Object.keys(template.findResources('AWS::DynamoDB::Table'))[0]!;
+  // The session key stands in as MCP_SESSION_SECRET (below): there is no Secrets Manager here.
+  const secretId = Object.keys(template.findResources('AWS::SecretsManager::Secret'))[0]!;
   const refs = {
+    [secretId]: 'stand-in',
     [bucketId]: BUCKET,
     [companion.logicalId]: COMPANION_NAME,
     [tableId]: TABLE,
@@ -235,7 +238,9 @@ beforeAll(async () => {
 
   s3 = await startLocalS3({ directory: join(outdir, 's3'), bucket: BUCKET, port: 0 });
   served.companion = await serve(fns.companion, { S3_ENDPOINT: s3.endpoint });
+  delete fns.mcp.env.MCP_SESSION_SECRET_ARN;
   served.mcp = await serve(fns.mcp, {
+    MCP_SESSION_SECRET: 'bundle-test-session-key-000000000000000',
     S3_ENDPOINT: s3.endpoint,
     AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${served.companion.port}`,
   });
@@ -365,7 +370,19 @@ describe('the bundled MCP function in a plain Node.js 22 process', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(res.headers).toMatchObject({ 'content-type': 'application/json' });
-    expect(res.headers?.['mcp-session-id']).toBeUndefined();
+    // The session: what the client declared, sealed (docs/asking.md); a later request naming it is served.
+    const session = String(res.headers?.['mcp-session-id']);
+    expect(session).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    const listed = await callApi({
+      headers: { ...LEGACY, 'mcp-session-id': session },
+      body: { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+    });
+    expect(listed.statusCode).toBe(200);
+    const unknown = await callApi({
+      headers: { ...LEGACY, 'mcp-session-id': `${session.slice(0, -4)}AAAA` },
+      body: { jsonrpc: '2.0', id: 4, method: 'tools/list' },
+    });
+    expect(unknown.statusCode).toBe(404);
     expect(res.json).toMatchObject({
       jsonrpc: '2.0',
       id: 1,

@@ -102,6 +102,7 @@ describe('cdk-nag AWS Solutions checks', () => {
       'AwsSolutions-IAM5[Resource::<Bucket.Arn>/outputs/*]',
       'AwsSolutions-L1',
       'AwsSolutions-S1',
+      'AwsSolutions-SMG4',
       'AwsSolutions-SQS3',
     ]);
     for (const [where, reason] of acks) {
@@ -123,6 +124,7 @@ describe('cdk-nag AWS Solutions checks', () => {
       'AwsSolutions-IAM5[Resource::<Bucket.Arn>/outputs/*]',
       'AwsSolutions-L1',
       'AwsSolutions-S1',
+      'AwsSolutions-SMG4',
       'AwsSolutions-SQS3',
     ]);
     for (const [where, reason] of acks) {

@@ -33,7 +33,42 @@ describe('loadConfig', () => {
       auth: { mode: 'none' },
       toolMetrics: undefined,
       tracing: false,
+      sessions: undefined,
+      asking: { table: undefined, pollIntervalMs: 250 },
     });
+  });
+
+  it('issues sessions with keys from MCP_SESSION_SECRET (newest first) or a Secrets Manager secret, never both', () => {
+    const key = (c: string) => c.repeat(32);
+    expect(loadConfig({ MCP_SESSION_SECRET: `${key('a')}, ${key('b')}` }).sessions).toEqual({
+      secrets: [key('a'), key('b')],
+      secretArn: undefined,
+      ttlMs: 86_400_000,
+    });
+    const arn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:mcp-sessions-AbC123';
+    expect(loadConfig({ MCP_SESSION_SECRET_ARN: arn, MCP_SESSION_TTL_MS: '3600000' }).sessions).toEqual({
+      secrets: undefined,
+      secretArn: arn,
+      ttlMs: 3_600_000,
+    });
+    expect(() => loadConfig({ MCP_SESSION_SECRET: key('a'), MCP_SESSION_SECRET_ARN: arn })).toThrow(
+      /not both/,
+    );
+    expect(() => loadConfig({ MCP_SESSION_SECRET_ARN: 'mcp-sessions' })).toThrow(/MCP_SESSION_SECRET_ARN/);
+    // A short key is refused without repeating it.
+    expect(() => loadConfig({ MCP_SESSION_SECRET: 'short-key' })).toThrow(/at least 32 characters/);
+    expect(() => loadConfig({ MCP_SESSION_SECRET: 'short-key' })).not.toThrow(/short-key/);
+    expect(() => loadConfig({ MCP_SESSION_TTL_MS: '10', MCP_SESSION_SECRET: key('a') })).toThrow(
+      /MCP_SESSION_TTL_MS/,
+    );
+  });
+
+  it('keeps mid-call questions in MCP_ASK_TABLE when set, read every MCP_ASK_POLL_INTERVAL_MS', () => {
+    expect(loadConfig({ MCP_ASK_TABLE: 'asks', MCP_ASK_POLL_INTERVAL_MS: '100' }).asking).toEqual({
+      table: 'asks',
+      pollIntervalMs: 100,
+    });
+    expect(() => loadConfig({ MCP_ASK_POLL_INTERVAL_MS: '5' })).toThrow(/MCP_ASK_POLL_INTERVAL_MS/);
   });
 
   it('turns X-Ray tracing on only with MCP_TRACING=on', () => {

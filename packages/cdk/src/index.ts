@@ -23,6 +23,8 @@ export {
 } from './mcp-monitoring.ts';
 export { OutputBucket, type OutputBucketProps } from './output-bucket.ts';
 export { TaskWorker, type TaskWorkerProps } from './task-worker.ts';
+export { AskRendezvous, type AskRendezvousProps } from './ask-rendezvous.ts';
+export { SessionSecret, type SessionSecretProps } from './session-secret.ts';
 export { AuthorizationApi, type AuthorizationApiProps } from './authorization-api.ts';
 export {
   AuthorizationBridge,

@@ -12,6 +12,8 @@ import { DEFAULT_MCP_TIMEOUT, DEFAULT_RESOURCES_TIMEOUT, DEFAULT_STREAMING_MCP_T
 import { BRIDGE_PATHS } from '@mcp-lambda/bridge';
 import { READ_OUTPUT_TOOL } from '@mcp-lambda/server';
 import { ApiDomain, type HostedZoneRef } from './api-domain.ts';
+import { AskRendezvous } from './ask-rendezvous.ts';
+import { SessionSecret } from './session-secret.ts';
 import { ApiFirewall } from './api-firewall.ts';
 import { AuthorizationApi } from './authorization-api.ts';
 import { AuthorizationBridge } from './authorization-bridge.ts';
@@ -401,6 +403,10 @@ export class McpEndpoint extends Construct {
   readonly monitoring: McpMonitoring;
   /** Issuer, resource and metadata URL when `auth` is `oauth`; undefined when the endpoint is open. */
   readonly auth?: McpEndpointAuth;
+  /** The key sealing handshake-era session ids; undefined when `mcpEnvironment` brings its own. */
+  readonly sessions?: SessionSecret;
+  /** Where mid-call questions wait for their answers, with `api: 'rest-streaming'` (the only API that asks). */
+  readonly asking?: AskRendezvous;
 
   constructor(scope: Construct, id: string, props: McpEndpointProps = {}) {
     super(scope, id);
@@ -529,6 +535,9 @@ export class McpEndpoint extends Construct {
       actions: ['lambda:InvokeFunction'],
       resourceArns: [this.resourcesFunction.functionArn],
     });
+    const asking = this.wireAsking(props, streaming, metricsNamespace);
+    if (asking.sessions) this.sessions = asking.sessions;
+    if (asking.rendezvous) this.asking = asking.rendezvous;
 
     // One source of truth for the public URL: the custom domain when there is one (its mapping serves the stage at
     // the root), else the API's generated URL, known only after deployment.
@@ -603,6 +612,40 @@ export class McpEndpoint extends Construct {
         ? { namespace: config.toolMetrics.namespace, service: serverName, tools: toolNamesOf(props, config) }
         : undefined,
     });
+  }
+
+  /**
+   * Asking the person (docs/asking.md): a session key on either API, so the MCP function knows what each
+   * handshake-era client declared; the rendezvous table only with the streaming API, the one that can ask mid-call.
+   * Each is readable by the MCP function alone.
+   */
+  private wireAsking(
+    props: McpEndpointProps,
+    streaming: boolean,
+    metricsNamespace: string,
+  ): { sessions?: SessionSecret; rendezvous?: AskRendezvous } {
+    const own = props.mcpEnvironment ?? {};
+    const added: Record<string, string> = {};
+    const wired: { sessions?: SessionSecret; rendezvous?: AskRendezvous } = {};
+    if (!own.MCP_SESSION_SECRET && !own.MCP_SESSION_SECRET_ARN) {
+      const sessions = new SessionSecret(this, 'Sessions', { removalPolicy: props.removalPolicy });
+      sessions.grantRead(this.mcpFunction);
+      Object.assign(added, sessions.environment);
+      wired.sessions = sessions;
+    }
+    if (streaming) {
+      const asking = new AskRendezvous(this, 'Asking', {
+        logGroup: this.mcpFunction.logGroup,
+        metricsNamespace,
+        removalPolicy: props.removalPolicy,
+        alarmActions: props.alarmActions,
+      });
+      asking.grantQuestions(this.mcpFunction);
+      Object.assign(added, asking.environment);
+      wired.rendezvous = asking;
+    }
+    for (const [name, value] of Object.entries(added)) this.mcpFunction.addEnvironment(name, value);
+    return wired;
   }
 
   /**

@@ -1,6 +1,6 @@
-import { isScopeToken } from './auth/scopes.ts';
-import { isSecureUrl } from './auth/urls.ts';
+import { int, list, onOff, scopes, secret, str, url, type Env } from './config-values.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS, Defaults, Ranges } from './limits.ts';
+import { sessionKeyStrings } from './sessions/key-strings.ts';
 
 /**
  * Configuration, read once per container from the environment, validated and typed. Nothing else in the code
@@ -29,6 +29,28 @@ export interface Config {
   toolMetrics: ToolMetricsConfig | undefined;
   /** X-Ray subsegments per request (annotated with the tool) and per AWS SDK call (MCP_TRACING); off by default. */
   tracing: boolean;
+  /** Handshake-era sessions (docs/asking.md); undefined = no `Mcp-Session-Id` is issued. */
+  sessions: SessionConfig | undefined;
+  /** Mid-call questions (docs/asking.md): where they wait for their answers. */
+  asking: AskingConfig;
+}
+
+/** The keys sealing session ids: exactly one of `secrets` and `secretArn`. */
+export interface SessionConfig {
+  /** Key strings, newest first (MCP_SESSION_SECRET, comma-separated, each at least 32 characters). */
+  secrets: string[] | undefined;
+  /** A Secrets Manager secret holding them (MCP_SESSION_SECRET_ARN; the deployed stack creates one). */
+  secretArn: string | undefined;
+  /** How long a session lives (MCP_SESSION_TTL_MS). */
+  ttlMs: number;
+}
+
+/** Where mid-call questions wait for the client's answer (handshake era, streaming API). */
+export interface AskingConfig {
+  /** DynamoDB table (MCP_ASK_TABLE); unset = this process's memory (one instance only: local use). */
+  table: string | undefined;
+  /** How often a waiting call reads the table (MCP_ASK_POLL_INTERVAL_MS). */
+  pollIntervalMs: number;
 }
 
 /** Per-tool metrics (docs/operations.md "Per-tool metrics"): where they go, and the log level their lines carry. */
@@ -100,33 +122,6 @@ export interface OffloadConfig {
   readTool: boolean;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new Error(
-      `Configuration: ${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`,
-    );
-  }
-  return value;
-}
-
-function list(env: Env, name: string, entry: RegExp): string[] | undefined {
-  const raw = env[name];
-  if (raw === undefined) return undefined;
-  const values = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const bad = values.find((v) => v !== '*' && !entry.test(v));
-  if (bad !== undefined)
-    throw new Error(`Configuration: ${name} has an invalid entry ${JSON.stringify(bad)}`);
-  return values;
-}
-
 /** An origin as browsers send it: scheme, host and optional port (or `:*`), no path and no trailing slash. */
 const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:(\d{1,5}|\*))?$/i;
 /** A Host header value: a name or bracketed IPv6 address, optional port (or `:*`). */
@@ -137,40 +132,6 @@ function hosts(env: Env): string[] | undefined {
   // An empty list would refuse every request; say so rather than serve nothing.
   if (values?.length === 0)
     throw new Error('Configuration: MCP_ALLOWED_HOSTS is set but names no host; unset it to allow any Host');
-  return values;
-}
-
-function str(env: Env, name: string, fallback: string, pattern?: RegExp): string {
-  const value = env[name] || fallback;
-  if (pattern && !pattern.test(value))
-    throw new Error(`Configuration: ${name} has an invalid value ${JSON.stringify(value)}`);
-  return value;
-}
-
-function onOff(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (raw === 'on' || raw === 'true') return true;
-  if (raw === 'off' || raw === 'false') return false;
-  throw new Error(`Configuration: ${name} must be "on" or "off" (got ${JSON.stringify(env[name])})`);
-}
-
-function url(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
-  if (!value) return undefined;
-  if (!isSecureUrl(value))
-    throw new Error(
-      `Configuration: ${name} must be an https URL without query or fragment (http only on loopback); got ${JSON.stringify(value)}`,
-    );
-  return value;
-}
-
-/** Scopes separated by commas or spaces. */
-function scopes(env: Env, name: string): string[] {
-  const values = [...new Set((env[name] ?? '').split(/[\s,]+/).filter(Boolean))];
-  const bad = values.find((v) => !isScopeToken(v));
-  if (bad !== undefined)
-    throw new Error(`Configuration: ${name} has an invalid scope ${JSON.stringify(bad)}`);
   return values;
 }
 
@@ -243,14 +204,6 @@ function tasks(env: Env, range: (name: string, fallback: number, r: { min: numbe
   };
 }
 
-/** A secret long enough to key AES-256 through a hash: at least 32 characters. */
-function secret(env: Env, name: string): string | undefined {
-  const value = env[name];
-  if (value === undefined || value === '') return undefined;
-  if (value.length < 32) throw new Error(`Configuration: ${name} must be at least 32 characters`);
-  return value;
-}
-
 /** A CloudWatch namespace: 1–255 of letters, digits and `.-_/#: `, not starting with `AWS/` (AWS's own). */
 const NAMESPACE = /^(?!AWS\/)[A-Za-z0-9.\-_/#: ]{1,255}$/;
 
@@ -260,6 +213,32 @@ function toolMetrics(env: Env): ToolMetricsConfig | undefined {
   return {
     namespace: str(env, 'MCP_METRICS_NAMESPACE', Defaults.metricsNamespace, NAMESPACE),
     logLevel: level === 'WARN' || level === 'ERROR' || level === 'FATAL' ? level : 'INFO',
+  };
+}
+
+const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/;
+
+function sessions(
+  env: Env,
+  range: (name: string, fallback: number, r: { min: number; max: number }) => number,
+) {
+  const value = env.MCP_SESSION_SECRET || undefined;
+  const secretArn = env.MCP_SESSION_SECRET_ARN?.trim() || undefined;
+  if (value === undefined && secretArn === undefined) return undefined;
+  if (value !== undefined && secretArn !== undefined)
+    throw new Error('Configuration: set MCP_SESSION_SECRET or MCP_SESSION_SECRET_ARN, not both');
+  if (secretArn !== undefined && !SECRET_ARN.test(secretArn))
+    throw new Error('Configuration: MCP_SESSION_SECRET_ARN must be the ARN of a Secrets Manager secret');
+  let secrets: string[] | undefined;
+  try {
+    secrets = value === undefined ? undefined : sessionKeyStrings(value);
+  } catch (error) {
+    throw new Error(`Configuration: MCP_SESSION_SECRET: ${(error as Error).message}`);
+  }
+  return {
+    secrets,
+    secretArn,
+    ttlMs: range('MCP_SESSION_TTL_MS', Defaults.sessionTtlMs, Ranges.sessionTtlMs),
   };
 }
 
@@ -295,5 +274,10 @@ export function loadConfig(env: Env = process.env): Config {
     auth: auth(env),
     toolMetrics: toolMetrics(env),
     tracing: onOff(env, 'MCP_TRACING', false),
+    sessions: sessions(env, range),
+    asking: {
+      table: env.MCP_ASK_TABLE || undefined,
+      pollIntervalMs: range('MCP_ASK_POLL_INTERVAL_MS', Defaults.askPollIntervalMs, Ranges.askPollIntervalMs),
+    },
   };
 }

@@ -14,6 +14,7 @@ import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from './pro
 import type { Revision } from './protocol/versions.ts';
 import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceProvider } from './resources/provider.ts';
+import type { Session } from './sessions/session-id.ts';
 import { monotonicMs } from './clock.ts';
 
 /** Everything the dispatcher needs to know about one request, besides the message itself. */
@@ -30,12 +31,14 @@ export interface DispatchContext {
   signal?: AbortSignal;
   /** A response stream the client is reading while the request runs: notifications then go out as emitted. */
   live?: LiveChannel;
+  /** The handshake-era session the request names (what the client declared at `initialize`). */
+  session?: Session;
 }
 
 /** The open end of a per-request event stream (response streaming). */
 export interface LiveChannel {
-  /** Sends a notification now. */
-  send(notification: JSONRPCNotification): void;
+  /** Sends a notification, or a request to the client (a mid-call question), now. */
+  send(message: JSONRPCNotification | JSONRPCRequest): void;
 }
 
 /**

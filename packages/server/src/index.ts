@@ -31,6 +31,18 @@ export {
   type InputResponses,
 } from './input/input-required.ts';
 export {
+  AskError,
+  type AskFailure,
+  type ElicitRequest,
+  type ElicitResult,
+  type FormContent,
+  type FormField,
+  type FormSchema,
+  type Root,
+  type SampleRequest,
+  type SampleResult,
+} from './asking/types.ts';
+export {
   streamedBytes,
   streamedText,
   StreamedContent,
@@ -51,8 +63,10 @@ export { createMcpServer, DEFAULT_TRANSPORT, type McpServer, type McpServerOptio
 export type { Transport, TransportOptions } from './http/transport.ts';
 export {
   loadConfig,
+  type AskingConfig,
   type AuthConfig,
   type Config,
+  type SessionConfig,
   type OffloadConfig,
   type ToolMetricsConfig,
 } from './config.ts';
@@ -103,6 +117,19 @@ export {
 export { s3Storage, type S3StorageOptions } from './storage/s3.ts';
 export { s3RangeReader } from './storage/s3-ranges.ts';
 export { memoryStorage } from './storage/memory.ts';
+
+// Asking the client mid-call (handshake era): sessions that carry what the client declared, and the rendezvous where
+// questions wait for their answers (docs/asking.md).
+export type { SessionOptions } from './sessions/sessions.ts';
+export type { SessionKeySource } from './sessions/session-keys.ts';
+export { secretsManagerKeys } from './asking/lazy.ts';
+export type { RendezvousStore } from './asking/rendezvous.ts';
+export {
+  dynamoRendezvous,
+  memoryRendezvous,
+  RendezvousTableAttributes,
+  type DynamoRendezvousOptions,
+} from './asking/stores.ts';
 
 // Tasks (the io.modelcontextprotocol/tasks extension): the store and how runs reach a worker. The worker itself has
 // its own public module, packages/server/src/tasks/index.ts (its run code stays out of the MCP function's start-up graph).

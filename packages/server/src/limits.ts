@@ -40,6 +40,10 @@ export const Defaults = {
   requestStateTtlMs: 15 * 60_000,
   /** Time kept back from the invocation deadline for answering. */
   reserveMs: 2_000,
+  /** How long a handshake-era session (`Mcp-Session-Id`) lives before its client must initialize again. */
+  sessionTtlMs: 86_400_000,
+  /** How often a call waiting for the client's answer reads the rendezvous table (MCP_ASK_POLL_INTERVAL_MS). */
+  askPollIntervalMs: 250,
   /**
    * While a streamed response is open, a keep-alive comment goes out this often: well inside a REST API's 5-minute
    * idle limit, and rare enough to cost nothing.
@@ -139,6 +143,8 @@ export const Ranges = {
   /** A task must outlive the longest worker run (15 minutes) and the client's last poll; at most 30 days. */
   taskTtlMs: { min: 16 * 60_000, max: 30 * 86_400_000 },
   taskPollIntervalMs: { min: 100, max: 60_000 },
+  askPollIntervalMs: { min: 20, max: 5_000 },
+  sessionTtlMs: { min: 60_000, max: 30 * 86_400_000 },
 } as const;
 
 /** Sizes the large-output feature works with (see `outputs/parts.ts` for how a part is measured). */

@@ -5,6 +5,9 @@ import type { OutputPager } from './outputs/paging/page.ts';
 import { READ_OUTPUT_TOOL, readOutputTool } from './outputs/read-tool.ts';
 import { createRequestStateCodec } from './input/request-state.ts';
 import { createTransport, type TransportOptions } from './http/transport.ts';
+import type { RendezvousStore } from './asking/rendezvous.ts';
+import { lazyDesk, lazySessions } from './asking/lazy.ts';
+import type { SessionOptions } from './sessions/sessions.ts';
 import type { CacheHint, Implementation, ServerCapabilities } from './protocol/types.ts';
 import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceProvider } from './resources/provider.ts';
@@ -55,6 +58,20 @@ export interface McpServerOptions {
   requestStateSecret?: string | Uint8Array;
   /** How long a sealed `requestState` stays valid, in ms: the time a user has to answer. Default 15 minutes. */
   requestStateTtlMs?: number;
+  /**
+   * Handshake-era sessions (docs/asking.md): `initialize` answers with an `Mcp-Session-Id` sealing what the client
+   * declared, so later requests know it (and a tool can ask mid-call). Every instance needs the same keys.
+   * Default none: no session ids, and handshake-era clients cannot be asked.
+   */
+  sessions?: SessionOptions;
+  /**
+   * Where mid-call questions wait for the client's answer (handshake era, behind a streaming adapter):
+   * `dynamoRendezvous(...)` when several instances serve the endpoint, `memoryRendezvous()` for one process.
+   * Default none: such questions are refused as unavailable.
+   */
+  rendezvous?: RendezvousStore;
+  /** How often a call waiting for an answer reads the rendezvous, in ms. Default 250. */
+  askPollIntervalMs?: number;
   /** Validators generated at build time (`npm run generate`); schemas without one are compiled at first use. */
   validators?: PrecompiledValidators;
   /** HTTP transport rules. */
@@ -112,6 +129,10 @@ export function createMcpServer(options: McpServerOptions) {
     ...(options.completions ? { completions: {} } : {}),
     ...(options.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
   };
+  const rendezvous = options.rendezvous && {
+    store: options.rendezvous,
+    pollIntervalMs: options.askPollIntervalMs ?? Defaults.askPollIntervalMs,
+  };
   const dispatch = createDispatcher({
     info: options.info,
     ...(options.instructions ? { instructions: options.instructions } : {}),
@@ -135,6 +156,7 @@ export function createMcpServer(options: McpServerOptions) {
           }),
         }
       : {}),
+    ...(rendezvous ? { rendezvous } : {}),
     requestState: createRequestStateCodec({
       ttlMs: options.requestStateTtlMs ?? Defaults.requestStateTtlMs,
       ...(options.requestStateSecret !== undefined ? { secret: options.requestStateSecret } : {}),
@@ -145,6 +167,8 @@ export function createMcpServer(options: McpServerOptions) {
       dispatch,
       paramHeadersOf: (name) => tools.paramHeaders(name),
       ...(options.auth ? { authenticator: options.auth } : {}),
+      ...(options.sessions ? { sessions: lazySessions(options.sessions) } : {}),
+      ...(rendezvous ? { answers: lazyDesk(rendezvous) } : {}),
     },
     { ...DEFAULT_TRANSPORT, ...options.http },
   );

@@ -83,6 +83,10 @@ export function toolContext(signal: AbortSignal): ToolContext {
     progress: () => undefined,
     notify: () => undefined,
     store: () => Promise.reject(new ToolError('This server has no storage for large outputs.')),
+    // The example tools never ask; these stand in for the asking methods a context always has.
+    elicit: () => Promise.reject(new ToolError('This server cannot ask the client.')),
+    sample: () => Promise.reject(new ToolError('This server cannot ask the client.')),
+    roots: () => Promise.reject(new ToolError('This server cannot ask the client.')),
     // The SDK servers have no time budget of their own: a checkpoint only observes the request's signal.
     checkpoint: async () => {
       if (signal.aborted) throw signal.reason;

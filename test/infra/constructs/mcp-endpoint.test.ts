@@ -25,7 +25,10 @@ function build(props: McpEndpointProps = {}) {
   const companion = lambdaFunction(template, 'Companion of the MCP function');
   const worker = lambdaFunction(template, 'Task worker');
   const [bucketId, bucket] = only(template, 'AWS::S3::Bucket');
-  const [tableId] = only(template, 'AWS::DynamoDB::Table');
+  // The task table (the streaming API has the rendezvous table too).
+  const tableId = Object.keys(template.findResources('AWS::DynamoDB::Table')).find((id) =>
+    id.startsWith('McpTasks'),
+  )!;
   return { stack, endpoint, template, mcp, companion, worker, bucketId, bucket, tableId };
 }
 
@@ -42,7 +45,7 @@ describe('McpEndpoint', () => {
   });
 
   it('the MCP function receives the endpoint, offload, companion and task settings packages/server/src/config.ts reads', () => {
-    const { mcp, bucketId, companion, worker, tableId } = build();
+    const { mcp, bucketId, companion, worker, tableId, template } = build();
     expect(mcp.resource.Properties.Environment.Variables).toEqual({
       POWERTOOLS_SERVICE_NAME: 'mcp-lambda-template',
       POWERTOOLS_LOG_LEVEL: 'INFO',
@@ -56,6 +59,7 @@ describe('McpEndpoint', () => {
       TASKS_WORKER_FUNCTION_NAME: { Ref: worker.id },
       MCP_TOOL_METRICS: 'on',
       MCP_METRICS_NAMESPACE: 'MCP/Test',
+      MCP_SESSION_SECRET_ARN: { Ref: only(template, 'AWS::SecretsManager::Secret')[0] },
     });
   });
 
@@ -179,7 +183,8 @@ describe('McpEndpoint', () => {
   });
 
   it('the MCP function may write its logs, put (and delete) objects under the prefix, read and write task records, and invoke the companion and the worker: nothing else', () => {
-    const { mcp, companion, worker, bucketId, tableId } = build();
+    const { mcp, companion, worker, bucketId, tableId, template } = build();
+    const [secretId] = only(template, 'AWS::SecretsManager::Secret');
     expect(mcp.statements).toEqual([
       {
         Effect: 'Allow',
@@ -197,7 +202,26 @@ describe('McpEndpoint', () => {
         Action: 'lambda:InvokeFunction',
         Resource: [{ 'Fn::GetAtt': [companion.id, 'Arn'] }, { 'Fn::GetAtt': [worker.id, 'Arn'] }],
       },
+      { Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: { Ref: secretId } },
     ]);
+  });
+
+  it('seals sessions with a generated secret only the MCP function reads; no rendezvous table on the HTTP API', () => {
+    const { template, companion, worker } = build();
+    const [, secret] = only(template, 'AWS::SecretsManager::Secret');
+    expect(secret.Properties.GenerateSecretString).toMatchObject({
+      PasswordLength: 64,
+      ExcludePunctuation: true,
+    });
+    for (const fn of [companion, worker])
+      expect(JSON.stringify(fn.statements)).not.toContain('secretsmanager');
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    expect(JSON.stringify(template.toJSON())).not.toContain('MCP_ASK_TABLE');
+  });
+
+  it('leaves the session secret out when mcpEnvironment brings its own key', () => {
+    const { template } = build({ mcpEnvironment: { MCP_SESSION_SECRET: 'k'.repeat(32) } });
+    template.resourceCountIs('AWS::SecretsManager::Secret', 0);
   });
 
   it('the companion function may write its logs and get objects under the prefix: nothing else', () => {
@@ -370,6 +394,19 @@ describe('McpEndpoint', () => {
 
 describe('McpEndpoint with api rest-streaming', () => {
   const streaming = (props: McpEndpointProps = {}) => build({ api: 'rest-streaming', ...props });
+
+  it('adds the rendezvous table of mid-call questions, which only the MCP function may read and write', () => {
+    const { template, mcp, companion, worker, tableId } = streaming();
+    const askId = Object.keys(template.findResources('AWS::DynamoDB::Table')).find((id) => id !== tableId)!;
+    expect(mcp.resource.Properties.Environment.Variables.MCP_ASK_TABLE).toEqual({ Ref: askId });
+    expect(mcp.statements).toContainEqual({
+      Effect: 'Allow',
+      Action: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      Resource: { 'Fn::GetAtt': [askId, 'Arn'] },
+    });
+    for (const fn of [companion, worker]) expect(JSON.stringify(fn.statements)).not.toContain(askId);
+    expectLeastPrivilege(mcp.role, mcp.statements);
+  });
 
   it('puts a streaming REST API in front of the function instead of the HTTP API', () => {
     const { template, endpoint, stack } = streaming();

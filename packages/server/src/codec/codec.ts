@@ -1,8 +1,12 @@
+import type { Asker } from '../asking/types.ts';
+import type { Rendezvous } from '../asking/rendezvous.ts';
+import type { LiveChannel } from '../dispatcher.ts';
 import type { InputContext, InputRequired } from '../input/input-required.ts';
+import type { Session } from '../sessions/session-id.ts';
 import type { RequestStateCodec } from '../input/request-state.ts';
 import type { Logger } from '../log.ts';
 import type { McpError } from '../protocol/errors.ts';
-import type { CacheHint, CallToolResult, Implementation, JSONObject, JSONValue } from '../protocol/types.ts';
+import type { CacheHint, CallToolResult, Implementation, JSONObject, RequestId } from '../protocol/types.ts';
 import type { Revision } from '../protocol/versions.ts';
 import { LegacyCodec } from './legacy.ts';
 import { ModernCodec } from './modern.ts';
@@ -32,6 +36,23 @@ export interface RevisionCodec {
   acceptsTasks(): boolean;
   /** The answer to a call of a tool that only runs as a task, from a client that does not accept tasks. */
   taskRequired(tool: string): JSONObject;
+  /** How a tool of this request asks the client (`ctx.elicit`, `ctx.sample`, `ctx.roots`). */
+  asker(setup: AskSetup): Asker;
+}
+
+/** What a request offers the asking of its tool. */
+export interface AskSetup {
+  /** The multi round-trip fields of the request (2026-07-28). */
+  input: InputContext;
+  /** The request's open event stream, when the adapter streams and the client accepts one. */
+  live?: LiveChannel;
+  /** The handshake-era session the request names. */
+  session?: Session;
+  /** The authenticated caller's key, when authorization is on. */
+  principal?: string;
+  /** The JSON-RPC id of the call. */
+  callId: RequestId;
+  log: Logger;
 }
 
 /** Which request a sealed state belongs to: replaying it against another target, arguments or caller fails. */
@@ -52,6 +73,8 @@ export interface CodecOptions {
   listCache: CacheHint;
   /** Seals the `requestState` of multi round-trip requests (2026-07-28). */
   requestState: RequestStateCodec;
+  /** Where mid-call questions wait for their answers (handshake era, streaming API); none: they are refused. */
+  rendezvous?: Rendezvous;
 }
 
 /** Returns the codec of a request's revision; the handshake era's are built once per version. */
@@ -60,8 +83,10 @@ export function createCodecs(options: CodecOptions): (revision: Revision) => Rev
   const modern = ModernCodec.shared(options);
   return (revision) => {
     if (revision.era === 'modern') return new ModernCodec(revision, modern);
+    // A session's capabilities are the request's own: its codec is not shared.
+    if (revision.clientCapabilities) return new LegacyCodec(revision, options.rendezvous);
     let codec = legacy.get(revision.protocolVersion);
-    if (!codec) legacy.set(revision.protocolVersion, (codec = new LegacyCodec(revision)));
+    if (!codec) legacy.set(revision.protocolVersion, (codec = new LegacyCodec(revision, options.rendezvous)));
     return codec;
   };
 }

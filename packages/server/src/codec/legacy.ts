@@ -4,7 +4,10 @@ import type { CallToolResult, JSONObject } from '../protocol/types.ts';
 import { DEFAULT_LEGACY_VERSION, type Revision } from '../protocol/versions.ts';
 import { TASKS_EXTENSION } from '../tasks/types.ts';
 import { toolErrorResult } from '../tools/result.ts';
-import type { InputTarget, RevisionCodec } from './codec.ts';
+import type { AskSetup, InputTarget, RevisionCodec } from './codec.ts';
+import { handshakeAsker } from '../asking/lazy.ts';
+import type { Rendezvous } from '../asking/rendezvous.ts';
+import type { Asker } from '../asking/types.ts';
 
 /** Methods only the stateless revision has. */
 const MODERN_ONLY = new Set([
@@ -27,7 +30,10 @@ const NO_INPUT: InputContext = Object.freeze({
  * no per-request level, and `logging/setLevel` cannot be remembered between requests).
  */
 export class LegacyCodec implements RevisionCodec {
-  constructor(readonly revision: Revision) {}
+  constructor(
+    readonly revision: Revision,
+    private readonly rendezvous?: Rendezvous,
+  ) {}
 
   has(method: string): boolean {
     return !MODERN_ONLY.has(method);
@@ -49,8 +55,15 @@ export class LegacyCodec implements RevisionCodec {
     return this.revision.protocolVersion === DEFAULT_LEGACY_VERSION ? withLinksAsText(result) : result;
   }
 
+  /** No multi round-trip fields; the capabilities the client declared at `initialize`, when its session says. */
   input(): InputContext {
-    return NO_INPUT;
+    const declared = this.revision.clientCapabilities;
+    return declared ? { ...NO_INPUT, clientCapabilities: declared } : NO_INPUT;
+  }
+
+  /** Mid-call, on the request's event stream, when the session and the deployment allow it (asking/handshake.ts). */
+  asker({ input: _input, ...setup }: AskSetup): Asker {
+    return handshakeAsker({ ...setup, ...(this.rendezvous ? { rendezvous: this.rendezvous } : {}) });
   }
 
   /**

@@ -22,7 +22,9 @@ import {
   type LoggingLevel,
 } from '../protocol/types.ts';
 import { MetaKey, type Revision } from '../protocol/versions.ts';
-import type { CodecOptions, InputTarget, RevisionCodec } from './codec.ts';
+import type { AskSetup, CodecOptions, InputTarget, RevisionCodec } from './codec.ts';
+import { replayAsker } from '../asking/lazy.ts';
+import type { Asker } from '../asking/types.ts';
 
 /** Methods only the handshake era has. */
 const LEGACY_ONLY = new Set(['initialize', 'ping', 'logging/setLevel']);
@@ -124,6 +126,11 @@ export class ModernCodec implements RevisionCodec {
     const sealed =
       request.state === undefined ? undefined : requestState.seal(request.state, binding(target));
     return inputRequiredResult(request, sealed);
+  }
+
+  /** Through InputRequiredResults: the handler runs again with the answers (asking/replay.ts). */
+  asker({ input }: AskSetup): Asker {
+    return replayAsker(input);
   }
 
   /** SEP-2663: a request may get a task only if its own capabilities declare the extension. */

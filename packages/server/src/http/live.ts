@@ -40,7 +40,7 @@ export class LiveStream implements AsyncIterable<string> {
   }
 
   /** Sends a message now, opening the stream if need be. */
-  send(message: JSONRPCNotification | JSONRPCResponse): void {
+  send(message: JSONRPCNotification | JSONRPCRequest | JSONRPCResponse): void {
     const event = sseEvent(message);
     this.commit();
     this.push(event);

@@ -1,6 +1,6 @@
 import type { AuthRejection } from '../auth/authenticator.ts';
 import { ErrorCode, McpError } from '../protocol/errors.ts';
-import type { JSONRPCNotification, JSONRPCResponse, RequestId } from '../protocol/types.ts';
+import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from '../protocol/types.ts';
 import type { HttpResponse } from './types.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
@@ -44,7 +44,7 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
 });
 
 /** One message as one SSE event. */
-export function sseEvent(message: JSONRPCNotification | JSONRPCResponse): string {
+export function sseEvent(message: JSONRPCNotification | JSONRPCRequest | JSONRPCResponse): string {
   return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 }
 

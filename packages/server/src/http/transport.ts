@@ -1,5 +1,4 @@
 import type { Authenticator } from '../auth/authenticator.ts';
-import type { Principal } from '../auth/principal.ts';
 import type { Dispatch } from '../dispatcher.ts';
 import { errorFields } from '../log.ts';
 import { clientText } from '../protocol/client-text.ts';
@@ -8,12 +7,16 @@ import { parseMessage } from '../protocol/jsonrpc.ts';
 import type { JSONRPCNotification, JSONRPCRequest } from '../protocol/types.ts';
 import { classifyEra, type Revision } from '../protocol/versions.ts';
 import type { ParamHeader } from '../tools/param-headers.ts';
+import type { AnswerDesk } from '../asking/desk.ts';
+import type { Session } from '../sessions/session-id.ts';
+import type { Sessions } from '../sessions/sessions.ts';
+import { admit, type Admitted } from './admit.ts';
 import { checkModernHeaders } from './mcp-headers.ts';
-import { acceptable, isJsonContentType, type Acceptable } from './media.ts';
-import { corsHeaders, isHostAllowed, isOriginAllowed } from './origin.ts';
+import { corsHeaders } from './origin.ts';
+import { loadAsking } from '../asking/lazy.ts';
 import { Defaults } from '../limits.ts';
 import { liveAnswer, loggedAtEnd, LiveStream } from './live.ts';
-import { ACCEPTED, authRefusal, errorReply, json, refusal, sse } from './replies.ts';
+import { ACCEPTED, errorReply, json, sse } from './replies.ts';
 import { PRE_DISPATCH_STATUS, responseStatus } from './status.ts';
 import type {
   HttpRequest,
@@ -47,13 +50,6 @@ interface Handled {
   finished?: Promise<Record<string, unknown> | undefined>;
 }
 
-/** A request that passed the HTTP checks: who calls, and what they accept. */
-interface Admitted {
-  principal?: Principal;
-  accepts: Acceptable;
-  body: string;
-}
-
 /** What the transport needs besides its options. */
 export interface TransportParts {
   dispatch: Dispatch;
@@ -61,59 +57,16 @@ export interface TransportParts {
   paramHeadersOf: (tool: string) => readonly ParamHeader[];
   /** Every request must prove its caller; the RFC 9728 metadata is served on GET. Absent: open endpoint. */
   authenticator?: Authenticator;
+  /** Handshake-era sessions (`Mcp-Session-Id`); absent: none are issued and the header is ignored. */
+  sessions?: Sessions;
+  /** Where clients' answers to mid-call questions go (loaded on the first one); absent: they are acknowledged. */
+  answers?: () => Promise<AnswerDesk>;
 }
 
 /** A transport's parts and options, passed to each step. */
-interface Setup {
+export interface Setup {
   parts: TransportParts;
   options: TransportOptions;
-}
-
-/** The HTTP checks, in the spec's order: a response when the request is refused, else what was admitted. */
-async function admit(
-  { parts: { authenticator }, options }: Setup,
-  req: HttpRequest,
-  ctx: InvocationContext,
-): Promise<HttpResponse | Admitted> {
-  const { headers } = req;
-  const metadata = req.method === 'GET' ? authenticator?.metadataFor(req.path) : undefined;
-  // Public, non-secret and the same for everyone: any origin may read it, and caches may keep it.
-  if (metadata)
-    return json(200, metadata, {
-      'access-control-allow-origin': '*',
-      'cache-control': 'public, max-age=3600',
-    });
-  if (req.path !== options.path) return refusal(404, `Not found: the MCP endpoint is ${options.path}`);
-  if (!isHostAllowed(headers.host, options.allowedHosts))
-    return refusal(403, 'Forbidden: Host header not allowed');
-  if (!isOriginAllowed(headers.origin, options.allowedOrigins))
-    return refusal(403, 'Forbidden: Origin not allowed');
-  let principal: Principal | undefined;
-  if (authenticator) {
-    const authentication = await authenticator.authenticate({
-      path: req.path,
-      headers,
-      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
-    });
-    if (!authentication.ok) {
-      const { rejection } = authentication;
-      if (rejection.cause) ctx.log.error('access tokens cannot be verified', { cause: rejection.cause });
-      return authRefusal(rejection);
-    }
-    principal = authentication.principal;
-  }
-  // No server-initiated stream and no sessions on a stateless server: GET and DELETE are 405 (spec: transports).
-  if (req.method !== 'POST')
-    return refusal(405, `Method not allowed: ${clientText(req.method)}; use POST`, { allow: 'POST' });
-  if (!isJsonContentType(headers['content-type']))
-    return refusal(415, 'Unsupported Media Type: Content-Type must be application/json');
-  const accepts = acceptable(headers.accept);
-  if (!accepts.json && !accepts.sse)
-    return refusal(406, 'Not Acceptable: Accept must include application/json and text/event-stream');
-  const body = req.body ?? '';
-  if (Buffer.byteLength(body, 'utf8') > options.maxBodyBytes)
-    return refusal(413, `Payload Too Large: the body limit is ${options.maxBodyBytes} bytes`);
-  return { ...(principal ? { principal } : {}), accepts, body };
 }
 
 /** Reads the one JSON-RPC message, decides its revision, checks its headers and answers it. */
@@ -126,21 +79,44 @@ async function answer(
   const parsed = parseMessage(admitted.body);
   if (parsed.kind === 'invalid')
     return { response: errorReply(PRE_DISPATCH_STATUS, parsed.error, parsed.id) };
-  if (parsed.kind === 'response') return { response: ACCEPTED };
+  const { parts } = setup;
+  // A client's answer to a mid-call question (asking/, loaded with it); acknowledged where nothing asks.
+  if (parsed.kind === 'response')
+    return {
+      response:
+        parts.answers && parts.sessions
+          ? await (await loadAsking()).receiveAnswer(parts, req, parsed.message, admitted, ctx)
+          : ACCEPTED,
+    };
   const { message } = parsed;
   const isRequest = parsed.kind === 'request';
   const rpcMethod = clientText(message.method);
   const id = isRequest ? parsed.message.id : null;
+  const headerVersion = req.headers['mcp-protocol-version']?.trim();
   let revision: Revision;
   try {
     revision = classifyEra(
       message.method,
       message.params,
-      req.headers['mcp-protocol-version']?.trim(),
+      headerVersion,
       isRequest ? 'request' : 'notification',
     );
   } catch (error) {
     return { response: errorReply(PRE_DISPATCH_STATUS, error as McpError, id), rpcMethod };
+  }
+  let session: Session | undefined;
+  // A handshake-era message after initialize is read with its session (2026-07-28 ignores Mcp-Session-Id).
+  if (
+    revision.era === 'legacy' &&
+    parts.sessions &&
+    req.headers['mcp-session-id'] &&
+    message.method !== 'initialize'
+  ) {
+    const sessions = await loadAsking();
+    const named = await sessions.namedSession(parts.sessions, req, admitted, ctx);
+    if ('refusal' in named) return { response: named.refusal, rpcMethod };
+    session = named.session;
+    if (session) revision = sessions.withSession(revision, session, headerVersion);
   }
   if (revision.era === 'modern') {
     const problem = checkModernHeaders(
@@ -152,10 +128,14 @@ async function answer(
     );
     if (problem) return { response: errorReply(PRE_DISPATCH_STATUS, problem, id), rpcMethod };
   }
-  // Notifications are acknowledged and never answered (spec: transports; notifications/cancelled needs no action
-  // because every request is answered within its own invocation).
-  if (!isRequest) return { response: ACCEPTED, rpcMethod };
-  return { ...(await respond(setup, parsed.message, revision, ctx, admitted)), rpcMethod };
+  // Notifications are acknowledged and never answered (spec: transports). A cancellation reaches a call only while
+  // it waits for an answer (through the rendezvous); any other call ends within its own invocation anyway.
+  if (!isRequest) {
+    if (session && message.method === 'notifications/cancelled')
+      await (await loadAsking()).receiveCancellation(parts.answers, message.params, session, admitted, ctx);
+    return { response: ACCEPTED, rpcMethod };
+  }
+  return { ...(await respond(setup, parsed.message, revision, ctx, admitted, session)), rpcMethod };
 }
 
 /**
@@ -170,6 +150,7 @@ async function respond(
   revision: Revision,
   ctx: InvocationContext | StreamingInvocationContext,
   admitted: Admitted,
+  session: Session | undefined,
 ): Promise<Handled> {
   const streaming = 'streaming' in ctx ? ctx.streaming : undefined;
   const live =
@@ -184,6 +165,7 @@ async function respond(
     ...(admitted.principal ? { principal: admitted.principal } : {}),
     ...(streaming ? { signal: streaming.disconnected } : {}),
     ...(live ? { live } : {}),
+    ...(session ? { session } : {}),
   });
   if (live) {
     await Promise.race([dispatching.catch(() => undefined), live.opened]);
@@ -210,6 +192,12 @@ async function respond(
     accepts.sse && status === 200 && (streamWanted || !accepts.json)
       ? sse(messages)
       : json(status, outcome.response);
+  // The handshake: what the client declared, sealed into its session id (sessions.ts).
+  if (request.method === 'initialize' && revision.era === 'legacy' && parts.sessions)
+    Object.assign(
+      response.headers,
+      await (await loadAsking()).sessionHeader(parts.sessions, request, outcome.response, admitted, ctx),
+    );
   return { response, ...audit };
 }
 

@@ -1,6 +1,8 @@
 import type { Principal } from '../auth/principal.ts';
 import type { RevisionCodec } from '../codec/codec.ts';
+import type { LiveChannel } from '../dispatcher.ts';
 import type { Logger } from '../log.ts';
+import type { Session } from '../sessions/session-id.ts';
 import type { JSONObject, JSONRPCNotification, JSONRPCResponse, RequestId } from '../protocol/types.ts';
 
 /** What a method handler knows of the request it answers, besides its params. */
@@ -20,6 +22,10 @@ export interface MethodContext {
   emit(notification: JSONRPCNotification): void;
   /** Aborts when the client goes away (its response stream closed): stop the work, nobody reads the answer. */
   signal?: AbortSignal;
+  /** The request's open event stream, when the adapter streams and the client reads one. */
+  live?: LiveChannel;
+  /** The handshake-era session the request names. */
+  session?: Session;
 }
 
 /** Answers one method; throws an McpError for a protocol failure. */

@@ -195,6 +195,7 @@ function toolContext(
     (typeof token === 'string' || typeof token === 'number') && isShortEcho(token) ? token : undefined;
   const threshold = options.capabilities.logging ? ctx.codec.logThreshold(meta) : -1;
   const { revision } = ctx.codec;
+  const input = ctx.codec.input(params, target);
   return {
     requestId: ctx.requestId,
     era: revision.era,
@@ -231,7 +232,15 @@ function toolContext(
       const offload = offloadContext(ctx, target.name, onStored);
       return options.offloader.store(request, { ...offload, ...(signal ? { signal } : {}) });
     },
-    ...ctx.codec.input(params, target),
+    ...input,
+    asker: ctx.codec.asker({
+      input,
+      ...(ctx.live ? { live: ctx.live } : {}),
+      ...(ctx.session ? { session: ctx.session } : {}),
+      ...callerKey(ctx),
+      callId: ctx.id,
+      log: ctx.log,
+    }),
   };
 }
 

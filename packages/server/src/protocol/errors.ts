@@ -10,6 +10,8 @@ export const ErrorCode = {
   InternalError: -32603,
   /** Generic transport-level rejection (implementation-defined range). */
   ServerError: -32000,
+  /** Handshake era: the `Mcp-Session-Id` names no live session (HTTP 404; the code the official SDKs use). */
+  SessionNotFound: -32001,
   /** Handshake-era "resource not found" (2025-xx revisions). */
   ResourceNotFound: -32002,
   /** 2026-07-28: a required HTTP header is missing or disagrees with the body. */

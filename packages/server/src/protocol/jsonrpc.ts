@@ -9,7 +9,7 @@ import { isJsonObject } from './json.ts';
 export type ParsedMessage =
   | { kind: 'request'; message: JSONRPCRequest }
   | { kind: 'notification'; message: JSONRPCNotification }
-  | { kind: 'response' }
+  | { kind: 'response'; message: JSONObject }
   | { kind: 'invalid'; id: RequestId | null; error: McpError };
 
 /** Request ids are strings or integers (spec: basic/index, "Requests"); null is never a valid request id. */
@@ -43,7 +43,7 @@ export function parseMessage(body: string): ParsedMessage {
   if (value.jsonrpc !== '2.0') return invalid('Invalid Request: "jsonrpc" must be "2.0"', id);
   if (!('method' in value)) {
     if (('result' in value || 'error' in value) && (isValidRequestId(value.id) || value.id === null)) {
-      return { kind: 'response' };
+      return { kind: 'response', message: value };
     }
     return invalid('Invalid Request: "method" is missing', id);
   }

@@ -1,5 +1,8 @@
-import { ToolError, type StoreRequest, type ToolContext } from './define.ts';
+import { askingMethods } from '../asking/lazy.ts';
+import type { Asker } from '../asking/types.ts';
+import { InputRequired } from '../input/input-required.ts';
 import type { ResourceLink } from '../protocol/types.ts';
+import { ToolError, type StoreRequest, type ToolContext } from './define.ts';
 import type { StreamSink } from './streamed.ts';
 import { monotonicMs } from '../clock.ts';
 
@@ -112,10 +115,15 @@ export class CallBudget {
 }
 
 /**
- * The context a call is run with, before its signal and checkpoint exist: its `store` also takes the signal that
- * stops it (the call's own, passed by `runWithin`).
+ * Everything a call needs besides what the registry owns (its budget's signal and checkpoint) and the asking
+ * methods built on `asker` (how this request's questions travel; none: every ask is refused as unavailable); its
+ * `store` also takes the signal that stops it (the call's own, passed by `runWithin`).
  */
-export type CallContext = Omit<ToolContext, 'signal' | 'checkpoint' | 'store'> & {
+export type CallContext = Omit<
+  ToolContext,
+  'signal' | 'checkpoint' | 'elicit' | 'sample' | 'roots' | 'store'
+> & {
+  asker?: Asker;
   store(request: StoreRequest, signal?: AbortSignal): Promise<ResourceLink>;
 };
 
@@ -188,22 +196,39 @@ export async function runWithin(
     if (stopped) throw stopped;
     await budget.checkpoint();
   };
-  // An explicit store stops with the call, so that storage that never answers is reported as such.
-  const store = (request: StoreRequest) => (grace.onStore?.(), ctx.store(request, toolCtx.signal));
-  const toolCtx: ToolContext = Object.defineProperty({ ...ctx, checkpoint, store } as ToolContext, 'signal', {
-    get: () => {
-      if (!controller) {
-        controller = new AbortController();
-        if (stopped) controller.abort(stopped);
-      }
-      return controller.signal;
+  const { asker, ...rest } = ctx;
+  const signal = () => {
+    if (!controller) {
+      controller = new AbortController();
+      if (stopped) controller.abort(stopped);
+    }
+    return controller.signal;
+  };
+  const asking = askingMethods(asker, {
+    get signal() {
+      return signal();
     },
+    remainingMs: () => budget.ms - budget.elapsed(),
+  });
+  // An explicit store stops with the call, so that storage that never answers is reported as such.
+  const store = (request: StoreRequest) => (grace.onStore?.(), ctx.store(request, signal()));
+  const toolCtx = Object.defineProperty({ ...rest, ...asking, checkpoint, store } as ToolContext, 'signal', {
+    get: signal,
     enumerable: true,
   });
   const ended = budget.end(options.signal);
   const running = Promise.resolve().then(() => fn(input, toolCtx));
   try {
-    const outcome = await Promise.race([running, ended.promise]);
+    // A question that must leave as the call's answer (2026-07-28) ends the call with it.
+    const outcome = await Promise.race([
+      running,
+      ended.promise,
+      ...(asker?.interrupted ? [asker.interrupted] : []),
+    ]);
+    if (outcome instanceof InputRequired) {
+      stop(new Error('the call asks the client for input and ends here; it runs again with the answer'));
+      return outcome;
+    }
     if (outcome === CANCELLED) {
       const reason = options.cancelReason;
       stop(new Error(reason ? `cancelled: ${reason}` : 'cancelled'));

@@ -1,5 +1,6 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { Principal } from '../auth/principal.ts';
+import type { ElicitRequest, ElicitResult, Root, SampleRequest, SampleResult } from '../asking/types.ts';
 import type { Logger } from '../log.ts';
 import type { InputContext, InputRequired } from '../input/input-required.ts';
 import type {
@@ -53,6 +54,18 @@ export interface ToolContext extends Partial<InputContext> {
   notify(level: LoggingLevel, data: unknown): void;
   /** Stores a payload and returns a link to it (needs offload storage to be configured). */
   store(request: StoreRequest): Promise<ResourceLink>;
+  /**
+   * Asks the person a question through the client and waits for the answer (docs/asking.md): mid-call in the
+   * handshake era behind the streaming API; in 2026-07-28 the call ends with the question and runs again from the
+   * top with the answer, so do side effects after the last ask. Settles with the person's `accept` (the form's
+   * content, checked against the schema), `decline` or `cancel`; rejects with an `AskError` where the client
+   * cannot be asked (`reason` says why: catch it to go on without asking).
+   */
+  elicit(request: ElicitRequest): Promise<ElicitResult>;
+  /** Asks the client for an LLM completion (`sampling/createMessage`), as `elicit` asks. */
+  sample(request: SampleRequest): Promise<SampleResult>;
+  /** Asks the client for its roots (`roots/list`), as `elicit` asks. */
+  roots(): Promise<Root[]>;
   // clientCapabilities, inputResponses and requestState (InputContext): the server always sets them; they are
   // optional only so that code building a context by hand (tests, benchmarks) need not.
 }

@@ -4,8 +4,8 @@ import { errorFields } from '../log.ts';
 import { UnknownToolError } from '../protocol/errors.ts';
 import { listFingerprint } from '../protocol/cursor.ts';
 import type { CallToolResult, JsonSchema, Tool } from '../protocol/types.ts';
-import type { TaskSupport, ToolContext, ToolDefinition } from './define.ts';
-import { ToolError } from './define.ts';
+import { ToolError, type TaskSupport, type ToolDefinition } from './define.ts';
+import { AskError } from '../asking/types.ts';
 import { CallBudget, callStreams, CANCELLED, runWithin, TIMED_OUT } from './budget.ts';
 import type { CallContext, CallOptions, Handler } from './budget.ts';
 import { scanParamHeaders, type ParamHeader } from './param-headers.ts';
@@ -31,7 +31,6 @@ interface RegisteredTool {
   validateOutput?: Validator;
 }
 
-/** Everything a call needs besides the abort signal and the checkpoint, which the registry owns (its budget). */
 export type { CallContext } from './budget.ts';
 
 /** Refuses a `task` declaration that could only fail later. */
@@ -255,6 +254,8 @@ export class ToolRegistry {
       }
       return { value: outcome };
     } catch (error) {
+      // An ask the revision answers with a protocol error when the tool does not handle it (2026-07-28 -32021).
+      if (error instanceof AskError && error.protocolError) throw error.protocolError;
       if (error instanceof ToolError) return { failed: toolErrorResult(error.message) };
       ctx.log.error('tool threw', { tool: name, error: errorFields(error, { stack: true }) });
       return {

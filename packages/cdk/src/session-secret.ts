@@ -1,0 +1,52 @@
+import { Validations, type RemovalPolicy } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { DEFAULT_REMOVAL_POLICY } from './defaults.ts';
+
+/** Properties of a {@link SessionSecret}. */
+export interface SessionSecretProps {
+  /**
+   * What `cdk destroy` does with the secret.
+   * @default RemovalPolicy.DESTROY (`Defaults.removalPolicy`)
+   */
+  readonly removalPolicy?: RemovalPolicy;
+}
+
+/**
+ * The key that seals handshake-era session ids (`Mcp-Session-Id`, docs/asking.md): a generated Secrets Manager
+ * secret the MCP function reads once per container (MCP_SESSION_SECRET_ARN). Every instance opens every session
+ * with it. To rotate, put a new key in front of the old one (comma-separated) and drop the old one a day later.
+ */
+export class SessionSecret extends Construct {
+  readonly secret: secretsmanager.Secret;
+
+  constructor(scope: Construct, id: string, props: SessionSecretProps = {}) {
+    super(scope, id);
+    this.secret = new secretsmanager.Secret(this, 'Secret', {
+      description: 'Keys sealing the MCP session ids (newest first, comma-separated)',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: props.removalPolicy ?? DEFAULT_REMOVAL_POLICY,
+    });
+    Validations.of(this.secret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Rotation means putting a new key in front of the old one and removing the old one once its sessions have ' +
+        'ended; a replacing rotation would end every session at once (clients initialize again). Done by hand.',
+    });
+  }
+
+  /** The environment the MCP function reads the secret from. */
+  get environment(): Record<string, string> {
+    return { MCP_SESSION_SECRET_ARN: this.secret.secretArn };
+  }
+
+  /** Least privilege: read this one secret's value. */
+  grantRead(grantee: iam.IGrantable): iam.Grant {
+    return iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['secretsmanager:GetSecretValue'],
+      resourceArns: [this.secret.secretArn],
+    });
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * The entry of the asking chunk, loaded by `lazy.ts` on the first session, question or answer: sessions, the
+ * questions and their checks, the askers of both eras, the answer desk and the rendezvous stores (about 18 KB that
+ * a cold start never loads). Importing the public module here keeps what this chunk shares with the start-up graph
+ * in the start-up chunk (offloader-chunk.ts says why).
+ */
+import '../index.ts';
+
+export { askingMethods } from './questions.ts';
+export { replayAsker } from './replay.ts';
+export { handshakeAsker } from './handshake.ts';
+export { answerDesk } from './desk.ts';
+export { memoryRendezvous as memoryRendezvousStore } from './rendezvous.ts';
+export { dynamoRendezvous as dynamoRendezvousStore } from './dynamodb-rendezvous.ts';
+export { createSessions } from '../sessions/sessions.ts';
+export { secretsManagerReader } from '../sessions/secrets-manager.ts';
+export {
+  namedSession,
+  receiveAnswer,
+  receiveCancellation,
+  sessionHeader,
+  withSession,
+} from '../http/sessions.ts';

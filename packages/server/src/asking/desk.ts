@@ -1,0 +1,112 @@
+import { errorFields, type Logger } from '../log.ts';
+import { clientText } from '../protocol/client-text.ts';
+import { isJsonObject } from '../protocol/json.ts';
+import type { JSONObject } from '../protocol/types.ts';
+import type { Session } from '../sessions/session-id.ts';
+import { callerOf, parseWireId, slotOf } from './ask-ids.ts';
+import type { Answer, Refusal, Rendezvous } from './rendezvous.ts';
+import { wake } from './waiting.ts';
+
+/**
+ * The answer desk: where a client's answers to mid-call questions (JSON-RPC responses POSTed to the endpoint) and
+ * its cancellations of waiting calls are written into the rendezvous, bound to the session (and the authenticated
+ * caller) they come from. What cannot be matched with a waiting question of that caller is refused and logged, and
+ * changes nothing: an unknown id, a replay, a late answer, another caller's.
+ */
+
+/** Who sent the answer. */
+export interface AnswerSender {
+  session: Session;
+  /** The authenticated caller's key, when authorization is on. */
+  principal?: string;
+}
+
+/** What became of a delivery: written, refused (nothing waits for it from this caller), or the store failed. */
+export type Delivery = 'accepted' | 'refused' | 'failed';
+
+/** Largest answer kept whole (a DynamoDB item holds 400 KB); a larger one reaches the call as a failure. */
+const MAX_ANSWER_CHARS = 256 * 1024;
+/** Most characters of a client's error message kept for the tool. */
+const MAX_ERROR_CHARS = 512;
+
+/** The answer as the waiting call will see it. */
+function answerOf(message: JSONObject): Answer {
+  if (JSON.stringify(message).length > MAX_ANSWER_CHARS) return { failure: 'it was larger than 256 KB' };
+  if (isJsonObject(message.error)) {
+    const { code, message: text } = message.error;
+    return {
+      error: {
+        code: typeof code === 'number' ? code : 0,
+        message: clientText(typeof text === 'string' ? text : '(no message)', MAX_ERROR_CHARS),
+      },
+    };
+  }
+  return isJsonObject(message.result)
+    ? { result: message.result }
+    : { failure: 'its result is not an object' };
+}
+
+/** The desk of one rendezvous. Every write is bounded by `signal` (the invocation's deadline). */
+export function answerDesk(rendezvous: Rendezvous) {
+  const refused = (log: Logger, what: string, reason: Refusal) => {
+    log.warn(`${what} refused`, { reason });
+    return 'refused' as const;
+  };
+  return {
+    /** Writes a client's answer into the question it answers. */
+    async deliver(
+      message: JSONObject,
+      from: AnswerSender,
+      log: Logger,
+      signal?: AbortSignal,
+    ): Promise<Delivery> {
+      const id = parseWireId(message.id);
+      if (!id) return refused(log, 'answer', 'unknown');
+      const caller = callerOf(from.session.id, from.principal);
+      try {
+        const outcome = await rendezvous.store.answer(
+          id.slot,
+          id.askId,
+          caller,
+          answerOf(message),
+          Date.now(),
+          signal,
+        );
+        if (outcome !== true) return refused(log, 'answer', outcome);
+      } catch (error) {
+        log.error('rendezvous write failed: an answer was not recorded', { error: errorFields(error) });
+        return 'failed';
+      }
+      wake(id.slot);
+      return 'accepted';
+    },
+    /** Cancels the waiting question of the call the client cancelled (`notifications/cancelled`), if any. */
+    async cancel(
+      requestId: unknown,
+      from: AnswerSender,
+      log: Logger,
+      signal?: AbortSignal,
+    ): Promise<Delivery> {
+      if (typeof requestId !== 'string' && typeof requestId !== 'number') return 'refused';
+      const slot = slotOf(callerOf(from.session.id, from.principal), requestId);
+      try {
+        const outcome = await rendezvous.store.cancel(
+          slot,
+          callerOf(from.session.id, from.principal),
+          Date.now(),
+          signal,
+        );
+        // Most cancellations name a call that is not waiting for an answer: nothing to log.
+        if (outcome !== true) return 'refused';
+      } catch (error) {
+        log.error('rendezvous write failed: a cancellation was not recorded', { error: errorFields(error) });
+        return 'failed';
+      }
+      wake(slot);
+      return 'accepted';
+    },
+  };
+}
+
+/** The answer desk of a rendezvous. */
+export type AnswerDesk = ReturnType<typeof answerDesk>;

@@ -1,0 +1,137 @@
+import { awsClientConfig, lazyAwsClient } from '../aws-client.ts';
+import { RendezvousTableAttributes, type DynamoRendezvousOptions } from './stores.ts';
+import type { Answer, Refusal, RendezvousStore, Settled } from './rendezvous.ts';
+
+/** An item outlives its question by this much before the table's TTL may delete it (TTL deletes late anyway). */
+const TTL_GRACE_SECONDS = 60;
+
+const isConditionFailure = (error: unknown) =>
+  (error as { name?: string })?.name === 'ConditionalCheckFailedException';
+
+type Item = Record<string, { S?: string; N?: string }>;
+
+/** Why a conditional write found nothing to write to, from the item as it is (for the log line). */
+function refusalOf(item: Item | undefined, askId: string | undefined, caller: string, now: number): Refusal {
+  if (!item || (askId !== undefined && item.askId?.S !== askId)) return 'unknown';
+  if (item.caller?.S !== caller) return 'other-caller';
+  if (Number(item.until?.N) <= now) return 'expired';
+  return 'settled';
+}
+
+/** The table and its lazily made client. */
+interface Table {
+  name: string;
+  load: () => Promise<{
+    sdk: typeof import('@aws-sdk/client-dynamodb');
+    client: import('@aws-sdk/client-dynamodb').DynamoDBClient;
+  }>;
+}
+
+const keyOf = (slot: string) => ({ [RendezvousTableAttributes.partitionKey]: { S: slot } });
+
+async function getItem(table: Table, slot: string, signal?: AbortSignal): Promise<Item | undefined> {
+  const { sdk, client } = await table.load();
+  const out = await client.send(
+    new sdk.GetItemCommand({ TableName: table.name, Key: keyOf(slot), ConsistentRead: true }),
+    { abortSignal: signal },
+  );
+  return out.Item as Item | undefined;
+}
+
+/** A conditional update that settles a waiting question; the refusal when it waits for nothing of this caller. */
+async function settle(
+  table: Table,
+  slot: string,
+  askId: string | undefined,
+  caller: string,
+  values: { state: string; answer?: Answer },
+  now: number,
+  signal?: AbortSignal,
+): Promise<true | Refusal> {
+  const { sdk, client } = await table.load();
+  try {
+    await client.send(
+      new sdk.UpdateItemCommand({
+        TableName: table.name,
+        Key: keyOf(slot),
+        UpdateExpression: values.answer ? 'SET #state = :state, answer = :answer' : 'SET #state = :state',
+        ConditionExpression:
+          `caller = :caller AND #state = :waiting AND #until > :now` + (askId ? ' AND askId = :askId' : ''),
+        ExpressionAttributeNames: { '#state': 'state', '#until': 'until' },
+        ExpressionAttributeValues: {
+          ':state': { S: values.state },
+          ':waiting': { S: 'waiting' },
+          ':caller': { S: caller },
+          ':now': { N: String(now) },
+          ...(askId ? { ':askId': { S: askId } } : {}),
+          ...(values.answer ? { ':answer': { S: JSON.stringify(values.answer) } } : {}),
+        },
+      }),
+      { abortSignal: signal },
+    );
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    return refusalOf(await getItem(table, slot, signal).catch(() => undefined), askId, caller, now);
+  }
+}
+
+/**
+ * Questions in a DynamoDB table, one item per waiting call: `pk` (the call's slot), `askId`, `caller`, `state`,
+ * `until` (epoch ms after which no answer is taken), the answer as JSON, and `expiresAt` (the TTL, epoch seconds).
+ * An answer and a cancellation are conditional updates (this question, this caller, still waiting, in time), so no
+ * replay or foreign answer is ever written; reads are strongly consistent, so a waiting call sees an answer on its
+ * next read. The SDK is imported on first use and is provided by the Lambda runtime.
+ */
+export function dynamoRendezvous(options: DynamoRendezvousOptions): RendezvousStore {
+  const load = lazyAwsClient(
+    () => import('@aws-sdk/client-dynamodb'),
+    (sdk) => new sdk.DynamoDBClient(awsClientConfig(options, 5_000)),
+    options.instrument,
+  );
+  const table: Table = { name: options.table, load };
+  const TableName = options.table;
+  const TTL = RendezvousTableAttributes.ttl;
+  return {
+    async open(question, signal) {
+      const { sdk, client } = await load();
+      const item = {
+        ...keyOf(question.slot),
+        askId: { S: question.askId },
+        caller: { S: question.caller },
+        state: { S: 'waiting' },
+        until: { N: String(question.expiresAt) },
+        [TTL]: { N: String(Math.ceil(question.expiresAt / 1000) + TTL_GRACE_SECONDS) },
+      };
+      await client.send(new sdk.PutItemCommand({ TableName, Item: item }), { abortSignal: signal });
+    },
+    answer: (slot, askId, caller, answer, now, signal) =>
+      settle(table, slot, askId, caller, { state: 'answered', answer }, now, signal),
+    cancel: (slot, caller, now, signal) =>
+      settle(table, slot, undefined, caller, { state: 'cancelled' }, now, signal),
+    async read(slot, askId, now, signal): Promise<Settled | undefined> {
+      const item = await getItem(table, slot, signal);
+      if (!item || item.askId?.S !== askId) return { state: 'gone' };
+      if (item.state?.S === 'answered')
+        return { state: 'answered', answer: JSON.parse(item.answer!.S!) as Answer };
+      if (item.state?.S === 'cancelled') return { state: 'cancelled' };
+      return Number(item.until?.N) <= now ? { state: 'gone' } : undefined;
+    },
+    async close(slot, askId, signal) {
+      const { sdk, client } = await load();
+      try {
+        await client.send(
+          new sdk.DeleteItemCommand({
+            TableName,
+            Key: keyOf(slot),
+            ConditionExpression: 'askId = :askId',
+            ExpressionAttributeValues: { ':askId': { S: askId } },
+          }),
+          { abortSignal: signal },
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import type { JSONObject } from '../protocol/types.ts';
+
+/**
+ * The rendezvous of a question and its answer (handshake era, streaming API). The call that asks waits on one
+ * instance; the client's answer is a new POST that may land on any other. So the question is recorded first, bound
+ * to the caller and to an unguessable id; the answer is written to it only if it is still waiting, for that id and
+ * that caller (a conditional write: a replay, a late answer or another caller's finds nothing to answer); the
+ * waiting call reads it back. Items expire: the store's TTL removes what a crash left behind.
+ */
+
+/** A question waiting for its answer. */
+export interface WaitingQuestion {
+  /** The call's slot: a digest of the caller and the call's JSON-RPC id (one question at a time per call). */
+  slot: string;
+  /** The question's unguessable part of its JSON-RPC id. */
+  askId: string;
+  /** Digest of the session and the authenticated caller the question was asked of. */
+  caller: string;
+  /** Epoch ms after which no answer is taken. */
+  expiresAt: number;
+}
+
+/** What the client sent back: its result, its JSON-RPC error, or why its answer could not be used. */
+export type Answer =
+  { result: JSONObject } | { error: { code: number; message: string } } | { failure: string };
+
+/** What became of a question that no longer waits. */
+export type Settled = { state: 'answered'; answer: Answer } | { state: 'cancelled' } | { state: 'gone' };
+
+/** Why an answer or a cancellation was refused (for the log; the client is told the same thing for each). */
+export type Refusal = 'unknown' | 'other-caller' | 'settled' | 'expired';
+
+/** Where questions wait. Each call takes the signal that bounds it (the invocation's deadline, the tool's budget). */
+export interface RendezvousStore {
+  open(question: WaitingQuestion, signal?: AbortSignal): Promise<void>;
+  /** Records the answer if the question waits for it from this caller; else why not. */
+  answer(
+    slot: string,
+    askId: string,
+    caller: string,
+    answer: Answer,
+    now: number,
+    signal?: AbortSignal,
+  ): Promise<true | Refusal>;
+  /** Marks the waiting question of a call cancelled (the client's `notifications/cancelled`). */
+  cancel(slot: string, caller: string, now: number, signal?: AbortSignal): Promise<true | Refusal>;
+  /** The question's outcome, or undefined while it still waits. */
+  read(slot: string, askId: string, now: number, signal?: AbortSignal): Promise<Settled | undefined>;
+  /** Removes the question (answered, given up): a late answer then finds nothing. */
+  close(slot: string, askId: string, signal?: AbortSignal): Promise<void>;
+}
+
+/** A store and how often a waiting call reads it. */
+export interface Rendezvous {
+  store: RendezvousStore;
+  /** Reads of a waiting call are this far apart (an answer delivered by this same process wakes it at once). */
+  pollIntervalMs: number;
+}
+
+interface Item extends WaitingQuestion {
+  state: 'waiting' | 'answered' | 'cancelled';
+  answer?: Answer;
+}
+
+/** Questions in this process's memory (stores.ts `memoryRendezvous` is the public stand-in). */
+export function memoryRendezvous(): RendezvousStore {
+  const items = new Map<string, Item>();
+  const refusal = (
+    item: Item | undefined,
+    caller: string,
+    now: number,
+    askId?: string,
+  ): Refusal | undefined => {
+    if (!item || (askId !== undefined && item.askId !== askId)) return 'unknown';
+    if (item.caller !== caller) return 'other-caller';
+    if (item.expiresAt <= now) return 'expired';
+    return item.state === 'waiting' ? undefined : 'settled';
+  };
+  return {
+    async open(question) {
+      items.set(question.slot, { ...question, state: 'waiting' });
+    },
+    async answer(slot, askId, caller, answer, now) {
+      const item = items.get(slot);
+      const refused = refusal(item, caller, now, askId);
+      if (refused) return refused;
+      Object.assign(item!, { state: 'answered', answer });
+      return true;
+    },
+    async cancel(slot, caller, now) {
+      const item = items.get(slot);
+      const refused = refusal(item, caller, now);
+      if (refused) return refused;
+      item!.state = 'cancelled';
+      return true;
+    },
+    async read(slot, askId, now) {
+      const item = items.get(slot);
+      if (!item || item.askId !== askId) return { state: 'gone' };
+      if (item.state === 'answered') return { state: 'answered', answer: item.answer! };
+      if (item.state === 'cancelled') return { state: 'cancelled' };
+      return item.expiresAt <= now ? { state: 'gone' } : undefined;
+    },
+    async close(slot, askId) {
+      if (items.get(slot)?.askId === askId) items.delete(slot);
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { Principal } from '../auth/principal.ts';
+import { clientText } from '../protocol/client-text.ts';
+import { acceptable, isJsonContentType, type Acceptable } from './media.ts';
+import { isHostAllowed, isOriginAllowed } from './origin.ts';
+import { authRefusal, json, refusal } from './replies.ts';
+import type { Setup } from './transport.ts';
+import type { HttpRequest, HttpResponse, InvocationContext } from './types.ts';
+
+/** A request that passed the HTTP checks: who calls, and what they accept. */
+export interface Admitted {
+  principal?: Principal;
+  accepts: Acceptable;
+  body: string;
+}
+
+/** The HTTP checks, in the spec's order: a response when the request is refused, else what was admitted. */
+export async function admit(
+  { parts: { authenticator }, options }: Setup,
+  req: HttpRequest,
+  ctx: InvocationContext,
+): Promise<HttpResponse | Admitted> {
+  const { headers } = req;
+  const metadata = req.method === 'GET' ? authenticator?.metadataFor(req.path) : undefined;
+  // Public, non-secret and the same for everyone: any origin may read it, and caches may keep it.
+  if (metadata)
+    return json(200, metadata, {
+      'access-control-allow-origin': '*',
+      'cache-control': 'public, max-age=3600',
+    });
+  if (req.path !== options.path) return refusal(404, `Not found: the MCP endpoint is ${options.path}`);
+  if (!isHostAllowed(headers.host, options.allowedHosts))
+    return refusal(403, 'Forbidden: Host header not allowed');
+  if (!isOriginAllowed(headers.origin, options.allowedOrigins))
+    return refusal(403, 'Forbidden: Origin not allowed');
+  let principal: Principal | undefined;
+  if (authenticator) {
+    const authentication = await authenticator.authenticate({
+      path: req.path,
+      headers,
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+    });
+    if (!authentication.ok) {
+      const { rejection } = authentication;
+      if (rejection.cause) ctx.log.error('access tokens cannot be verified', { cause: rejection.cause });
+      return authRefusal(rejection);
+    }
+    principal = authentication.principal;
+  }
+  // No server-initiated stream and no sessions on a stateless server: GET and DELETE are 405 (spec: transports).
+  if (req.method !== 'POST')
+    return refusal(405, `Method not allowed: ${clientText(req.method)}; use POST`, { allow: 'POST' });
+  if (!isJsonContentType(headers['content-type']))
+    return refusal(415, 'Unsupported Media Type: Content-Type must be application/json');
+  const accepts = acceptable(headers.accept);
+  if (!accepts.json && !accepts.sse)
+    return refusal(406, 'Not Acceptable: Accept must include application/json and text/event-stream');
+  const body = req.body ?? '';
+  if (Buffer.byteLength(body, 'utf8') > options.maxBodyBytes)
+    return refusal(413, `Payload Too Large: the body limit is ${options.maxBodyBytes} bytes`);
+  return { ...(principal ? { principal } : {}), accepts, body };
+}

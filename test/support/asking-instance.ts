@@ -1,0 +1,28 @@
+/**
+ * One instance of an asking MCP server in a process of its own, as Lambda runs each instance: the streaming adapter
+ * behind the local REST API emulation, sessions sealed with SESSION_KEY, questions waiting in the DynamoDB table
+ * ASK_TABLE at DYNAMODB_ENDPOINT. Prints `{"url": ...}` once it listens. Two of them sharing the table show that an
+ * answer POSTed to one reaches the call waiting on the other.
+ */
+import { dynamoRendezvous, silentLogger } from '../../packages/server/src/index.ts';
+import { askingFixtureTools } from '../interop/asking-tools.ts';
+import { LOCAL_DYNAMO_CREDENTIALS } from './dynamodb.ts';
+import { serveStreamingServer } from './local.ts';
+
+const { ASK_TABLE, DYNAMODB_ENDPOINT, SESSION_KEY } = process.env;
+const server = await serveStreamingServer(
+  {
+    info: { name: 'asking-instance', version: '1.0.0' },
+    tools: askingFixtureTools,
+    sessions: { keys: [SESSION_KEY!] },
+    rendezvous: dynamoRendezvous({
+      table: ASK_TABLE!,
+      endpoint: DYNAMODB_ENDPOINT!,
+      credentials: LOCAL_DYNAMO_CREDENTIALS,
+    }),
+    askPollIntervalMs: 50,
+  },
+  { log: silentLogger },
+);
+process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
+process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
