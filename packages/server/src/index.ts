@@ -68,6 +68,19 @@ export {
 } from './log.ts';
 export type { InstrumentClient } from './instrument.ts';
 
+// Views (MCP Apps): a tool's results shown in the chat by hosts that render them (docs/views.md).
+export {
+  defineView,
+  UI_EXTENSION,
+  VIEW_MIME_TYPE,
+  type ToolVisibility,
+  type ViewCsp,
+  type ViewDefinition,
+  type ViewPermissions,
+  type ViewSpec,
+  type ViewUiMeta,
+} from './views/define.ts';
+
 // Resources.
 export { staticResources, type StaticResource, type TemplatedResource } from './resources/static.ts';
 export type { ResourceContext, ResourceProvider, ResourceReadResult } from './resources/provider.ts';

@@ -16,6 +16,8 @@ import { taskLoader } from './methods/lazy-tasks.ts';
 import { TASKS_EXTENSION } from './tasks/types.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS, Defaults } from './limits.ts';
 import type { PrecompiledValidators } from './tools/validation.ts';
+import { UI_EXTENSION, VIEW_MIME_TYPE, type ViewDefinition } from './views/define.ts';
+import { collectViews, viewResources } from './views/resources.ts';
 
 /** What a server is made of. Only `info` is required; every other field has a documented default. */
 export interface McpServerOptions {
@@ -26,6 +28,11 @@ export interface McpServerOptions {
   tools?: readonly ToolDefinition[];
   resources?: readonly ResourceProvider[];
   prompts?: readonly PromptDefinition[];
+  /**
+   * Views (MCP Apps) to serve besides those the tools link with `view`, which are served without being named here
+   * (docs/views.md). Any view makes the server declare the `io.modelcontextprotocol/ui` extension. Default none.
+   */
+  views?: readonly ViewDefinition[];
   /** Advertise `logging` so tools' `ctx.notify` messages reach clients that accept SSE. Default false. */
   logging?: boolean;
   /** Advertise `completions` (prompt argument completion). Default false. */
@@ -97,20 +104,35 @@ function builtInTools(options: McpServerOptions): ToolDefinition[] {
 /** Builds a stateless MCP server: a registry, a dispatcher and the HTTP transport in front of them. */
 export function createMcpServer(options: McpServerOptions) {
   const builtIn = builtInTools(options);
-  const tools = new ToolRegistry([...(options.tools ?? []), ...builtIn], {
+  const definitions = [...(options.tools ?? []), ...builtIn];
+  const tools = new ToolRegistry(definitions, {
     defaultTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     ...(options.validators ? { validators: options.validators } : {}),
   });
-  const resources = options.resources ?? [];
+  const listCache = options.listCache ?? { ttlMs: Defaults.listCacheTtlMs, cacheScope: 'public' };
+  const views = collectViews(
+    options.views ?? [],
+    definitions.map((t) => t.view),
+  );
+  // Views first: a `ui://` URI is the server's own, whatever other providers claim.
+  const resources = [
+    ...(views.length ? [viewResources(views, listCache)] : []),
+    ...(options.resources ?? []),
+  ];
   const prompts = options.prompts ?? [];
-  // A stateless server cannot push list changes or subscriptions (mcp-checklist.md rule 12).
+  const extensions = {
+    ...(options.tasks ? { [TASKS_EXTENSION]: {} } : {}),
+    // SEP-1865 "Capability Negotiation": the extension's id, with the content types this server's views use.
+    ...(views.length ? { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } } : {}),
+  };
+  // A stateless server cannot push list changes or subscriptions (the 2026-07-28 revision's server rules).
   const capabilities: ServerCapabilities = {
     tools: {},
     ...(resources.length ? { resources: {} } : {}),
     ...(prompts.length ? { prompts: {} } : {}),
     ...(options.logging ? { logging: {} } : {}),
     ...(options.completions ? { completions: {} } : {}),
-    ...(options.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+    ...(Object.keys(extensions).length ? { extensions } : {}),
   };
   const dispatch = createDispatcher({
     info: options.info,
@@ -122,7 +144,7 @@ export function createMcpServer(options: McpServerOptions) {
     pageSize: options.pageSize ?? Defaults.pageSize,
     // Storing a large output takes S3 round trips after the tool returns: keep more time back when that can happen.
     reserveMs: options.reserveMs ?? (options.offloader ? Defaults.offloadReserveMs : Defaults.reserveMs),
-    listCache: options.listCache ?? { ttlMs: Defaults.listCacheTtlMs, cacheScope: 'public' },
+    listCache,
     ...(options.offloader ? { offloader: options.offloader } : {}),
     ...(builtIn.length ? { readTool: READ_OUTPUT_TOOL } : {}),
     ...(options.observer ? { observer: options.observer } : {}),

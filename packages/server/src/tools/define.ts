@@ -13,6 +13,7 @@ import type {
   Tool,
 } from '../protocol/types.ts';
 import type { Era } from '../protocol/versions.ts';
+import type { ToolVisibility, ViewDefinition } from '../views/define.ts';
 import type { StreamedContent } from './streamed.ts';
 
 /** A payload a tool asks to store explicitly and receive a `resource_link` for. */
@@ -92,6 +93,16 @@ interface ToolOptions {
   logArguments?: boolean;
   /** Whether and how the tool runs as a task (README "Tasks"); default: never, every call answers in the request. */
   task?: TaskSupport;
+  /**
+   * The view hosts that render MCP Apps show this tool's results in (`_meta.ui.resourceUri`, docs/views.md); the
+   * server serves it. Hosts without views show the result's `content`, so keep that meaningful. Default none.
+   */
+  view?: ViewDefinition;
+  /**
+   * Who may call the tool: `['model', 'app']` (the default) or `['app']` for a tool only views call (hosts hide it
+   * from the model). Hosts enforce it, not the server: never let it guard anything on its own.
+   */
+  visibility?: readonly ToolVisibility[];
 }
 
 /**

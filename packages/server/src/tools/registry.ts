@@ -10,6 +10,7 @@ import { CallBudget, CANCELLED, runWithin, TIMED_OUT, type CallOptions, type Han
 import { scanParamHeaders, type ParamHeader } from './param-headers.ts';
 import { contentBlockProblem, MAX_RESULT_BYTES, toCallToolResult, toolErrorResult } from './result.ts';
 import { inlineStreams, resolveStreams } from './streamed.ts';
+import { toolMetaWithView } from '../views/check.ts';
 import {
   assertSupportedSchema,
   compileSchema,
@@ -99,8 +100,9 @@ export class ToolRegistry {
         ...(definition.outputSchema ? { outputSchema: definition.outputSchema } : {}),
         ...(definition.annotations ? { annotations: definition.annotations } : {}),
         ...(definition.icons ? { icons: definition.icons } : {}),
-        ...(definition._meta ? { _meta: definition._meta } : {}),
       };
+      const meta = toolMetaWithView(name, definition);
+      if (meta) listed._meta = meta;
       const entry: RegisteredTool = { definition, listed, paramHeaders: scanParamHeaders(name, inputSchema) };
       this.byName.set(name, entry);
     }
