@@ -20,6 +20,7 @@ const PUBLIC_MODULES = [
   'packages/bridge/src/index.ts',
   'packages/dev/src/local/index.ts',
   'packages/server/src/tasks/index.ts',
+  'packages/server/src/views/app/index.ts',
 ];
 
 function sources(folder: string): string[] {
