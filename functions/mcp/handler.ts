@@ -2,6 +2,7 @@ import {
   createLambdaHandler,
   createMcpServer,
   createOffloader,
+  dynamoApprovalLedger,
   dynamoTaskStore,
   lambdaInvoker,
   lambdaTaskLauncher,
@@ -9,6 +10,7 @@ import {
   loadConfig,
   loadLogLevel,
   loadOAuthAuthenticator,
+  memoryApprovalLedger,
   memoryTaskStore,
   observeAll,
   remoteStoredOutputs,
@@ -17,6 +19,7 @@ import {
 } from '../../packages/server/src/index.ts';
 import { serverResources } from './resources.ts';
 import { tools } from './tools/index.ts';
+import { approvalView } from './views.ts';
 import { validators } from './validators.generated.ts';
 
 // Cold start: read configuration and build the server once per container.
@@ -117,6 +120,18 @@ export const server = createMcpServer({
   ...(offloader ? { offloader } : {}),
   ...(companion ? { outputPages: companion } : {}),
   readOutputTool: offload.readTool,
+  // delete_output, gated: the person approves in the approval view (or by elicitation) before anything is deleted.
+  deleteOutputTool: { view: approvalView },
+  // Used approvals are recorded in the task table when deployed, so each runs once across instances.
+  approvals: {
+    ledger: taskConfig.table
+      ? dynamoApprovalLedger({
+          table: taskConfig.table,
+          ...(taskConfig.dynamodbEndpoint ? { endpoint: taskConfig.dynamodbEndpoint } : {}),
+          ...instrument,
+        })
+      : memoryApprovalLedger(),
+  },
   tasks,
   ...(authenticator ? { auth: authenticator } : {}),
   ...(observer ? { observer } : {}),

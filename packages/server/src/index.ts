@@ -81,6 +81,12 @@ export {
   type ViewUiMeta,
 } from './views/define.ts';
 
+// Approval before a consequential action: `approval` on defineTool, and how approvals are checked.
+export type { ApprovalOptions, ApprovalSpec, Proposal } from './approval/define.ts';
+export { APPROVAL_META_KEY, approvedToolName } from './approval/define.ts';
+export { memoryApprovalLedger, type ApprovalLedger } from './approval/ledger.ts';
+export { dynamoApprovalLedger, type DynamoApprovalLedgerOptions } from './approval/dynamodb-ledger.ts';
+
 // Resources.
 export { staticResources, type StaticResource, type TemplatedResource } from './resources/static.ts';
 export type { ResourceContext, ResourceProvider, ResourceReadResult } from './resources/provider.ts';
@@ -93,6 +99,7 @@ export { storedOutputs, type StoredOutputsOptions } from './outputs/reader.ts';
 export { storedOutputPages, type PagerOptions } from './outputs/paging/pager.ts';
 export type { OutputPage, OutputPager, PageOutcome, PageQuery } from './outputs/paging/page.ts';
 export { READ_OUTPUT_TOOL } from './outputs/read-tool.ts';
+export { DELETE_OUTPUT_TOOL } from './outputs/delete-tool.ts';
 export {
   remoteStoredOutputs,
   type InvokeCompanion,

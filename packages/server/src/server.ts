@@ -17,6 +17,9 @@ import { TASKS_EXTENSION } from './tasks/types.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS, Defaults } from './limits.ts';
 import type { PrecompiledValidators } from './tools/validation.ts';
 import { UI_EXTENSION, VIEW_MIME_TYPE, type ViewDefinition } from './views/define.ts';
+import type { ApprovalOptions } from './approval/define.ts';
+import { withApprovals } from './approval/tools.ts';
+import { DELETE_OUTPUT_TOOL, deleteOutputTool } from './outputs/delete-tool.ts';
 import { collectViews, viewResources } from './views/resources.ts';
 
 /** What a server is made of. Only `info` is required; every other field has a documented default. */
@@ -55,6 +58,17 @@ export interface McpServerOptions {
   /** Register `read_output` when `offloader` and `outputPages` are both given. Default true. */
   readOutputTool?: boolean;
   /**
+   * Register `delete_output` (deletes a caller's stored output once the person approves, docs/views.md) when
+   * `offloader` and `outputPages` are both given, with the approval view that shows its proposals. Default none.
+   */
+  deleteOutputTool?: { view?: ViewDefinition };
+  /**
+   * How approvals of tools declaring `approval` are checked: the ledger of used approvals (share one between
+   * instances, e.g. `dynamoApprovalLedger`) and the key signing proofs (default `requestStateSecret`).
+   * Default: this process's memory and key, which suits local use only.
+   */
+  approvals?: ApprovalOptions;
+  /**
    * Key material (at least 16 bytes) sealing the `requestState` of multi round-trip requests (2026-07-28,
    * `inputRequired`). Every instance that may serve a retry needs the same value; default: a random key per
    * process, which suits local use and single-round tools only.
@@ -90,21 +104,39 @@ export const DEFAULT_TRANSPORT: TransportOptions = {
   maxBodyBytes: Defaults.maxBodyBytes,
 };
 
-/** The tools the server brings itself: `read_output` when outputs are stored and their pages can be read. */
+/**
+ * The tools the server brings itself when outputs are stored and their pages can be read: `read_output` (unless
+ * turned off) and `delete_output` (when asked for).
+ */
 function builtInTools(options: McpServerOptions): ToolDefinition[] {
-  const pager = options.outputPages;
-  if (!options.offloader || !pager || options.readOutputTool === false) return [];
-  if (options.tools?.some((t) => t.name === READ_OUTPUT_TOOL))
-    throw new Error(
-      `Tool "${READ_OUTPUT_TOOL}" is built in when outputs are offloaded: rename yours, or set readOutputTool: false`,
-    );
-  return [readOutputTool({ pager, thresholdBytes: options.offloader.thresholdBytes })];
+  const { offloader, outputPages: pager, deleteOutputTool: deleting } = options;
+  if (!offloader || !pager) return [];
+  const taken = (name: string, setting: string) => {
+    if (options.tools?.some((t) => t.name === name))
+      throw new Error(
+        `Tool "${name}" is built in when outputs are offloaded: rename yours, or unset ${setting}`,
+      );
+  };
+  const tools: ToolDefinition[] = [];
+  if (options.readOutputTool !== false) {
+    taken(READ_OUTPUT_TOOL, 'readOutputTool');
+    tools.push(readOutputTool({ pager, thresholdBytes: offloader.thresholdBytes }));
+  }
+  if (deleting) {
+    taken(DELETE_OUTPUT_TOOL, 'deleteOutputTool');
+    tools.push(deleteOutputTool({ offloader, pager, ...(deleting.view ? { view: deleting.view } : {}) }));
+  }
+  return tools;
 }
 
 /** Builds a stateless MCP server: a registry, a dispatcher and the HTTP transport in front of them. */
 export function createMcpServer(options: McpServerOptions) {
   const builtIn = builtInTools(options);
-  const definitions = [...(options.tools ?? []), ...builtIn];
+  const approvals: ApprovalOptions = {
+    ...options.approvals,
+    secret: options.approvals?.secret ?? options.requestStateSecret,
+  };
+  const definitions = withApprovals([...(options.tools ?? []), ...builtIn], approvals);
   const tools = new ToolRegistry(definitions, {
     defaultTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     ...(options.validators ? { validators: options.validators } : {}),
@@ -146,14 +178,14 @@ export function createMcpServer(options: McpServerOptions) {
     reserveMs: options.reserveMs ?? (options.offloader ? Defaults.offloadReserveMs : Defaults.reserveMs),
     listCache,
     ...(options.offloader ? { offloader: options.offloader } : {}),
-    ...(builtIn.length ? { readTool: READ_OUTPUT_TOOL } : {}),
+    ...(builtIn.some((t) => t.name === READ_OUTPUT_TOOL) ? { readTool: READ_OUTPUT_TOOL } : {}),
     ...(options.observer ? { observer: options.observer } : {}),
     ...(options.tasks
       ? {
           tasks: taskLoader(options.tasks, {
             tools,
             ...(options.offloader ? { offloader: options.offloader } : {}),
-            ...(builtIn.length ? { readTool: READ_OUTPUT_TOOL } : {}),
+            ...(builtIn.some((t) => t.name === READ_OUTPUT_TOOL) ? { readTool: READ_OUTPUT_TOOL } : {}),
           }),
         }
       : {}),

@@ -13,6 +13,7 @@ import type {
   Tool,
 } from '../protocol/types.ts';
 import type { Era } from '../protocol/versions.ts';
+import type { ApprovalSpec } from '../approval/define.ts';
 import type { ToolVisibility, ViewDefinition } from '../views/define.ts';
 import type { StreamedContent } from './streamed.ts';
 
@@ -103,6 +104,11 @@ interface ToolOptions {
    * from the model). Hosts enforce it, not the server: never let it guard anything on its own.
    */
   visibility?: readonly ToolVisibility[];
+  /**
+   * Ask the person before the handler runs (docs/views.md "Approval"): a call proposes, and the handler runs once
+   * the person approves in the approval view or answers an elicitation, at most once per approval. Default none.
+   */
+  approval?: ApprovalSpec;
 }
 
 /**
@@ -133,7 +139,9 @@ export interface TaskSupport<A = any> {
 
 /** The definition a template user writes: see README "Add a tool". */
 export interface ToolSpec<I, O>
-  extends Omit<Tool, 'name' | 'description' | 'inputSchema' | 'outputSchema'>, Omit<ToolOptions, 'task'> {
+  extends
+    Omit<Tool, 'name' | 'description' | 'inputSchema' | 'outputSchema'>,
+    Omit<ToolOptions, 'task' | 'approval'> {
   /** 1–128 characters of A-Z a-z 0-9 _ - . (unique within the server). */
   name: string;
   description: string;
@@ -143,6 +151,8 @@ export interface ToolSpec<I, O>
   outputSchema?: O;
   /** Whether and how the tool runs as a task (README "Tasks"); default: never. */
   task?: TaskSupport<Args<I>>;
+  /** Ask the person before the handler runs (docs/views.md "Approval"); default: never. */
+  approval?: ApprovalSpec<Args<I>>;
   handler: (
     args: Args<I>,
     ctx: ToolContext,
