@@ -2,7 +2,6 @@ import {
   createLambdaHandler,
   createMcpServer,
   createOffloader,
-  dynamoApprovalLedger,
   dynamoTaskStore,
   lambdaInvoker,
   lambdaTaskLauncher,
@@ -10,7 +9,6 @@ import {
   loadConfig,
   loadLogLevel,
   loadOAuthAuthenticator,
-  memoryApprovalLedger,
   memoryTaskStore,
   observeAll,
   remoteStoredOutputs,
@@ -63,14 +61,13 @@ const storedOutputReader = companion ?? (storage && storedOutputs({ storage, pre
 // Tasks: records in DynamoDB and runs in the worker function when deployed (TASKS_TABLE, TASKS_WORKER_FUNCTION_NAME);
 // locally, records in memory and runs in this process, with the same tools and offload policy.
 const { tasks: taskConfig } = config;
+const taskTable = taskConfig.table && {
+  table: taskConfig.table,
+  ...(taskConfig.dynamodbEndpoint ? { endpoint: taskConfig.dynamodbEndpoint } : {}),
+  ...instrument,
+};
 const tasks = {
-  store: taskConfig.table
-    ? dynamoTaskStore({
-        table: taskConfig.table,
-        ...(taskConfig.dynamodbEndpoint ? { endpoint: taskConfig.dynamodbEndpoint } : {}),
-        ...instrument,
-      })
-    : memoryTaskStore(),
+  store: taskTable ? dynamoTaskStore(taskTable) : memoryTaskStore(),
   ...(taskConfig.workerFunctionName
     ? { launch: lambdaTaskLauncher({ functionName: taskConfig.workerFunctionName, ...instrument }) }
     : {}),
@@ -123,15 +120,7 @@ export const server = createMcpServer({
   // delete_output, gated: the person approves in the approval view (or by elicitation) before anything is deleted.
   deleteOutputTool: { view: approvalView },
   // Used approvals are recorded in the task table when deployed, so each runs once across instances.
-  approvals: {
-    ledger: taskConfig.table
-      ? dynamoApprovalLedger({
-          table: taskConfig.table,
-          ...(taskConfig.dynamodbEndpoint ? { endpoint: taskConfig.dynamodbEndpoint } : {}),
-          ...instrument,
-        })
-      : memoryApprovalLedger(),
-  },
+  approvals: taskTable ? { dynamodb: taskTable } : {},
   tasks,
   ...(authenticator ? { auth: authenticator } : {}),
   ...(observer ? { observer } : {}),

@@ -4,7 +4,6 @@ import {
   createMcpServer,
   defineTool,
   defineView,
-  memoryApprovalLedger,
   ToolError,
   type McpServer,
 } from '../../packages/server/src/index.ts';
@@ -52,7 +51,7 @@ function fixture(secret = 'a secret of at least sixteen bytes') {
   const server = createMcpServer({
     info: { name: 'approval-fixture', version: '1' },
     tools: [erase],
-    approvals: { ledger: memoryApprovalLedger(), secret },
+    approvals: { secret },
   });
   return { server, erased };
 }
@@ -338,9 +337,13 @@ describe('declarations that could only fail later are refused at start-up', () =
       ...over,
     });
   it.each([
-    ['with task', gated({ task: { mode: 'optional' } }), /approval and task/],
-    ['with an outputSchema', gated({ outputSchema: { type: 'object' } }), /approval and an outputSchema/],
-    ['without describe', gated({ approval: { view: approvalView } }), /without a describe/],
+    ['with task', gated({ task: { mode: 'optional' } }), /approval with task or outputSchema/],
+    [
+      'with an outputSchema',
+      gated({ outputSchema: { type: 'object' } }),
+      /approval with task or outputSchema/,
+    ],
+    ['without describe', gated({ approval: { view: approvalView } }), /approval with no describe function/],
   ])('%s', (_label, tool, message) => {
     expect(() => createMcpServer({ info, tools: [tool] })).toThrow(message);
   });

@@ -90,9 +90,7 @@ describe('delete_output', () => {
     const uri = linkOf(await call(server, 'big', { text: 'row,of,text\n', times: 1000 }));
     const proposed = await call(server, 'delete_output', { uri });
     expect(proposed._meta[APPROVAL_META_KEY].description).toMatch(
-      new RegExp(
-        `^Delete the stored output "${uri}" \\(text/plain, 12,000 bytes, kept until .*\\) now`,
-      ),
+      new RegExp(`^Delete the stored output "${uri}" \\(text/plain, 12,000 bytes, kept until .*\\) now`),
     );
     expect(storage.objects.size).toBe(1);
     const done = await approve(server, uri);

@@ -206,15 +206,22 @@ describe('declarations that could only fail later are refused at start-up', () =
     defineView({ uri: 'ui://a/b', name: 'b', html: () => 'x', ...over });
   it.each([
     ['a uri outside ui://', view({ uri: 'https://example.com/view' }), /ui:\/\//],
-    [
-      'a csp source that is not an origin',
-      view({ csp: { connectDomains: ["'unsafe-eval'"] } }),
-      /csp.connectDomains/,
-    ],
-    ['an unknown permission', view({ permissions: { usb: {} } }), /unknown permission/],
+    ['no name', view({ name: '' }), /no name/],
     ['no html loader', view({ html: '<p>' }), /html must be a function/],
   ])('%s', (_label, bad, message) => {
     expect(() => createMcpServer({ info, views: [bad] })).toThrow(message);
+  });
+
+  // Checked on first use (no cold-start cost): the views are then never served, and the log says why.
+  it.each([
+    ['a csp source that is not an origin', view({ csp: { connectDomains: ["'unsafe-eval'"] } })],
+    ['an unknown permission', view({ permissions: { usb: {} } })],
+  ])('%s: no view is served', async (_label, bad) => {
+    const s = createMcpServer({ info, views: [bad] });
+    const read = await send(s, {
+      body: { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'ui://a/b' } },
+    });
+    expect(read.json.error.code).toBe(-32603);
   });
 
   it('two declarations of one URI', () => {

@@ -20,27 +20,19 @@ export const renderChart = defineTool({
   name: 'render_chart',
   title: 'Render chart',
   description:
-    'Renders a bar chart of the given values (optionally with labels and up to 4 more series beside them) as a ' +
-    'PNG image of the requested size.',
+    'Renders a bar chart of the given values (labels, series optional) as a PNG of the requested size.',
   inputSchema: {
     type: 'object',
     properties: {
       values: { type: 'array', items: { type: 'number', minimum: 0 }, minItems: 1, maxItems: 100 },
-      labels: {
-        type: 'array',
-        items: { type: 'string', maxLength: 40 },
-        maxItems: 100,
-        description: 'A label per value (same length as values)',
-      },
-      name: { type: 'string', minLength: 1, maxLength: 40, description: 'Name of the values series' },
+      labels: { type: 'array', items: { type: 'string', maxLength: 40 }, maxItems: 100 },
       series: {
         type: 'array',
         maxItems: 4,
-        description: 'More series drawn beside values, each as long as values',
         items: {
           type: 'object',
           properties: {
-            name: { type: 'string', minLength: 1, maxLength: 40 },
+            name: { type: 'string', maxLength: 40 },
             values: { type: 'array', items: { type: 'number', minimum: 0 }, minItems: 1, maxItems: 100 },
           },
           required: ['name', 'values'],
@@ -56,16 +48,9 @@ export const renderChart = defineTool({
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   view: chartView,
   handler: async ({ values, labels, series = [], width = 640, height = 480 }, ctx) => {
-    if (labels !== undefined && labels.length !== values.length)
-      throw new ToolError(
-        `labels has ${labels.length} entries for ${values.length} values; give one per value.`,
-      );
-    const uneven = series.find((s) => s.values.length !== values.length);
-    if (uneven)
-      throw new ToolError(
-        `Series "${uneven.name}" has ${uneven.values.length} values where values has ${values.length}; ` +
-          'give every series one value per bar.',
-      );
+    // The schema cannot say "as long as values": one check, one message for both.
+    if ([labels ?? values, ...series.map((s) => s.values)].some((list) => list.length !== values.length))
+      throw new ToolError(`Give labels and every series exactly one entry per value (${values.length}).`);
     const all = [values, ...series.map((s) => s.values)];
     const max = Math.max(...all.flat(), 1e-9);
     const groupWidth = width / values.length;

@@ -38,7 +38,7 @@ function fromArguments(args: JSONObject): void {
   const values = numbers(args.values);
   const more = Array.isArray(args.series) ? (args.series as JSONObject[]) : [];
   series = [
-    { name: typeof args.name === 'string' ? args.name : 'values', values, shown: true },
+    { name: 'values', values, shown: true },
     ...more.map((s, i) => ({
       name: typeof s.name === 'string' ? s.name : `series ${i + 2}`,
       values: numbers(s.values),

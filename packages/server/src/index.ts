@@ -84,8 +84,8 @@ export {
 // Approval before a consequential action: `approval` on defineTool, and how approvals are checked.
 export type { ApprovalOptions, ApprovalSpec, Proposal } from './approval/define.ts';
 export { APPROVAL_META_KEY, approvedToolName } from './approval/define.ts';
-export { memoryApprovalLedger, type ApprovalLedger } from './approval/ledger.ts';
-export { dynamoApprovalLedger, type DynamoApprovalLedgerOptions } from './approval/dynamodb-ledger.ts';
+export type { ApprovalLedger } from './approval/ledger.ts';
+export type { DynamoApprovalLedgerOptions } from './approval/dynamodb-ledger.ts';
 
 // Resources.
 export { staticResources, type StaticResource, type TemplatedResource } from './resources/static.ts';

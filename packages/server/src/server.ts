@@ -19,7 +19,7 @@ import type { PrecompiledValidators } from './tools/validation.ts';
 import { UI_EXTENSION, VIEW_MIME_TYPE, type ViewDefinition } from './views/define.ts';
 import type { ApprovalOptions } from './approval/define.ts';
 import { withApprovals } from './approval/tools.ts';
-import { DELETE_OUTPUT_TOOL, deleteOutputTool } from './outputs/delete-tool.ts';
+import { deleteOutputTool } from './outputs/delete-tool.ts';
 import { collectViews, viewResources } from './views/resources.ts';
 
 /** What a server is made of. Only `info` is required; every other field has a documented default. */
@@ -111,21 +111,17 @@ export const DEFAULT_TRANSPORT: TransportOptions = {
 function builtInTools(options: McpServerOptions): ToolDefinition[] {
   const { offloader, outputPages: pager, deleteOutputTool: deleting } = options;
   if (!offloader || !pager) return [];
-  const taken = (name: string, setting: string) => {
-    if (options.tools?.some((t) => t.name === name))
-      throw new Error(
-        `Tool "${name}" is built in when outputs are offloaded: rename yours, or unset ${setting}`,
-      );
-  };
-  const tools: ToolDefinition[] = [];
-  if (options.readOutputTool !== false) {
-    taken(READ_OUTPUT_TOOL, 'readOutputTool');
-    tools.push(readOutputTool({ pager, thresholdBytes: offloader.thresholdBytes }));
-  }
-  if (deleting) {
-    taken(DELETE_OUTPUT_TOOL, 'deleteOutputTool');
-    tools.push(deleteOutputTool({ offloader, pager, ...(deleting.view ? { view: deleting.view } : {}) }));
-  }
+  const tools = [
+    ...(options.readOutputTool !== false
+      ? [readOutputTool({ pager, thresholdBytes: offloader.thresholdBytes })]
+      : []),
+    ...(deleting ? [deleteOutputTool({ offloader, pager, ...deleting })] : []),
+  ];
+  const taken = tools.find((b) => options.tools?.some((t) => t.name === b.name));
+  if (taken)
+    throw new Error(
+      `Tool "${taken.name}" is built in when outputs are offloaded: rename yours, or turn the built-in one off`,
+    );
   return tools;
 }
 

@@ -47,8 +47,13 @@ export interface Proposal {
 
 /** How a server checks approvals (`McpServerOptions.approvals`). */
 export interface ApprovalOptions {
-  /** Where used approvals are recorded (single use). Default: this process's memory (`memoryApprovalLedger`). */
+  /**
+   * Where used approvals are recorded (single use): every instance must share it. Default: `dynamodb` when given,
+   * else this process's memory (`memoryApprovalLedger`), which suits one process only.
+   */
   ledger?: import('./ledger.ts').ApprovalLedger;
+  /** Records used approvals in this DynamoDB table (the task table fits); its code loads on the first approval. */
+  dynamodb?: import('./dynamodb-ledger.ts').DynamoApprovalLedgerOptions;
   /** Key material (at least 16 bytes) signing proofs; the same on every instance. Default: a random key. */
   secret?: string | Uint8Array;
 }

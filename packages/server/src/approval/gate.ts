@@ -11,6 +11,7 @@ import {
   type ApprovalSpec,
   type Proposal,
 } from './define.ts';
+import { dynamoApprovalLedger } from './dynamodb-ledger.ts';
 import { memoryApprovalLedger, type ApprovalLedger } from './ledger.ts';
 import { createProofCodec, type ProofBinding, type ProofCodec } from './proof.ts';
 

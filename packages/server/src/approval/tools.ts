@@ -12,29 +12,28 @@ import { approvedToolName, type ApprovalOptions } from './define.ts';
 export const APPROVED_INPUT_SCHEMA = {
   type: 'object',
   properties: {
-    arguments: { type: 'object', description: 'The arguments of the proposal, unchanged' },
-    proof: { type: 'string', maxLength: 200, description: 'The proof the approval view received' },
-    decision: { enum: ['approve', 'reject'], description: "The person's decision" },
+    arguments: { type: 'object' },
+    proof: { type: 'string', maxLength: 200 },
+    decision: { enum: ['approve', 'reject'] },
   },
   required: ['arguments', 'proof', 'decision'],
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-const gate = () => import('./gate.ts');
+const gate = () => import('./gate-chunk.ts');
 
 /** Refuses an `approval` declaration that could only fail later. */
 function checkApproval(tool: ToolDefinition): void {
-  const { name, approval } = tool;
-  if (typeof approval?.describe !== 'function')
-    throw new Error(`Tool "${name}" declares approval without a describe function`);
-  if (tool.task)
-    throw new Error(`Tool "${name}" declares approval and task: an approval is given in the request`);
-  if (tool.outputSchema)
-    throw new Error(`Tool "${name}" declares approval and an outputSchema: its first answer is a proposal`);
-  if (tool.view && approval.view && tool.view !== approval.view)
-    throw new Error(
-      `Tool "${name}" declares a view and an approval view: the proposal is shown in the approval view`,
-    );
+  const { approval } = tool;
+  const problem =
+    typeof approval?.describe !== 'function'
+      ? 'no describe function'
+      : tool.task || tool.outputSchema
+        ? 'task or outputSchema too (its first answer is a proposal, in the request)'
+        : tool.view && approval.view && tool.view !== approval.view
+          ? 'another view than the approval view'
+          : undefined;
+  if (problem) throw new Error(`Tool "${tool.name}" declares approval with ${problem}`);
 }
 
 /** Expands every gated tool into its proposing form and, with a view, its app-only executing tool. */
@@ -48,23 +47,18 @@ export function withApprovals(
     const { approval } = tool;
     const proposing: ToolDefinition = {
       ...tool,
-      ...(approval.view ? { view: approval.view } : {}),
+      view: approval.view ?? tool.view,
       handler: async (args, ctx) => (await gate()).propose(tool, args, ctx, options),
     };
     if (!approval.view) return [proposing];
+    // It acts as the gated tool does (the same hints, scopes, time budget and audit logging), for views only.
     const executing: ToolDefinition = {
+      ...tool,
       name: approvedToolName(tool.name),
-      title: `${tool.title ?? tool.name} (once approved)`,
-      description:
-        `Runs ${tool.name} with the proof its approval view received when the person approved it, or records a ` +
-        `rejection. Only that view calls it; without the proof nothing is done.`,
+      description: `Runs ${tool.name} once approved in its view.`,
       inputSchema: APPROVED_INPUT_SCHEMA,
-      ...(tool.annotations ? { annotations: tool.annotations } : {}),
       view: approval.view,
       visibility: ['app'],
-      ...(tool.scopes ? { scopes: tool.scopes } : {}),
-      ...(tool.timeoutMs !== undefined ? { timeoutMs: tool.timeoutMs } : {}),
-      ...(tool.logArguments !== undefined ? { logArguments: tool.logArguments } : {}),
       handler: async (input, ctx) => (await gate()).execute(tool, input, ctx, options),
     };
     return [proposing, executing];

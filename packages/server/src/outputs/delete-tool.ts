@@ -1,8 +1,7 @@
-import { clientText } from '../protocol/client-text.ts';
-import { defineTool, ToolError, type ToolContext, type ToolDefinition } from '../tools/define.ts';
+import { defineTool, type ToolDefinition } from '../tools/define.ts';
 import type { ViewDefinition } from '../views/define.ts';
 import type { ResultOffloader } from './offloader.ts';
-import { count, type OutputPager } from './paging/page.ts';
+import type { OutputPager } from './paging/page.ts';
 
 /**
  * `delete_output`: deletes one of the caller's stored outputs before it expires. It is destructive, so it is gated
@@ -16,13 +15,7 @@ export const DELETE_OUTPUT_TOOL = 'delete_output';
 export const DELETE_OUTPUT_INPUT_SCHEMA = {
   type: 'object',
   properties: {
-    uri: {
-      type: 'string',
-      minLength: 1,
-      maxLength: 512,
-      description:
-        "The mcp-output:// URI from the output's resource link (any part's URI deletes the whole output)",
-    },
+    uri: { type: 'string', minLength: 1, maxLength: 512 },
   },
   required: ['uri'],
   additionalProperties: false,
@@ -36,40 +29,8 @@ export interface DeleteOutputToolOptions {
   view?: ViewDefinition;
 }
 
-const notFound = (uri: string) =>
-  `No stored output was found for uri ${JSON.stringify(clientText(uri))} (it may have expired or been deleted ` +
-  'already, or belong to another caller), so there is nothing to delete.';
-
-/** What is stored under a URI, in words, or a refusal the model can act on. */
-async function describeOutput(pager: OutputPager, uri: string, ctx: ToolContext): Promise<string> {
-  const outcome = await pager.readPage(
-    uri,
-    { mode: 'bytes', offset: 0, length: 1, budget: 1024 },
-    {
-      era: ctx.era,
-      requestId: ctx.requestId,
-      log: ctx.log,
-      signal: ctx.signal,
-      ...(ctx.principal !== undefined ? { principal: ctx.principal.key } : {}),
-    },
-  );
-  const quoted = JSON.stringify(clientText(uri));
-  switch (outcome.status) {
-    case 'page': {
-      const { mimeType, size, expiresAt } = outcome.page;
-      return `the stored output ${quoted} (${mimeType}, ${count(size)} bytes, kept until ${expiresAt})`;
-    }
-    case 'refused':
-      // A text page of a binary output is refused: the output is there.
-      return `the stored output ${quoted} (binary)`;
-    case 'not_found':
-      throw new ToolError(notFound(uri));
-    case 'unavailable':
-      throw new ToolError(
-        `The stored output could not be looked up right now (request id ${ctx.requestId}); try again shortly.`,
-      );
-  }
-}
+/** What the tool does, loaded on its first call. */
+const run = () => import('./delete-output.ts');
 
 /** The built-in tool, bound to the offloader and a reader. */
 export function deleteOutputTool(options: DeleteOutputToolOptions): ToolDefinition {
@@ -78,37 +39,13 @@ export function deleteOutputTool(options: DeleteOutputToolOptions): ToolDefiniti
     name: DELETE_OUTPUT_TOOL,
     title: 'Delete a stored output',
     description:
-      'Deletes one of your stored outputs (an mcp-output:// URI from a resource link) now, before it expires. ' +
-      'The person approves it first; nothing is deleted until they do.',
+      'Deletes a stored output before it expires, once the person approves; nothing is deleted until then.',
     inputSchema: DELETE_OUTPUT_INPUT_SCHEMA,
     annotations: { destructiveHint: true, idempotentHint: true, readOnlyHint: false, openWorldHint: false },
     approval: {
       ...(options.view ? { view: options.view } : {}),
-      describe: async ({ uri }, ctx) =>
-        `Delete ${await describeOutput(pager, uri, ctx)} now; its links stop working. This cannot be undone.`,
+      describe: async ({ uri }, ctx) => (await run()).proposeDeletion(pager, uri, ctx),
     },
-    handler: async ({ uri }, ctx) => {
-      // Looked up again: it may have expired, or been deleted, since the proposal.
-      const what = await describeOutput(pager, uri, ctx);
-      let removed: boolean;
-      try {
-        removed = await offloader.remove(uri, {
-          signal: ctx.signal,
-          ...(ctx.principal !== undefined ? { principal: ctx.principal.key } : {}),
-        });
-      } catch (error) {
-        ctx.log.error('stored output delete failed', {
-          uri,
-          error: error instanceof Error ? error.message : String(error),
-        });
-        throw new ToolError(
-          `Storage failed while deleting ${what} (request id ${ctx.requestId}): it may be partly deleted. Call ` +
-            `${DELETE_OUTPUT_TOOL} again to finish.`,
-        );
-      }
-      if (!removed) throw new ToolError(notFound(uri));
-      ctx.log.info('stored output deleted', { uri });
-      return `Deleted ${what}; its links no longer work.`;
-    },
+    handler: async ({ uri }, ctx) => (await run()).deleteOutput(offloader, pager, uri, ctx),
   });
 }

@@ -10,7 +10,7 @@ import { CallBudget, CANCELLED, runWithin, TIMED_OUT, type CallOptions, type Han
 import { scanParamHeaders, type ParamHeader } from './param-headers.ts';
 import { contentBlockProblem, MAX_RESULT_BYTES, toCallToolResult, toolErrorResult } from './result.ts';
 import { inlineStreams, resolveStreams } from './streamed.ts';
-import { toolMetaWithView } from '../views/check.ts';
+import { toolMetaWithView } from '../views/tool-meta.ts';
 import {
   assertSupportedSchema,
   compileSchema,

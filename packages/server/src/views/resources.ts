@@ -1,53 +1,43 @@
-import type { CacheHint, Resource } from '../protocol/types.ts';
-import type { ResourceProvider, ResourceReadResult } from '../resources/provider.ts';
-import { checkView, viewUiMeta } from './check.ts';
-import { VIEW_MIME_TYPE, type ViewDefinition } from './define.ts';
+import type { CacheHint } from '../protocol/types.ts';
+import type { ResourceProvider } from '../resources/provider.ts';
+import type { ViewDefinition } from './define.ts';
 
 /**
  * The server's views as resources: the MCP function itself answers `resources/read` of a `ui://` URI (never the
- * companion: a view is code of the deployment, not a stored output). Each document is loaded on its first read and
- * kept; a load that fails is tried again on the next read.
+ * companion: a view is code of the deployment, not a stored output). The serving code (`serve.ts`) and each
+ * document load on first use.
  */
 export function viewResources(views: readonly ViewDefinition[], cache: CacheHint): ResourceProvider {
   const byUri = new Map(views.map((v) => [v.uri, v]));
-  const loaded = new Map<string, Promise<string>>();
-  const load = (view: ViewDefinition): Promise<string> => {
-    let html = loaded.get(view.uri);
-    if (!html) {
-      html = Promise.resolve()
-        .then(() => view.html())
-        .then((text) => {
-          if (typeof text !== 'string' || text === '') throw new Error(`view ${view.uri} loaded no document`);
-          return text;
-        });
-      html.catch(() => loaded.delete(view.uri));
-      loaded.set(view.uri, html);
-    }
-    return html;
-  };
-  // SEP-1865 "Resource Discovery": hosts find views through tools, and listing them lets hosts and reviewers see
-  // every view the server can show (the spec's auditability), so they are listed.
-  const listing: Resource[] = views.map((v) => ({
-    uri: v.uri,
-    name: v.name,
-    ...(v.title !== undefined ? { title: v.title } : {}),
-    ...(v.description !== undefined ? { description: v.description } : {}),
-    mimeType: VIEW_MIME_TYPE,
-    _meta: { ui: viewUiMeta(v) },
-  }));
+  let server: Promise<ReturnType<typeof import('./serve.ts').viewServer>> | undefined;
+  const serve = () => (server ??= import('./serve.ts').then((m) => m.viewServer(views, cache)));
   return {
     owns: (uri) => byUri.has(uri),
-    async read(uri): Promise<ResourceReadResult | undefined> {
+    async read(uri) {
       const view = byUri.get(uri);
-      if (!view) return undefined;
-      const text = await load(view);
-      return {
-        contents: [{ uri, mimeType: VIEW_MIME_TYPE, text, _meta: { ui: viewUiMeta(view) } }],
-        cache: view.cache ?? cache,
-      };
+      return view && (await serve()).read(view);
     },
-    list: () => listing,
+    list: async () => (await serve()).list(),
   };
+}
+
+/** `ui://` and a host-neutral rest: no spaces, quotes or angle brackets (it lands in JSON and in host logs). */
+const VIEW_URI = /^ui:\/\/[^\s"'<>\\]{1,500}$/;
+
+/**
+ * Refuses a view whose uri, name or document loader is missing: a mistake stops start-up, never a request. What
+ * the listing does not need (origins, permissions) is checked when the views are first served (`serve.ts`), so it
+ * costs no cold start.
+ */
+function checkView(view: ViewDefinition): void {
+  const problem = !VIEW_URI.test(view?.uri)
+    ? 'the uri must be ui://… (no spaces or quotes)'
+    : !view.name || typeof view.name !== 'string'
+      ? 'it has no name'
+      : typeof view.html !== 'function'
+        ? 'html must be a function that loads the document'
+        : undefined;
+  if (problem) throw new Error(`View ${JSON.stringify(view?.uri)}: ${problem}`);
 }
 
 /**
