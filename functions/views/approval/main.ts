@@ -72,6 +72,7 @@ async function decide(
 ): Promise<void> {
   approve.disabled = reject.disabled = true;
   clearInterval(timer);
+  deadline.textContent = '';
   setStatus(status, decision === 'approve' ? 'Approving…' : 'Rejecting…');
   let outcome: string;
   try {

@@ -85,11 +85,13 @@ function searchBox(ctx: PanelContext, panel: Panel): HTMLElement {
       setStatus(status, error instanceof ReadFailure ? error.message : String(error), 'error');
     }
   };
+  // No <form>: hosts sandbox views without allow-forms, where a form never submits. Enter and the button search.
+  input.addEventListener('keydown', (e: KeyboardEvent) => e.key === 'Enter' && void search(1));
   return h(
-    'form',
-    { class: 'search', role: 'search', onsubmit: (e: Event) => (e.preventDefault(), void search(1)) },
+    'div',
+    { class: 'search', role: 'search' },
     input,
-    h('button', { type: 'submit' }, 'Search'),
+    h('button', { onclick: () => void search(1) }, 'Search'),
   );
 }
 

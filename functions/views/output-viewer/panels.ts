@@ -138,11 +138,13 @@ export function jsonPanel(ctx: PanelContext, items = 50): Panel {
       ['Next', next !== undefined ? () => void show(pointer, next) : undefined],
     ]);
   };
+  // No <form>: hosts sandbox views without allow-forms, where a form never submits.
+  input.addEventListener('keydown', (e: KeyboardEvent) => e.key === 'Enter' && void show(input.value, 0));
   const form = h(
-    'form',
-    { class: 'pointer', onsubmit: (e: Event) => (e.preventDefault(), void show(input.value, 0)) },
+    'div',
+    { class: 'pointer' },
     input,
-    h('button', { type: 'submit' }, 'Go'),
+    h('button', { onclick: () => void show(input.value, 0) }, 'Go'),
   );
   return {
     start: async () => {
