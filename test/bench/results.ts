@@ -5,6 +5,7 @@ import type { HttpResult, SoakResult } from './http.ts';
 import type { MachineInfo } from './machine.ts';
 import type { ReadOutputResult } from './read-output.ts';
 import type { StreamResult } from './stream.ts';
+import type { ViewsResult } from './views.ts';
 import type { WarmResult } from './warm.ts';
 
 /** One offload round trip: a tool call whose output is stored, then the output read back and checked. */
@@ -46,6 +47,8 @@ export interface BenchSettings {
   streamCalls: number;
   /** Sequential polls per row of the tasks part. */
   taskPolls: number;
+  /** Timed browser runs per view in the views part. */
+  viewPaintRuns: number;
   execArgv: readonly string[];
 }
 
@@ -74,6 +77,7 @@ export interface BenchResults {
   soak?: SoakResult;
   readOutput?: ReadOutputResult;
   tasks?: TaskPollResult[];
+  views?: ViewsResult;
   targets: TargetCheck[];
   durationS: number;
 }

@@ -23,6 +23,7 @@ import { currentLoad, describeMachine } from './machine.ts';
 import type { ChildRuntime } from './probe.ts';
 import type { BenchResults, BenchSettings } from './results.ts';
 import { evaluateTargets } from './targets.ts';
+import { measureViews } from './views.ts';
 import { measureWarm } from './warm.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -41,7 +42,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --rounds N         HTTP rounds over all servers                     (default 2)
   --soak N           calls in the soak run, 0 to skip                 (default 100000)
   --stream-calls N   calls per mode in the first-streamed-event run   (default 30)
-  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks
+  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,views
+  --only LIST        run only these parts (same names)
   --node PATH        Node binary for the functions                    (default: this Node, which must be 22+)
   --json             print the results as JSON instead of tables`;
 
@@ -72,6 +74,7 @@ async function main(): Promise<number> {
       soak: { type: 'string' },
       'stream-calls': { type: 'string' },
       skip: { type: 'string' },
+      only: { type: 'string' },
       node: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -93,13 +96,19 @@ async function main(): Promise<number> {
     soakCalls: positiveInt(values.soak, 'soak', quick ? 10_000 : 100_000, 0, 10_000_000),
     streamCalls: positiveInt(values['stream-calls'], 'stream-calls', quick ? 5 : 30, 1, 1000),
     taskPolls: quick ? 200 : 1_000,
+    viewPaintRuns: quick ? 3 : 11,
     execArgv: FUNCTION_FLAGS,
   };
-  const skip = new Set((values.skip ?? '').split(',').filter(Boolean));
-  for (const part of skip) {
-    if (!['cold', 'warm', 'http', 'offload', 'stream', 'soak', 'read', 'tasks'].includes(part))
-      throw new Error(`--skip: unknown part ${part}`);
-  }
+  const PARTS = ['cold', 'warm', 'http', 'offload', 'stream', 'soak', 'read', 'tasks', 'views'];
+  const listed = (option: 'skip' | 'only') => {
+    const parts = (values[option] ?? '').split(',').filter(Boolean);
+    const unknown = parts.find((part) => !PARTS.includes(part));
+    if (unknown) throw new Error(`--${option}: unknown part ${unknown}`);
+    return parts;
+  };
+  // --only runs one row's part alone (say, the views): every other part is skipped.
+  const only = listed('only');
+  const skip = new Set([...listed('skip'), ...(only.length ? PARTS.filter((p) => !only.includes(p)) : [])]);
   // The functions run on the Lambda runtime's major version unless another binary is named on purpose.
   const node = values.node ?? lambdaNode('npm run bench');
   const runtime: ChildRuntime = { node, execArgv: FUNCTION_FLAGS };
@@ -146,6 +155,8 @@ async function main(): Promise<number> {
   if (!skip.has('read')) results.readOutput = await measureReadOutput(artifacts, runtime, progress);
   if (!skip.has('tasks'))
     results.tasks = await measureTaskPolls(artifacts, runtime, settings.taskPolls, progress);
+  if (!skip.has('views'))
+    results.views = await measureViews(artifacts, runtime, settings.viewPaintRuns, progress);
   results.targets = evaluateTargets(results);
   results.machine.loadEnd = currentLoad();
   results.durationS = (performance.now() - started) / 1000;
