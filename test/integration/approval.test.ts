@@ -7,7 +7,8 @@ import {
   ToolError,
   type McpServer,
 } from '../../packages/server/src/index.ts';
-import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
+import { BASE_HEADERS, modernHeaders, modernMeta, send } from '../support/rpc.ts';
 
 /**
  * The approval gate on the wire, in both eras: a gated call proposes and does nothing; the app-only executing tool
@@ -157,6 +158,53 @@ describe('the view path', () => {
       /already used: each approval runs erase at most once, so nothing more was done/,
     );
     expect(erased).toEqual(['alpha']);
+  });
+
+  it('the same proof sent many times at once acts exactly once', async () => {
+    const { server, erased } = fixture();
+    const p = await propose(server);
+    const approve = { arguments: p.arguments, proof: p.proof, decision: 'approve' };
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => call(server, 'erase_approved', approve)),
+    );
+    expect(results.filter((r) => !r.isError)).toHaveLength(1);
+    expect(erased).toEqual(['alpha']);
+  });
+
+  it('the executing call never writes its arguments (the proof) into the audit log', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const erase = defineTool({
+      name: 'erase',
+      description: 'Erases.',
+      logArguments: true,
+      approval: { view: approvalView, describe: () => 'Erase.' },
+      handler: () => 'Erased.',
+    });
+    const server = createMcpServer({ info: { name: 'audit', version: '1' }, tools: [erase] });
+    const log = {
+      ...silentLogger,
+      info: (message: string, fields?: Record<string, unknown>) => void lines.push({ message, ...fields }),
+    };
+    const rpc = (name: string, args: Record<string, unknown>) =>
+      server.handle(
+        {
+          method: 'POST',
+          path: '/mcp',
+          headers: { ...BASE_HEADERS },
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name, arguments: args },
+          }),
+        },
+        { requestId: 'r', log: log as never },
+      );
+    const proposal = JSON.parse((await rpc('erase', {})).body!).result._meta[APPROVAL_META_KEY];
+    await rpc('erase_approved', { arguments: {}, proof: proposal.proof, decision: 'approve' });
+    const audits = lines.filter((l) => l.tool === 'erase_approved');
+    expect(audits.length).toBeGreaterThan(0);
+    expect(JSON.stringify(lines)).not.toContain(proposal.proof);
   });
 
   it('rejecting does nothing and spends the proof', async () => {

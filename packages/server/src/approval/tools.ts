@@ -51,9 +51,11 @@ export function withApprovals(
       handler: async (args, ctx) => (await gate()).propose(tool, args, ctx, options),
     };
     if (!approval.view) return [proposing];
-    // It acts as the gated tool does (the same hints, scopes, time budget and audit logging), for views only.
+    // It acts as the gated tool does (the same hints, scopes and time budget), for views only. Its arguments
+    // carry the proof, so they are never logged; the gate logs what ran.
     const executing: ToolDefinition = {
       ...tool,
+      logArguments: false,
       name: approvedToolName(tool.name),
       description: `Runs ${tool.name} once approved in its view.`,
       inputSchema: APPROVED_INPUT_SCHEMA,
