@@ -20,6 +20,7 @@ import {
 } from '@mcp-lambda/server';
 import { serverResources } from './resources.ts';
 import { tools } from './tools/index.ts';
+import { approvalView } from './views.ts';
 import { validators } from './validators.generated.ts';
 
 // Cold start: read configuration and build the server once per container.
@@ -63,14 +64,13 @@ const storedOutputReader = companion ?? (storage && storedOutputs({ storage, pre
 // Tasks: records in DynamoDB and runs in the worker function when deployed (TASKS_TABLE, TASKS_WORKER_FUNCTION_NAME);
 // locally, records in memory and runs in this process, with the same tools and offload policy.
 const { tasks: taskConfig } = config;
+const taskTable = taskConfig.table && {
+  table: taskConfig.table,
+  ...(taskConfig.dynamodbEndpoint ? { endpoint: taskConfig.dynamodbEndpoint } : {}),
+  ...instrument,
+};
 const tasks = {
-  store: taskConfig.table
-    ? dynamoTaskStore({
-        table: taskConfig.table,
-        ...(taskConfig.dynamodbEndpoint ? { endpoint: taskConfig.dynamodbEndpoint } : {}),
-        ...instrument,
-      })
-    : memoryTaskStore(),
+  store: taskTable ? dynamoTaskStore(taskTable) : memoryTaskStore(),
   ...(taskConfig.workerFunctionName
     ? { launch: lambdaTaskLauncher({ functionName: taskConfig.workerFunctionName, ...instrument }) }
     : {}),
@@ -137,6 +137,10 @@ export const server = createMcpServer({
   ...(offloader ? { offloader } : {}),
   ...(companion ? { outputPages: companion } : {}),
   readOutputTool: offload.readTool,
+  // delete_output, gated: the person approves in the approval view (or by elicitation) before anything is deleted.
+  deleteOutputTool: { view: approvalView },
+  // Used approvals are recorded in the task table when deployed, so each runs once across instances.
+  approvals: taskTable ? { dynamodb: taskTable } : {},
   tasks,
   ...(authenticator ? { auth: authenticator } : {}),
   ...(observer ? { observer } : {}),

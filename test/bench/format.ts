@@ -8,6 +8,7 @@ import {
   PRICE_PER_MILLION_REQUESTS_USD,
 } from './cost.ts';
 import { ASSUMED_WAIT_S } from './cost.ts';
+import type { ViewsResult } from './views.ts';
 import type { BenchResults } from './results.ts';
 import { storeOnlyMbps } from './targets.ts';
 import { VARIANTS } from './variants.ts';
@@ -444,7 +445,9 @@ export function formatBench(results: BenchResults): string {
     out.push('');
   }
 
-  out.push('Targets (issues 5, 10, 14, 22 and 23)');
+  if (results.views) out.push(...viewsSection(results.views));
+
+  out.push('Targets (issues 5, 10, 14, 21, 22 and 23)');
   out.push(
     table(
       ['target', '<goal', '<measured', '<result'],
@@ -458,4 +461,32 @@ export function formatBench(results: BenchResults): string {
   );
   for (const t of results.targets) if (t.note) out.push(`   ${t.name}: ${t.note}`);
   return out.join('\n');
+}
+
+/** Part 9: the views' sizes beside the SDK App class, their reads, and the time to their first painted page. */
+function viewsSection(v: ViewsResult): string[] {
+  const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+  const out = [
+    '12. Views (MCP Apps): each built document, and the smallest view on the SDK App class for comparison',
+    table(
+      ['view', 'KB', 'gzip KB'],
+      [...v.sizes, v.appClass].map((s) => [s.name, kb(s.bytes), kb(s.gzipBytes)]),
+    ),
+    '   resources/read of each view from the bundled MCP function: the first read (it loads the view) and warm reads',
+    table(
+      ['view', 'first ms', 'warm p50 ms', 'warm p99 ms'],
+      v.reads.map((r) => [r.name, r.firstMs.toFixed(1), r.warmP50Ms.toFixed(2), r.warmP99Ms.toFixed(2)]),
+    ),
+  ];
+  if ('skipped' in v.paints) out.push(`   tool result to first painted page: skipped, ${v.paints.skipped}`);
+  else
+    out.push(
+      '   tool result to first painted page in headless Chromium (local view host, bundled functions, local S3)',
+      table(
+        ['view', 'runs', 'p50 ms', 'max ms'],
+        v.paints.map((p) => [p.name, String(p.runs), p.p50Ms.toFixed(0), p.maxMs.toFixed(0)]),
+      ),
+    );
+  out.push('');
+  return out;
 }

@@ -7,6 +7,7 @@ import type { ReadOutputResult } from './read-output.ts';
 import type { StreamResult } from './stream.ts';
 import type { ModelBytesResult } from './model-bytes.ts';
 import type { ExistenceResult } from './existence.ts';
+import type { ViewsResult } from './views.ts';
 import type { WarmResult } from './warm.ts';
 
 /** One offload round trip: a tool call whose output is stored, then the output read back and checked. */
@@ -64,6 +65,8 @@ export interface BenchSettings {
   taskPolls: number;
   /** Asks per poll interval of the asking part. */
   asks?: number;
+  /** Timed browser runs per view in the views part. */
+  viewPaintRuns: number;
   execArgv: readonly string[];
 }
 
@@ -95,6 +98,7 @@ export interface BenchResults {
   modelBytes?: ModelBytesResult;
   existence?: ExistenceResult;
   asks?: AskResult[];
+  views?: ViewsResult;
   targets: TargetCheck[];
   durationS: number;
 }

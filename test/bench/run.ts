@@ -27,6 +27,7 @@ import { currentLoad, describeMachine } from './machine.ts';
 import type { ChildRuntime } from './probe.ts';
 import type { BenchResults, BenchSettings } from './results.ts';
 import { evaluateTargets } from './targets.ts';
+import { measureViews } from './views.ts';
 import { measureWarm } from './warm.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -46,7 +47,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --soak N           calls in the soak run, 0 to skip                 (default 100000)
   --stream-calls N   calls per mode in the first-streamed-event run   (default 30)
   --id-reads N       reads per kind of id in the existence timing run (default 1000)
-  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,model,existence,asks
+  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,model,existence,asks,views
+  --only LIST        run only these parts (same names)
   --node PATH        Node binary for the functions                    (default: this Node, which must be 22+)
   --json             print the results as JSON instead of tables`;
 
@@ -78,6 +80,7 @@ async function main(): Promise<number> {
       'stream-calls': { type: 'string' },
       'id-reads': { type: 'string' },
       skip: { type: 'string' },
+      only: { type: 'string' },
       node: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -100,27 +103,32 @@ async function main(): Promise<number> {
     streamCalls: positiveInt(values['stream-calls'], 'stream-calls', quick ? 5 : 30, 1, 1000),
     taskPolls: quick ? 200 : 1_000,
     asks: quick ? 10 : 40,
+    viewPaintRuns: quick ? 3 : 11,
     execArgv: FUNCTION_FLAGS,
   };
-  const skip = new Set((values.skip ?? '').split(',').filter(Boolean));
-  for (const part of skip) {
-    if (
-      ![
-        'cold',
-        'warm',
-        'http',
-        'offload',
-        'stream',
-        'soak',
-        'read',
-        'tasks',
-        'model',
-        'existence',
-        'asks',
-      ].includes(part)
-    )
-      throw new Error(`--skip: unknown part ${part}`);
-  }
+  const PARTS = [
+    'cold',
+    'warm',
+    'http',
+    'offload',
+    'stream',
+    'soak',
+    'read',
+    'tasks',
+    'model',
+    'existence',
+    'asks',
+    'views',
+  ];
+  const listed = (option: 'skip' | 'only') => {
+    const parts = (values[option] ?? '').split(',').filter(Boolean);
+    const unknown = parts.find((part) => !PARTS.includes(part));
+    if (unknown) throw new Error(`--${option}: unknown part ${unknown}`);
+    return parts;
+  };
+  // --only runs one row's part alone (say, the views): every other part is skipped.
+  const only = listed('only');
+  const skip = new Set([...listed('skip'), ...(only.length ? PARTS.filter((p) => !only.includes(p)) : [])]);
   // The functions run on the Lambda runtime's major version unless another binary is named on purpose.
   const node = values.node ?? lambdaNode('npm run bench');
   const runtime: ChildRuntime = { node, execArgv: FUNCTION_FLAGS };
@@ -174,6 +182,8 @@ async function main(): Promise<number> {
     results.existence = await measureExistence(tries);
   }
   if (!skip.has('asks')) results.asks = await measureAsks(settings.asks ?? 40, progress);
+  if (!skip.has('views'))
+    results.views = await measureViews(artifacts, runtime, settings.viewPaintRuns, progress);
   results.targets = evaluateTargets(results);
   results.machine.loadEnd = currentLoad();
   results.durationS = (performance.now() - started) / 1000;

@@ -8,6 +8,7 @@ import type { BenchResults, OffloadResult, TargetCheck } from './results.ts';
 import type { ExistenceResult } from './existence.ts';
 import type { ModelBytesResult } from './model-bytes.ts';
 import type { ReadOutputResult } from './read-output.ts';
+import type { ViewsResult } from './views.ts';
 import type { WarmResult } from './warm.ts';
 
 /** Cold start must be at least this many times faster than SDK 2.x. */
@@ -25,6 +26,10 @@ export const LOAD_INIT_LIMIT_MS = 10;
 export const OFFLOAD_MBPS = 50;
 /** Issue 14: peak RSS of the function storing and serving a 100 MB streamed output. */
 export const STREAM_RSS_LIMIT_BYTES = 200 * 1024 * 1024;
+/** Issue 21: each view's document at most this many bytes gzip. */
+export const VIEW_GZIP_LIMIT_BYTES = 100 * 1024;
+/** Issue 21: from the tool result to the view's first painted page, at the median, in ms. */
+export const VIEW_PAINT_LIMIT_MS = 500;
 /** The MCP function bundle must stay under this many bytes (minified). */
 export const BUNDLE_LIMIT_BYTES = 150 * 1024;
 /**
@@ -330,5 +335,29 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
   if (results.modelBytes) checks.push(...modelBytesChecks(results.modelBytes));
   if (results.existence) checks.push(...existenceChecks(results.existence));
   if (results.offload && !('pending' in results.offload)) checks.push(...offloadChecks(results.offload));
+  if (results.views) checks.push(...viewChecks(results.views));
+  return checks;
+}
+
+/** Issue 21: every view small enough, and quick to show its first page after the result. */
+function viewChecks(views: ViewsResult): TargetCheck[] {
+  const largest = views.sizes.reduce((a, b) => (b.gzipBytes > a.gzipBytes ? b : a));
+  const checks: TargetCheck[] = [
+    {
+      name: 'View size (gzip, largest view)',
+      goal: `<= ${VIEW_GZIP_LIMIT_BYTES / 1024} KB`,
+      measured: `${(largest.gzipBytes / 1024).toFixed(1)} KB (${largest.name})`,
+      met: largest.gzipBytes <= VIEW_GZIP_LIMIT_BYTES,
+    },
+  ];
+  if (!('skipped' in views.paints) && views.paints.length) {
+    const slowest = views.paints.reduce((a, b) => (b.p50Ms > a.p50Ms ? b : a));
+    checks.push({
+      name: 'Tool result to first painted page (p50, slowest view)',
+      goal: `<= ${VIEW_PAINT_LIMIT_MS} ms`,
+      measured: `${slowest.p50Ms.toFixed(0)} ms (${slowest.name})`,
+      met: slowest.p50Ms <= VIEW_PAINT_LIMIT_MS,
+    });
+  }
   return checks;
 }

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -9,19 +8,18 @@ import {
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridgeStack, type BridgeStack } from '../support/bridge.ts';
+import { requireChromium } from '../support/chromium.ts';
 import { MemoryOAuthProvider } from '../support/oauth.ts';
 
 /**
  * A real headless browser (Debian's chromium, driven by playwright-core) walks the authorization flow an MCP
  * client starts: the bridge's consent page, the upstream sign-in form, and back to the client's loopback redirect,
  * where the SDK 2.x client takes the code and calls a tool. `.ci/run` installs chromium before the tests; without
- * it this file skips itself and says why.
+ * it this file skips itself and says why, except under `CI=true`, where it fails.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available)
-  console.warn(`bridge-browser.test.ts skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+const CHROMIUM = requireChromium('bridge-browser.test.ts');
+const available = CHROMIUM !== undefined;
 
 let stack: BridgeStack;
 let browser: Browser;
@@ -43,7 +41,7 @@ describe.skipIf(!available)(`a real browser (${CHROMIUM})`, () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
     redirect = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callback`;
     browser = await chromium.launch({
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM!,
       args: [
         '--no-sandbox',
         '--headless',

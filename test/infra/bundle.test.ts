@@ -344,6 +344,13 @@ describe('the deployed bundles', () => {
         expect(inputsOf(startup).filter((input) => tasks.test(input))).toEqual([]);
         expect(lazy.some((input) => tasks.test(input))).toBe(true);
         expect(startup.length).toBeLessThanOrEqual(4);
+        // Views (their documents, their serving) and the approval gate load on first use (docs/views.md).
+        const onFirstUse =
+          /functions\/mcp\/views\/.*\.generated\.ts$|src\/(approval\/(gate|proof|ask)|views\/serve|outputs\/delete-output)\.ts$/;
+        expect(inputsOf(startup).filter((input) => onFirstUse.test(input))).toEqual([]);
+        expect(lazy.filter((input) => /functions\/mcp\/views\/.*\.generated\.ts$/.test(input))).toHaveLength(
+          3,
+        );
       }
       const bytesOf = (outputs: string[]) => outputs.reduce((n, out) => n + metafile.outputs[out]!.bytes, 0);
       console.info(

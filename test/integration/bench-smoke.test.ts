@@ -8,6 +8,7 @@ import { failuresOf, startServeChild } from '../bench/http.ts';
 import { measureOffload } from '../bench/offload.ts';
 import { measureReadOutput } from '../bench/read-output.ts';
 import { measureStreaming } from '../bench/stream.ts';
+import { measureViews } from '../bench/views.ts';
 import { lambdaEnvironment, runProbe, type ChildRuntime } from '../bench/probe.ts';
 import { COLD_START_CALL, requestFor, THROUGHPUT_CALL } from '../bench/variants.ts';
 import { fire } from '../load/run.ts';
@@ -146,4 +147,15 @@ describe('the benchmark pieces', () => {
     expect(streamed!.firstEventMs).toBeLessThan(streamed!.responseMs);
     expect(buffered!.firstEventMs).toBe(buffered!.responseMs);
   });
+});
+
+describe('the views part', () => {
+  it('sizes every view beside the App class, reads each first and warm, and times a paint where there is a browser', async () => {
+    const views = await measureViews(artifacts, runtime, 1, () => undefined);
+    expect(views.sizes.map((v) => v.name)).toEqual(['approval', 'chart', 'output-viewer']);
+    expect(views.appClass.gzipBytes).toBeGreaterThan(Math.max(...views.sizes.map((v) => v.gzipBytes)));
+    expect(views.reads.map((r) => r.name)).toEqual(['approval', 'chart', 'output-viewer']);
+    if (!('skipped' in views.paints))
+      expect(views.paints.map((p) => p.name)).toEqual(['output-viewer', 'chart', 'approval']);
+  }, 120_000);
 });

@@ -259,10 +259,11 @@ describe('Lifecycle (rules 11–14)', () => {
     expect(res.json.result.protocolVersion).toBe(answered);
   });
 
-  it('12: the example server advertises exactly tools and resources', async () => {
+  it('12: the example server advertises exactly tools, resources and the views extension', async () => {
     expect((await initialize('2025-06-18', example)).json.result.capabilities).toEqual({
       tools: {},
       resources: {},
+      extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
     });
   });
 

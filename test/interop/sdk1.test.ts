@@ -34,7 +34,11 @@ describe('SDK 1.x client (handshake era)', () => {
       name: 'mcp-lambda-template',
       title: 'MCP on AWS Lambda',
     });
-    expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {} });
+    expect(client.getServerCapabilities()).toEqual({
+      tools: {},
+      resources: {},
+      extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+    });
     expect(client.getInstructions()).toMatch(/resource_link/);
     expect(wire.calls('notifications/initialized')[0]?.status).toBe(202);
   });
@@ -61,9 +65,12 @@ describe('SDK 1.x client (handshake era)', () => {
 
   it('lists and reads the server resource', async () => {
     const { resources } = await client.listResources();
-    expect(resources).toEqual([
-      { uri: 'docs://server/about', name: 'about', title: 'About this server', mimeType: 'text/markdown' },
-    ]);
+    expect(resources).toContainEqual({
+      uri: 'docs://server/about',
+      name: 'about',
+      title: 'About this server',
+      mimeType: 'text/markdown',
+    });
     const read = await client.readResource({ uri: 'docs://server/about' });
     expect(read.contents).toHaveLength(1);
     expect(read.contents[0]).toMatchObject({ uri: 'docs://server/about', mimeType: 'text/markdown' });

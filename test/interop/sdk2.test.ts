@@ -47,7 +47,10 @@ describe.each(modes)('SDK 2.x client, $label', ({ mode, era, version }) => {
     expect(client.getServerCapabilities()).toEqual({
       tools: {},
       resources: {},
-      ...(era === 'modern' ? { extensions: { 'io.modelcontextprotocol/tasks': {} } } : {}),
+      extensions: {
+        ...(era === 'modern' ? { 'io.modelcontextprotocol/tasks': {} } : {}),
+        'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] },
+      },
     });
     expect(client.getInstructions()).toMatch(/resource_link/);
   });
@@ -89,7 +92,7 @@ describe.each(modes)('SDK 2.x client, $label', ({ mode, era, version }) => {
 
   it('lists and reads the server resource', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['docs://server/about']);
+    expect(resources.map((r) => r.uri)).toContain('docs://server/about');
     const read = await client.readResource({ uri: 'docs://server/about' });
     expect(read.contents[0]).toMatchObject({ uri: 'docs://server/about', mimeType: 'text/markdown' });
     expect((read.contents[0] as { text: string }).text).toMatch(/^# mcp-lambda-template/);

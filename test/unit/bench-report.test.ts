@@ -185,6 +185,7 @@ function results(scale: {
       soakCalls: 100_000,
       streamCalls: 30,
       taskPolls: 1_000,
+      viewPaintRuns: 3,
       execArgv: ['--enable-source-maps'],
     },
     bundles: [

@@ -56,7 +56,7 @@ describe('the built-in read_output tool', () => {
   it('refuses a tool of its name, saying how to resolve it', () => {
     const mine = defineTool({ name: READ_OUTPUT_TOOL, description: 'mine', handler: () => 'x' });
     expect(() => server({ tools: [mine] })).toThrow(
-      /built in when outputs are offloaded: rename yours, or set readOutputTool: false/,
+      /built in when outputs are offloaded: rename yours, or turn the built-in one off/,
     );
     expect(() => server({ tools: [mine], readOutputTool: false })).not.toThrow();
   });

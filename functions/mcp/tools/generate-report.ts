@@ -1,4 +1,5 @@
 import { defineTool, streamedText, type ToolContext } from '@mcp-lambda/server';
+import { outputViewer } from '../views.ts';
 
 /**
  * Produces a large text output (a CSV report), streamed as it is made. Above the offload threshold the server stores it and the model
@@ -30,6 +31,9 @@ export const generateReport = defineTool({
   // Big reports take a while: for clients that accept tasks the report is built by the task worker, and a report
   // ready within 2 s still comes back directly, as from an ordinary call.
   task: { mode: 'optional', afterMs: 2_000 },
+  // Hosts that show views page through the stored report in the output viewer, for the person; the model keeps
+  // the short notice.
+  view: outputViewer,
   // The report is streamed: rows leave in blocks as they are made, so memory stays flat up to its maximum of about 120 MB
   // (docs/outputs.md "Streamed outputs"). Small reports still come back inline.
   handler: ({ rows = 1000, seed = 1 }, ctx) =>

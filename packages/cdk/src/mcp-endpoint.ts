@@ -7,7 +7,7 @@ import { Construct } from 'constructs';
 import { metadataPaths, metadataUrl } from '@mcp-lambda/server/auth';
 import { loadConfig, type Config } from '@mcp-lambda/server';
 import { Defaults, Platform, Ranges } from '@mcp-lambda/server';
-import { FUNCTION_ENTRIES, GENERATE_VALIDATORS_COMMAND } from './bundling.ts';
+import { FUNCTION_ENTRIES, GENERATE_COMMANDS } from './bundling.ts';
 import { DEFAULT_MCP_TIMEOUT, DEFAULT_RESOURCES_TIMEOUT, DEFAULT_STREAMING_MCP_TIMEOUT } from './defaults.ts';
 import { BRIDGE_PATHS } from '@mcp-lambda/bridge';
 import { READ_OUTPUT_TOOL } from '@mcp-lambda/server';
@@ -255,8 +255,8 @@ export interface McpEndpointProps {
   readonly resourcesEntry?: string;
   /**
    * Shell commands run in the project root before the MCP function is bundled.
-   * @default - with the default `mcpEntry`, regenerate the precompiled tool validators so a bundle never carries
-   * stale ones; none otherwise
+   * @default - with the default `mcpEntry`, regenerate the precompiled tool validators and the views so a bundle
+   * never carries stale ones; none otherwise
    */
   readonly mcpBeforeBundling?: readonly string[];
   /**
@@ -483,9 +483,9 @@ export class McpEndpoint extends Construct {
       entry: props.workerEntry,
       memorySize: props.workerMemorySize,
       timeout: props.workerTimeout,
-      // The worker bundles the MCP function's tools and their generated validators.
+      // The worker bundles the MCP function's tools, their generated validators and the views they link.
       beforeBundling:
-        props.mcpBeforeBundling ?? (props.workerEntry === undefined ? [GENERATE_VALIDATORS_COMMAND] : []),
+        props.mcpBeforeBundling ?? (props.workerEntry === undefined ? [...GENERATE_COMMANDS] : []),
       logLevel: props.logLevel,
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
@@ -506,8 +506,7 @@ export class McpEndpoint extends Construct {
     this.mcpFunction = new BundledFunction(this, 'McpFunction', {
       ...shared,
       entry: props.mcpEntry ?? (streaming ? FUNCTION_ENTRIES.mcpStreaming : FUNCTION_ENTRIES.mcp),
-      beforeBundling:
-        props.mcpBeforeBundling ?? (props.mcpEntry === undefined ? [GENERATE_VALIDATORS_COMMAND] : []),
+      beforeBundling: props.mcpBeforeBundling ?? (props.mcpEntry === undefined ? [...GENERATE_COMMANDS] : []),
       description: streaming
         ? 'Stateless MCP server (Streamable HTTP, streamed responses)'
         : 'Stateless MCP server (Streamable HTTP, JSON responses)',

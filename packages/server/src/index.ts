@@ -82,6 +82,25 @@ export {
 } from './log.ts';
 export type { InstrumentClient } from './instrument.ts';
 
+// Views (MCP Apps): a tool's results shown in the chat by hosts that render them (docs/views.md).
+export {
+  defineView,
+  UI_EXTENSION,
+  VIEW_MIME_TYPE,
+  type ToolVisibility,
+  type ViewCsp,
+  type ViewDefinition,
+  type ViewPermissions,
+  type ViewSpec,
+  type ViewUiMeta,
+} from './views/define.ts';
+
+// Approval before a consequential action: `approval` on defineTool, and how approvals are checked.
+export type { ApprovalOptions, ApprovalSpec, Proposal } from './approval/define.ts';
+export { APPROVAL_META_KEY, approvedToolName } from './approval/define.ts';
+export type { ApprovalLedger } from './approval/ledger.ts';
+export type { DynamoApprovalLedgerOptions } from './approval/dynamodb-ledger.ts';
+
 // Resources.
 export { staticResources, type StaticResource, type TemplatedResource } from './resources/static.ts';
 export type { ResourceContext, ResourceProvider, ResourceReadResult } from './resources/provider.ts';
@@ -94,6 +113,7 @@ export { storedOutputs, type StoredOutputsOptions } from './outputs/reader.ts';
 export { storedOutputPages, type PagerOptions } from './outputs/paging/pager.ts';
 export type { OutputPage, OutputPager, PageOutcome, PageQuery } from './outputs/paging/page.ts';
 export { READ_OUTPUT_TOOL } from './outputs/read-tool.ts';
+export { DELETE_OUTPUT_TOOL } from './outputs/delete-tool.ts';
 export {
   remoteStoredOutputs,
   type InvokeCompanion,

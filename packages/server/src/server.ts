@@ -19,6 +19,11 @@ import { taskLoader } from './methods/lazy-tasks.ts';
 import { TASKS_EXTENSION } from './tasks/types.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS, Defaults } from './limits.ts';
 import type { PrecompiledValidators } from './tools/validation.ts';
+import { UI_EXTENSION, VIEW_MIME_TYPE, type ViewDefinition } from './views/define.ts';
+import type { ApprovalOptions } from './approval/define.ts';
+import { withApprovals } from './approval/tools.ts';
+import { deleteOutputTool } from './outputs/delete-tool.ts';
+import { collectViews, viewResources } from './views/resources.ts';
 
 /** What a server is made of. Only `info` is required; every other field has a documented default. */
 export interface McpServerOptions {
@@ -29,6 +34,11 @@ export interface McpServerOptions {
   tools?: readonly ToolDefinition[];
   resources?: readonly ResourceProvider[];
   prompts?: readonly PromptDefinition[];
+  /**
+   * Views (MCP Apps) to serve besides those the tools link with `view`, which are served without being named here
+   * (docs/views.md). Any view makes the server declare the `io.modelcontextprotocol/ui` extension. Default none.
+   */
+  views?: readonly ViewDefinition[];
   /** Advertise `logging` so tools' `ctx.notify` messages reach clients that accept SSE. Default false. */
   logging?: boolean;
   /** Advertise `completions` (prompt argument completion). Default false. */
@@ -50,6 +60,17 @@ export interface McpServerOptions {
   outputPages?: OutputPager;
   /** Register `read_output` when `offloader` and `outputPages` are both given. Default true. */
   readOutputTool?: boolean;
+  /**
+   * Register `delete_output` (deletes a caller's stored output once the person approves, docs/views.md) when
+   * `offloader` and `outputPages` are both given, with the approval view that shows its proposals. Default none.
+   */
+  deleteOutputTool?: { view?: ViewDefinition };
+  /**
+   * How approvals of tools declaring `approval` are checked: the ledger of used approvals (share one between
+   * instances, e.g. `dynamoApprovalLedger`) and the key signing proofs (default `requestStateSecret`).
+   * Default: this process's memory and key, which suits local use only.
+   */
+  approvals?: ApprovalOptions;
   /**
    * Key material (at least 16 bytes) sealing the `requestState` of multi round-trip requests (2026-07-28,
    * `inputRequired`). Every instance that may serve a retry needs the same value; default: a random key per
@@ -100,35 +121,73 @@ export const DEFAULT_TRANSPORT: TransportOptions = {
   maxBodyBytes: Defaults.maxBodyBytes,
 };
 
-/** The tools the server brings itself: `read_output` when outputs are stored and their pages can be read. */
+/**
+ * The tools the server brings itself when outputs are stored and their pages can be read: `read_output` (unless
+ * turned off) and `delete_output` (when asked for).
+ */
 function builtInTools(options: McpServerOptions): ToolDefinition[] {
-  const pager = options.outputPages;
-  if (!options.offloader || !pager || options.readOutputTool === false) return [];
-  if (options.tools?.some((t) => t.name === READ_OUTPUT_TOOL))
+  const { offloader, outputPages: pager, deleteOutputTool: deleting } = options;
+  if (!offloader || !pager) return [];
+  const tools = [
+    ...(options.readOutputTool !== false
+      ? [readOutputTool({ pager, thresholdBytes: offloader.thresholdBytes })]
+      : []),
+    ...(deleting ? [deleteOutputTool({ offloader, pager, ...deleting })] : []),
+  ];
+  const taken = tools.find((b) => options.tools?.some((t) => t.name === b.name));
+  if (taken)
     throw new Error(
-      `Tool "${READ_OUTPUT_TOOL}" is built in when outputs are offloaded: rename yours, or set readOutputTool: false`,
+      `Tool "${taken.name}" is built in when outputs are offloaded: rename yours, or turn the built-in one off`,
     );
-  return [readOutputTool({ pager, thresholdBytes: options.offloader.thresholdBytes })];
+  return tools;
+}
+
+/** What the server declares: the methods it serves and its extensions (tasks, views). */
+function capabilitiesOf(
+  options: McpServerOptions,
+  served: { resources: readonly unknown[]; prompts: readonly unknown[]; views: readonly unknown[] },
+): ServerCapabilities {
+  const extensions = {
+    ...(options.tasks ? { [TASKS_EXTENSION]: {} } : {}),
+    // SEP-1865 "Capability Negotiation": the extension's id, with the content types this server's views use.
+    ...(served.views.length ? { [UI_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } } : {}),
+  };
+  // A stateless server cannot push list changes or subscriptions (the 2026-07-28 revision's server rules).
+  return {
+    tools: {},
+    ...(served.resources.length ? { resources: {} } : {}),
+    ...(served.prompts.length ? { prompts: {} } : {}),
+    ...(options.logging ? { logging: {} } : {}),
+    ...(options.completions ? { completions: {} } : {}),
+    ...(Object.keys(extensions).length ? { extensions } : {}),
+  };
 }
 
 /** Builds a stateless MCP server: a registry, a dispatcher and the HTTP transport in front of them. */
 export function createMcpServer(options: McpServerOptions) {
   const builtIn = builtInTools(options);
-  const tools = new ToolRegistry([...(options.tools ?? []), ...builtIn], {
+  const approvals: ApprovalOptions = {
+    ...options.approvals,
+    secret: options.approvals?.secret ?? options.requestStateSecret,
+  };
+  const definitions = withApprovals([...(options.tools ?? []), ...builtIn], approvals);
+  const tools = new ToolRegistry(definitions, {
     defaultTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     ...(options.validators ? { validators: options.validators } : {}),
   });
-  const resources = options.resources ?? [];
+  const listCache = options.listCache ?? { ttlMs: Defaults.listCacheTtlMs, cacheScope: 'public' };
+  const views = collectViews(
+    options.views ?? [],
+    definitions.map((t) => t.view),
+  );
+  // Views first: a `ui://` URI is the server's own, whatever other providers claim.
+  const resources = [
+    ...(views.length ? [viewResources(views, listCache)] : []),
+    ...(options.resources ?? []),
+  ];
   const prompts = options.prompts ?? [];
-  // A stateless server cannot push list changes or subscriptions (no listChanged, no subscribe).
-  const capabilities: ServerCapabilities = {
-    tools: {},
-    ...(resources.length ? { resources: {} } : {}),
-    ...(prompts.length ? { prompts: {} } : {}),
-    ...(options.logging ? { logging: {} } : {}),
-    ...(options.completions ? { completions: {} } : {}),
-    ...(options.tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
-  };
+  const capabilities = capabilitiesOf(options, { resources, prompts, views });
+  const readTool = builtIn.some((t) => t.name === READ_OUTPUT_TOOL) ? { readTool: READ_OUTPUT_TOOL } : {};
   const rendezvous = options.rendezvous && {
     store: options.rendezvous,
     pollIntervalMs: options.askPollIntervalMs ?? Defaults.askPollIntervalMs,
@@ -143,16 +202,16 @@ export function createMcpServer(options: McpServerOptions) {
     pageSize: options.pageSize ?? Defaults.pageSize,
     // Storing a large output takes S3 round trips after the tool returns: keep more time back when that can happen.
     reserveMs: options.reserveMs ?? (options.offloader ? Defaults.offloadReserveMs : Defaults.reserveMs),
-    listCache: options.listCache ?? { ttlMs: Defaults.listCacheTtlMs, cacheScope: 'public' },
+    listCache,
     ...(options.offloader ? { offloader: options.offloader } : {}),
-    ...(builtIn.length ? { readTool: READ_OUTPUT_TOOL } : {}),
+    ...readTool,
     ...(options.observer ? { observer: options.observer } : {}),
     ...(options.tasks
       ? {
           tasks: taskLoader(options.tasks, {
             tools,
             ...(options.offloader ? { offloader: options.offloader } : {}),
-            ...(builtIn.length ? { readTool: READ_OUTPUT_TOOL } : {}),
+            ...readTool,
           }),
         }
       : {}),

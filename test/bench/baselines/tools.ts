@@ -66,6 +66,13 @@ const SCHEMAS: Record<string, { input?: z.ZodObject; output?: z.ZodObject }> = {
   render_chart: {
     input: z.strictObject({
       values: z.array(z.number().min(0)).min(1).max(100),
+      labels: z.array(z.string().max(40)).max(100).optional(),
+      series: z
+        .array(
+          z.strictObject({ name: z.string().max(40), values: z.array(z.number().min(0)).min(1).max(100) }),
+        )
+        .max(4)
+        .optional(),
       width: int().min(16).max(4096).default(640),
       height: int().min(16).max(4096).default(480),
     }),

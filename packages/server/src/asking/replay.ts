@@ -50,7 +50,7 @@ export function replayAsker(input: InputContext): Asker {
   return {
     interrupted,
     async ask(request) {
-      if (!declares(input.clientCapabilities, request)) throw notDeclared(request, true);
+      if (!declares(input.clientCapabilities ?? {}, request)) throw notDeclared(request, true);
       const index = next++;
       const question = digest(request);
       const recorded = asks[index];

@@ -11,6 +11,9 @@ import { pathToFileURL } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import { READ_OUTPUT_SCHEMAS } from '../outputs/read-tool.ts';
+import { DELETE_OUTPUT_INPUT_SCHEMA, DELETE_OUTPUT_TOOL } from '../outputs/delete-tool.ts';
+import { withApprovals } from '../approval/tools.ts';
+import { defineView } from '../views/define.ts';
 import type { JsonSchema } from '../protocol/types.ts';
 import type { ToolDefinition } from '../tools/define.ts';
 import { ToolRegistry } from '../tools/registry.ts';
@@ -56,9 +59,22 @@ export function withoutAnnotations(schema: unknown): unknown {
   return out;
 }
 
-/** The tools the server adds by itself: their schemas are static, so their validators are generated too. */
+/** Stands for an approval view, so that a gated built-in tool lists its executing tool here too. */
+const ANY_VIEW = defineView({ uri: 'ui://generator/approval', name: 'approval', html: () => '' });
+
+/**
+ * The tools the server adds by itself: their schemas are static, so their validators are generated too. Gated tools
+ * (theirs and the user's) are expanded as the server expands them, so the app-only executing tools are covered.
+ */
 const BUILT_IN: readonly ToolDefinition[] = [
   { ...READ_OUTPUT_SCHEMAS, description: 'built in', handler: () => undefined },
+  {
+    name: DELETE_OUTPUT_TOOL,
+    inputSchema: DELETE_OUTPUT_INPUT_SCHEMA,
+    description: 'built in',
+    approval: { describe: () => '', view: ANY_VIEW },
+    handler: () => undefined,
+  },
 ];
 
 /** Where the generated modules go, relative to the table module: one module per distinct schema. */
@@ -100,7 +116,7 @@ function validatorModule(schema: JsonSchema): string {
  */
 export function generateValidatorModules(tools: readonly ToolDefinition[]): GeneratedValidators {
   const builtIn = BUILT_IN.filter((b) => !tools.some((t) => t.name === b.name));
-  const registry = new ToolRegistry([...tools, ...builtIn], { defaultTimeoutMs: 1 });
+  const registry = new ToolRegistry(withApprovals([...tools, ...builtIn]), { defaultTimeoutMs: 1 });
   const entries: { key: string; hash: string; file: string }[] = [];
   const modules: Record<string, string> = {};
   // Identical schemas share one validator.

@@ -19,7 +19,6 @@ const MODERN_ONLY = new Set([
   'tasks/cancel',
 ]);
 const NO_INPUT: InputContext = Object.freeze({
-  clientCapabilities: {},
   inputResponses: {},
   requestState: undefined,
 });

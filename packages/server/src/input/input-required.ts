@@ -22,8 +22,11 @@ export type InputResponses = Readonly<Record<string, JSONObject>>;
 
 /** What a handler learns of a multi round-trip request (empty in round one, and where the revision has none). */
 export interface InputContext {
-  /** Capabilities the client declared on this request (2026-07-28 `_meta`; the handshake era does not repeat them). */
-  clientCapabilities: JSONObject;
+  /**
+   * Capabilities the client declared on this request (2026-07-28 `_meta`); absent where the revision does not say
+   * (the handshake era does not repeat them on requests).
+   */
+  clientCapabilities?: JSONObject;
   /** The client's answers to the previous round's input requests, by key; empty in round one. */
   inputResponses: InputResponses;
   /** The state handed to `inputRequired` in the previous round, verified; undefined in round one. */

@@ -50,5 +50,8 @@ export function createOffloader(options: OffloaderOptions): ResultOffloader {
     streams(ctx) {
       return async (content, signal) => (await load()).streams(ctx)(content, signal);
     },
+    async remove(uri, ctx) {
+      return (await load()).remove(uri, ctx);
+    },
   };
 }

@@ -11,6 +11,7 @@ import { payloadLinks, type StoredPayload } from './summary.ts';
 import { newOutputId, outputKey, outputUri } from './uri.ts';
 import { writeAll, type ObjectWrite, type StoreFailure } from './writes.ts';
 import { storeStream } from './stream-store.ts';
+import { removeStoredOutput, type RemoveContext } from './remove.ts';
 import type { StreamSink } from '../tools/streamed.ts';
 
 /** Who produced a result and for whom: what storing it needs to know besides the result. */
@@ -45,6 +46,11 @@ export interface ResultOffloader {
    * under the threshold), and replaced by a notice and its links.
    */
   streams(ctx: OffloadContext): StreamSink;
+  /**
+   * Deletes a stored output of the caller before it expires (every object it may consist of); false for a URI that
+   * is not a stored output's. It cannot tell whether the output existed: ask a reader first.
+   */
+  remove(uri: string, ctx: RemoveContext): Promise<boolean>;
 }
 
 /** How one result is offloaded, beside who produced it. */
@@ -102,6 +108,10 @@ class Offloader implements ResultOffloader {
     this.now = options.now ?? Date.now;
     this.newId = options.newId ?? newOutputId;
     this.concurrency = options.concurrency ?? 4;
+  }
+
+  remove(uri: string, ctx: RemoveContext): Promise<boolean> {
+    return removeStoredOutput(this.options.storage, this.options.prefix, uri, ctx);
   }
 
   async apply(result: CallToolResult, ctx: OffloadContext & ApplyOptions) {

@@ -14,6 +14,8 @@ import type {
   Tool,
 } from '../protocol/types.ts';
 import type { Era } from '../protocol/versions.ts';
+import type { ApprovalSpec } from '../approval/define.ts';
+import type { ToolVisibility, ViewDefinition } from '../views/define.ts';
 import type { StreamedContent } from './streamed.ts';
 
 /** A payload a tool asks to store explicitly and receive a `resource_link` for. */
@@ -105,6 +107,21 @@ interface ToolOptions {
   logArguments?: boolean;
   /** Whether and how the tool runs as a task (docs/tasks.md); default: never, every call answers in the request. */
   task?: TaskSupport;
+  /**
+   * The view hosts that render MCP Apps show this tool's results in (`_meta.ui.resourceUri`, docs/views.md); the
+   * server serves it. Hosts without views show the result's `content`, so keep that meaningful. Default none.
+   */
+  view?: ViewDefinition;
+  /**
+   * Who may call the tool: `['model', 'app']` (the default) or `['app']` for a tool only views call (hosts hide it
+   * from the model). Hosts enforce it, not the server: never let it guard anything on its own.
+   */
+  visibility?: readonly ToolVisibility[];
+  /**
+   * Ask the person before the handler runs (docs/views.md "Approval"): a call proposes, and the handler runs once
+   * the person approves in the approval view or answers an elicitation, at most once per approval. Default none.
+   */
+  approval?: ApprovalSpec;
 }
 
 /**
@@ -135,7 +152,9 @@ export interface TaskSupport<A = any> {
 
 /** The definition a template user writes: see README "Add a tool". */
 export interface ToolSpec<I, O>
-  extends Omit<Tool, 'name' | 'description' | 'inputSchema' | 'outputSchema'>, Omit<ToolOptions, 'task'> {
+  extends
+    Omit<Tool, 'name' | 'description' | 'inputSchema' | 'outputSchema'>,
+    Omit<ToolOptions, 'task' | 'approval'> {
   /** 1–128 characters of A-Z a-z 0-9 _ - . (unique within the server). */
   name: string;
   description: string;
@@ -145,6 +164,8 @@ export interface ToolSpec<I, O>
   outputSchema?: O;
   /** Whether and how the tool runs as a task (docs/tasks.md); default: never. */
   task?: TaskSupport<Args<I>>;
+  /** Ask the person before the handler runs (docs/views.md "Approval"); default: never. */
+  approval?: ApprovalSpec<Args<I>>;
   handler: (
     args: Args<I>,
     ctx: ToolContext,

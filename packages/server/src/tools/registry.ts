@@ -4,13 +4,15 @@ import { errorFields } from '../log.ts';
 import { UnknownToolError } from '../protocol/errors.ts';
 import { listFingerprint } from '../protocol/cursor.ts';
 import type { CallToolResult, JsonSchema, Tool } from '../protocol/types.ts';
-import { ToolError, type TaskSupport, type ToolDefinition } from './define.ts';
+import { ToolError, type ToolDefinition } from './define.ts';
 import { AskError } from '../asking/types.ts';
-import { CallBudget, callStreams, CANCELLED, runWithin, TIMED_OUT } from './budget.ts';
-import type { CallContext, CallOptions, Handler } from './budget.ts';
+import { CallBudget, callStreams, CANCELLED, runWithin, TIMED_OUT, type CallOptions } from './budget.ts';
+import type { CallContext, Handler } from './budget.ts';
+import { checkTaskSupport } from './task-support.ts';
 import { scanParamHeaders, type ParamHeader } from './param-headers.ts';
 import { contentBlockProblem, MAX_RESULT_BYTES, toCallToolResult, toolErrorResult } from './result.ts';
 import { inlineStreams, resolveStreams } from './streamed.ts';
+import { toolMetaWithView } from '../views/tool-meta.ts';
 import {
   assertSupportedSchema,
   compileSchema,
@@ -32,21 +34,6 @@ interface RegisteredTool {
 }
 
 export type { CallContext } from './budget.ts';
-
-/** Refuses a `task` declaration that could only fail later. */
-function checkTaskSupport(name: string, task: TaskSupport | undefined): void {
-  if (task === undefined) return;
-  if (task.mode !== 'optional' && task.mode !== 'required')
-    throw new Error(
-      `Tool "${name}" declares task.mode ${JSON.stringify(task.mode)}; use "optional" or "required"`,
-    );
-  if (task.afterMs !== undefined && !(Number.isInteger(task.afterMs) && task.afterMs >= 0))
-    throw new Error(
-      `Tool "${name}" declares task.afterMs ${task.afterMs}; use a whole number of ms, 0 or more`,
-    );
-  if (task.prepare !== undefined && typeof task.prepare !== 'function')
-    throw new Error(`Tool "${name}" declares a task.prepare that is not a function`);
-}
 
 /** The `isError` results that refuse a call's arguments: the client's mistake, not the tool's failure. */
 const ARGUMENT_REFUSALS = new WeakSet<CallToolResult>();
@@ -99,8 +86,9 @@ export class ToolRegistry {
         ...(definition.outputSchema ? { outputSchema: definition.outputSchema } : {}),
         ...(definition.annotations ? { annotations: definition.annotations } : {}),
         ...(definition.icons ? { icons: definition.icons } : {}),
-        ...(definition._meta ? { _meta: definition._meta } : {}),
       };
+      const meta = toolMetaWithView(name, definition);
+      if (meta) listed._meta = meta;
       const entry: RegisteredTool = { definition, listed, paramHeaders: scanParamHeaders(name, inputSchema) };
       this.byName.set(name, entry);
     }

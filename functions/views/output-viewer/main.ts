@@ -1,0 +1,172 @@
+import { connectView, type CallToolResult, type ViewConnection } from '@mcp-lambda/server/view';
+import { count, formatBytes, h, resultText, setStatus } from '../shared/dom.ts';
+import { csvPanel, jsonPanel, textPanel, type Panel, type PanelContext } from './panels.ts';
+import { linkedOutput, readPage, ReadFailure, searchMatches, type Output } from './read.ts';
+import './style.css';
+
+/**
+ * The output viewer: given a tool result that links a stored output, it shows the output a page at a time through
+ * read_output (CSV as a table, text by lines, JSON by pointer, all searchable), previews images and audio, and
+ * describes other binary outputs. The model keeps the short notice; the person gets the data.
+ */
+
+/** Largest image or audio previewed: it is read whole, as one base64 blob. */
+const MAX_PREVIEW_BYTES = 2 * 1024 * 1024;
+
+const title = h('h1', {}, 'Stored output');
+const facts = h('p', { class: 'facts' });
+const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' }, 'Waiting for the result…');
+const nav = h('div', { class: 'nav' });
+const body = h('div', { class: 'body' });
+const found = h('div', { class: 'found' });
+document.body.append(h('header', {}, title, facts), nav, status, body, found);
+
+let host: ViewConnection | undefined;
+/** A result that arrived before the connection was in hand (the host may be that quick). */
+let early: CallToolResult | undefined;
+
+/** Search through read_output: matching lines, numbered; a click shows the page around one. */
+function searchBox(ctx: PanelContext, panel: Panel): HTMLElement {
+  const input = h('input', {
+    type: 'search',
+    placeholder: 'Search',
+    'aria-label': 'Search the output',
+    size: 20,
+  });
+  const search = async (from: number) => {
+    const text = input.value.trim();
+    if (!text) return found.replaceChildren();
+    setStatus(status, 'Searching…');
+    try {
+      const page = await readPage(ctx.host, {
+        uri: ctx.output.uri,
+        search: text,
+        ignoreCase: true,
+        line: from,
+        count: 20,
+      });
+      const s = (page.facts.search ?? {}) as {
+        matchCount?: number;
+        complete?: boolean;
+        scannedTo?: number;
+      };
+      const matches = searchMatches(page.text);
+      const last = matches.at(-1)?.line;
+      setStatus(
+        status,
+        `${count(s.matchCount ?? matches.length)} matching lines${s.complete ? '' : ` up to line ${count(s.scannedTo ?? 0)}`} for "${text}".`,
+      );
+      found.replaceChildren(
+        h(
+          'ol',
+          {},
+          ...matches.map((m) =>
+            h(
+              'li',
+              {},
+              h(
+                'button',
+                { class: 'match', onclick: () => void panel.goToLine(m.line) },
+                `${count(m.line)}: ${m.text}`,
+              ),
+            ),
+          ),
+        ),
+        last !== undefined && (matches.length >= 20 || !s.complete)
+          ? h('button', { onclick: () => void search(last + 1) }, 'More matches')
+          : '',
+      );
+    } catch (error) {
+      setStatus(status, error instanceof ReadFailure ? error.message : String(error), 'error');
+    }
+  };
+  // No <form>: hosts sandbox views without allow-forms, where a form never submits. Enter and the button search.
+  input.addEventListener('keydown', (e: KeyboardEvent) => e.key === 'Enter' && void search(1));
+  return h(
+    'div',
+    { class: 'search', role: 'search' },
+    input,
+    h('button', { onclick: () => void search(1) }, 'Search'),
+  );
+}
+
+/** Images and audio up to the preview size, read whole through the host; anything bigger is described. */
+async function preview(view: ViewConnection, output: Output): Promise<void> {
+  const kind = output.mimeType.split('/')[0];
+  if (output.size > MAX_PREVIEW_BYTES) {
+    setStatus(
+      status,
+      `Too large to preview here (${formatBytes(output.size)}); the model can read it with resources/read.`,
+    );
+    return;
+  }
+  setStatus(status, 'Reading…');
+  try {
+    const read = await view.readResource(output.uri);
+    const blob = read.contents[0] && 'blob' in read.contents[0] ? read.contents[0].blob : undefined;
+    if (!blob) throw new Error('the server sent no bytes');
+    const src = `data:${output.mimeType};base64,${blob}`;
+    body.replaceChildren(
+      kind === 'image'
+        ? h('img', { src, alt: output.name, class: 'preview' })
+        : h('audio', { src, controls: true }),
+    );
+    setStatus(status, '');
+  } catch (error) {
+    setStatus(status, `The output could not be read: ${(error as Error).message}`, 'error');
+  }
+}
+
+/** Shows a result: its stored output, the text it returned whole, or what went wrong. */
+async function show(result: CallToolResult): Promise<void> {
+  if (!host) return void (early = result);
+  if (result.isError)
+    return setStatus(status, resultText(result) || 'The tool failed without saying why.', 'error');
+  const output = linkedOutput(result);
+  if (!output) {
+    title.textContent = 'Output';
+    body.replaceChildren(h('pre', { class: 'lines' }, resultText(result)));
+    return setStatus(status, 'The output came back whole; nothing was stored.');
+  }
+  title.textContent = output.name;
+  const until = output.expiresAt ? new Date(output.expiresAt) : undefined;
+  facts.textContent = [
+    output.mimeType,
+    formatBytes(output.size),
+    until && `kept until ${until.toLocaleString()}`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  if (until && until.getTime() < Date.now())
+    return setStatus(
+      status,
+      `This output expired on ${until.toLocaleString()} and can no longer be read. Run the tool again for a fresh one.`,
+      'error',
+    );
+  const type = output.mimeType.split(';')[0]!.trim().toLowerCase();
+  if (type.startsWith('image/') || type.startsWith('audio/')) return preview(host, output);
+  const ctx: PanelContext = { host, output, body, nav, status };
+  const textual =
+    type.startsWith('text/') || type.endsWith('json') || type.endsWith('xml') || type.endsWith('+json');
+  if (!textual)
+    return setStatus(
+      status,
+      `A binary output (${type}); it has no pages to show. The model can read it with resources/read.`,
+    );
+  const panel = type === 'text/csv' ? csvPanel(ctx) : type.endsWith('json') ? jsonPanel(ctx) : textPanel(ctx);
+  nav.before(searchBox(ctx, panel));
+  await panel.start();
+}
+
+connectView({
+  name: 'output-viewer',
+  version: '1.0.0',
+  onToolResult: (result) => void show(result),
+  onToolCancelled: (reason) =>
+    setStatus(status, `The call was cancelled${reason ? `: ${reason}` : ''}.`, 'error'),
+})
+  .then((connection) => {
+    host = connection;
+    if (early) void show(early);
+  })
+  .catch((error: Error) => setStatus(status, `The host did not connect: ${error.message}`, 'error'));

@@ -1,0 +1,177 @@
+import { nodeCrypto } from '../crypto.ts';
+import { isJsonObject } from '../protocol/json.ts';
+import type { CallToolResult, JSONObject } from '../protocol/types.ts';
+import { ToolError, type ToolContext, type ToolDefinition } from '../tools/define.ts';
+import { approvalAnswer, approvalPath, askPerson } from './ask.ts';
+import {
+  APPROVAL_META_KEY,
+  approvedToolName,
+  DEFAULT_APPROVAL_TTL_MS,
+  type ApprovalOptions,
+  type ApprovalSpec,
+  type Proposal,
+} from './define.ts';
+import { dynamoApprovalLedger } from './dynamodb-ledger.ts';
+import { memoryApprovalLedger, type ApprovalLedger } from './ledger.ts';
+import { createProofCodec, type ProofBinding, type ProofCodec } from './proof.ts';
+
+/**
+ * The approval gate's checks, loaded on the first gated call: a gated tool's call proposes (or asks, or refuses), and
+ * its app-only executing tool runs the handler only for a proof this server issued for this caller, tool and
+ * arguments, before it expires, once. Every refusal says why and that nothing was done.
+ */
+
+interface Gate {
+  proofs: ProofCodec;
+  ledger: ApprovalLedger;
+  warned: boolean;
+}
+
+/** One gate per server (its options object): the key is derived and the ledger made on first use. */
+const gates = new WeakMap<ApprovalOptions, Gate>();
+const gateOf = (options: ApprovalOptions): Gate => {
+  let gate = gates.get(options);
+  if (!gate) {
+    gate = {
+      proofs: createProofCodec(options.secret),
+      ledger: options.ledger ?? memoryApprovalLedger(),
+      warned: false,
+    };
+    gates.set(options, gate);
+  }
+  return gate;
+};
+
+const binding = (tool: ToolDefinition, args: unknown, ctx: ToolContext): ProofBinding => ({
+  tool: tool.name,
+  arguments: args,
+  ...(ctx.principal !== undefined ? { principal: ctx.principal.key } : {}),
+});
+
+/** Records an approval as used; false when it was used before. A ledger that cannot be reached stops the call. */
+async function consume(gate: Gate, id: string, expiresAt: number, ctx: ToolContext): Promise<boolean> {
+  try {
+    return await gate.ledger.consume(id, expiresAt, { signal: ctx.signal });
+  } catch (error) {
+    ctx.log.error('approval ledger failed', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    throw new ToolError(
+      `The approval could not be recorded right now (request id ${ctx.requestId}), so nothing was done. Try again shortly.`,
+    );
+  }
+}
+
+/** The gated tool's call: the person's answer to an earlier question, or a proposal, a question, a refusal. */
+export async function propose(
+  tool: ToolDefinition,
+  args: JSONObject,
+  ctx: ToolContext,
+  options: ApprovalOptions,
+): Promise<unknown> {
+  const spec = tool.approval as ApprovalSpec;
+  const gate = gateOf(options);
+  const answer = approvalAnswer(ctx);
+  if (answer !== undefined) return answered(tool, args, ctx, gate, answer);
+  const description = await spec.describe(args, ctx);
+  const ttlMs = spec.ttlMs ?? DEFAULT_APPROVAL_TTL_MS;
+  const path = approvalPath(ctx, spec.view !== undefined);
+  if (path === 'elicit') {
+    const id = nodeCrypto().randomBytes(16).toString('base64url');
+    return askPerson(description, { id, expiresAt: Date.now() + ttlMs });
+  }
+  if (path === 'refuse')
+    throw new ToolError(
+      `This needs the person's approval first: ${description} This client can neither show the approval view ` +
+        `(MCP Apps) nor ask the person (elicitation), so nothing was done. Tell the person what you wanted to do; ` +
+        `it needs a client that does either.`,
+    );
+  const { proof, expiresAt } = gate.proofs.issue(binding(tool, args, ctx), ttlMs);
+  if (gate.proofs.ephemeral && !gate.warned) {
+    gate.warned = true;
+    ctx.log.warn('approval proofs are signed with a key random to this instance; set the server secret', {
+      tool: tool.name,
+    });
+  }
+  const until = new Date(expiresAt).toISOString();
+  const proposal: Proposal = {
+    tool: tool.name,
+    description,
+    arguments: args,
+    expiresAt: until,
+    approveWith: approvedToolName(tool.name),
+    proof,
+  };
+  const result: CallToolResult = {
+    content: [
+      {
+        type: 'text',
+        text:
+          `Waiting for the person's approval; nothing has been done yet. ${description} They can approve or reject ` +
+          `it in the approval view shown with this result until ${until}; the outcome reaches you as context. If ` +
+          `no view is shown, this client cannot ask them: tell the person what you wanted to do.`,
+      },
+    ],
+    _meta: { [APPROVAL_META_KEY]: proposal as unknown as JSONObject },
+  };
+  return result;
+}
+
+/** The retry after an elicitation: acts once on an approval, does nothing on anything else. */
+async function answered(
+  tool: ToolDefinition,
+  args: JSONObject,
+  ctx: ToolContext,
+  gate: Gate,
+  answer: 'approved' | 'declined',
+): Promise<unknown> {
+  const state = isJsonObject(ctx.requestState) ? ctx.requestState.approval : undefined;
+  if (!isJsonObject(state) || typeof state.id !== 'string' || typeof state.expiresAt !== 'number')
+    throw new ToolError(
+      `The answer came without the question it answers; call ${tool.name} again to be asked.`,
+    );
+  if (state.expiresAt < Date.now())
+    throw new ToolError(
+      `The question expired before it was answered, so nothing was done; call ${tool.name} again.`,
+    );
+  if (!(await consume(gate, state.id, state.expiresAt, ctx)))
+    throw new ToolError(
+      `This question was already answered; each approval acts at most once, so nothing more was done.`,
+    );
+  if (answer === 'declined') return `The person did not approve, so nothing was done.`;
+  ctx.log.info('approved action runs', { tool: tool.name, via: 'elicitation' });
+  return tool.handler(args, ctx);
+}
+
+/** The app-only executing tool: checks the proof, records it used, then records a rejection or runs the tool. */
+export async function execute(
+  tool: ToolDefinition,
+  input: { arguments: JSONObject; proof: string; decision: 'approve' | 'reject' },
+  ctx: ToolContext,
+  options: ApprovalOptions,
+): Promise<unknown> {
+  const gate = gateOf(options);
+  const checked = gate.proofs.check(input.proof, binding(tool, input.arguments, ctx));
+  if (checked === 'invalid') {
+    ctx.log.warn('approval proof refused', { tool: tool.name, reason: 'invalid' });
+    throw new ToolError(
+      `The approval proof does not match this call (it was not issued by this server for ${tool.name} with these ` +
+        `arguments and this caller), so nothing was done. Only the approval view can run ${tool.name}, after the ` +
+        `person approves; call ${tool.name} to propose it.`,
+    );
+  }
+  if (checked === 'expired')
+    throw new ToolError(
+      `This approval expired before it was used, so nothing was done; call ${tool.name} again.`,
+    );
+  if (!(await consume(gate, checked.id, checked.expiresAt, ctx))) {
+    ctx.log.warn('approval proof refused', { tool: tool.name, reason: 'used' });
+    throw new ToolError(
+      `This approval was already used: each approval runs ${tool.name} at most once, so nothing more was done. ` +
+        `Call ${tool.name} again to propose it anew.`,
+    );
+  }
+  if (input.decision === 'reject') return `The person rejected it, so nothing was done.`;
+  ctx.log.info('approved action runs', { tool: tool.name, via: 'view' });
+  return tool.handler(input.arguments, ctx);
+}

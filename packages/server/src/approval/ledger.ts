@@ -1,0 +1,27 @@
+/**
+ * Where used approvals are recorded, so each runs its action at most once: `consume` records an approval's id and
+ * says whether it was fresh. Records need to live only until the approval expires (a proof is refused after that
+ * anyway). Every instance that may serve an approval must share the ledger: the memory one suits one process (local
+ * runs, tests); a deployment uses DynamoDB (`dynamoApprovalLedger`).
+ */
+export interface ApprovalLedger {
+  /** Records `id` until `expiresAt` (epoch ms); true when it was not recorded before. Throws when unreachable. */
+  consume(id: string, expiresAt: number, options?: { signal?: AbortSignal }): Promise<boolean>;
+  /** True when every instance shares the records (not one process's memory). */
+  readonly shared: boolean;
+}
+
+/** A ledger in this process's memory (expired records are dropped as new ones come). */
+export function memoryApprovalLedger(now: () => number = Date.now): ApprovalLedger {
+  const used = new Map<string, number>();
+  return {
+    shared: false,
+    async consume(id, expiresAt) {
+      const at = now();
+      for (const [key, until] of used) if (until < at) used.delete(key);
+      if (used.has(id)) return false;
+      used.set(id, expiresAt);
+      return true;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { defineTool, type ToolDefinition } from '../tools/define.ts';
+import type { ViewDefinition } from '../views/define.ts';
+import type { ResultOffloader } from './offloader.ts';
+import type { OutputPager } from './paging/page.ts';
+
+/**
+ * `delete_output`: deletes one of the caller's stored outputs before it expires. It is destructive, so it is gated
+ * with `approval`: a call proposes (naming the output, its type, size and expiry), and the output is deleted only
+ * once the person approves. The server registers it when outputs are offloaded and their pages can be read
+ * (`deleteOutputTool` in the server options).
+ */
+
+export const DELETE_OUTPUT_TOOL = 'delete_output';
+
+export const DELETE_OUTPUT_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    uri: { type: 'string', minLength: 1, maxLength: 512 },
+  },
+  required: ['uri'],
+  additionalProperties: false,
+} as const;
+
+/** What the tool needs: the offloader (which may delete) and a reader (to tell what is there). */
+export interface DeleteOutputToolOptions {
+  offloader: ResultOffloader;
+  pager: OutputPager;
+  /** The approval view; without one only clients that can be asked (elicitation) can approve. */
+  view?: ViewDefinition;
+}
+
+/** What the tool does, loaded on its first call. */
+const run = () => import('./delete-output.ts');
+
+/** The built-in tool, bound to the offloader and a reader. */
+export function deleteOutputTool(options: DeleteOutputToolOptions): ToolDefinition {
+  const { offloader, pager } = options;
+  return defineTool({
+    name: DELETE_OUTPUT_TOOL,
+    title: 'Delete a stored output',
+    description:
+      'Deletes a stored output before it expires, once the person approves; nothing is deleted until then.',
+    inputSchema: DELETE_OUTPUT_INPUT_SCHEMA,
+    annotations: { destructiveHint: true, idempotentHint: true, readOnlyHint: false, openWorldHint: false },
+    approval: {
+      ...(options.view ? { view: options.view } : {}),
+      describe: async ({ uri }, ctx) => (await run()).proposeDeletion(pager, uri, ctx),
+    },
+    handler: async ({ uri }, ctx) => (await run()).deleteOutput(offloader, pager, uri, ctx),
+  });
+}

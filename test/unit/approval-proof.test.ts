@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { approvalAnswer, approvalPath } from '../../packages/server/src/approval/ask.ts';
+import { memoryApprovalLedger } from '../../packages/server/src/approval/ledger.ts';
+import { createProofCodec } from '../../packages/server/src/approval/proof.ts';
+
+/** The approval gate's pure parts: proofs, the ledger of used approvals, and how the person is asked. */
+
+const SECRET = 'sixteen bytes or more of secret';
+const binding = { tool: 'erase', arguments: { record: 'alpha', n: 1 }, principal: 'caller-a' };
+
+describe('approval proofs', () => {
+  it('a proof checks for exactly the binding it was issued for, in any key order', () => {
+    const codec = createProofCodec(SECRET);
+    const { proof, expiresAt } = codec.issue(binding, 60_000);
+    expect(proof).toMatch(/^a1\.[0-9a-z]+\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
+    const opened = codec.check(proof, { ...binding, arguments: { n: 1, record: 'alpha' } });
+    expect(opened).toEqual({ id: expect.any(String), expiresAt: Math.ceil(expiresAt / 1000) * 1000 });
+  });
+
+  it.each([
+    ['another caller', { ...binding, principal: 'caller-b' }],
+    ['no caller', { tool: binding.tool, arguments: binding.arguments }],
+    ['another tool', { ...binding, tool: 'erase_all' }],
+    ['other arguments', { ...binding, arguments: { record: 'alpha', n: 2 } }],
+  ])('%s: invalid', (_label, other) => {
+    const codec = createProofCodec(SECRET);
+    const { proof } = codec.issue(binding, 60_000);
+    expect(codec.check(proof, other)).toBe('invalid');
+  });
+
+  it('expires', () => {
+    let now = 1_000_000;
+    const codec = createProofCodec(SECRET, () => now);
+    const { proof } = codec.issue(binding, 60_000);
+    now += 59_000;
+    expect(codec.check(proof, binding)).not.toBe('expired');
+    now += 2_000;
+    expect(codec.check(proof, binding)).toBe('expired');
+  });
+
+  it.each([undefined, 42, '', 'a1', 'a2.abc.AAAAAAAAAAAAAAAAAAAAAA.' + 'A'.repeat(43), 'x'.repeat(10_000)])(
+    'malformed %j: invalid',
+    (proof) => {
+      expect(createProofCodec(SECRET).check(proof, binding)).toBe('invalid');
+    },
+  );
+
+  it('without a secret the key is this process’s own, and says so', () => {
+    const a = createProofCodec(undefined);
+    const b = createProofCodec(undefined);
+    expect(a.ephemeral).toBe(true);
+    expect(b.check(a.issue(binding, 60_000).proof, binding)).toBe('invalid');
+    expect(() => createProofCodec('short')).toThrow(/at least 16 bytes/);
+  });
+});
+
+describe('the memory ledger', () => {
+  it('records an id once, and forgets it after it expired', async () => {
+    let now = 0;
+    const ledger = memoryApprovalLedger(() => now);
+    expect(await ledger.consume('x', 1_000)).toBe(true);
+    expect(await ledger.consume('x', 1_000)).toBe(false);
+    now = 2_000;
+    expect(await ledger.consume('y', 3_000)).toBe(true);
+    expect(await ledger.consume('x', 3_000)).toBe(true);
+  });
+});
+
+describe('how the person is asked', () => {
+  const UI = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+  it.each([
+    ['capabilities unknown (handshake era), with a view', undefined, true, 'view'],
+    ['capabilities unknown, no view', undefined, false, 'refuse'],
+    ['shows views', UI, true, 'view'],
+    ['shows views and can be asked', { ...UI, elicitation: {} }, true, 'view'],
+    ['can be asked only', { elicitation: {} }, true, 'elicit'],
+    ['can be asked, the tool has no view', { elicitation: {} }, false, 'elicit'],
+    [
+      'shows views of another type only',
+      { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/x'] } } },
+      true,
+      'refuse',
+    ],
+    ['neither', {}, true, 'refuse'],
+  ] as const)('%s: %s', (_label, clientCapabilities, hasView, path) => {
+    expect(approvalPath({ ...(clientCapabilities ? { clientCapabilities } : {}) }, hasView)).toBe(path);
+  });
+
+  it.each([
+    [{ action: 'accept', content: { approve: true } }, 'approved'],
+    [{ action: 'accept', content: { approve: 'yes' } }, 'declined'],
+    [{ action: 'accept' }, 'declined'],
+    [{ action: 'decline', content: { approve: true } }, 'declined'],
+    [{ action: 'cancel' }, 'declined'],
+  ])('answer %j reads as %s', (response, answer) => {
+    expect(approvalAnswer({ inputResponses: { approval: response } })).toBe(answer);
+  });
+
+  it('no answer in a first call', () => {
+    expect(approvalAnswer({ inputResponses: {} })).toBeUndefined();
+  });
+});
