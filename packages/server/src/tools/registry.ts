@@ -4,7 +4,7 @@ import { errorFields } from '../log.ts';
 import { UnknownToolError } from '../protocol/errors.ts';
 import { listFingerprint } from '../protocol/cursor.ts';
 import type { CallToolResult, JsonSchema, Tool } from '../protocol/types.ts';
-import { ToolError, type ToolDefinition } from './define.ts';
+import { ToolError, type TaskSupport, type ToolDefinition } from './define.ts';
 import { AskError } from '../asking/types.ts';
 import { CallBudget, callStreams, CANCELLED, runWithin, TIMED_OUT, type CallOptions } from './budget.ts';
 import type { CallContext, Handler } from './budget.ts';
