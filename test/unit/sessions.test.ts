@@ -120,3 +120,44 @@ describe('sealed session ids', () => {
     expect(await sessions.open(id, undefined, signal())).toBeDefined();
   });
 });
+
+describe('sealed session ids under attack', () => {
+  it('stop opening, and stop being sealed, with a key removed from the secret (revoked) within minutes', async () => {
+    let now = Date.now();
+    let value = `${KEY_A}`;
+    const sessions = createSessions({ keys: async () => value }, () => now);
+    const before = await sessions.issue(CLAIMS, undefined, signal());
+    expect(await sessions.open(before, undefined, signal())).toBeDefined();
+    // KEY_A leaked: the operator replaces it. A warm instance that only ever sees ids of KEY_A must notice anyway.
+    value = KEY_B;
+    now += 5 * 60_000;
+    expect(await sessions.open(before, undefined, signal())).toBeUndefined();
+    const after = await sessions.issue(CLAIMS, undefined, signal());
+    expect(await createSessions({ keys: [KEY_B] }).open(after, undefined, signal())).toBeDefined();
+  });
+
+  it('keep the keys they have when the secret store fails at a refresh, and read it at most once a minute', async () => {
+    let now = 0;
+    let reads = 0;
+    let failing = false;
+    const sessions = createSessions(
+      {
+        keys: async () => {
+          reads++;
+          if (failing) throw new Error('secret store unreachable');
+          return KEY_A;
+        },
+      },
+      () => now,
+    );
+    const id = await sessions.issue(CLAIMS, undefined, signal());
+    failing = true;
+    now += 5 * 60_000;
+    expect(await sessions.open(id, undefined, signal())).toBeDefined();
+    expect(await sessions.open(id, undefined, signal())).toBeDefined();
+    expect(reads).toBe(2);
+    now += 60_001;
+    expect(await sessions.open(id, undefined, signal())).toBeDefined();
+    expect(reads).toBe(3);
+  });
+});
