@@ -161,3 +161,27 @@ describe('sealed session ids under attack', () => {
     expect(reads).toBe(3);
   });
 });
+
+describe('sealed session ids of hostile or unusual declarations', () => {
+  const huge = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`cap-${i}`, {}]));
+  it.each([
+    ['thousands of capability names', { ...huge(5_000), elicitation: { form: {} } }],
+    [
+      'capabilities in non-ASCII text just under the size cap',
+      { elicitation: {}, x: { t: '€'.repeat(990) } },
+    ],
+    ['capabilities of escaped control characters', { elicitation: {}, x: { t: '\u0001'.repeat(160) } }],
+  ])('stay small enough to open again: %s', async (_label, capabilities) => {
+    const sessions = createSessions({ keys: [KEY_A] });
+    const clientInfo = { name: '\u0000'.repeat(64), version: '😀'.repeat(40), title: '€'.repeat(64) };
+    const id = await sessions.issue(
+      { protocolVersion: '2025-11-25', capabilities, clientInfo },
+      undefined,
+      signal(),
+    );
+    expect(id.length).toBeLessThanOrEqual(4_096);
+    const opened = await sessions.open(id, undefined, signal());
+    expect(opened).toBeDefined();
+    expect(opened!.capabilities.elicitation).toBeDefined();
+  });
+});
