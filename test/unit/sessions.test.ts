@@ -160,6 +160,22 @@ describe('sealed session ids under attack', () => {
     expect(await sessions.open(id, undefined, signal())).toBeDefined();
     expect(reads).toBe(3);
   });
+  it('open under one spelling only: other base64url spellings of the same bytes are unknown sessions', async () => {
+    const sessions = createSessions({ keys: [KEY_A] });
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    let spellings = 0;
+    // Ids of each length modulo 3 (slack bits in the last character, or none).
+    for (const name of ['a', 'ab', 'abc']) {
+      const id = await sessions.issue({ ...CLAIMS, clientInfo: { name } }, undefined, signal());
+      const bytes = Buffer.from(id, 'base64url');
+      const variants = [...alphabet].flatMap((c) => [id.slice(0, -1) + c, id + c]);
+      for (const variant of variants.filter((v) => v !== id && Buffer.from(v, 'base64url').equals(bytes))) {
+        spellings++;
+        expect(await sessions.open(variant, undefined, signal())).toBeUndefined();
+      }
+    }
+    expect(spellings).toBeGreaterThan(0);
+  });
 });
 
 describe('sealed session ids of hostile or unusual declarations', () => {

@@ -103,11 +103,15 @@ export function sealSession(
   return Buffer.concat([Buffer.from([VERSION]), key.id, iv, cipher.getAuthTag(), body]).toString('base64url');
 }
 
-/** The key id an id names, or undefined when it is not shaped like one of ours. */
+/**
+ * The key id an id names, or undefined when it is not shaped like one of ours. Only the one spelling we issue is
+ * read: base64url decoding ignores a last character's spare bits and a dangling character, and a second spelling
+ * of the same session would be a second identity for everything bound to the id (the questions asked of it).
+ */
 export function sessionKeyId(id: string): Buffer | undefined {
   if (id.length > MAX_ID_CHARS || !/^[A-Za-z0-9_-]+$/.test(id)) return undefined;
   const raw = Buffer.from(id, 'base64url');
-  if (raw.length <= HEADER_BYTES || raw[0] !== VERSION) return undefined;
+  if (raw.length <= HEADER_BYTES || raw[0] !== VERSION || raw.toString('base64url') !== id) return undefined;
   return raw.subarray(1, 1 + KID_BYTES);
 }
 
