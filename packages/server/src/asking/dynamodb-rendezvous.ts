@@ -120,17 +120,21 @@ export function dynamoRendezvous(options: DynamoRendezvousOptions): RendezvousSt
     async close(slot, askId, signal) {
       const { sdk, client } = await load();
       try {
-        await client.send(
+        const out = await client.send(
           new sdk.DeleteItemCommand({
             TableName,
             Key: keyOf(slot),
             ConditionExpression: 'askId = :askId',
             ExpressionAttributeValues: { ':askId': { S: askId } },
+            ReturnValues: 'ALL_OLD',
           }),
           { abortSignal: signal },
         );
+        const removed = out.Attributes as Item | undefined;
+        return removed?.state?.S === 'answered' ? (JSON.parse(removed.answer!.S!) as Answer) : undefined;
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
+        return undefined;
       }
     },
   };

@@ -46,8 +46,11 @@ export interface RendezvousStore {
   cancel(slot: string, caller: string, now: number, signal?: AbortSignal): Promise<true | Refusal>;
   /** The question's outcome, or undefined while it still waits. */
   read(slot: string, askId: string, now: number, signal?: AbortSignal): Promise<Settled | undefined>;
-  /** Removes the question (answered, given up): a late answer then finds nothing. */
-  close(slot: string, askId: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Removes the question (answered, given up): a later answer then finds nothing. Settles with the answer it held
+   * when removed, if any: removal and an answer being written are atomic, so exactly one of them wins.
+   */
+  close(slot: string, askId: string, signal?: AbortSignal): Promise<Answer | undefined>;
 }
 
 /** A store and how often a waiting call reads it. */
@@ -102,7 +105,10 @@ export function memoryRendezvous(): RendezvousStore {
       return item.expiresAt <= now ? { state: 'gone' } : undefined;
     },
     async close(slot, askId) {
-      if (items.get(slot)?.askId === askId) items.delete(slot);
+      const item = items.get(slot);
+      if (item?.askId !== askId) return undefined;
+      items.delete(slot);
+      return item.state === 'answered' ? item.answer : undefined;
     },
   };
 }

@@ -1,0 +1,79 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callerOf, parseWireId } from '../../packages/server/src/asking/ask-ids.ts';
+import { midCallAsker } from '../../packages/server/src/asking/mid-call.ts';
+import { dynamoRendezvous } from '../../packages/server/src/asking/dynamodb-rendezvous.ts';
+import { memoryRendezvous } from '../../packages/server/src/asking/rendezvous.ts';
+import type { RendezvousStore } from '../../packages/server/src/asking/rendezvous.ts';
+import type { JSONObject } from '../../packages/server/src/protocol/types.ts';
+import { silentLogger } from '../../packages/server/src/log.ts';
+import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
+
+// The rendezvous of a mid-call question and its answer, on each store: what a client that races, retries or
+// replays gets, and what the waiting call sees. The answer is written as another instance writes it (straight into
+// the store, nothing wakes the wait), so only what the store holds reaches the call.
+
+let dynamo: LocalDynamo;
+
+beforeAll(async () => {
+  dynamo = await startLocalDynamo('rendezvous-under-test');
+});
+
+afterAll(async () => {
+  await dynamo?.close();
+});
+
+const SESSION = {
+  id: 'session-under-test',
+  protocolVersion: '2025-11-25',
+  capabilities: { elicitation: {} },
+};
+const QUESTION = {
+  method: 'elicitation/create' as const,
+  params: { message: 'Delete it?', requestedSchema: { type: 'object', properties: {} } as JSONObject },
+};
+
+/** An asker whose call has `budgetMs` left, reading the store every `pollMs`; `sent` holds what went out. */
+function asking(store: RendezvousStore, budgetMs: number, pollMs: number) {
+  const sent: JSONObject[] = [];
+  const asker = midCallAsker({
+    live: { send: (message) => void sent.push(message as unknown as JSONObject) },
+    rendezvous: { store, pollIntervalMs: pollMs },
+    session: SESSION,
+    callId: 1,
+    log: silentLogger,
+  });
+  const started = Date.now();
+  const call = { signal: new AbortController().signal, remainingMs: () => budgetMs - (Date.now() - started) };
+  return { ask: asker.ask(QUESTION, call), sent };
+}
+
+/** Waits for the question to go out; its slot and askId. */
+async function question(sent: JSONObject[]) {
+  while (!sent.length) await sleep(5);
+  return parseWireId(sent[0]!.id)!;
+}
+
+describe.each([
+  ['memory', () => memoryRendezvous()],
+  [
+    'DynamoDB',
+    () =>
+      dynamoRendezvous({
+        table: dynamo.tableName,
+        endpoint: dynamo.endpoint,
+        credentials: LOCAL_DYNAMO_CREDENTIALS,
+      }),
+  ],
+])('the rendezvous in %s', (_label, makeStore) => {
+  it('an answer accepted just before the wait times out reaches the call, not a timeout', async () => {
+    const store = makeStore();
+    // 1.6 s of budget: the wait ends after 0.6 s; the only read is the first one.
+    const { ask, sent } = asking(store, 1_600, 60_000);
+    const { slot, askId } = await question(sent);
+    await sleep(300);
+    const answer = { result: { action: 'decline' } };
+    expect(await store.answer(slot, askId, callerOf(SESSION.id, undefined), answer, Date.now())).toBe(true);
+    await expect(ask).resolves.toEqual({ action: 'decline' });
+  });
+});
