@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerOf, parseWireId } from '../../packages/server/src/asking/ask-ids.ts';
+import { answerDesk } from '../../packages/server/src/asking/desk.ts';
 import { midCallAsker } from '../../packages/server/src/asking/mid-call.ts';
 import { dynamoRendezvous } from '../../packages/server/src/asking/dynamodb-rendezvous.ts';
 import { memoryRendezvous } from '../../packages/server/src/asking/rendezvous.ts';
@@ -75,5 +76,20 @@ describe.each([
     const answer = { result: { action: 'decline' } };
     expect(await store.answer(slot, askId, callerOf(SESSION.id, undefined), answer, Date.now())).toBe(true);
     await expect(ask).resolves.toEqual({ action: 'decline' });
+  });
+
+  it('an answer over 256 KB in UTF-8 (not in characters) reaches the call as unusable, not as a store failure', async () => {
+    const store = makeStore();
+    const { ask, sent } = asking(store, 10_000, 20);
+    const { slot, askId } = await question(sent);
+    // 150,000 characters, 450,000 bytes: under a 1 MiB body, over a DynamoDB item.
+    const message = {
+      jsonrpc: '2.0',
+      id: `${slot}.${askId}`,
+      result: { action: 'accept', note: '€'.repeat(150_000) },
+    };
+    const desk = answerDesk({ store, pollIntervalMs: 20 });
+    expect(await desk.deliver(message, { session: SESSION }, silentLogger)).toBe('accepted');
+    await expect(ask).rejects.toThrow("The client's answer could not be used: it was larger than 256 KB.");
   });
 });
