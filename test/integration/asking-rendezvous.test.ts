@@ -93,3 +93,21 @@ describe.each([
     await expect(ask).rejects.toThrow("The client's answer could not be used: it was larger than 256 KB.");
   });
 });
+
+describe('a waiting call', () => {
+  it('ends on time with a store whose read outlasts the wait (a store that ignores the signal)', async () => {
+    const store = memoryRendezvous();
+    const slow: RendezvousStore = {
+      ...store,
+      read: async (...args) => {
+        await sleep(900);
+        return store.read(...args);
+      },
+    };
+    // The wait ends 0.5 s in, during the first read; the next read would come 5 s later.
+    const started = Date.now();
+    const { ask } = asking(slow, 1_500, 5_000);
+    await expect(ask).rejects.toThrow(/^No answer came within/);
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+});
