@@ -78,6 +78,38 @@ describe.each([
     await expect(ask).resolves.toEqual({ action: 'decline' });
   });
 
+  it('refuses what no waiting question of that caller asked for, and changes nothing', async () => {
+    const store = makeStore();
+    const me = callerOf(SESSION.id, undefined);
+    const other = callerOf('another-session', undefined);
+    const slot = 'S'.repeat(22);
+    const askId = `A${Date.now()}`.padEnd(22, 'a');
+    const now = Date.now();
+    const answer = { result: { action: 'accept', content: {} } };
+    // Before the question is recorded: nothing is written, so nothing pre-answers it.
+    expect(await store.answer(slot, askId, me, answer, now)).toBe('unknown');
+    expect(await store.cancel(slot, me, now)).toBe('unknown');
+    await store.open({ slot, askId, caller: me, expiresAt: now + 60_000 });
+    expect(await store.read(slot, askId, now)).toBeUndefined();
+    // Another caller, a guessed askId: refused; the question still waits.
+    expect(await store.answer(slot, askId, other, answer, now)).toBe('other-caller');
+    expect(await store.cancel(slot, other, now)).toBe('other-caller');
+    expect(await store.answer(slot, 'B'.repeat(22), me, answer, now)).toBe('unknown');
+    expect(await store.answer(slot, askId, me, answer, now + 60_000)).toBe('expired');
+    expect(await store.read(slot, askId, now)).toBeUndefined();
+    // The answer, then its replay and a cancellation after it: refused, the first answer stands.
+    expect(await store.answer(slot, askId, me, { result: { action: 'decline' } }, now)).toBe(true);
+    expect(await store.answer(slot, askId, me, answer, now)).toBe('settled');
+    expect(await store.cancel(slot, me, now)).toBe('settled');
+    expect(await store.read(slot, askId, now)).toEqual({
+      state: 'answered',
+      answer: { result: { action: 'decline' } },
+    });
+    // Removed: a late answer finds nothing.
+    expect(await store.close(slot, askId)).toEqual({ result: { action: 'decline' } });
+    expect(await store.answer(slot, askId, me, answer, now)).toBe('unknown');
+  });
+
   it('an answer over 256 KB in UTF-8 (not in characters) reaches the call as unusable, not as a store failure', async () => {
     const store = makeStore();
     const { ask, sent } = asking(store, 10_000, 20);
