@@ -8,6 +8,7 @@ import { memoryRendezvous } from '../../packages/server/src/asking/rendezvous.ts
 import type { RendezvousStore } from '../../packages/server/src/asking/rendezvous.ts';
 import type { JSONObject } from '../../packages/server/src/protocol/types.ts';
 import { silentLogger } from '../../packages/server/src/log.ts';
+import type { InstrumentClient } from '../../packages/server/src/instrument.ts';
 import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
 
 // The rendezvous of a mid-call question and its answer, on each store: what a client that races, retries or
@@ -105,9 +106,10 @@ describe.each([
       state: 'answered',
       answer: { result: { action: 'decline' } },
     });
-    // Removed: a late answer finds nothing.
+    // Removed: a late answer finds nothing to answer.
     expect(await store.close(slot, askId)).toEqual({ result: { action: 'decline' } });
-    expect(await store.answer(slot, askId, me, answer, now)).toBe('unknown');
+    expect(await store.answer(slot, askId, me, answer, now)).not.toBe(true);
+    expect(await store.read(slot, askId, now)).toEqual({ state: 'gone' });
   });
 
   it('an answer over 256 KB in UTF-8 (not in characters) reaches the call as unusable, not as a store failure', async () => {
@@ -141,5 +143,61 @@ describe('a waiting call', () => {
     const { ask } = asking(slow, 1_500, 5_000);
     await expect(ask).rejects.toThrow(/^No answer came within/);
     expect(Date.now() - started).toBeLessThan(1_500);
+  });
+});
+
+/** A client whose first response to one of `commands` is lost after DynamoDB acted on it: the SDK sends it again. */
+function losingFirst(...commands: string[]): InstrumentClient {
+  return (client) => {
+    let lost = false;
+    const stack = (client as unknown as { middlewareStack: { add: (...args: unknown[]) => void } })
+      .middlewareStack;
+    stack.add(
+      (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) =>
+        async (args: unknown) => {
+          const out = await next(args);
+          if (commands.includes(context.commandName ?? '') && !lost) {
+            lost = true;
+            throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+          }
+          return out;
+        },
+      { step: 'deserialize', priority: 'high' },
+    );
+    return client;
+  };
+}
+
+describe('the DynamoDB rendezvous when a write succeeded and its response was lost (the SDK retries it)', () => {
+  const store = (instrument?: InstrumentClient) =>
+    dynamoRendezvous({
+      table: dynamo.tableName,
+      endpoint: dynamo.endpoint,
+      credentials: LOCAL_DYNAMO_CREDENTIALS,
+      ...(instrument ? { instrument } : {}),
+    });
+  const me = callerOf(SESSION.id, undefined);
+  const answer = { result: { action: 'accept', content: {} } };
+
+  it('an answer written on the first attempt is accepted, not refused as its own replay', async () => {
+    const slot = `L${Date.now()}`.padEnd(22, 'l');
+    const askId = 'C'.repeat(22);
+    await store().open({ slot, askId, caller: me, expiresAt: Date.now() + 60_000 });
+    expect(await store(losingFirst('UpdateItemCommand')).answer(slot, askId, me, answer, Date.now())).toBe(
+      true,
+    );
+    // A replay by the client is still refused.
+    expect(await store().answer(slot, askId, me, answer, Date.now())).toBe('settled');
+  });
+
+  it('a question removed on the first attempt still hands back the answer it held', async () => {
+    const slot = `R${Date.now()}`.padEnd(22, 'r');
+    const askId = 'D'.repeat(22);
+    await store().open({ slot, askId, caller: me, expiresAt: Date.now() + 60_000 });
+    expect(await store().answer(slot, askId, me, answer, Date.now())).toBe(true);
+    expect(await store(losingFirst('UpdateItemCommand', 'DeleteItemCommand')).close(slot, askId)).toEqual(
+      answer,
+    );
+    expect(await store().answer(slot, askId, me, answer, Date.now())).not.toBe(true);
   });
 });

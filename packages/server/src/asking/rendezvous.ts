@@ -47,8 +47,9 @@ export interface RendezvousStore {
   /** The question's outcome, or undefined while it still waits. */
   read(slot: string, askId: string, now: number, signal?: AbortSignal): Promise<Settled | undefined>;
   /**
-   * Removes the question (answered, given up): a later answer then finds nothing. Settles with the answer it held
-   * when removed, if any: removal and an answer being written are atomic, so exactly one of them wins.
+   * Removes or closes the question (answered, given up): a later answer then finds nothing to answer. Settles with
+   * the answer it held when closed, if any: closing and an answer being written are atomic, so exactly one of them
+   * wins; closing again hands back the same answer.
    */
   close(slot: string, askId: string, signal?: AbortSignal): Promise<Answer | undefined>;
 }
