@@ -116,7 +116,7 @@ describe('authorization mechanism of the stack', () => {
     expect(api.Properties.CorsConfiguration).toMatchObject({
       AllowOrigins: ['https://app.example.com'],
       AllowMethods: ['POST', 'GET'],
-      ExposeHeaders: ['www-authenticate'],
+      ExposeHeaders: ['www-authenticate', 'mcp-session-id'],
     });
   });
 

@@ -59,7 +59,7 @@ describe('CORS headers on answers to browser origins', () => {
       LOCAL_ORIGINS,
       {
         'access-control-allow-origin': 'http://localhost:5173',
-        'access-control-expose-headers': 'www-authenticate',
+        'access-control-expose-headers': 'www-authenticate, mcp-session-id',
         vary: 'origin',
       },
     ],
@@ -81,7 +81,7 @@ describe('the transport answers allowed browser origins with CORS headers', () =
     });
     expect(ok.headers).toEqual({
       'access-control-allow-origin': 'https://app.example.com',
-      'access-control-expose-headers': 'www-authenticate',
+      'access-control-expose-headers': 'www-authenticate, mcp-session-id',
       vary: 'origin',
       'content-type': 'application/json',
     });
@@ -93,5 +93,28 @@ describe('the transport answers allowed browser origins with CORS headers', () =
   it('never for a request without an Origin, whose answer is unchanged', async () => {
     const res = await send(server, { body: { jsonrpc: '2.0', id: 1, method: 'ping' } });
     expect(res.headers).toEqual({ 'content-type': 'application/json' });
+  });
+
+  it('lets the page read the Mcp-Session-Id that initialize issues (else a browser client is never asked)', async () => {
+    const withSessions = createMcpServer({
+      info: { name: 'cors-sessions', version: '1.0.0' },
+      http: { allowedOrigins: ['https://app.example.com'] },
+      sessions: { keys: ['cors-session-key-0123456789abcdefghij'] },
+    });
+    const res = await send(withSessions, {
+      headers: { origin: 'https://app.example.com', 'mcp-protocol-version': '2025-11-25' },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'page', version: '1' },
+        },
+      },
+    });
+    expect(res.headers['mcp-session-id']).toBeDefined();
+    expect(res.headers['access-control-expose-headers']?.split(/,\s*/)).toContain('mcp-session-id');
   });
 });

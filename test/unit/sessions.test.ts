@@ -120,3 +120,84 @@ describe('sealed session ids', () => {
     expect(await sessions.open(id, undefined, signal())).toBeDefined();
   });
 });
+
+describe('sealed session ids under attack', () => {
+  it('stop opening, and stop being sealed, with a key removed from the secret (revoked) within minutes', async () => {
+    let now = Date.now();
+    let value = `${KEY_A}`;
+    const sessions = createSessions({ keys: async () => value }, () => now);
+    const before = await sessions.issue(CLAIMS, undefined, signal());
+    expect(await sessions.open(before, undefined, signal())).toBeDefined();
+    // KEY_A leaked: the operator replaces it. A warm instance that only ever sees ids of KEY_A must notice anyway.
+    value = KEY_B;
+    now += 5 * 60_000;
+    expect(await sessions.open(before, undefined, signal())).toBeUndefined();
+    const after = await sessions.issue(CLAIMS, undefined, signal());
+    expect(await createSessions({ keys: [KEY_B] }).open(after, undefined, signal())).toBeDefined();
+  });
+
+  it('keep the keys they have when the secret store fails at a refresh, and read it at most once a minute', async () => {
+    let now = 0;
+    let reads = 0;
+    let failing = false;
+    const sessions = createSessions(
+      {
+        keys: async () => {
+          reads++;
+          if (failing) throw new Error('secret store unreachable');
+          return KEY_A;
+        },
+      },
+      () => now,
+    );
+    const id = await sessions.issue(CLAIMS, undefined, signal());
+    failing = true;
+    now += 5 * 60_000;
+    expect(await sessions.open(id, undefined, signal())).toBeDefined();
+    expect(await sessions.open(id, undefined, signal())).toBeDefined();
+    expect(reads).toBe(2);
+    now += 60_001;
+    expect(await sessions.open(id, undefined, signal())).toBeDefined();
+    expect(reads).toBe(3);
+  });
+  it('open under one spelling only: other base64url spellings of the same bytes are unknown sessions', async () => {
+    const sessions = createSessions({ keys: [KEY_A] });
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    let spellings = 0;
+    // Ids of each length modulo 3 (slack bits in the last character, or none).
+    for (const name of ['a', 'ab', 'abc']) {
+      const id = await sessions.issue({ ...CLAIMS, clientInfo: { name } }, undefined, signal());
+      const bytes = Buffer.from(id, 'base64url');
+      const variants = [...alphabet].flatMap((c) => [id.slice(0, -1) + c, id + c]);
+      for (const variant of variants.filter((v) => v !== id && Buffer.from(v, 'base64url').equals(bytes))) {
+        spellings++;
+        expect(await sessions.open(variant, undefined, signal())).toBeUndefined();
+      }
+    }
+    expect(spellings).toBeGreaterThan(0);
+  });
+});
+
+describe('sealed session ids of hostile or unusual declarations', () => {
+  const huge = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`cap-${i}`, {}]));
+  it.each([
+    ['thousands of capability names', { ...huge(5_000), elicitation: { form: {} } }],
+    [
+      'capabilities in non-ASCII text just under the size cap',
+      { elicitation: {}, x: { t: '€'.repeat(990) } },
+    ],
+    ['capabilities of escaped control characters', { elicitation: {}, x: { t: '\u0001'.repeat(160) } }],
+  ])('stay small enough to open again: %s', async (_label, capabilities) => {
+    const sessions = createSessions({ keys: [KEY_A] });
+    const clientInfo = { name: '\u0000'.repeat(64), version: '😀'.repeat(40), title: '€'.repeat(64) };
+    const id = await sessions.issue(
+      { protocolVersion: '2025-11-25', capabilities, clientInfo },
+      undefined,
+      signal(),
+    );
+    expect(id.length).toBeLessThanOrEqual(4_096);
+    const opened = await sessions.open(id, undefined, signal());
+    expect(opened).toBeDefined();
+    expect(opened!.capabilities.elicitation).toBeDefined();
+  });
+});

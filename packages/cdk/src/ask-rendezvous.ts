@@ -76,11 +76,14 @@ export class AskRendezvous extends Construct {
     );
   }
 
-  /** Least privilege: the four item operations of the rendezvous, on this table only. */
+  /**
+   * Least privilege: the three item operations of the rendezvous, on this table only (no delete: a question is
+   * closed and the TTL removes it).
+   */
   grantQuestions(grantee: iam.IGrantable): iam.Grant {
     return iam.Grant.addToPrincipal({
       grantee,
-      actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+      actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       resourceArns: [this.table.tableArn],
     });
   }

@@ -17,6 +17,7 @@ export const MCP_CORS_HEADERS = [
   'mcp-method',
   'mcp-name',
   'last-event-id',
+  'mcp-session-id',
 ] as const;
 
 /** Properties of an {@link McpHttpApi}. */
@@ -153,8 +154,8 @@ export class McpHttpApi extends Construct {
                 ? [apigw.CorsHttpMethod.POST, apigw.CorsHttpMethod.GET]
                 : [apigw.CorsHttpMethod.POST],
               allowHeaders: [...MCP_CORS_HEADERS, ...(props.extraCorsHeaders ?? [])],
-              // A browser client must read the 401/403 challenge to find the authorization server.
-              exposeHeaders: ['www-authenticate'],
+              // A browser client must read the 401/403 challenge to find the authorization server, and its session.
+              exposeHeaders: ['www-authenticate', 'mcp-session-id'],
               maxAge: Duration.hours(1),
             },
           }

@@ -15,8 +15,9 @@ export interface SessionSecretProps {
 
 /**
  * The key that seals handshake-era session ids (`Mcp-Session-Id`, docs/asking.md): a generated Secrets Manager
- * secret the MCP function reads once per container (MCP_SESSION_SECRET_ARN). Every instance opens every session
- * with it. To rotate, put a new key in front of the old one (comma-separated) and drop the old one a day later.
+ * secret the MCP function reads on first need and again every five minutes (MCP_SESSION_SECRET_ARN). Every instance
+ * opens every session with it. To rotate, put a new key in front of the old one (comma-separated) and drop the old
+ * one a day later; a key dropped from the secret stops working everywhere within five minutes.
  */
 export class SessionSecret extends Construct {
   readonly secret: secretsmanager.Secret;

@@ -44,7 +44,7 @@ describe('AskRendezvous', () => {
     expect(policy.Properties.PolicyDocument.Statement).toEqual([
       {
         Effect: 'Allow',
-        Action: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+        Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
         Resource: { 'Fn::GetAtt': [tableId, 'Arn'] },
       },
     ]);

@@ -401,7 +401,7 @@ describe('McpEndpoint with api rest-streaming', () => {
     expect(mcp.resource.Properties.Environment.Variables.MCP_ASK_TABLE).toEqual({ Ref: askId });
     expect(mcp.statements).toContainEqual({
       Effect: 'Allow',
-      Action: ['dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
       Resource: { 'Fn::GetAtt': [askId, 'Arn'] },
     });
     for (const fn of [companion, worker]) expect(JSON.stringify(fn.statements)).not.toContain(askId);

@@ -113,6 +113,7 @@ describe('McpHttpApi', () => {
         'mcp-protocol-version',
         'mcp-method',
         'mcp-name',
+        'mcp-session-id',
       ]),
     );
   });
@@ -130,7 +131,7 @@ describe('McpHttpApi', () => {
     const [, api] = only(template, 'AWS::ApiGatewayV2::Api');
     expect(api.Properties.CorsConfiguration).toMatchObject({
       AllowMethods: ['POST', 'GET'],
-      ExposeHeaders: ['www-authenticate'],
+      ExposeHeaders: ['www-authenticate', 'mcp-session-id'],
     });
   });
 

@@ -160,7 +160,7 @@ describe('McpRestApi', () => {
     expect(headers['method.response.header.Access-Control-Allow-Origin']).toBe("'https://app.example.com'");
     expect(headers['method.response.header.Access-Control-Allow-Methods']).toBe("'POST,GET,DELETE'");
     expect(headers['method.response.header.Access-Control-Allow-Headers']).toMatch(
-      /content-type,accept,authorization,mcp-protocol-version,mcp-method,mcp-name,last-event-id,mcp-param-region/,
+      /content-type,accept,authorization,mcp-protocol-version,mcp-method,mcp-name,last-event-id,mcp-session-id,mcp-param-region/,
     );
   });
 

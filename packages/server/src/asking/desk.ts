@@ -24,14 +24,18 @@ export interface AnswerSender {
 /** What became of a delivery: written, refused (nothing waits for it from this caller), or the store failed. */
 export type Delivery = 'accepted' | 'refused' | 'failed';
 
-/** Largest answer kept whole (a DynamoDB item holds 400 KB); a larger one reaches the call as a failure. */
-const MAX_ANSWER_CHARS = 256 * 1024;
+/**
+ * Largest answer kept whole, in UTF-8 bytes as the store keeps it (a DynamoDB item holds 400 KB); a larger one
+ * reaches the call as a failure instead of failing the write (a 503 the client would retry for nothing).
+ */
+const MAX_ANSWER_BYTES = 256 * 1024;
 /** Most characters of a client's error message kept for the tool. */
 const MAX_ERROR_CHARS = 512;
 
 /** The answer as the waiting call will see it. */
 function answerOf(message: JSONObject): Answer {
-  if (JSON.stringify(message).length > MAX_ANSWER_CHARS) return { failure: 'it was larger than 256 KB' };
+  if (Buffer.byteLength(JSON.stringify(message)) > MAX_ANSWER_BYTES)
+    return { failure: 'it was larger than 256 KB' };
   if (isJsonObject(message.error)) {
     const { code, message: text } = message.error;
     return {

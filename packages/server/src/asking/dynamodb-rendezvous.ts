@@ -1,4 +1,5 @@
 import { awsClientConfig, lazyAwsClient } from '../aws-client.ts';
+import { nodeCrypto } from '../crypto.ts';
 import { RendezvousTableAttributes, type DynamoRendezvousOptions } from './stores.ts';
 import type { Answer, Refusal, RendezvousStore, Settled } from './rendezvous.ts';
 
@@ -38,7 +39,11 @@ async function getItem(table: Table, slot: string, signal?: AbortSignal): Promis
   return out.Item as Item | undefined;
 }
 
-/** A conditional update that settles a waiting question; the refusal when it waits for nothing of this caller. */
+/**
+ * A conditional update that settles a waiting question; the refusal when it waits for nothing of this caller. The
+ * write carries a token of its own, so that when the SDK sends it again (its first response was lost after the
+ * table took it) the failed condition is recognised as this write's own success, not refused as a replay.
+ */
 async function settle(
   table: Table,
   slot: string,
@@ -49,12 +54,13 @@ async function settle(
   signal?: AbortSignal,
 ): Promise<true | Refusal> {
   const { sdk, client } = await table.load();
+  const writer = nodeCrypto().randomBytes(12).toString('base64url');
   try {
     await client.send(
       new sdk.UpdateItemCommand({
         TableName: table.name,
         Key: keyOf(slot),
-        UpdateExpression: values.answer ? 'SET #state = :state, answer = :answer' : 'SET #state = :state',
+        UpdateExpression: `SET #state = :state, writer = :writer${values.answer ? ', answer = :answer' : ''}`,
         ConditionExpression:
           `caller = :caller AND #state = :waiting AND #until > :now` + (askId ? ' AND askId = :askId' : ''),
         ExpressionAttributeNames: { '#state': 'state', '#until': 'until' },
@@ -62,6 +68,7 @@ async function settle(
           ':state': { S: values.state },
           ':waiting': { S: 'waiting' },
           ':caller': { S: caller },
+          ':writer': { S: writer },
           ':now': { N: String(now) },
           ...(askId ? { ':askId': { S: askId } } : {}),
           ...(values.answer ? { ':answer': { S: JSON.stringify(values.answer) } } : {}),
@@ -72,16 +79,18 @@ async function settle(
     return true;
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
-    return refusalOf(await getItem(table, slot, signal).catch(() => undefined), askId, caller, now);
+    const item = await getItem(table, slot, signal).catch(() => undefined);
+    return item?.writer?.S === writer ? true : refusalOf(item, askId, caller, now);
   }
 }
 
 /**
  * Questions in a DynamoDB table, one item per waiting call: `pk` (the call's slot), `askId`, `caller`, `state`,
- * `until` (epoch ms after which no answer is taken), the answer as JSON, and `expiresAt` (the TTL, epoch seconds).
- * An answer and a cancellation are conditional updates (this question, this caller, still waiting, in time), so no
- * replay or foreign answer is ever written; reads are strongly consistent, so a waiting call sees an answer on its
- * next read. The SDK is imported on first use and is provided by the Lambda runtime.
+ * `until` (epoch ms after which no answer is taken), the answer as JSON, the token of the write that settled it
+ * (`writer`), and `expiresAt` (the TTL, epoch seconds). An answer and a cancellation are conditional updates (this
+ * question, this caller, still waiting, in time), so no replay or foreign answer is ever written; reads are strongly
+ * consistent, so a waiting call sees an answer on its next read. Every write stays right when the SDK sends it a
+ * second time. The SDK is imported on first use and is provided by the Lambda runtime.
  */
 export function dynamoRendezvous(options: DynamoRendezvousOptions): RendezvousStore {
   const load = lazyAwsClient(
@@ -111,26 +120,33 @@ export function dynamoRendezvous(options: DynamoRendezvousOptions): RendezvousSt
       settle(table, slot, undefined, caller, { state: 'cancelled' }, now, signal),
     async read(slot, askId, now, signal): Promise<Settled | undefined> {
       const item = await getItem(table, slot, signal);
-      if (!item || item.askId?.S !== askId) return { state: 'gone' };
+      if (!item || item.askId?.S !== askId || item.state?.S === 'closed') return { state: 'gone' };
       if (item.state?.S === 'answered')
         return { state: 'answered', answer: JSON.parse(item.answer!.S!) as Answer };
       if (item.state?.S === 'cancelled') return { state: 'cancelled' };
       return Number(item.until?.N) <= now ? { state: 'gone' } : undefined;
     },
     async close(slot, askId, signal) {
+      // Closed, not deleted (the TTL deletes it): a close the SDK sends again still finds the answer it held.
       const { sdk, client } = await load();
       try {
-        await client.send(
-          new sdk.DeleteItemCommand({
+        const out = await client.send(
+          new sdk.UpdateItemCommand({
             TableName,
             Key: keyOf(slot),
+            UpdateExpression: 'SET #state = :closed',
             ConditionExpression: 'askId = :askId',
-            ExpressionAttributeValues: { ':askId': { S: askId } },
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: { ':askId': { S: askId }, ':closed': { S: 'closed' } },
+            ReturnValues: 'ALL_OLD',
           }),
           { abortSignal: signal },
         );
+        const held = (out.Attributes as Item | undefined)?.answer?.S;
+        return held === undefined ? undefined : (JSON.parse(held) as Answer);
       } catch (error) {
         if (!isConditionFailure(error)) throw error;
+        return undefined;
       }
     },
   };

@@ -72,6 +72,15 @@ async function askOnce(setup: MidCallSetup, request: InputRequest, call: AskCall
       'The question could not be recorded, so it was not asked; try again shortly.',
     );
   }
+  // Removes the question once, best effort (the TTL removes it anyway); the answer it held when removed, if any.
+  let closing: Promise<Answer | undefined> | undefined;
+  const close = () =>
+    (closing ??= rendezvous.store
+      .close(slot, askId, AbortSignal.timeout(ANSWER_MARGIN_MS))
+      .catch((error: unknown) => {
+        log.warn('rendezvous close failed', { error: errorFields(error) });
+        return undefined;
+      }));
   try {
     setup.live.send({
       jsonrpc: '2.0',
@@ -85,19 +94,17 @@ async function askOnce(setup: MidCallSetup, request: InputRequest, call: AskCall
       outcome: typeof settled === 'string' ? settled : settled.state,
       reads,
     });
-    if (settled === 'aborted') {
-      if (call.signal.aborted) throw call.signal.reason; // the call itself ended (cancelled, out of time)
-      throw timedOut();
-    }
-    if (settled.state === 'answered') return answered(settled.answer);
-    if (settled.state === 'cancelled')
+    // The call itself ended (cancelled, out of time).
+    if (settled === 'aborted' && call.signal.aborted) throw call.signal.reason;
+    if (settled !== 'aborted' && settled.state === 'answered') return answered(settled.answer);
+    if (settled !== 'aborted' && settled.state === 'cancelled')
       throw new AskError('cancelled', 'The client cancelled this call while it waited for an answer.');
+    // Out of time: an answer accepted since the last read still counts (removal and answer are atomic).
+    const late = await close();
+    if (late) return answered(late);
     throw timedOut();
   } finally {
-    // Best effort: the TTL removes it anyway, and a late answer finds it settled or expired.
-    await rendezvous.store
-      .close(slot, askId, AbortSignal.timeout(ANSWER_MARGIN_MS))
-      .catch((error: unknown) => log.warn('rendezvous close failed', { error: errorFields(error) }));
+    await close();
   }
 }
 

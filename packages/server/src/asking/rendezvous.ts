@@ -46,8 +46,12 @@ export interface RendezvousStore {
   cancel(slot: string, caller: string, now: number, signal?: AbortSignal): Promise<true | Refusal>;
   /** The question's outcome, or undefined while it still waits. */
   read(slot: string, askId: string, now: number, signal?: AbortSignal): Promise<Settled | undefined>;
-  /** Removes the question (answered, given up): a late answer then finds nothing. */
-  close(slot: string, askId: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Removes or closes the question (answered, given up): a later answer then finds nothing to answer. Settles with
+   * the answer it held when closed, if any: closing and an answer being written are atomic, so exactly one of them
+   * wins; closing again hands back the same answer.
+   */
+  close(slot: string, askId: string, signal?: AbortSignal): Promise<Answer | undefined>;
 }
 
 /** A store and how often a waiting call reads it. */
@@ -102,7 +106,10 @@ export function memoryRendezvous(): RendezvousStore {
       return item.expiresAt <= now ? { state: 'gone' } : undefined;
     },
     async close(slot, askId) {
-      if (items.get(slot)?.askId === askId) items.delete(slot);
+      const item = items.get(slot);
+      if (item?.askId !== askId) return undefined;
+      items.delete(slot);
+      return item.state === 'answered' ? item.answer : undefined;
     },
   };
 }

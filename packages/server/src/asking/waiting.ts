@@ -17,8 +17,9 @@ export function wake(slot: string): void {
   for (const waker of wakers.get(slot) ?? []) waker();
 }
 
-/** Sleeps `ms`, or less when the slot is woken or the signal fires. */
+/** Sleeps `ms`, or less when the slot is woken or the signal fires (or has fired: an abort event never repeats). */
 function pause(slot: string, ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);

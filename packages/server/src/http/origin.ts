@@ -30,15 +30,16 @@ export function isHostAllowed(host: string | undefined, allowed: readonly string
 }
 
 /**
- * CORS headers for the answer to an allowed browser origin: the origin itself, and the 401/403 challenge header
- * readable by the page (it names the authorization server). API Gateway HTTP APIs with CORS configured send their
- * own instead; REST API proxy integrations and the local server send these.
+ * CORS headers for the answer to an allowed browser origin: the origin itself, and the headers the page must read:
+ * the 401/403 challenge (it names the authorization server) and the `Mcp-Session-Id` that `initialize` issues (the
+ * session a handshake-era client is asked mid-call in). API Gateway HTTP APIs with CORS configured send their own
+ * instead; REST API proxy integrations and the local server send these.
  */
 export function corsHeaders(origin: string | undefined, allowed: readonly string[]): Record<string, string> {
   if (origin === undefined || !allowed.some((p) => matches(origin, p))) return {};
   return {
     'access-control-allow-origin': origin,
-    'access-control-expose-headers': 'www-authenticate',
+    'access-control-expose-headers': 'www-authenticate, mcp-session-id',
     vary: 'origin',
   };
 }

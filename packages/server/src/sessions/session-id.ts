@@ -30,17 +30,46 @@ const TAG_BYTES = 16;
 const HEADER_BYTES = 1 + KID_BYTES + IV_BYTES + TAG_BYTES;
 /** Longest id accepted: a hostile header never makes us decode more (ids we issue stay far below). */
 const MAX_ID_CHARS = 4096;
-/** Declared capabilities larger than this are kept by name only: the id travels on every request. */
-const MAX_CAPABILITIES_CHARS = 1024;
+/**
+ * Declared capabilities larger than this (UTF-8 bytes of their JSON) are kept in brief: the id travels on every
+ * request, and with the client info at its longest the id stays under MAX_ID_CHARS, so every id issued opens.
+ */
+const MAX_CAPABILITIES_BYTES = 1024;
+/** The capabilities the schema names (`ClientCapabilities`): kept first when a declaration is cut. */
+const KNOWN_CAPABILITIES = ['elicitation', 'sampling', 'roots', 'tasks', 'experimental', 'extensions'];
 /** Longest client info string kept (name, version, title). */
 const MAX_INFO_CHARS = 64;
 
 const aad = (principal: string | undefined) => Buffer.from(JSON.stringify([VERSION, principal ?? null]));
 
-/** The capabilities as declared, or (when unusually large) each one by name with an empty object. */
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+
+/**
+ * The capabilities as declared or, when unusually large, as many as fit: the schema's own first, each whole when it
+ * fits or else by name with an empty object (`elicitation: {}` still means form mode).
+ */
 function keptCapabilities(capabilities: JSONObject): JSONObject {
-  if (JSON.stringify(capabilities).length <= MAX_CAPABILITIES_CHARS) return capabilities;
-  return Object.fromEntries(Object.keys(capabilities).map((name) => [name.slice(0, MAX_INFO_CHARS), {}]));
+  if (jsonBytes(capabilities) <= MAX_CAPABILITIES_BYTES) return capabilities;
+  const names = Object.keys(capabilities);
+  const ordered = [
+    ...KNOWN_CAPABILITIES.filter((name) => Object.hasOwn(capabilities, name)),
+    ...names.filter((name) => !KNOWN_CAPABILITIES.includes(name)),
+  ];
+  const kept: [string, unknown][] = [];
+  let size = 2; // {}
+  for (const name of ordered) {
+    const value = capabilities[name]!;
+    const key = jsonBytes(name) + 1 + (kept.length ? 1 : 0); // "name": and a comma before all but the first
+    const brief = isJsonObject(value) ? {} : value;
+    for (const candidate of [value, brief]) {
+      const bytes = key + jsonBytes(candidate);
+      if (size + bytes > MAX_CAPABILITIES_BYTES) continue;
+      kept.push([name, candidate]);
+      size += bytes;
+      break;
+    }
+  }
+  return Object.fromEntries(kept);
 }
 
 /** name, version and title, as short strings: enough for logs and tools to know the client. */
@@ -74,11 +103,15 @@ export function sealSession(
   return Buffer.concat([Buffer.from([VERSION]), key.id, iv, cipher.getAuthTag(), body]).toString('base64url');
 }
 
-/** The key id an id names, or undefined when it is not shaped like one of ours. */
+/**
+ * The key id an id names, or undefined when it is not shaped like one of ours. Only the one spelling we issue is
+ * read: base64url decoding ignores a last character's spare bits and a dangling character, and a second spelling
+ * of the same session would be a second identity for everything bound to the id (the questions asked of it).
+ */
 export function sessionKeyId(id: string): Buffer | undefined {
   if (id.length > MAX_ID_CHARS || !/^[A-Za-z0-9_-]+$/.test(id)) return undefined;
   const raw = Buffer.from(id, 'base64url');
-  if (raw.length <= HEADER_BYTES || raw[0] !== VERSION) return undefined;
+  if (raw.length <= HEADER_BYTES || raw[0] !== VERSION || raw.toString('base64url') !== id) return undefined;
   return raw.subarray(1, 1 + KID_BYTES);
 }
 

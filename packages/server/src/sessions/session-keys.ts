@@ -35,13 +35,16 @@ export function sessionKeyRing(keys: readonly string[]): SessionKeyRing {
 /** Where the key strings come from: fixed values, or a secret store read with the request's signal. */
 export type SessionKeySource = readonly string[] | ((signal: AbortSignal) => Promise<string>);
 
-/** A source that reads again at most this often when an id names a key it does not know (a rotation elsewhere). */
+/** A ring older than this is read again before use, so a key removed from the secret stops working everywhere. */
+const REFRESH_AFTER_MS = 5 * 60_000;
+/** A source is read again at most this often (an unknown key id, a refresh that failed). */
 const RELOAD_AFTER_MS = 60_000;
 
 /**
- * The current ring of a source, loaded on first need and kept; a failed load is retried by the next request. An id
- * naming an unknown key reloads the source (at most once a minute, keeping the ring it has if that fails), so
- * instances pick up a rotation made elsewhere.
+ * The current ring of a source, loaded on first need; a failed first load is retried by the next request. The ring
+ * is read again when it is five minutes old, so a key removed from the secret (rotated out, or revoked after a leak)
+ * stops sealing and opening ids on warm instances too, and when an id names a key it does not know (a rotation
+ * made elsewhere). The source is read at most once a minute and once at a time; a failed refresh keeps the ring.
  */
 export function keyRingLoader(source: SessionKeySource, now: () => number = Date.now) {
   if (typeof source !== 'function') {
@@ -50,11 +53,17 @@ export function keyRingLoader(source: SessionKeySource, now: () => number = Date
   }
   let current: Promise<SessionKeyRing> | undefined;
   let loadedAt = 0;
+  let triedAt = 0;
+  let refreshing: Promise<SessionKeyRing> | undefined;
   const fresh = (signal: AbortSignal) => {
-    loadedAt = now();
-    return source(signal).then((value) => sessionKeyRing(sessionKeyStrings(value)));
+    triedAt = now();
+    return source(signal).then((value) => {
+      const ring = sessionKeyRing(sessionKeyStrings(value));
+      loadedAt = now();
+      return ring;
+    });
   };
-  const ring = (signal: AbortSignal): Promise<SessionKeyRing> => {
+  const first = (signal: AbortSignal): Promise<SessionKeyRing> => {
     if (current) return current;
     const loading = fresh(signal);
     current = loading;
@@ -63,17 +72,22 @@ export function keyRingLoader(source: SessionKeySource, now: () => number = Date
     });
     return loading;
   };
+  const refresh = (signal: AbortSignal): Promise<SessionKeyRing> => {
+    if (!current) return first(signal);
+    if (refreshing) return refreshing;
+    if (now() - triedAt < RELOAD_AFTER_MS) return current;
+    const kept = current;
+    refreshing = fresh(signal)
+      .then(
+        (ring) => (current = Promise.resolve(ring)),
+        () => kept,
+      )
+      .finally(() => (refreshing = undefined));
+    return refreshing;
+  };
   return {
-    ring,
-    async reload(signal: AbortSignal): Promise<SessionKeyRing> {
-      if (!current || now() - loadedAt < RELOAD_AFTER_MS) return ring(signal);
-      try {
-        const loaded = await fresh(signal);
-        current = Promise.resolve(loaded);
-        return loaded;
-      } catch {
-        return ring(signal);
-      }
-    },
+    ring: (signal: AbortSignal) =>
+      current && now() - loadedAt >= REFRESH_AFTER_MS ? refresh(signal) : first(signal),
+    reload: refresh,
   };
 }
