@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BridgeLimits } from '../../packages/bridge/src/index.ts';
 import { startBridgeStack, type BridgeStack } from '../support/bridge.ts';
 import { browse, CookieJar, pkce } from '../support/oauth.ts';
 
@@ -166,7 +167,18 @@ describe('the happy path the abuse rows deviate from', () => {
     expect(part(tokens[0]!, 0)).toEqual({ alg: 'ES256', typ: 'at+jwt', kid: keys[0]!.kid });
     const [a, b] = tokens.map((t) => part(t, 1));
     expect(a.exp - a.iat).toBe(3600);
-    expect(Object.keys(a).sort()).toEqual(['aud', 'client_id', 'exp', 'iat', 'iss', 'jti', 'scope', 'sub']);
+    // `sid` names the refresh family, so revoking the access token can end it (RFC 7009 §2.1).
+    expect(Object.keys(a).sort()).toEqual([
+      'aud',
+      'client_id',
+      'exp',
+      'iat',
+      'iss',
+      'jti',
+      'scope',
+      'sid',
+      'sub',
+    ]);
     expect(a.jti).not.toBe(b.jti);
   });
 });
@@ -439,43 +451,153 @@ describe('sealed values', () => {
   });
 });
 
-describe('refresh tokens', () => {
-  it('rotates on every use; reusing a rotated-out token revokes the whole family', async () => {
+/** Makes the bridge's next signature fail, as a KMS call that timed out would. */
+async function withSigningFailure<T>(run: () => Promise<T>): Promise<T> {
+  const sign = stack.signer.sign;
+  stack.signer.sign = async () => {
+    stack.signer.sign = sign;
+    throw new Error('KMS did not answer in time');
+  };
+  try {
+    return await run();
+  } finally {
+    stack.signer.sign = sign;
+  }
+}
+
+/** A client with a refresh token, signed in. */
+async function signedIn(scope = 'mcp offline_access') {
+  const clientId = await publicClient();
+  const { verifier, challenge } = pkce();
+  const tokens = await redeem(clientId, await obtainCode(clientId, challenge, { scope }), verifier);
+  expect(tokens.status).toBe(200);
+  return { clientId, tokens: tokens.json };
+}
+
+const GRACE_MS = BridgeLimits.refreshGraceSeconds * 1000;
+
+describe('refresh tokens: a retry never signs the user out, reuse still does', () => {
+  it('rotates on every use; a rotated-out token back after the grace window revokes the whole family', async () => {
+    const { clientId, tokens } = await signedIn();
+    const second = await refreshWith(clientId, tokens.refresh_token);
+    expect(second.status).toBe(200);
+    expect(second.json.refresh_token).not.toBe(tokens.refresh_token);
+    clockOffsetMs = GRACE_MS + 1_000;
+    try {
+      const reuse = await refreshWith(clientId, tokens.refresh_token);
+      expect(reuse.json).toMatchObject({
+        error: 'invalid_grant',
+        error_description: expect.stringMatching(/revoked/),
+      });
+      const afterReuse = await refreshWith(clientId, second.json.refresh_token);
+      expect(afterReuse.json.error).toBe('invalid_grant');
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+
+  it('answers a retry of the same refresh within the grace window with the same refresh token (a lost response)', async () => {
+    const { clientId, tokens } = await signedIn();
+    const first = await refreshWith(clientId, tokens.refresh_token);
+    const retry = await refreshWith(clientId, tokens.refresh_token);
+    expect(retry.status).toBe(200);
+    expect(retry.json.refresh_token).toBe(first.json.refresh_token);
+    expect(retry.json.access_token).not.toBe(first.json.access_token);
+    expect((await callTool(retry.json.access_token)).status).toBe(200);
+    expect((await refreshWith(clientId, first.json.refresh_token)).status).toBe(200);
+  });
+
+  it('lets two concurrent refreshes with one token both succeed with the same successor; the user stays signed in', async () => {
+    const { clientId, tokens } = await signedIn();
+    const race = await Promise.all([
+      refreshWith(clientId, tokens.refresh_token),
+      refreshWith(clientId, tokens.refresh_token),
+    ]);
+    expect(race.map((r) => r.status)).toEqual([200, 200]);
+    expect(race[0]!.json.refresh_token).toBe(race[1]!.json.refresh_token);
+    const next = await refreshWith(clientId, race[1]!.json.refresh_token);
+    expect(next.status).toBe(200);
+  });
+
+  it('keeps the refresh token usable after a signing timeout: 503, then the retry succeeds', async () => {
+    const { clientId, tokens } = await signedIn();
+    const failed = await withSigningFailure(() => refreshWith(clientId, tokens.refresh_token));
+    expect(failed.status).toBe(503);
+    expect(failed.headers.get('retry-after')).toBe('5');
+    expect(failed.json.error).toBe('temporarily_unavailable');
+    const retry = await refreshWith(clientId, tokens.refresh_token);
+    expect(retry.status).toBe(200);
+    expect((await refreshWith(clientId, retry.json.refresh_token)).status).toBe(200);
+  });
+
+  it('keeps an authorization code usable after a signing timeout at its redemption', async () => {
     const clientId = await publicClient();
     const { verifier, challenge } = pkce();
-    const first = await redeem(clientId, await obtainCode(clientId, challenge), verifier);
-    const second = await refreshWith(clientId, first.json.refresh_token);
-    expect(second.status).toBe(200);
-    expect(second.json.refresh_token).not.toBe(first.json.refresh_token);
-    const reuse = await refreshWith(clientId, first.json.refresh_token);
-    expect(reuse.json).toMatchObject({
-      error: 'invalid_grant',
-      error_description: expect.stringMatching(/revoked/),
+    const code = await obtainCode(clientId, challenge);
+    const failed = await withSigningFailure(() => redeem(clientId, code, verifier));
+    expect(failed.status).toBe(503);
+    const retry = await redeem(clientId, code, verifier);
+    expect(retry.status).toBe(200);
+    expect((await refreshWith(clientId, retry.json.refresh_token)).status).toBe(200);
+  });
+
+  it('refuses a refresh asking for a wider scope before any write: the same refresh token still works', async () => {
+    const { clientId, tokens } = await signedIn('mcp');
+    const wider = await token({
+      grant_type: 'refresh_token',
+      client_id: clientId,
+      refresh_token: tokens.refresh_token,
+      scope: 'mcp offline_access',
     });
-    const afterReuse = await refreshWith(clientId, second.json.refresh_token);
-    expect(afterReuse.json.error).toBe('invalid_grant');
+    expect(wider.status).toBe(400);
+    expect(wider.json).toMatchObject({
+      error: 'invalid_scope',
+      error_description: expect.stringMatching(/still works/),
+    });
+    const again = await refreshWith(clientId, tokens.refresh_token);
+    expect(again.status).toBe(200);
+    expect(again.json.scope).toBe('mcp');
+  });
+
+  it('narrows the scope of a refreshed token on request, without narrowing the family', async () => {
+    const { clientId, tokens } = await signedIn();
+    const narrow = await token({
+      grant_type: 'refresh_token',
+      client_id: clientId,
+      refresh_token: tokens.refresh_token,
+      scope: 'mcp',
+    });
+    expect(narrow.json.scope).toBe('mcp');
+    expect((await refreshWith(clientId, narrow.json.refresh_token)).json.scope).toBe('mcp offline_access');
+  });
+
+  it('revokes the family when the token it replaced comes back after a second rotation, even inside the window', async () => {
+    const { clientId, tokens } = await signedIn();
+    const second = await refreshWith(clientId, tokens.refresh_token);
+    await refreshWith(clientId, second.json.refresh_token);
+    expect((await refreshWith(clientId, tokens.refresh_token)).json.error).toBe('invalid_grant');
+    expect((await refreshWith(clientId, second.json.refresh_token)).json.error).toBe('invalid_grant');
   });
 
   it('refuses a refresh token presented by another client, and revokes its family', async () => {
-    const clientId = await publicClient();
+    const { clientId, tokens } = await signedIn();
     const other = await publicClient();
-    const { verifier, challenge } = pkce();
-    const first = await redeem(clientId, await obtainCode(clientId, challenge), verifier);
-    expect((await refreshWith(other, first.json.refresh_token)).json.error).toBe('invalid_grant');
-    expect((await refreshWith(clientId, first.json.refresh_token)).json.error).toBe('invalid_grant');
+    expect((await refreshWith(other, tokens.refresh_token)).json.error).toBe('invalid_grant');
+    expect((await refreshWith(clientId, tokens.refresh_token)).json.error).toBe('invalid_grant');
   });
 
-  it('lets exactly one of two concurrent refreshes with one token win, then revokes the family (README: accepted)', async () => {
-    const clientId = await publicClient();
-    const { verifier, challenge } = pkce();
-    const first = await redeem(clientId, await obtainCode(clientId, challenge), verifier);
-    const race = await Promise.all([
-      refreshWith(clientId, first.json.refresh_token),
-      refreshWith(clientId, first.json.refresh_token),
-    ]);
-    expect(race.map((r) => r.status).sort()).toEqual([200, 400]);
-    const winner = race.find((r) => r.status === 200)!;
-    expect((await refreshWith(clientId, winner.json.refresh_token)).json.error).toBe('invalid_grant');
+  it('refuses a refresh token whose family has ended (30 days after sign-in, however often it rotated)', async () => {
+    const { clientId, tokens } = await signedIn();
+    clockOffsetMs = BridgeLimits.refreshTtlSeconds * 1000;
+    try {
+      const res = await refreshWith(clientId, tokens.refresh_token);
+      expect(res.json).toMatchObject({
+        error: 'invalid_grant',
+        error_description: expect.stringMatching(/expired/),
+      });
+    } finally {
+      clockOffsetMs = 0;
+    }
   });
 
   it('issues no refresh token to a client that did not register for them', async () => {
