@@ -98,6 +98,7 @@ export const BRIDGE_ROUTES: readonly { path: string; methods: apigw.HttpMethod[]
   { path: BRIDGE_PATHS.consent, methods: [apigw.HttpMethod.POST] },
   { path: BRIDGE_PATHS.callback, methods: [apigw.HttpMethod.GET] },
   { path: BRIDGE_PATHS.token, methods: [apigw.HttpMethod.POST, apigw.HttpMethod.OPTIONS] },
+  { path: BRIDGE_PATHS.revoke, methods: [apigw.HttpMethod.POST, apigw.HttpMethod.OPTIONS] },
   { path: BRIDGE_PATHS.register, methods: [apigw.HttpMethod.POST, apigw.HttpMethod.OPTIONS] },
   { path: BRIDGE_PATHS.jwks, methods: [apigw.HttpMethod.GET] },
 ];
@@ -152,7 +153,7 @@ export class AuthorizationBridge extends Construct {
       id: 'AwsSolutions-KMS5',
       reason:
         'KMS cannot rotate asymmetric keys automatically; rotating this signing key means a new key and a ' +
-        'redeploy (README "Authorization bridge"), and access tokens live one hour.',
+        'redeploy (docs/sign-in-sessions.md), and access tokens live one hour.',
     });
 
     this.sealingSecret = new secretsmanager.Secret(this, 'SealingSecret', {
