@@ -2,7 +2,14 @@ import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '@mcp-lambda/server/auth';
 import { sha256 } from './http.ts';
 import { BridgeLimits } from './limits.ts';
-import type { BridgeStore, CodeGrant, CodeRedemption, FamilyRecord, RefreshFamily } from './store.ts';
+import type {
+  BridgeStore,
+  CodeGrant,
+  CodeRedemption,
+  FamilyRecord,
+  RefreshFamily,
+  RotationCommit,
+} from './store.ts';
 
 /**
  * The bridge store in one DynamoDB table (on-demand): partition key `pk` (`code#<hash>`, `family#<id>` or
@@ -82,148 +89,162 @@ const familyItem = (family: RefreshFamily): Item => ({
   expiresAt: N(family.expiresAt),
 });
 
+type Sdk = typeof import('@aws-sdk/client-dynamodb');
+type UpdateInput = Omit<ConstructorParameters<Sdk['UpdateItemCommand']>[0], 'TableName'>;
+
+/** The table and its lazily made client: what every operation needs. */
+interface Table {
+  name: string;
+  load(): Promise<{ sdk: Sdk; client: InstanceType<Sdk['DynamoDBClient']> }>;
+}
+
+async function read(table: Table, pk: string, signal: AbortSignal): Promise<Item | undefined> {
+  const { sdk, client } = await table.load();
+  const command = new sdk.GetItemCommand({ TableName: table.name, Key: { pk: S(pk) }, ConsistentRead: true });
+  return (await client.send(command, { abortSignal: signal })).Item;
+}
+
+/** An UpdateItem whose condition may fail: the attributes it returned, or false when the condition failed. */
+async function update(table: Table, input: UpdateInput, signal: AbortSignal): Promise<Item | false> {
+  const { sdk, client } = await table.load();
+  try {
+    const command = new sdk.UpdateItemCommand({ TableName: table.name, ...input });
+    return (await client.send(command, { abortSignal: signal })).Attributes ?? {};
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** A PutItem of a new item: false when one with its key exists. */
+async function put(table: Table, item: Item, signal: AbortSignal): Promise<boolean> {
+  const { sdk, client } = await table.load();
+  try {
+    const command = new sdk.PutItemCommand({
+      TableName: table.name,
+      Item: item,
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
+    await client.send(command, { abortSignal: signal });
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+async function redeemCode(
+  table: Table,
+  codeHash: string,
+  familyId: string,
+  signal: AbortSignal,
+): Promise<CodeRedemption> {
+  const pk = `code#${codeHash}`;
+  // ALL_OLD: the grant as it was, with the provider's token the update removes from the used code.
+  const redeemed = await update(
+    table,
+    {
+      Key: { pk: S(pk) },
+      UpdateExpression: 'SET usedBy = :family REMOVE upstream',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedBy) AND expiresAt > :now',
+      ExpressionAttributeValues: { ':family': S(familyId), ':now': N(epoch()) },
+      ReturnValues: 'ALL_OLD',
+    },
+    signal,
+  );
+  if (redeemed) return { kind: 'redeemed', grant: toGrant(redeemed) };
+  const item = await read(table, pk, signal);
+  if (!item?.usedBy) return { kind: 'unknown' };
+  return { kind: 'replayed', familyId: str(item, 'usedBy') || undefined };
+}
+
+async function readFamily(table: Table, familyId: string, signal: AbortSignal): Promise<FamilyRecord> {
+  const item = await read(table, `family#${familyId}`, signal);
+  if (!item) return { kind: 'unknown' };
+  if (item.revoked?.BOOL || !item.tokenHash) return { kind: 'revoked' };
+  return { kind: 'family', family: toFamily(item) };
+}
+
+async function commitRotation(table: Table, r: RotationCommit, signal: AbortSignal): Promise<boolean> {
+  const upstream: Item = r.upstream !== undefined ? { ':upstream': S(r.upstream) } : {};
+  const applied = await update(
+    table,
+    {
+      Key: { pk: S(`family#${r.familyId}`) },
+      UpdateExpression:
+        'SET tokenHash = :next, previousHash = :presented, rotatedAt = :now' +
+        (r.upstream !== undefined ? ', upstream = :upstream' : '') +
+        ' ADD rotations :one',
+      ConditionExpression:
+        'tokenHash = :presented AND client = :client AND expiresAt > :now AND attribute_not_exists(revoked)',
+      ExpressionAttributeValues: {
+        ':next': S(r.nextHash),
+        ':presented': S(r.presentedHash),
+        ':client': S(r.clientHash),
+        ':now': N(r.nowSeconds),
+        ':one': N(1),
+        ...upstream,
+      },
+    },
+    signal,
+  );
+  return applied !== false;
+}
+
+async function revokeFamily(table: Table, familyId: string, retainUntil: number, signal: AbortSignal) {
+  await update(
+    table,
+    {
+      Key: { pk: S(`family#${familyId}`) },
+      UpdateExpression: 'SET revoked = :yes, expiresAt = if_not_exists(expiresAt, :retain) REMOVE upstream',
+      ExpressionAttributeValues: { ':yes': { BOOL: true }, ':retain': N(retainUntil) },
+    },
+    signal,
+  );
+}
+
+async function signOut(table: Table, subject: string, at: number, retainUntil: number, signal: AbortSignal) {
+  // A later sign-out already recorded wins (the condition fails and nothing changes).
+  await update(
+    table,
+    {
+      Key: { pk: S(`subject#${sha256(subject)}`) },
+      UpdateExpression: 'SET signedOutAt = :at, expiresAt = :retain',
+      ConditionExpression: 'attribute_not_exists(signedOutAt) OR signedOutAt <= :at',
+      ExpressionAttributeValues: { ':at': N(at), ':retain': N(retainUntil) },
+    },
+    signal,
+  );
+}
+
 /** Creates the store; the SDK and client are made on the first call. */
 export function createDynamoStore(options: DynamoStoreOptions): BridgeStore {
-  const load = lazyAwsClient(
-    () => import('@aws-sdk/client-dynamodb'),
-    (sdk) => new sdk.DynamoDBClient(awsClientConfig(options, BridgeLimits.outboundTimeoutMs)),
-    options.instrument,
-  );
-  const TableName = options.tableName;
-
-  async function read(pk: string, signal: AbortSignal): Promise<Item | undefined> {
-    const { sdk, client } = await load();
-    const command = new sdk.GetItemCommand({ TableName, Key: { pk: S(pk) }, ConsistentRead: true });
-    return (await client.send(command, { abortSignal: signal })).Item;
-  }
-
-  /** An UpdateItem whose condition may fail: true when it was applied, false when the condition failed. */
-  async function update(
-    input: Omit<
-      ConstructorParameters<typeof import('@aws-sdk/client-dynamodb').UpdateItemCommand>[0],
-      'TableName'
-    >,
-    signal: AbortSignal,
-  ): Promise<Item | false> {
-    const { sdk, client } = await load();
-    try {
-      const out = await client.send(new sdk.UpdateItemCommand({ TableName, ...input }), {
-        abortSignal: signal,
-      });
-      return out.Attributes ?? {};
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-  }
-
-  async function put(item: Item, signal: AbortSignal): Promise<boolean> {
-    const { sdk, client } = await load();
-    try {
-      const command = new sdk.PutItemCommand({
-        TableName,
-        Item: item,
-        ConditionExpression: 'attribute_not_exists(pk)',
-      });
-      await client.send(command, { abortSignal: signal });
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-  }
-
-  async function redeemCode(
-    codeHash: string,
-    familyId: string,
-    signal: AbortSignal,
-  ): Promise<CodeRedemption> {
-    const pk = `code#${codeHash}`;
-    // ALL_OLD: the grant as it was, with the provider's token the update removes from the used code.
-    const redeemed = await update(
-      {
-        Key: { pk: S(pk) },
-        UpdateExpression: 'SET usedBy = :family REMOVE upstream',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedBy) AND expiresAt > :now',
-        ExpressionAttributeValues: { ':family': S(familyId), ':now': N(epoch()) },
-        ReturnValues: 'ALL_OLD',
-      },
-      signal,
-    );
-    if (redeemed) return { kind: 'redeemed', grant: toGrant(redeemed) };
-    const item = await read(pk, signal);
-    if (!item?.usedBy) return { kind: 'unknown' };
-    return { kind: 'replayed', familyId: str(item, 'usedBy') || undefined };
-  }
-
-  const revoke = async (familyId: string, retainUntil: number, signal: AbortSignal) => {
-    await update(
-      {
-        Key: { pk: S(`family#${familyId}`) },
-        UpdateExpression: 'SET revoked = :yes, expiresAt = if_not_exists(expiresAt, :retain) REMOVE upstream',
-        ExpressionAttributeValues: { ':yes': { BOOL: true }, ':retain': N(retainUntil) },
-      },
-      signal,
-    );
+  const table: Table = {
+    name: options.tableName,
+    load: lazyAwsClient(
+      () => import('@aws-sdk/client-dynamodb'),
+      (sdk) => new sdk.DynamoDBClient(awsClientConfig(options, BridgeLimits.outboundTimeoutMs)),
+      options.instrument,
+    ),
   };
-
   return {
     async saveCode(codeHash, grant, retainUntil, signal) {
-      if (!(await put(codeItem(codeHash, grant, retainUntil), signal)))
+      if (!(await put(table, codeItem(codeHash, grant, retainUntil), signal)))
         throw new Error('Authorization code collision');
     },
     async readCode(codeHash, signal) {
-      const item = await read(`code#${codeHash}`, signal);
+      const item = await read(table, `code#${codeHash}`, signal);
       if (!item || num(item, 'expiresAt') <= epoch()) return undefined;
       return { grant: toGrant(item), usedBy: item.usedBy?.S };
     },
-    redeemCode,
-    createFamily: (family, signal) => put(familyItem(family), signal),
-    async readFamily(familyId, signal): Promise<FamilyRecord> {
-      const item = await read(`family#${familyId}`, signal);
-      if (!item) return { kind: 'unknown' };
-      if (item.revoked?.BOOL || !item.tokenHash) return { kind: 'revoked' };
-      return { kind: 'family', family: toFamily(item) };
-    },
-    async commitRotation(r, signal) {
-      const upstream: Item = r.upstream !== undefined ? { ':upstream': S(r.upstream) } : {};
-      const applied = await update(
-        {
-          Key: { pk: S(`family#${r.familyId}`) },
-          UpdateExpression:
-            'SET tokenHash = :next, previousHash = :presented, rotatedAt = :now' +
-            (r.upstream !== undefined ? ', upstream = :upstream' : '') +
-            ' ADD rotations :one',
-          ConditionExpression:
-            'tokenHash = :presented AND client = :client AND expiresAt > :now AND attribute_not_exists(revoked)',
-          ExpressionAttributeValues: {
-            ':next': S(r.nextHash),
-            ':presented': S(r.presentedHash),
-            ':client': S(r.clientHash),
-            ':now': N(r.nowSeconds),
-            ':one': N(1),
-            ...upstream,
-          },
-        },
-        signal,
-      );
-      return applied !== false;
-    },
-    revokeFamily: revoke,
-    async signOut(subject, atSeconds, retainUntil, signal) {
-      // A later sign-out already recorded wins (the condition fails and nothing changes).
-      await update(
-        {
-          Key: { pk: S(`subject#${sha256(subject)}`) },
-          UpdateExpression: 'SET signedOutAt = :at, expiresAt = :retain',
-          ConditionExpression: 'attribute_not_exists(signedOutAt) OR signedOutAt <= :at',
-          ExpressionAttributeValues: { ':at': N(atSeconds), ':retain': N(retainUntil) },
-        },
-        signal,
-      );
-    },
+    redeemCode: (codeHash, familyId, signal) => redeemCode(table, codeHash, familyId, signal),
+    createFamily: (family, signal) => put(table, familyItem(family), signal),
+    readFamily: (familyId, signal) => readFamily(table, familyId, signal),
+    commitRotation: (rotation, signal) => commitRotation(table, rotation, signal),
+    revokeFamily: (familyId, retainUntil, signal) => revokeFamily(table, familyId, retainUntil, signal),
+    signOut: (subject, at, retainUntil, signal) => signOut(table, subject, at, retainUntil, signal),
     async signedOutAt(subject, signal) {
-      const item = await read(`subject#${sha256(subject)}`, signal);
+      const item = await read(table, `subject#${sha256(subject)}`, signal);
       if (!item || num(item, 'expiresAt') <= epoch()) return undefined;
       return num(item, 'signedOutAt');
     },

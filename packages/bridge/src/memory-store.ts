@@ -1,4 +1,4 @@
-import type { BridgeStore, CodeGrant, RefreshFamily } from './store.ts';
+import type { BridgeStore, CodeGrant, RefreshFamily, RotationCommit } from './store.ts';
 
 interface CodeEntry {
   grant: CodeGrant;
@@ -15,6 +15,26 @@ interface SignOutEntry {
   retainUntil: number;
 }
 
+/** The conditional rotation of `BridgeStore.commitRotation`, on one family entry. */
+function applyRotation(entry: FamilyEntry | undefined, r: RotationCommit): boolean {
+  const family = entry?.family;
+  if (!entry || entry.revoked || !family) return false;
+  if (family.tokenHash !== r.presentedHash || family.clientHash !== r.clientHash) return false;
+  if (family.expiresAt <= r.nowSeconds) return false;
+  Object.assign(family, {
+    tokenHash: r.nextHash,
+    previousHash: r.presentedHash,
+    rotatedAt: r.nowSeconds,
+    ...(r.upstream !== undefined ? { upstream: r.upstream } : {}),
+  });
+  return true;
+}
+
+/** Drops every entry whose retention ended. */
+function sweep(now: number, ...maps: Map<string, { retainUntil: number }>[]): void {
+  for (const map of maps) for (const [key, record] of map) if (record.retainUntil <= now) map.delete(key);
+}
+
 /**
  * The bridge store in process memory, for `npm start` and tests: the same semantics as the DynamoDB store
  * (atomic single use, conditional rotation, revocation tombstones, sign-outs, expiry), lost when the process stops.
@@ -28,11 +48,7 @@ export function createMemoryStore(
   const codes = new Map<string, CodeEntry>();
   const families = new Map<string, FamilyEntry>();
   const signOuts = new Map<string, SignOutEntry>();
-  const sweep = () => {
-    const now = nowSeconds();
-    for (const map of [codes, families, signOuts] as Map<string, { retainUntil: number }>[])
-      for (const [key, record] of map) if (record.retainUntil <= now) map.delete(key);
-  };
+  const tidy = () => sweep(nowSeconds(), codes, families, signOuts);
   const liveCode = (codeHash: string) => {
     const record = codes.get(codeHash);
     return record && record.retainUntil > nowSeconds() ? record : undefined;
@@ -41,7 +57,7 @@ export function createMemoryStore(
   return {
     size: () => codes.size + families.size + signOuts.size,
     async saveCode(codeHash, grant, retainUntil) {
-      sweep();
+      tidy();
       if (codes.has(codeHash)) throw new Error('Authorization code collision');
       codes.set(codeHash, { grant: { ...grant }, retainUntil });
     },
@@ -60,7 +76,7 @@ export function createMemoryStore(
       return { kind: 'redeemed', grant };
     },
     async createFamily(family) {
-      sweep();
+      tidy();
       if (families.has(family.id)) return false;
       families.set(family.id, { family: { ...family }, revoked: false, retainUntil: family.expiresAt });
       return true;
@@ -71,20 +87,7 @@ export function createMemoryStore(
       if (record.revoked || !record.family) return { kind: 'revoked' };
       return { kind: 'family', family: { ...record.family } };
     },
-    async commitRotation(r) {
-      const record = families.get(r.familyId);
-      const family = record?.family;
-      if (!record || record.revoked || !family) return false;
-      if (family.tokenHash !== r.presentedHash || family.clientHash !== r.clientHash) return false;
-      if (family.expiresAt <= r.nowSeconds) return false;
-      Object.assign(family, {
-        tokenHash: r.nextHash,
-        previousHash: r.presentedHash,
-        rotatedAt: r.nowSeconds,
-        ...(r.upstream !== undefined ? { upstream: r.upstream } : {}),
-      });
-      return true;
-    },
+    commitRotation: async (r) => applyRotation(families.get(r.familyId), r),
     async revokeFamily(familyId, retainUntil) {
       const record = families.get(familyId);
       if (record) {
@@ -93,7 +96,7 @@ export function createMemoryStore(
       } else families.set(familyId, { revoked: true, retainUntil });
     },
     async signOut(subject, atSeconds, retainUntil) {
-      sweep();
+      tidy();
       const before = signOuts.get(subject);
       signOuts.set(subject, {
         at: Math.max(atSeconds, before?.at ?? 0),

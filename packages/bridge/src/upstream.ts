@@ -127,6 +127,75 @@ async function verifyIdToken(
 const usableToken = (value: unknown) =>
   typeof value === 'string' && value.length > 0 && value.length <= 4 * 1024 ? value : undefined;
 
+/** What a token endpoint call needs, once discovery and the secret were read. */
+interface Ready {
+  provider: ProviderMetadata;
+  clientSecret: string;
+  keys: RemoteKeySet;
+}
+
+const UNREACHABLE = { ok: false, reason: 'the sign-in provider is unreachable', temporary: true } as const;
+
+/** The code exchange after sign-in: the ID token verified against our nonce, the refresh token kept. */
+async function redeemCode(
+  options: UpstreamOptions,
+  ready: Ready | undefined,
+  params: Parameters<Upstream['redeem']>[0],
+  signal: AbortSignal,
+): Promise<UpstreamIdentity> {
+  if (!ready) return UNREACHABLE;
+  // RFC 9207: when the provider sends `iss`, it must be this provider (mix-up defence).
+  if ((ready.provider.issParameter || params.iss !== undefined) && params.iss !== options.issuer)
+    return { ok: false, reason: 'the sign-in response came from another issuer', temporary: false };
+  const call = await callTokenEndpoint(
+    options,
+    ready.provider.token_endpoint,
+    ready.clientSecret,
+    {
+      grant_type: 'authorization_code',
+      code: params.code,
+      redirect_uri: params.redirectUri,
+      code_verifier: params.codeVerifier,
+    },
+    signal,
+  );
+  if (!call.ok)
+    return call.kind === 'refused'
+      ? { ok: false, reason: `the sign-in provider refused the code (${call.status})`, temporary: false }
+      : { ok: false, reason: 'the sign-in provider token endpoint is unreachable', temporary: true };
+  if (typeof call.body.id_token !== 'string')
+    return { ok: false, reason: 'the sign-in provider returned no ID token', temporary: false };
+  const identity = await verifyIdToken(options, ready.keys, call.body.id_token, { nonce: params.nonce });
+  if (!identity.ok) return identity;
+  return { ok: true, subject: identity.subject, refreshToken: usableToken(call.body.refresh_token) };
+}
+
+/** The refresh_token grant that asks whether the user may go on (a refreshed ID token must name them). */
+async function refreshUser(
+  options: UpstreamOptions,
+  ready: Ready | undefined,
+  params: Parameters<Upstream['refresh']>[0],
+  signal: AbortSignal,
+): Promise<UpstreamRefresh> {
+  if (!ready) return UNREACHABLE;
+  const call = await callTokenEndpoint(
+    options,
+    ready.provider.token_endpoint,
+    ready.clientSecret,
+    { grant_type: 'refresh_token', refresh_token: params.refreshToken },
+    signal,
+  );
+  if (!call.ok)
+    return userRefused(call)
+      ? { ok: false, reason: 'the sign-in provider no longer accepts this user', temporary: false }
+      : { ok: false, reason: 'the sign-in provider could not confirm the user', temporary: true };
+  if (typeof call.body.id_token === 'string') {
+    const checked = await verifyIdToken(options, ready.keys, call.body.id_token, { subject: params.subject });
+    if (!checked.ok) return checked;
+  }
+  return { ok: true, refreshToken: usableToken(call.body.refresh_token) ?? params.refreshToken };
+}
+
 export function createUpstream(options: UpstreamOptions): Upstream {
   if (!isSecureUrl(options.issuer))
     throw new Error(`Upstream issuer ${JSON.stringify(options.issuer)} must be an https URL`);
@@ -147,16 +216,17 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           throw error;
         }));
 
-  /** Discovery and the client secret, or undefined when either cannot be had now. */
-  const prepare = async (signal: AbortSignal) => {
+  /** Discovery, the client secret and the key set, or undefined when they cannot be had now. */
+  const prepare = async (signal: AbortSignal): Promise<Ready | undefined> => {
     try {
-      return { provider: await meta(signal), clientSecret: await readSecret(signal) };
+      const provider = await meta(signal);
+      const clientSecret = await readSecret(signal);
+      keys ??= new RemoteKeySet({ jwksUri: provider.jwks_uri, timeoutMs: options.timeoutMs });
+      return { provider, clientSecret, keys };
     } catch {
       return undefined;
     }
   };
-  const keySet = (provider: ProviderMetadata) =>
-    (keys ??= new RemoteKeySet({ jwksUri: provider.jwks_uri, timeoutMs: options.timeoutMs }));
 
   return {
     authorizationEndpoint: async (signal) => (await meta(signal)).authorization_endpoint,
@@ -176,59 +246,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       return url.href;
     },
 
-    async redeem(params, signal) {
-      const ready = await prepare(signal);
-      if (!ready) return { ok: false, reason: 'the sign-in provider is unreachable', temporary: true };
-      const { provider, clientSecret } = ready;
-      // RFC 9207: when the provider sends `iss`, it must be this provider (mix-up defence).
-      if ((provider.issParameter || params.iss !== undefined) && params.iss !== options.issuer)
-        return { ok: false, reason: 'the sign-in response came from another issuer', temporary: false };
-      const call = await callTokenEndpoint(
-        options,
-        provider.token_endpoint,
-        clientSecret,
-        {
-          grant_type: 'authorization_code',
-          code: params.code,
-          redirect_uri: params.redirectUri,
-          code_verifier: params.codeVerifier,
-        },
-        signal,
-      );
-      if (!call.ok)
-        return call.kind === 'refused'
-          ? { ok: false, reason: `the sign-in provider refused the code (${call.status})`, temporary: false }
-          : { ok: false, reason: 'the sign-in provider token endpoint is unreachable', temporary: true };
-      if (typeof call.body.id_token !== 'string')
-        return { ok: false, reason: 'the sign-in provider returned no ID token', temporary: false };
-      const identity = await verifyIdToken(options, keySet(provider), call.body.id_token, {
-        nonce: params.nonce,
-      });
-      if (!identity.ok) return identity;
-      const refreshToken = usableToken(call.body.refresh_token);
-      return { ok: true, subject: identity.subject, refreshToken };
-    },
-
-    async refresh(params, signal) {
-      const ready = await prepare(signal);
-      if (!ready) return { ok: false, reason: 'the sign-in provider is unreachable', temporary: true };
-      const { provider, clientSecret } = ready;
-      const call = await callTokenEndpoint(
-        options,
-        provider.token_endpoint,
-        clientSecret,
-        { grant_type: 'refresh_token', refresh_token: params.refreshToken },
-        signal,
-      );
-      if (!call.ok)
-        return userRefused(call)
-          ? { ok: false, reason: 'the sign-in provider no longer accepts this user', temporary: false }
-          : { ok: false, reason: 'the sign-in provider could not confirm the user', temporary: true };
-      if (typeof call.body.id_token === 'string') {
-        const checked = await verifyIdToken(options, keySet(provider), call.body.id_token, params);
-        if (!checked.ok) return checked;
-      }
-      return { ok: true, refreshToken: usableToken(call.body.refresh_token) ?? params.refreshToken };
-    },
+    redeem: async (params, signal) => redeemCode(options, await prepare(signal), params, signal),
+    refresh: async (params, signal) => refreshUser(options, await prepare(signal), params, signal),
   };
 }
