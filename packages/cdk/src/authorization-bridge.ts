@@ -5,6 +5,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
@@ -77,6 +78,12 @@ export interface AuthorizationBridgeProps {
    * @default logs.RetentionDays.ONE_MONTH (see BundledFunction)
    */
   readonly logRetention?: logs.RetentionDays;
+  /**
+   * Lambda active tracing (X-Ray) of the bridge function, which then captures its KMS, DynamoDB and Secrets
+   * Manager calls (BRIDGE_TRACING).
+   * @default false
+   */
+  readonly tracing?: boolean;
   /**
    * What `cdk destroy` does with the table, the signing key, the sealing secret and the logs.
    * @default RemovalPolicy.DESTROY (`Defaults.removalPolicy`)
@@ -184,7 +191,9 @@ export class AuthorizationBridge extends Construct {
       logLevel: props.logLevel,
       logRetention: props.logRetention,
       logRemovalPolicy: removalPolicy,
+      ...(props.tracing ? { tracing: lambda.Tracing.ACTIVE } : {}),
       environment: {
+        ...(props.tracing ? { BRIDGE_TRACING: 'true' } : {}),
         BRIDGE_ISSUER: props.issuer,
         BRIDGE_RESOURCE: props.resource,
         BRIDGE_RESOURCE_NAME: props.resourceName ?? 'this MCP server',
@@ -199,6 +208,13 @@ export class AuthorizationBridge extends Construct {
       },
     });
     this.grant(props.upstream.clientSecret);
+    if (props.tracing)
+      Validations.of(this.function.role!).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'Active tracing grants xray:PutTraceSegments and xray:PutTelemetryRecords, the only X-Ray actions the ' +
+          'function uses; X-Ray supports no resource-level permissions for them, so the resource is "*".',
+      });
     if (!props.httpApi === !props.restApi)
       throw new Error('AuthorizationBridge: give exactly one of httpApi and restApi');
     if (props.httpApi) this.route(props.httpApi);
