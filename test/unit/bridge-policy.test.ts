@@ -148,6 +148,18 @@ describe('dynamic client registration (RFC 7591)', () => {
     expect(openRegisteredClient(response.client_id, createSealer('other-key'.repeat(4)))).toBeUndefined();
   });
 
+  it('no longer honours a redirect URI sealed under looser rules (a host with `;`)', () => {
+    const sealer = createSealer('k'.repeat(32));
+    const looser = {
+      r: ['https://x;sandbox/cb', 'https://a.example/cb'],
+      a: 'none',
+      g: ['authorization_code'],
+      t: 1,
+    };
+    const clientId = `mcpc_${sealer.seal('client-id', looser)}`;
+    expect(openRegisteredClient(clientId, sealer)?.redirectUris).toEqual(['https://a.example/cb']);
+  });
+
   it.each([
     [{}, 'invalid_redirect_uri'],
     [[], 'invalid_client_metadata'],
