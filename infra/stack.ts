@@ -92,6 +92,11 @@ export class McpStack extends Stack {
               'Structured JSON logs of the authorization bridge (one "request" line per HTTP request)',
               auth.bridge.function.logGroup.logGroupName,
             ],
+            [
+              'SignOutCommand',
+              "Signs one user out everywhere (replace the subject: the user's sub, as the bridge's log names it)",
+              `npm run signout -- <subject> --table ${auth.bridge.table.tableName} --region ${this.region}`,
+            ],
           ] as const)
         : []),
       ...(alarm && props.alarmEmail

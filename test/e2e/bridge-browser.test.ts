@@ -124,4 +124,42 @@ describe.skipIf(!available)(`a real browser (${CHROMIUM})`, () => {
     expect(csp).toContain("default-src 'none'");
     expect(csp).not.toContain('script-src');
   });
+
+  it.each([
+    'https://claude.ai/api/mcp/auth_callback',
+    'https://chatgpt.com/connector_platform_oauth_redirect',
+    'http://127.0.0.1:50001/callback',
+  ])('shows the redirect origin of %s whole, on one line, at common widths', async (redirectUri) => {
+    const registered = await fetch(`${stack.issuer}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Width test',
+        redirect_uris: [redirectUri],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    const authorize = new URL(`${stack.issuer}/oauth/authorize`);
+    authorize.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      code_challenge: 'c'.repeat(43),
+      code_challenge_method: 'S256',
+    }).toString();
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    for (const width of [320, 375, 414, 768, 1024, 1440]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(authorize.href);
+      const shown = await page.$eval('#redirect-origin', (el) => ({
+        text: el.textContent,
+        lines: el.getClientRects().length,
+        clipped: el.parentElement!.scrollWidth > el.parentElement!.clientWidth,
+      }));
+      expect(shown, `${width}px`).toEqual({ text: new URL(redirectUri).origin, lines: 1, clipped: false });
+    }
+    await context.close();
+  });
 });

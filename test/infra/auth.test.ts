@@ -134,7 +134,7 @@ describe('authorization mechanism of the stack', () => {
     expect(env.MCP_AUTH_REQUIRED_SCOPES).toBe('mcp');
   });
 
-  it('with Cognito the outputs name the bridge, the metadata URL, the pool, how to add a user and the sign-in URL', () => {
+  it('with Cognito the outputs name the bridge, the metadata URL, the pool, how to add a user, the sign-in URL and how to sign one out', () => {
     const outputs = Object.keys(withCognito().findOutputs('*'));
     expect(outputs).toEqual(
       expect.arrayContaining([
@@ -144,6 +144,7 @@ describe('authorization mechanism of the stack', () => {
         'CreateUserCommand',
         'CognitoSignInUrl',
         'AuthorizationBridgeLogGroupName',
+        'SignOutCommand',
       ]),
     );
     expect(outputs).not.toContain('CognitoClientId');

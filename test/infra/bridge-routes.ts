@@ -6,8 +6,10 @@ export const BRIDGE_ROUTE_KEYS = [
   'GET /oauth/callback',
   'GET /oauth/jwks',
   'OPTIONS /oauth/register',
+  'OPTIONS /oauth/revoke',
   'OPTIONS /oauth/token',
   'POST /oauth/consent',
   'POST /oauth/register',
+  'POST /oauth/revoke',
   'POST /oauth/token',
 ];

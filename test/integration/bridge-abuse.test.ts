@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BridgeLimits } from '../../packages/bridge/src/index.ts';
 import { startBridgeStack, type BridgeStack } from '../support/bridge.ts';
 import { browse, CookieJar, pkce } from '../support/oauth.ts';
 
@@ -166,7 +168,18 @@ describe('the happy path the abuse rows deviate from', () => {
     expect(part(tokens[0]!, 0)).toEqual({ alg: 'ES256', typ: 'at+jwt', kid: keys[0]!.kid });
     const [a, b] = tokens.map((t) => part(t, 1));
     expect(a.exp - a.iat).toBe(3600);
-    expect(Object.keys(a).sort()).toEqual(['aud', 'client_id', 'exp', 'iat', 'iss', 'jti', 'scope', 'sub']);
+    // `sid` names the refresh family, so revoking the access token can end it (RFC 7009 §2.1).
+    expect(Object.keys(a).sort()).toEqual([
+      'aud',
+      'client_id',
+      'exp',
+      'iat',
+      'iss',
+      'jti',
+      'scope',
+      'sid',
+      'sub',
+    ]);
     expect(a.jti).not.toBe(b.jti);
   });
 });
@@ -439,43 +452,153 @@ describe('sealed values', () => {
   });
 });
 
-describe('refresh tokens', () => {
-  it('rotates on every use; reusing a rotated-out token revokes the whole family', async () => {
+/** Makes the bridge's next signature fail, as a KMS call that timed out would. */
+async function withSigningFailure<T>(run: () => Promise<T>): Promise<T> {
+  const sign = stack.signer.sign;
+  stack.signer.sign = async () => {
+    stack.signer.sign = sign;
+    throw new Error('KMS did not answer in time');
+  };
+  try {
+    return await run();
+  } finally {
+    stack.signer.sign = sign;
+  }
+}
+
+/** A client with a refresh token, signed in. */
+async function signedIn(scope = 'mcp offline_access') {
+  const clientId = await publicClient();
+  const { verifier, challenge } = pkce();
+  const tokens = await redeem(clientId, await obtainCode(clientId, challenge, { scope }), verifier);
+  expect(tokens.status).toBe(200);
+  return { clientId, tokens: tokens.json };
+}
+
+const GRACE_MS = BridgeLimits.refreshGraceSeconds * 1000;
+
+describe('refresh tokens: a retry never signs the user out, reuse still does', () => {
+  it('rotates on every use; a rotated-out token back after the grace window revokes the whole family', async () => {
+    const { clientId, tokens } = await signedIn();
+    const second = await refreshWith(clientId, tokens.refresh_token);
+    expect(second.status).toBe(200);
+    expect(second.json.refresh_token).not.toBe(tokens.refresh_token);
+    clockOffsetMs = GRACE_MS + 1_000;
+    try {
+      const reuse = await refreshWith(clientId, tokens.refresh_token);
+      expect(reuse.json).toMatchObject({
+        error: 'invalid_grant',
+        error_description: expect.stringMatching(/revoked/),
+      });
+      const afterReuse = await refreshWith(clientId, second.json.refresh_token);
+      expect(afterReuse.json.error).toBe('invalid_grant');
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+
+  it('answers a retry of the same refresh within the grace window with the same refresh token (a lost response)', async () => {
+    const { clientId, tokens } = await signedIn();
+    const first = await refreshWith(clientId, tokens.refresh_token);
+    const retry = await refreshWith(clientId, tokens.refresh_token);
+    expect(retry.status).toBe(200);
+    expect(retry.json.refresh_token).toBe(first.json.refresh_token);
+    expect(retry.json.access_token).not.toBe(first.json.access_token);
+    expect((await callTool(retry.json.access_token)).status).toBe(200);
+    expect((await refreshWith(clientId, first.json.refresh_token)).status).toBe(200);
+  });
+
+  it('lets two concurrent refreshes with one token both succeed with the same successor; the user stays signed in', async () => {
+    const { clientId, tokens } = await signedIn();
+    const race = await Promise.all([
+      refreshWith(clientId, tokens.refresh_token),
+      refreshWith(clientId, tokens.refresh_token),
+    ]);
+    expect(race.map((r) => r.status)).toEqual([200, 200]);
+    expect(race[0]!.json.refresh_token).toBe(race[1]!.json.refresh_token);
+    const next = await refreshWith(clientId, race[1]!.json.refresh_token);
+    expect(next.status).toBe(200);
+  });
+
+  it('keeps the refresh token usable after a signing timeout: 503, then the retry succeeds', async () => {
+    const { clientId, tokens } = await signedIn();
+    const failed = await withSigningFailure(() => refreshWith(clientId, tokens.refresh_token));
+    expect(failed.status).toBe(503);
+    expect(failed.headers.get('retry-after')).toBe('5');
+    expect(failed.json.error).toBe('temporarily_unavailable');
+    const retry = await refreshWith(clientId, tokens.refresh_token);
+    expect(retry.status).toBe(200);
+    expect((await refreshWith(clientId, retry.json.refresh_token)).status).toBe(200);
+  });
+
+  it('keeps an authorization code usable after a signing timeout at its redemption', async () => {
     const clientId = await publicClient();
     const { verifier, challenge } = pkce();
-    const first = await redeem(clientId, await obtainCode(clientId, challenge), verifier);
-    const second = await refreshWith(clientId, first.json.refresh_token);
-    expect(second.status).toBe(200);
-    expect(second.json.refresh_token).not.toBe(first.json.refresh_token);
-    const reuse = await refreshWith(clientId, first.json.refresh_token);
-    expect(reuse.json).toMatchObject({
-      error: 'invalid_grant',
-      error_description: expect.stringMatching(/revoked/),
+    const code = await obtainCode(clientId, challenge);
+    const failed = await withSigningFailure(() => redeem(clientId, code, verifier));
+    expect(failed.status).toBe(503);
+    const retry = await redeem(clientId, code, verifier);
+    expect(retry.status).toBe(200);
+    expect((await refreshWith(clientId, retry.json.refresh_token)).status).toBe(200);
+  });
+
+  it('refuses a refresh asking for a wider scope before any write: the same refresh token still works', async () => {
+    const { clientId, tokens } = await signedIn('mcp');
+    const wider = await token({
+      grant_type: 'refresh_token',
+      client_id: clientId,
+      refresh_token: tokens.refresh_token,
+      scope: 'mcp offline_access',
     });
-    const afterReuse = await refreshWith(clientId, second.json.refresh_token);
-    expect(afterReuse.json.error).toBe('invalid_grant');
+    expect(wider.status).toBe(400);
+    expect(wider.json).toMatchObject({
+      error: 'invalid_scope',
+      error_description: expect.stringMatching(/still works/),
+    });
+    const again = await refreshWith(clientId, tokens.refresh_token);
+    expect(again.status).toBe(200);
+    expect(again.json.scope).toBe('mcp');
+  });
+
+  it('narrows the scope of a refreshed token on request, without narrowing the family', async () => {
+    const { clientId, tokens } = await signedIn();
+    const narrow = await token({
+      grant_type: 'refresh_token',
+      client_id: clientId,
+      refresh_token: tokens.refresh_token,
+      scope: 'mcp',
+    });
+    expect(narrow.json.scope).toBe('mcp');
+    expect((await refreshWith(clientId, narrow.json.refresh_token)).json.scope).toBe('mcp offline_access');
+  });
+
+  it('revokes the family when the token it replaced comes back after a second rotation, even inside the window', async () => {
+    const { clientId, tokens } = await signedIn();
+    const second = await refreshWith(clientId, tokens.refresh_token);
+    await refreshWith(clientId, second.json.refresh_token);
+    expect((await refreshWith(clientId, tokens.refresh_token)).json.error).toBe('invalid_grant');
+    expect((await refreshWith(clientId, second.json.refresh_token)).json.error).toBe('invalid_grant');
   });
 
   it('refuses a refresh token presented by another client, and revokes its family', async () => {
-    const clientId = await publicClient();
+    const { clientId, tokens } = await signedIn();
     const other = await publicClient();
-    const { verifier, challenge } = pkce();
-    const first = await redeem(clientId, await obtainCode(clientId, challenge), verifier);
-    expect((await refreshWith(other, first.json.refresh_token)).json.error).toBe('invalid_grant');
-    expect((await refreshWith(clientId, first.json.refresh_token)).json.error).toBe('invalid_grant');
+    expect((await refreshWith(other, tokens.refresh_token)).json.error).toBe('invalid_grant');
+    expect((await refreshWith(clientId, tokens.refresh_token)).json.error).toBe('invalid_grant');
   });
 
-  it('lets exactly one of two concurrent refreshes with one token win, then revokes the family (docs/authorization.md: accepted by design)', async () => {
-    const clientId = await publicClient();
-    const { verifier, challenge } = pkce();
-    const first = await redeem(clientId, await obtainCode(clientId, challenge), verifier);
-    const race = await Promise.all([
-      refreshWith(clientId, first.json.refresh_token),
-      refreshWith(clientId, first.json.refresh_token),
-    ]);
-    expect(race.map((r) => r.status).sort()).toEqual([200, 400]);
-    const winner = race.find((r) => r.status === 200)!;
-    expect((await refreshWith(clientId, winner.json.refresh_token)).json.error).toBe('invalid_grant');
+  it('refuses a refresh token whose family has ended (30 days after sign-in, however often it rotated)', async () => {
+    const { clientId, tokens } = await signedIn();
+    clockOffsetMs = BridgeLimits.refreshTtlSeconds * 1000;
+    try {
+      const res = await refreshWith(clientId, tokens.refresh_token);
+      expect(res.json).toMatchObject({
+        error: 'invalid_grant',
+        error_description: expect.stringMatching(/expired/),
+      });
+    } finally {
+      clockOffsetMs = 0;
+    }
   });
 
   it('issues no refresh token to a client that did not register for them', async () => {
@@ -485,6 +608,305 @@ describe('refresh tokens', () => {
     expect(res.status).toBe(200);
     expect(res.json.refresh_token).toBeUndefined();
     expect(res.json.scope).toBe('mcp');
+  });
+});
+
+/** A request to the loopback administration of the local stack (`npm run local-user`, `npm run signout -- --local`). */
+const admin = (path: string, headers: Record<string, string> = { 'x-mcp-local-admin': '1' }) =>
+  fetch(`${stack.issuer}/_local/users/${path}`, { method: 'POST', headers }).then(async (res) => ({
+    status: res.status,
+    json: (await res.json()) as Record<string, any>,
+  }));
+
+describe('the sign-in provider still says yes, and an operator can sign a user out', () => {
+  // These rows change the development user's standing: they run against a stack of their own.
+  let shared: BridgeStack;
+  let ownClockMs = 0;
+  beforeAll(async () => {
+    shared = stack;
+    stack = await startBridgeStack({ now: () => Date.now() + ownClockMs });
+  });
+  afterAll(async () => {
+    await stack.close();
+    stack = shared;
+  });
+
+  it('refuses the refresh of a user disabled at the provider and ends the family; re-enabled, they sign in again', async () => {
+    const { clientId, tokens } = await signedIn();
+    expect(await admin('dev-user/disable')).toEqual({
+      status: 200,
+      json: { subject: 'dev-user', enabled: false },
+    });
+    try {
+      const refused = await refreshWith(clientId, tokens.refresh_token);
+      expect(refused.json).toMatchObject({
+        error: 'invalid_grant',
+        error_description: expect.stringMatching(/no longer accepts this user/),
+      });
+      const signIn = browse(authorizeUrl(goodParams(clientId, pkce().challenge)), {
+        until: REDIRECT,
+        email: stack.upstream.user.email,
+        password: stack.password,
+      });
+      await expect(signIn).rejects.toMatchObject({
+        html: expect.stringContaining('This account is disabled.'),
+      });
+    } finally {
+      await admin('dev-user/enable');
+    }
+    // The family stays ended; a new sign-in gives a session that refreshes.
+    expect((await refreshWith(clientId, tokens.refresh_token)).json.error).toBe('invalid_grant');
+    const again = await signedIn();
+    expect((await refreshWith(again.clientId, again.tokens.refresh_token)).status).toBe(200);
+  });
+
+  it('answers 503 when the provider cannot be reached, and the same token refreshes once it can', async () => {
+    const { clientId, tokens } = await signedIn();
+    const realFetch = globalThis.fetch;
+    const spy = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation((input, init) =>
+        String(input instanceof Request ? input.url : input).startsWith(`${stack.upstream.issuer}/token`)
+          ? Promise.reject(new TypeError('fetch failed'))
+          : realFetch(input, init),
+      );
+    try {
+      const down = await refreshWith(clientId, tokens.refresh_token);
+      expect(down.status).toBe(503);
+      expect(down.headers.get('retry-after')).toBe('5');
+      expect(down.json.error).toBe('temporarily_unavailable');
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await refreshWith(clientId, tokens.refresh_token)).status).toBe(200);
+  });
+
+  it('signs a user out everywhere: their sessions refresh no more, and they can sign in again at once', async () => {
+    const first = await signedIn();
+    const second = await signedIn();
+    const out = await admin('dev-user/signout');
+    expect(out.status).toBe(200);
+    for (const { clientId, tokens } of [first, second]) {
+      const res = await refreshWith(clientId, tokens.refresh_token);
+      expect(res.json).toMatchObject({
+        error: 'invalid_grant',
+        error_description: expect.stringMatching(/signed out/),
+      });
+    }
+    ownClockMs = 1_100;
+    try {
+      const after = await signedIn();
+      expect((await refreshWith(after.clientId, after.tokens.refresh_token)).status).toBe(200);
+    } finally {
+      ownClockMs = 0;
+    }
+  });
+
+  it.each([
+    ['a web page (it sends an Origin)', { 'x-mcp-local-admin': '1', origin: 'https://evil.example' }],
+    ['a request without the admin header (a simple cross-site form)', {}],
+    [
+      'a page that rebound its own name to loopback (its Host)',
+      { 'x-mcp-local-admin': '1', host: 'evil.example' },
+    ],
+  ])('refuses local administration from %s', async (_, headers) => {
+    // node:http, not fetch: fetch will not send a Host header of its own choosing.
+    const status = await new Promise<number>((resolve, reject) => {
+      const { port } = new URL(stack.issuer);
+      const path = '/_local/users/dev-user/disable';
+      const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+    expect(stack.upstream.userEnabled).toBe(true);
+  });
+});
+
+describe('revocation (RFC 7009)', () => {
+  const revokeWith = (form: Record<string, string>, headers: Record<string, string> = {}) =>
+    fetch(`${stack.issuer}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(form).toString(),
+    }).then(async (res) => ({ status: res.status, headers: res.headers, text: await res.text() }));
+
+  it('is advertised in the metadata with the client authentication methods it accepts', async () => {
+    const metadata = (await (
+      await fetch(`${stack.issuer}/.well-known/oauth-authorization-server`)
+    ).json()) as Record<string, unknown>;
+    expect(metadata).toMatchObject({
+      revocation_endpoint: `${stack.issuer}/oauth/revoke`,
+      revocation_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+    });
+  });
+
+  it('revokes a refresh token: 200 with no content, and neither it nor a retry of it refreshes', async () => {
+    const { clientId, tokens } = await signedIn();
+    const res = await revokeWith({
+      client_id: clientId,
+      token: tokens.refresh_token,
+      token_type_hint: 'refresh_token',
+    });
+    expect(res).toMatchObject({ status: 200, text: '' });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect((await refreshWith(clientId, tokens.refresh_token)).json.error).toBe('invalid_grant');
+  });
+
+  it('revokes the token a refresh just replaced, ending the family (a client signing out mid-refresh)', async () => {
+    const { clientId, tokens } = await signedIn();
+    const next = await refreshWith(clientId, tokens.refresh_token);
+    expect((await revokeWith({ client_id: clientId, token: tokens.refresh_token })).status).toBe(200);
+    expect((await refreshWith(clientId, next.json.refresh_token)).json.error).toBe('invalid_grant');
+  });
+
+  it('revokes an access token by ending its family; the token itself lasts until it expires (at most an hour)', async () => {
+    const { clientId, tokens } = await signedIn();
+    const res = await revokeWith({
+      client_id: clientId,
+      token: tokens.access_token,
+      token_type_hint: 'access_token',
+    });
+    expect(res.status).toBe(200);
+    expect((await refreshWith(clientId, tokens.refresh_token)).json.error).toBe('invalid_grant');
+    expect((await callTool(tokens.access_token)).status).toBe(200);
+  });
+
+  it('finds either kind whatever token_type_hint says (§2.1)', async () => {
+    const { clientId, tokens } = await signedIn();
+    expect(
+      (
+        await revokeWith({
+          client_id: clientId,
+          token: tokens.refresh_token,
+          token_type_hint: 'access_token',
+        })
+      ).status,
+    ).toBe(200);
+    expect((await refreshWith(clientId, tokens.refresh_token)).json.error).toBe('invalid_grant');
+  });
+
+  it("refuses another client's token with invalid_grant and revokes nothing", async () => {
+    const { clientId, tokens } = await signedIn();
+    const other = await publicClient();
+    for (const token of [tokens.refresh_token, tokens.access_token]) {
+      const res = await revokeWith({ client_id: other, token });
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.text)).toMatchObject({ error: 'invalid_grant' });
+    }
+    expect((await refreshWith(clientId, tokens.refresh_token)).status).toBe(200);
+  });
+
+  it.each([
+    ['an unknown refresh token', () => `${'a'.repeat(22)}.${'b'.repeat(43)}`],
+    ['a malformed token', () => 'not a token'],
+    ['a token signed by someone else', () => 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln'],
+  ])('answers %s with 200, as RFC 7009 §2.2 asks for an invalid token', async (_, make) => {
+    const clientId = await publicClient();
+    expect((await revokeWith({ client_id: clientId, token: make() })).status).toBe(200);
+  });
+
+  it('answers an expired access token with 200 and leaves its family alone', async () => {
+    const { clientId, tokens } = await signedIn();
+    clockOffsetMs = (BridgeLimits.accessTokenTtlSeconds + 60) * 1000;
+    try {
+      expect((await revokeWith({ client_id: clientId, token: tokens.access_token })).status).toBe(200);
+    } finally {
+      clockOffsetMs = 0;
+    }
+    expect((await refreshWith(clientId, tokens.refresh_token)).status).toBe(200);
+  });
+
+  it.each<[string, Record<string, string>, Record<string, string>, number, string]>([
+    ['no token', { client_id: 'x' }, {}, 400, 'invalid_request'],
+    ['no client', { token: 'x' }, {}, 401, 'invalid_client'],
+    ['a token sent twice', { client_id: 'x', token: 'x' }, { 'x-twice': '1' }, 400, 'invalid_request'],
+  ])('answers %s with %s', async (_, form, flags, status, error) => {
+    const clientId = await publicClient();
+    const filled = { ...form, ...(form.client_id ? { client_id: clientId } : {}) };
+    const body = new URLSearchParams(filled).toString() + (flags['x-twice'] ? '&token=y' : '');
+    const res = await fetch(`${stack.issuer}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+    });
+    expect(res.status).toBe(status);
+    expect(((await res.json()) as { error: string }).error).toBe(error);
+  });
+
+  it('refuses a confidential client without its secret, and a body that is not a form', async () => {
+    const { json } = await register({
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'client_secret_basic',
+    });
+    expect((await revokeWith({ client_id: json.client_id, token: 'x' })).status).toBe(401);
+    const res = await fetch(`${stack.issuer}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: 'x' }),
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it('answers the CORS preflight of a browser-based client', async () => {
+    const res = await fetch(`${stack.issuer}/oauth/revoke`, { method: 'OPTIONS' });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+  });
+});
+
+describe('strict redirect hosts at registration', () => {
+  it.each([
+    'https://x;sandbox/cb',
+    'https://x,y/cb',
+    'https://a_b.example/cb',
+    "https://a'b.example/cb",
+    'https://ex%61mple.com/cb',
+    'https://a.example./cb',
+  ])('refuses %s', async (uri) => {
+    const res = await register({ redirect_uris: [uri], token_endpoint_auth_method: 'none' });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({
+      error: 'invalid_redirect_uri',
+      error_description: expect.stringMatching(/host must be a hostname/),
+    });
+  });
+
+  it.each([
+    'https://claude.ai/api/mcp/auth_callback',
+    'https://xn--bcher-kva.example/cb',
+    'https://[2001:db8::1]/cb',
+  ])('accepts %s', async (uri) => {
+    expect((await register({ redirect_uris: [uri], token_endpoint_auth_method: 'none' })).status).toBe(201);
+  });
+});
+
+describe('the consent page tells the truth', () => {
+  it('tells a client with refresh tokens that access lasts up to 30 days, and one without that it lasts an hour', async () => {
+    const page = async (clientId: string) =>
+      (await visit(authorizeUrl(goodParams(clientId, pkce().challenge, { redirect_uri: WEB_REDIRECT }))))
+        .body;
+    expect(await page(await publicClient())).toContain(
+      'It keeps this access for up to 30 days without asking you again',
+    );
+    const { json } = await register({ redirect_uris: [WEB_REDIRECT], token_endpoint_auth_method: 'none' });
+    expect(await page(json.client_id)).toContain('This access lasts one hour');
+  });
+
+  it('shows the whole redirect origin, scheme and port included, on a line of its own', async () => {
+    const res = await visit(
+      authorizeUrl(
+        goodParams(await publicClient(), pkce().challenge, {
+          redirect_uri: 'http://127.0.0.1:50001/callback',
+        }),
+      ),
+    );
+    expect(res.body).toContain(
+      '<p class="origin"><code id="redirect-origin">http://127.0.0.1:50001</code></p>',
+    );
   });
 });
 

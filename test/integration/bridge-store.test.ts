@@ -42,6 +42,7 @@ const family = (id: string, tokenHash = 'hash-1'): RefreshFamily => ({
   scope: 'mcp',
   resource: 'https://mcp.example.com/mcp',
   tokenHash,
+  issuedAt: fixtureNow,
   expiresAt: fixtureNow + 3600,
 });
 
@@ -97,48 +98,95 @@ describe.each([
     await expect(store.saveCode(code, grant(), now() + 60, signal())).rejects.toThrow();
   });
 
-  it('rotates a family token by token', async () => {
+  it('reads a code without using it, then reports the family that used it', async () => {
     const store = make();
-    const id = unique('family');
-    expect(await store.createFamily(family(id, 'h1'), signal())).toBe(true);
-    const first = await store.rotateRefresh(id, 'h1', 'h2', 'client-hash', now(), signal());
-    expect(first).toEqual({ kind: 'rotated', family: family(id, 'h2') });
-    expect((await store.rotateRefresh(id, 'h2', 'h3', 'client-hash', now(), signal())).kind).toBe('rotated');
+    const code = unique('code');
+    const withUpstream = { ...grant(), upstream: 'sealed-provider-token' };
+    await store.saveCode(code, withUpstream, now() + 86_400, signal());
+    expect(await store.readCode(code, signal())).toEqual({ grant: withUpstream, usedBy: undefined });
+    expect(await store.redeemCode(code, 'family-a', signal())).toEqual({
+      kind: 'redeemed',
+      grant: withUpstream,
+    });
+    // The used code keeps no copy of the provider's token: it lives in the family now.
+    expect(await store.readCode(code, signal())).toEqual({ grant: grant(), usedBy: 'family-a' });
+    expect(await store.readCode(unique('none'), signal())).toBeUndefined();
   });
 
-  it('revokes the family when a rotated-out token comes back, so the current one dies too', async () => {
+  it('commits a rotation only over the current token, remembering the one it replaced and when', async () => {
+    const store = make();
+    const id = unique('family');
+    expect(await store.createFamily({ ...family(id, 'h1'), upstream: 'u1' }, signal())).toBe(true);
+    const rotation = {
+      familyId: id,
+      presentedHash: 'h1',
+      nextHash: 'h2',
+      clientHash: 'client-hash',
+      nowSeconds: now(),
+    };
+    expect(await store.commitRotation({ ...rotation, upstream: 'u2' }, signal())).toBe(true);
+    expect(await store.readFamily(id, signal())).toEqual({
+      kind: 'family',
+      family: { ...family(id, 'h2'), previousHash: 'h1', rotatedAt: rotation.nowSeconds, upstream: 'u2' },
+    });
+    // The same rotation again (a concurrent refresh that lost) does not commit; nor does another client's.
+    expect(await store.commitRotation(rotation, signal())).toBe(false);
+    expect(
+      await store.commitRotation({ ...rotation, presentedHash: 'h2', clientHash: 'thief' }, signal()),
+    ).toBe(false);
+    // Without a new provider token the family keeps the one it had.
+    expect(await store.commitRotation({ ...rotation, presentedHash: 'h2', nextHash: 'h3' }, signal())).toBe(
+      true,
+    );
+    const read = await store.readFamily(id, signal());
+    expect(read.kind === 'family' && read.family).toMatchObject({
+      tokenHash: 'h3',
+      previousHash: 'h2',
+      upstream: 'u2',
+    });
+  });
+
+  it('lets exactly one of many concurrent rotations of one token commit', async () => {
     const store = make();
     const id = unique('family');
     await store.createFamily(family(id, 'h1'), signal());
-    await store.rotateRefresh(id, 'h1', 'h2', 'client-hash', now(), signal());
-    expect(await store.rotateRefresh(id, 'h1', 'hx', 'client-hash', now(), signal())).toEqual({
-      kind: 'reused',
-    });
-    expect(await store.rotateRefresh(id, 'h2', 'h3', 'client-hash', now(), signal())).toEqual({
-      kind: 'revoked',
-    });
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        store.commitRotation(
+          { familyId: id, presentedHash: 'h1', nextHash: 'h2', clientHash: 'client-hash', nowSeconds: now() },
+          signal(),
+        ),
+      ),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
   });
 
-  it('revokes the family when another client presents its current token', async () => {
+  it('commits nothing to a revoked or expired family, and forgets the provider token of a revoked one', async () => {
     const store = make();
-    const id = unique('family');
-    await store.createFamily(family(id, 'h1'), signal());
-    expect(await store.rotateRefresh(id, 'h1', 'h2', 'thief', now(), signal())).toEqual({ kind: 'reused' });
-    expect(await store.rotateRefresh(id, 'h1', 'h2', 'client-hash', now(), signal())).toEqual({
-      kind: 'revoked',
-    });
+    const revoked = unique('family');
+    await store.createFamily({ ...family(revoked, 'h1'), upstream: 'u1' }, signal());
+    await store.revokeFamily(revoked, now() + 3600, signal());
+    expect(await store.readFamily(revoked, signal())).toEqual({ kind: 'revoked' });
+    const rotation = { presentedHash: 'h1', nextHash: 'h2', clientHash: 'client-hash', nowSeconds: now() };
+    expect(await store.commitRotation({ ...rotation, familyId: revoked }, signal())).toBe(false);
+    const expired = unique('family');
+    await store.createFamily({ ...family(expired, 'h1'), expiresAt: now() + 5 }, signal());
+    expect(
+      await store.commitRotation({ ...rotation, familyId: expired, nowSeconds: now() + 10 }, signal()),
+    ).toBe(false);
+    expect(await store.readFamily(unique('none'), signal())).toEqual({ kind: 'unknown' });
   });
 
-  it('reports an expired family, and an unknown one', async () => {
+  it('records a sign-out per subject, keeping the latest', async () => {
     const store = make();
-    const id = unique('family');
-    await store.createFamily({ ...family(id, 'h1'), expiresAt: now() + 5 }, signal());
-    expect(await store.rotateRefresh(id, 'h1', 'h2', 'client-hash', now() + 10, signal())).toEqual({
-      kind: 'expired',
-    });
-    expect(await store.rotateRefresh(unique('none'), 'h1', 'h2', 'client-hash', now(), signal())).toEqual({
-      kind: 'unknown',
-    });
+    const subject = unique('user');
+    expect(await store.signedOutAt(subject, signal())).toBeUndefined();
+    await store.signOut(subject, 1_000, now() + 3600, signal());
+    await store.signOut(subject, 900, now() + 3600, signal());
+    expect(await store.signedOutAt(subject, signal())).toBe(1_000);
+    await store.signOut(subject, 2_000, now() + 3600, signal());
+    expect(await store.signedOutAt(subject, signal())).toBe(2_000);
+    expect(await store.signedOutAt(unique('user'), signal())).toBeUndefined();
   });
 
   it('keeps a revocation that arrives before the family exists, so the family can never be created', async () => {

@@ -198,3 +198,73 @@ describe('mix-up defence at the callback (RFC 9207)', () => {
     }
   });
 });
+
+describe('the refresh that asks the provider whether the user may go on', () => {
+  const refresh = () =>
+    createUpstream({
+      issuer,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      scopes: ['openid'],
+      timeoutMs: 2_000,
+    }).refresh({ refreshToken: 'provider-refresh', subject: 'user-7' }, AbortSignal.timeout(5_000));
+  const refreshed = (extra: Record<string, unknown>) => async () => ({
+    status: 200,
+    body: { access_token: 'a', token_type: 'Bearer', ...extra },
+  });
+
+  it('presents the refresh token with Basic authentication, and keeps it when the provider does not rotate it', async () => {
+    answer = refreshed({ id_token: await signed(claims({}, ['nonce'])) });
+    expect(await refresh()).toEqual({ ok: true, refreshToken: 'provider-refresh' });
+    expect(Object.fromEntries(lastTokenRequest!.form)).toEqual({
+      grant_type: 'refresh_token',
+      refresh_token: 'provider-refresh',
+    });
+    expect(lastTokenRequest!.authorization).toMatch(/^Basic /);
+  });
+
+  it("keeps the provider's new refresh token when it rotates it, and needs no ID token", async () => {
+    answer = refreshed({ refresh_token: 'provider-refresh-2' });
+    expect(await refresh()).toEqual({ ok: true, refreshToken: 'provider-refresh-2' });
+  });
+
+  it('refuses a refreshed ID token naming another user (OpenID Connect Core §12.2)', async () => {
+    answer = refreshed({ id_token: await signed(claims({ sub: 'someone-else' }, ['nonce'])) });
+    expect(await refresh()).toMatchObject({ ok: false, temporary: false });
+  });
+
+  it('refuses a refreshed ID token signed by a key the provider never published', async () => {
+    answer = refreshed({ id_token: await signed(claims({}, ['nonce']), foreignKey) });
+    expect(await refresh()).toMatchObject({ ok: false, temporary: false });
+  });
+
+  it('reads invalid_grant as the provider no longer accepting the user (disabled, deleted, signed out)', async () => {
+    answer = async () => ({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'User is disabled.' },
+    });
+    expect(await refresh()).toEqual({
+      ok: false,
+      reason: 'the sign-in provider no longer accepts this user',
+      temporary: false,
+    });
+  });
+
+  it.each<[string, () => ReturnType<typeof answer>]>([
+    [
+      'our client refused (a rotated secret: not the user’s doing)',
+      async () => ({ status: 401, body: { error: 'invalid_client' } }),
+    ],
+    ['throttling', async () => ({ status: 429, body: { error: 'slow_down' } })],
+    ['a provider error', async () => ({ status: 500, body: 'oops' })],
+    ['a 400 that is not invalid_grant', async () => ({ status: 400, body: { error: 'invalid_request' } })],
+    ['a body that is not JSON', async () => ({ status: 200, body: '<html>' })],
+    [
+      'an answer that never comes in time',
+      () => new Promise((resolve) => setTimeout(() => resolve({ status: 200, body: {} }), 3_000)),
+    ],
+  ])('treats %s as temporary, never as a sign-out', async (_, make) => {
+    answer = make;
+    expect(await refresh()).toMatchObject({ ok: false, temporary: true });
+  });
+});

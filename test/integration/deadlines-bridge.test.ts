@@ -4,7 +4,9 @@ import { randomToken, sha256 } from '../../packages/bridge/src/http.ts';
 import { awsKms, createKmsSigner } from '../../packages/bridge/src/kms-signer.ts';
 import { createMemoryStore } from '../../packages/bridge/src/memory-store.ts';
 import { readSecretsManager } from '../../packages/bridge/src/secrets.ts';
+import { createSealer } from '../../packages/bridge/src/seal.ts';
 import { createLocalSigner } from '../../packages/bridge/src/signer.ts';
+import type { Upstream } from '../../packages/bridge/src/upstream.ts';
 import {
   createDeployedBridge,
   loadBridgeConfig,
@@ -38,6 +40,10 @@ const ENV = {
 let silent: SilentEndpoint;
 const servers: RunningServer[] = [];
 const sealingSecret = async () => 's'.repeat(64);
+/** A sign-in provider that still accepts every user (only the bridge's own backends are under test here). */
+const acceptingUpstream = {
+  refresh: async (params: { refreshToken: string }) => ({ ok: true, refreshToken: params.refreshToken }),
+} as unknown as Upstream;
 
 async function serve(dependencies: DeployedDependencies): Promise<RunningServer> {
   const bridge = createDeployedBridge(loadBridgeConfig(ENV), dependencies);
@@ -165,6 +171,7 @@ describe('the deployed bridge with backends that accept connections and never an
         readSecret: sealingSecret,
         store,
         signer: createKmsSigner(ENV.BRIDGE_SIGNING_KEY_ID, kms),
+        upstream: acceptingUpstream,
       });
     });
 
@@ -187,6 +194,11 @@ describe('the deployed bridge with backends that accept connections and never an
           scope: 'mcp offline_access',
           resource: ENV.BRIDGE_RESOURCE,
           tokenHash: sha256(refreshToken),
+          issuedAt: Math.floor(Date.now() / 1000),
+          upstream: createSealer(await sealingSecret()).seal('upstream-refresh', {
+            s: 'user-1',
+            t: 'provider',
+          }),
           expiresAt: Math.floor(Date.now() / 1000) + 3_600,
         },
         AbortSignal.timeout(1_000),

@@ -171,6 +171,9 @@ export async function browse(
       continue;
     }
     if (response.status === 200 && html.includes('name="password"')) {
+      // The sign-in form again, right after the credentials were posted: the provider refused them.
+      if (steps.at(-1)?.kind === 'sign-in' && init.method === 'POST')
+        throw Object.assign(new Error(`The sign-in was refused at ${url}`), { status: 200, html, steps });
       steps.push({ url, status: 200, kind: 'sign-in' });
       const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!;
       init = {

@@ -24,7 +24,9 @@ describe('bridge configuration', () => {
       resourceName: 'this MCP server',
       upstream: { scopes: ['openid', 'email'], clientId: 'client' },
       allowLoopbackMetadata: false,
+      tracing: false,
     });
+    expect(loadBridgeConfig({ ...ENV, BRIDGE_TRACING: 'true' }).tracing).toBe(true);
   });
 
   it.each([
@@ -38,6 +40,11 @@ describe('bridge configuration', () => {
     ['loopback CIMD with an https issuer', { BRIDGE_CIMD_ALLOW_LOOPBACK: 'true' }, /local development only/],
     ['offline_access as a resource scope', { BRIDGE_SCOPES: 'mcp offline_access' }, /invalid scope/],
     ['a secret that is not an ARN', { BRIDGE_SEALING_SECRET_ARN: 'my-secret' }, /Secrets Manager ARN/],
+    [
+      'a tracing switch that is not true or false',
+      { BRIDGE_TRACING: 'on' },
+      /BRIDGE_TRACING must be "true" or "false"/,
+    ],
   ])('refuses %s', (_, change, message) => {
     expect(() => loadBridgeConfig({ ...ENV, ...change })).toThrow(message);
   });

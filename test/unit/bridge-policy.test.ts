@@ -19,7 +19,9 @@ import {
   register,
   validateRegistration,
 } from '../../packages/bridge/src/registration.ts';
-import { grantScopes, resourceAccepted } from '../../packages/bridge/src/scopes.ts';
+import { judgeRefresh, type PresentedRefresh } from '../../packages/bridge/src/refresh-policy.ts';
+import type { FamilyRecord, RefreshFamily } from '../../packages/bridge/src/store.ts';
+import { grantScopes, refreshedScopes, resourceAccepted } from '../../packages/bridge/src/scopes.ts';
 import { createSealer } from '../../packages/bridge/src/seal.ts';
 
 /** The bridge's pure rules, one row per line of the spec or best practice they implement. */
@@ -41,6 +43,24 @@ describe('redirect URIs (OAuth 2.1 §2.3.1, RFC 8252)', () => {
     ['https://a.example.com/c b', /whitespace or control characters/],
     [`https://a.example.com/${'x'.repeat(600)}`, /at most 512/],
     [42, /non-empty string/],
+    // Hosts: hostname characters or an IP literal only (the URL parser accepts more, e.g. ';' and ',').
+    ['https://x;sandbox/cb', /host must be a hostname/],
+    ['https://a,b.example/cb', /host must be a hostname/],
+    ['https://a_b.example/cb', /host must be a hostname/],
+    ["https://a'b.example/cb", /host must be a hostname/],
+    ['https://a!b.example/cb', /host must be a hostname/],
+    ['https://a$b.example/cb', /host must be a hostname/],
+    ['https://a(b).example/cb', /host must be a hostname/],
+    ['https://a=b.example/cb', /host must be a hostname/],
+    ['https://a{b}.example/cb', /host must be a hostname/],
+    ['https://ex%61mple.com/cb', /host must be a hostname/],
+    ['https://-a.example/cb', /host must be a hostname/],
+    ['https://a.example./cb', /host must be a hostname/],
+    ['https://bücher.example/cb', /punycode/],
+    ['https://xn--bcher-kva.example/cb', undefined],
+    ['https://APP.example.com/cb', undefined],
+    ['https://192.0.2.1:8443/cb', undefined],
+    ['https://[2001:db8::1]/cb', undefined],
   ])('%s → %s', (uri, problem) => {
     const result = redirectUriProblem(uri);
     if (problem === undefined) expect(result).toBeUndefined();
@@ -126,6 +146,18 @@ describe('dynamic client registration (RFC 7591)', () => {
       grantTypes: ['authorization_code'],
     });
     expect(openRegisteredClient(response.client_id, createSealer('other-key'.repeat(4)))).toBeUndefined();
+  });
+
+  it('no longer honours a redirect URI sealed under looser rules (a host with `;`)', () => {
+    const sealer = createSealer('k'.repeat(32));
+    const looser = {
+      r: ['https://x;sandbox/cb', 'https://a.example/cb'],
+      a: 'none',
+      g: ['authorization_code'],
+      t: 1,
+    };
+    const clientId = `mcpc_${sealer.seal('client-id', looser)}`;
+    expect(openRegisteredClient(clientId, sealer)?.redirectUris).toEqual(['https://a.example/cb']);
   });
 
   it.each([
@@ -290,7 +322,8 @@ describe('cookies and pages', () => {
       action: '/oauth/consent',
       clientName: '<script>alert(1)</script>',
       clientIdentity: 'https://c.example/"onmouseover="x',
-      redirectHost: 'a.example',
+      redirectOrigin: 'https://a.example',
+      refresh: true,
       scopes: ['mcp'],
       transaction: 'abc',
       resourceName: 'Srv',
@@ -305,5 +338,131 @@ describe('cookies and pages', () => {
     expect(csp).toMatch(
       /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; form-action 'self' https:\/\/login\.example\.com; frame-ancestors 'none'; base-uri 'none'$/,
     );
+  });
+
+  it.each([
+    ['a directive separator', 'https://x;sandbox'],
+    ['a source list separator', 'https://a.example https://evil.example'],
+    ['a keyword', "'unsafe-inline'"],
+    ['a path', 'https://a.example/cb'],
+    ['a wildcard', 'https://*.example'],
+    ['a comma', 'https://a,b'],
+  ])('writes no form target carrying %s into the CSP', (_, target) => {
+    const csp = htmlHeaders([target, 'http://127.0.0.1:50001', 'https://[2001:db8::1]:8443'])[
+      'content-security-policy'
+    ]!;
+    expect(csp).toContain(
+      "form-action 'self' http://127.0.0.1:50001 https://[2001:db8::1]:8443; frame-ancestors",
+    );
+    expect(csp.split('; ')).toHaveLength(5);
+  });
+
+  it.each([
+    [
+      'a client that registered for refresh tokens',
+      true,
+      /up to 30 days without asking you again \(renewing it every hour\)/,
+    ],
+    [
+      'a client without refresh tokens',
+      false,
+      /This access lasts one hour; after that the application must send you here again/,
+    ],
+  ])('tells %s how long access lasts', (_, refresh, text) => {
+    const html = consentPage({
+      action: '/oauth/consent',
+      clientName: 'App',
+      clientIdentity: 'registered dynamically with this server',
+      redirectOrigin: 'https://claude.ai',
+      refresh,
+      scopes: ['mcp'],
+      transaction: 'abc',
+      resourceName: 'Srv',
+    });
+    expect(html).toMatch(text);
+    expect(html).toContain('<p class="origin"><code id="redirect-origin">https://claude.ai</code></p>');
+  });
+});
+
+describe('refresh tokens: rotation, retries and reuse (OAuth 2.1 §4.3.1)', () => {
+  const NOW = 1_000_000;
+  const family: RefreshFamily = {
+    id: 'f',
+    clientHash: 'client',
+    subject: 'user',
+    scope: 'mcp',
+    resource: 'https://mcp.example.com/mcp',
+    tokenHash: 'T1',
+    previousHash: 'T0',
+    rotatedAt: NOW - 10,
+    issuedAt: NOW - 3_600,
+    expiresAt: NOW + 86_400,
+  };
+  const live: FamilyRecord = { kind: 'family', family };
+  const presented = (p: Partial<PresentedRefresh>): PresentedRefresh => ({
+    presentedHash: 'T1',
+    successorHash: 'T2',
+    clientHash: 'client',
+    nowSeconds: NOW,
+    signedOutAt: undefined,
+    ...p,
+  });
+
+  it.each<[string, FamilyRecord, Partial<PresentedRefresh>, string]>([
+    ['the current token rotates', live, {}, 'rotate'],
+    [
+      'the replaced token, its successor still current, inside the window: a retry',
+      live,
+      { presentedHash: 'T0', successorHash: 'T1' },
+      'retry',
+    ],
+    [
+      'the replaced token at the very end of the window: a retry',
+      live,
+      { presentedHash: 'T0', successorHash: 'T1', nowSeconds: NOW + 50 },
+      'retry',
+    ],
+    [
+      'the replaced token after the window: reuse',
+      live,
+      { presentedHash: 'T0', successorHash: 'T1', nowSeconds: NOW + 51 },
+      'reuse',
+    ],
+    [
+      'the replaced token whose successor is not the current one: reuse',
+      live,
+      { presentedHash: 'T0', successorHash: 'Tx' },
+      'reuse',
+    ],
+    ['an older token of the family: reuse', live, { presentedHash: 'T-1', successorHash: 'T0' }, 'reuse'],
+    ['the current token from another client: reuse', live, { clientHash: 'thief' }, 'reuse'],
+    [
+      'a retry from another client: reuse',
+      live,
+      { presentedHash: 'T0', successorHash: 'T1', clientHash: 'thief' },
+      'reuse',
+    ],
+    ['an unknown family', { kind: 'unknown' }, {}, 'refuse unknown'],
+    ['a revoked family', { kind: 'revoked' }, {}, 'refuse revoked'],
+    ['an expired family', { kind: 'family', family: { ...family, expiresAt: NOW } }, {}, 'refuse expired'],
+    [
+      'a family begun before its user was signed out',
+      live,
+      { signedOutAt: NOW - 3_600 },
+      'refuse signed out',
+    ],
+    ['a family begun after its user was signed out', live, { signedOutAt: NOW - 3_601 }, 'rotate'],
+  ])('%s', (_, record, p, expected) => {
+    const verdict = judgeRefresh(record, presented(p), 60);
+    expect(verdict.kind === 'refuse' ? `refuse ${verdict.reason}` : verdict.kind).toBe(expected);
+  });
+
+  it.each<[string, string | undefined, string[] | undefined]>([
+    ["no scope asked: the family's", undefined, ['mcp', 'offline_access']],
+    ["an empty scope: the family's", ' ', ['mcp', 'offline_access']],
+    ['a narrower scope', 'mcp', ['mcp']],
+    ['a wider scope: refused', 'mcp admin', undefined],
+  ])('refreshed scopes: %s', (_, requested, expected) => {
+    expect(refreshedScopes('mcp offline_access', requested)).toEqual(expected);
   });
 });

@@ -12,7 +12,7 @@ import {
   type Params,
 } from './http.ts';
 import { consentPage, htmlHeaders, returnPage } from './pages.ts';
-import { findRedirectUri, redirectHost } from './redirect-uri.ts';
+import { findRedirectUri, redirectHost, redirectOrigin } from './redirect-uri.ts';
 import { grantScopes, resourceAccepted } from './scopes.ts';
 import {
   browserBinding,
@@ -190,7 +190,8 @@ export async function authorize(
       clientName: client.name,
       clientIdentity:
         client.kind === 'metadata-document' ? client.id : 'registered dynamically with this server',
-      redirectHost: redirectHost(redirectUri),
+      redirectOrigin: redirectOrigin(redirectUri),
+      refresh: transaction.rt,
       scopes: checked.scopes,
       transaction: deps.sealer.seal('transaction', transaction, BridgeLimits.transactionTtlSeconds),
       resourceName: deps.resourceName,

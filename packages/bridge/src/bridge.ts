@@ -15,14 +15,15 @@ import {
 import { deadlineSignal, documentResponse, jsonResponse, pageResponse } from './http.ts';
 import { registrationEndpoint } from './register.ts';
 import { OFFLINE_ACCESS } from './scopes.ts';
+import { revoke } from './revoke.ts';
 import { token } from './token.ts';
 import { monotonicMs } from '@mcp-lambda/server/auth';
 
 /**
  * The authorization bridge: an OAuth 2.1 authorization server for MCP clients (RFC 8414 metadata, Dynamic Client
  * Registration and Client ID Metadata Documents, PKCE-only authorization code flow with consent, refresh-token
- * rotation) that delegates the user's sign-in to an upstream OpenID provider and mints its own access tokens for
- * the one MCP resource. Runtime-neutral: it handles neutral HTTP requests; `functions/authorization/handler.ts`
+ * rotation, RFC 7009 revocation) that delegates the user's sign-in to an upstream OpenID provider and mints its
+ * own access tokens for the one MCP resource. Runtime-neutral: it handles neutral HTTP requests; `functions/authorization/handler.ts`
  * wraps it for Lambda and `npm start` serves it locally.
  */
 
@@ -40,6 +41,9 @@ export interface AuthorizationBridge {
   handle(req: HttpRequest, ctx: InvocationContext): Promise<HttpResponse>;
 }
 
+/** How clients authenticate at the token and revocation endpoints (public clients: `none`, with PKCE). */
+const CLIENT_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post'];
+
 /** The RFC 8414 document (also served at the OpenID discovery paths clients try). */
 export function authorizationServerMetadata(
   urls: BridgeUrls,
@@ -49,13 +53,15 @@ export function authorizationServerMetadata(
     issuer: urls.issuer,
     authorization_endpoint: urls.authorize,
     token_endpoint: urls.token,
+    revocation_endpoint: urls.revoke,
     registration_endpoint: urls.register,
     jwks_uri: urls.jwks,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
     code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: ['none', 'client_secret_basic', 'client_secret_post'],
+    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     scopes_supported: [...scopes, OFFLINE_ACCESS],
     client_id_metadata_document_supported: true,
     authorization_response_iss_parameter_supported: true,
@@ -84,6 +90,7 @@ function routesFor(deps: BridgeDeps, metadata: Record<string, unknown>): Routes 
     [BRIDGE_PATHS.consent, { POST: (r, c, n) => consent(r, c, deps, n) }],
     [BRIDGE_PATHS.callback, { GET: (r, c, n) => callback(r, c, deps, n) }],
     [BRIDGE_PATHS.token, { POST: (r, c, n) => token(r, c, deps, n), OPTIONS: async () => preflight() }],
+    [BRIDGE_PATHS.revoke, { POST: (r, c, n) => revoke(r, c, deps, n), OPTIONS: async () => preflight() }],
     [
       BRIDGE_PATHS.register,
       { POST: async (r, _c, n) => registrationEndpoint(r, deps, n), OPTIONS: async () => preflight() },

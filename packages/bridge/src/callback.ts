@@ -16,16 +16,24 @@ import {
   sameBrowser,
   type UpstreamState,
 } from './transaction.ts';
+import { sealUpstreamToken } from './upstream-session.ts';
 
 /**
  * The upstream sign-in's answer: open the sealed state (a tampered or expired one is a page, never a redirect),
  * check it came back to the browser that left, redeem the upstream code and verify its ID token, then issue our
- * own single-use authorization code and send the browser to the client with it, `state` and `iss`.
+ * own single-use authorization code (carrying the provider's refresh token, sealed) and send the browser to the
+ * client with it, `state` and `iss`.
  */
 
 const saveRetentionSeconds = 86_400;
 
-async function issueCode(state: UpstreamState, subject: string, ctx: InvocationContext, deps: BridgeDeps) {
+async function issueCode(
+  state: UpstreamState,
+  identity: { subject: string; refreshToken: string | undefined },
+  ctx: InvocationContext,
+  deps: BridgeDeps,
+) {
+  const { subject, refreshToken } = identity;
   const code = randomToken();
   const now = deps.now();
   await deps.store.saveCode(
@@ -39,6 +47,8 @@ async function issueCode(state: UpstreamState, subject: string, ctx: InvocationC
       subject,
       resource: deps.resource,
       expiresAt: now + BridgeLimits.codeTtlSeconds,
+      // Only a client that may refresh needs the provider's token (sealed, for the re-check on each refresh).
+      ...(state.rt && refreshToken ? { upstream: sealUpstreamToken(deps, subject, refreshToken) } : {}),
     },
     // The used code is kept a day, so a replay is recognised (and revokes what it issued) rather than unknown.
     now + saveRetentionSeconds,
@@ -95,5 +105,5 @@ export async function callback(
       ? fail('temporarily_unavailable', 'the sign-in provider could not be reached; try again')
       : fail('access_denied', 'the sign-in could not be verified');
   }
-  return back({ code: await issueCode(state, identity.subject, ctx, deps) });
+  return back({ code: await issueCode(state, identity, ctx, deps) });
 }

@@ -28,6 +28,8 @@ export interface BridgeConfig {
    * development); refused for any deployed (https) issuer, so the SSRF guard cannot be switched off there.
    */
   allowLoopbackMetadata: boolean;
+  /** BRIDGE_TRACING: capture the KMS, DynamoDB and Secrets Manager calls in X-Ray (`true`/`false`, default false). */
+  tracing: boolean;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -52,15 +54,19 @@ function scopeList(env: Env, name: string, fallback: string[]): string[] {
   return values;
 }
 
+function flag(env: Env, name: string): boolean {
+  const value = env[name]?.trim() || 'false';
+  if (value !== 'true' && value !== 'false')
+    throw new Error(`Configuration: ${name} must be "true" or "false"`);
+  return value === 'true';
+}
+
 const isOrigin = (value: string) => isSecureUrl(value) && new URL(value).origin === value;
 
 /** Reads and validates the bridge configuration; throws naming the variable when a value is invalid. */
 export function loadBridgeConfig(env: Env): BridgeConfig {
   const issuer = required(env, 'BRIDGE_ISSUER', isOrigin, 'an https origin without path or trailing slash');
-  const loopbackFlag = env.BRIDGE_CIMD_ALLOW_LOOPBACK?.trim() || 'false';
-  if (loopbackFlag !== 'true' && loopbackFlag !== 'false')
-    throw new Error('Configuration: BRIDGE_CIMD_ALLOW_LOOPBACK must be "true" or "false"');
-  const allowLoopbackMetadata = loopbackFlag === 'true';
+  const allowLoopbackMetadata = flag(env, 'BRIDGE_CIMD_ALLOW_LOOPBACK');
   if (allowLoopbackMetadata && new URL(issuer).protocol === 'https:')
     throw new Error(
       'Configuration: BRIDGE_CIMD_ALLOW_LOOPBACK is for local development only, never with an https issuer',
@@ -85,5 +91,6 @@ export function loadBridgeConfig(env: Env): BridgeConfig {
     signingKeyId: required(env, 'BRIDGE_SIGNING_KEY_ID', (v) => ARN.test(v), 'a KMS key ARN'),
     table: required(env, 'BRIDGE_TABLE', (v) => /^[A-Za-z0-9_.-]{3,255}$/.test(v), 'a DynamoDB table name'),
     allowLoopbackMetadata,
+    tracing: flag(env, 'BRIDGE_TRACING'),
   };
 }

@@ -1,24 +1,31 @@
 import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import type { AwsClientOptions } from '@mcp-lambda/server/auth';
 import { createAuthorizationBridge, type AuthorizationBridge } from './bridge.ts';
 import { createClientDirectory } from './clients.ts';
 import type { BridgeConfig } from './config.ts';
 import { createCookieJar } from './cookies.ts';
 import { createDynamoStore } from './dynamodb-store.ts';
 import { deadlineSignal, jsonResponse } from './http.ts';
-import { createKmsSigner, type KmsLike } from './kms-signer.ts';
+import { awsKms, createKmsSigner, type KmsLike } from './kms-signer.ts';
 import { createSealer } from './seal.ts';
-import { readSecretsManager, type SecretReader } from './secrets.ts';
+import { secretsManagerReader, type SecretReader } from './secrets.ts';
 import type { TokenSigner } from './signer.ts';
 import type { BridgeStore } from './store.ts';
-import { createUpstream } from './upstream.ts';
+import { createUpstream, type Upstream } from './upstream.ts';
 import { BridgeLimits } from './limits.ts';
 
-/** Swappable AWS collaborators (tests); by default the real Secrets Manager, KMS and DynamoDB. */
+/** Swappable collaborators (tests); by default the real Secrets Manager, KMS, DynamoDB and sign-in provider. */
 export interface DeployedDependencies {
   readSecret?: SecretReader;
   kms?: KmsLike;
   store?: BridgeStore;
   signer?: TokenSigner;
+  upstream?: Upstream;
+  /**
+   * How the default AWS clients are made (the server package's mechanism: request timeouts, and tracing with
+   * `instrument`). Default: the function's region and role, the bridge's cap on one outbound call.
+   */
+  aws?: AwsClientOptions;
 }
 
 /**
@@ -30,7 +37,8 @@ export function createDeployedBridge(
   config: BridgeConfig,
   dependencies: DeployedDependencies = {},
 ): { handle(req: HttpRequest, ctx: InvocationContext): Promise<HttpResponse> } {
-  const readSecret = dependencies.readSecret ?? readSecretsManager;
+  const aws = dependencies.aws ?? {};
+  const readSecret = dependencies.readSecret ?? secretsManagerReader(aws);
   let bridge: Promise<AuthorizationBridge> | undefined;
 
   async function build(ctx: InvocationContext): Promise<AuthorizationBridge> {
@@ -41,15 +49,17 @@ export function createDeployedBridge(
       resourceName: config.resourceName,
       scopes: config.scopes,
       sealer,
-      signer: dependencies.signer ?? createKmsSigner(config.signingKeyId, dependencies.kms),
-      store: dependencies.store ?? createDynamoStore({ tableName: config.table }),
-      upstream: createUpstream({
-        issuer: config.upstream.issuer,
-        clientId: config.upstream.clientId,
-        clientSecret: (signal) => readSecret(config.upstream.clientSecretArn, signal),
-        scopes: config.upstream.scopes,
-        timeoutMs: BridgeLimits.outboundTimeoutMs,
-      }),
+      signer: dependencies.signer ?? createKmsSigner(config.signingKeyId, dependencies.kms ?? awsKms(aws)),
+      store: dependencies.store ?? createDynamoStore({ ...aws, tableName: config.table }),
+      upstream:
+        dependencies.upstream ??
+        createUpstream({
+          issuer: config.upstream.issuer,
+          clientId: config.upstream.clientId,
+          clientSecret: (signal) => readSecret(config.upstream.clientSecretArn, signal),
+          scopes: config.upstream.scopes,
+          timeoutMs: BridgeLimits.outboundTimeoutMs,
+        }),
       clients: createClientDirectory({ sealer, allowLoopbackMetadata: config.allowLoopbackMetadata }),
       cookies: createCookieJar(new URL(config.issuer).protocol === 'https:'),
       now: () => Math.floor(Date.now() / 1000),

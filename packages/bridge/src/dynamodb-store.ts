@@ -1,86 +1,41 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import type { BridgeStore, CodeGrant, CodeRedemption, RefreshFamily, Rotation } from './store.ts';
+import { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '@mcp-lambda/server/auth';
+import { sha256 } from './http.ts';
+import { BridgeLimits } from './limits.ts';
+import type {
+  BridgeStore,
+  CodeGrant,
+  CodeRedemption,
+  FamilyRecord,
+  RefreshFamily,
+  RotationCommit,
+} from './store.ts';
 
 /**
- * The bridge store in one DynamoDB table (on-demand): partition key `pk` (`code#<hash>` or `family#<id>`) and a
- * TTL attribute `expiresAt`, so DynamoDB deletes records after they stop mattering. Single use and rotation are
- * conditional writes, atomic per item; TTL deletion is lazy, so every read checks the times itself. The SDK is
- * loaded on first use and is not bundled (the Lambda runtime provides it).
+ * The bridge store in one DynamoDB table (on-demand): partition key `pk` (`code#<hash>`, `family#<id>` or
+ * `subject#<hash>`) and a TTL attribute `expiresAt`, so DynamoDB deletes records after they stop mattering. Single
+ * use and rotation are conditional writes, atomic per item; TTL deletion is lazy, so every read checks the times
+ * itself. The client is the server package's lazily made one (bounded requests, tracing when asked); the SDK is
+ * provided by the Lambda runtime and not bundled.
  */
 
-type Sdk = typeof import('@aws-sdk/client-dynamodb');
 type Item = Record<string, AttributeValue>;
 
-export interface DynamoStoreOptions {
+/** Where the table is and how to reach it (request timeout default: the bridge's cap on one outbound call). */
+export interface DynamoStoreOptions extends AwsClientOptions {
   tableName: string;
-  /** A local DynamoDB-compatible server (tests). */
-  endpoint?: string;
-  region?: string;
 }
 
 const S = (value: string): AttributeValue => ({ S: value });
 const N = (value: number): AttributeValue => ({ N: String(value) });
 const str = (item: Item, name: string) => item[name]?.S ?? '';
 const num = (item: Item, name: string) => Number(item[name]?.N ?? 0);
+const optional = (item: Item, name: string, kind: 'S' | 'N') =>
+  item[name]?.[kind] === undefined ? {} : { [name]: kind === 'S' ? str(item, name) : num(item, name) };
+const epoch = () => Math.floor(Date.now() / 1000);
 
 const isConditionFailure = (error: unknown) =>
   (error as { name?: string } | undefined)?.name === 'ConditionalCheckFailedException';
-
-/** The table and a lazily created client: what every operation needs. */
-interface Table {
-  name: string;
-  sdk(): Promise<Sdk>;
-  send: InstanceType<Sdk['DynamoDBClient']>['send'];
-}
-
-function openTable(options: DynamoStoreOptions): Table {
-  let sdk: Promise<Sdk> | undefined;
-  let client: Promise<InstanceType<Sdk['DynamoDBClient']>> | undefined;
-  const load = () => (sdk ??= import('@aws-sdk/client-dynamodb'));
-  const get = () =>
-    (client ??= load().then(
-      ({ DynamoDBClient }) =>
-        new DynamoDBClient({
-          maxAttempts: 2,
-          ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-          ...(options.region ? { region: options.region } : {}),
-        }),
-    ));
-  return {
-    name: options.tableName,
-    sdk: load,
-    send: (async (command: never, o: never) => (await get()).send(command, o)) as Table['send'],
-  };
-}
-
-async function read(table: Table, pk: string, signal: AbortSignal): Promise<Item | undefined> {
-  const { GetItemCommand } = await table.sdk();
-  const out = await table.send(
-    new GetItemCommand({ TableName: table.name, Key: { pk: S(pk) }, ConsistentRead: true }),
-    {
-      abortSignal: signal,
-    },
-  );
-  return out.Item;
-}
-
-async function revoke(
-  table: Table,
-  familyId: string,
-  retainUntil: number,
-  signal: AbortSignal,
-): Promise<void> {
-  const { UpdateItemCommand } = await table.sdk();
-  await table.send(
-    new UpdateItemCommand({
-      TableName: table.name,
-      Key: { pk: S(`family#${familyId}`) },
-      UpdateExpression: 'SET revoked = :yes, expiresAt = if_not_exists(expiresAt, :retain)',
-      ExpressionAttributeValues: { ':yes': { BOOL: true }, ':retain': N(retainUntil) },
-    }),
-    { abortSignal: signal },
-  );
-}
 
 const toGrant = (item: Item): CodeGrant => ({
   clientHash: str(item, 'client'),
@@ -91,6 +46,7 @@ const toGrant = (item: Item): CodeGrant => ({
   subject: str(item, 'subject'),
   resource: str(item, 'resource'),
   expiresAt: num(item, 'codeExpiresAt'),
+  ...optional(item, 'upstream', 'S'),
 });
 
 const toFamily = (item: Item): RefreshFamily => ({
@@ -100,36 +56,81 @@ const toFamily = (item: Item): RefreshFamily => ({
   scope: str(item, 'scope'),
   resource: str(item, 'resource'),
   tokenHash: str(item, 'tokenHash'),
+  ...optional(item, 'previousHash', 'S'),
+  ...optional(item, 'rotatedAt', 'N'),
+  issuedAt: num(item, 'issuedAt'),
+  ...optional(item, 'upstream', 'S'),
   expiresAt: num(item, 'expiresAt'),
 });
 
-async function saveCode(
-  table: Table,
-  codeHash: string,
-  grant: CodeGrant,
-  retainUntil: number,
-  signal: AbortSignal,
-) {
-  const { PutItemCommand } = await table.sdk();
-  await table.send(
-    new PutItemCommand({
+const codeItem = (codeHash: string, grant: CodeGrant, retainUntil: number): Item => ({
+  pk: S(`code#${codeHash}`),
+  client: S(grant.clientHash),
+  redirectUri: S(grant.redirectUri),
+  challenge: S(grant.codeChallenge),
+  scope: S(grant.scope),
+  refresh: { BOOL: grant.refresh },
+  subject: S(grant.subject),
+  resource: S(grant.resource),
+  codeExpiresAt: N(grant.expiresAt),
+  ...(grant.upstream !== undefined ? { upstream: S(grant.upstream) } : {}),
+  expiresAt: N(retainUntil),
+});
+
+const familyItem = (family: RefreshFamily): Item => ({
+  pk: S(`family#${family.id}`),
+  client: S(family.clientHash),
+  subject: S(family.subject),
+  scope: S(family.scope),
+  resource: S(family.resource),
+  tokenHash: S(family.tokenHash),
+  issuedAt: N(family.issuedAt),
+  ...(family.upstream !== undefined ? { upstream: S(family.upstream) } : {}),
+  expiresAt: N(family.expiresAt),
+});
+
+type Sdk = typeof import('@aws-sdk/client-dynamodb');
+type UpdateInput = Omit<ConstructorParameters<Sdk['UpdateItemCommand']>[0], 'TableName'>;
+
+/** The table and its lazily made client: what every operation needs. */
+interface Table {
+  name: string;
+  load(): Promise<{ sdk: Sdk; client: InstanceType<Sdk['DynamoDBClient']> }>;
+}
+
+async function read(table: Table, pk: string, signal: AbortSignal): Promise<Item | undefined> {
+  const { sdk, client } = await table.load();
+  const command = new sdk.GetItemCommand({ TableName: table.name, Key: { pk: S(pk) }, ConsistentRead: true });
+  return (await client.send(command, { abortSignal: signal })).Item;
+}
+
+/** An UpdateItem whose condition may fail: the attributes it returned, or false when the condition failed. */
+async function update(table: Table, input: UpdateInput, signal: AbortSignal): Promise<Item | false> {
+  const { sdk, client } = await table.load();
+  try {
+    const command = new sdk.UpdateItemCommand({ TableName: table.name, ...input });
+    return (await client.send(command, { abortSignal: signal })).Attributes ?? {};
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/** A PutItem of a new item: false when one with its key exists. */
+async function put(table: Table, item: Item, signal: AbortSignal): Promise<boolean> {
+  const { sdk, client } = await table.load();
+  try {
+    const command = new sdk.PutItemCommand({
       TableName: table.name,
-      Item: {
-        pk: S(`code#${codeHash}`),
-        client: S(grant.clientHash),
-        redirectUri: S(grant.redirectUri),
-        challenge: S(grant.codeChallenge),
-        scope: S(grant.scope),
-        refresh: { BOOL: grant.refresh },
-        subject: S(grant.subject),
-        resource: S(grant.resource),
-        codeExpiresAt: N(grant.expiresAt),
-        expiresAt: N(retainUntil),
-      },
+      Item: item,
       ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-    { abortSignal: signal },
-  );
+    });
+    await client.send(command, { abortSignal: signal });
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 }
 
 async function redeemCode(
@@ -138,108 +139,114 @@ async function redeemCode(
   familyId: string,
   signal: AbortSignal,
 ): Promise<CodeRedemption> {
-  const { UpdateItemCommand } = await table.sdk();
   const pk = `code#${codeHash}`;
-  try {
-    const out = await table.send(
-      new UpdateItemCommand({
-        TableName: table.name,
-        Key: { pk: S(pk) },
-        UpdateExpression: 'SET usedBy = :family',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedBy) AND expiresAt > :now',
-        ExpressionAttributeValues: { ':family': S(familyId), ':now': N(Math.floor(Date.now() / 1000)) },
-        ReturnValues: 'ALL_NEW',
-      }),
-      { abortSignal: signal },
-    );
-    return { kind: 'redeemed', grant: toGrant(out.Attributes ?? {}) };
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+  // ALL_OLD: the grant as it was, with the provider's token the update removes from the used code.
+  const redeemed = await update(
+    table,
+    {
+      Key: { pk: S(pk) },
+      UpdateExpression: 'SET usedBy = :family REMOVE upstream',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedBy) AND expiresAt > :now',
+      ExpressionAttributeValues: { ':family': S(familyId), ':now': N(epoch()) },
+      ReturnValues: 'ALL_OLD',
+    },
+    signal,
+  );
+  if (redeemed) return { kind: 'redeemed', grant: toGrant(redeemed) };
   const item = await read(table, pk, signal);
   if (!item?.usedBy) return { kind: 'unknown' };
   return { kind: 'replayed', familyId: str(item, 'usedBy') || undefined };
 }
 
-async function createFamily(table: Table, family: RefreshFamily, signal: AbortSignal): Promise<boolean> {
-  const { PutItemCommand } = await table.sdk();
-  try {
-    await table.send(
-      new PutItemCommand({
-        TableName: table.name,
-        Item: {
-          pk: S(`family#${family.id}`),
-          client: S(family.clientHash),
-          subject: S(family.subject),
-          scope: S(family.scope),
-          resource: S(family.resource),
-          tokenHash: S(family.tokenHash),
-          expiresAt: N(family.expiresAt),
-        },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-      { abortSignal: signal },
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
-}
-
-interface RotateRequest {
-  familyId: string;
-  presentedHash: string;
-  nextHash: string;
-  clientHash: string;
-  nowSeconds: number;
-}
-
-async function rotateRefresh(table: Table, r: RotateRequest, signal: AbortSignal): Promise<Rotation> {
-  const { UpdateItemCommand } = await table.sdk();
-  const pk = `family#${r.familyId}`;
-  try {
-    const out = await table.send(
-      new UpdateItemCommand({
-        TableName: table.name,
-        Key: { pk: S(pk) },
-        UpdateExpression: 'SET tokenHash = :next ADD rotations :one',
-        ConditionExpression:
-          'tokenHash = :presented AND client = :client AND expiresAt > :now AND attribute_not_exists(revoked)',
-        ExpressionAttributeValues: {
-          ':next': S(r.nextHash),
-          ':presented': S(r.presentedHash),
-          ':client': S(r.clientHash),
-          ':now': N(r.nowSeconds),
-          ':one': N(1),
-        },
-        ReturnValues: 'ALL_NEW',
-      }),
-      { abortSignal: signal },
-    );
-    return { kind: 'rotated', family: toFamily(out.Attributes ?? {}) };
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
-  const item = await read(table, pk, signal);
+async function readFamily(table: Table, familyId: string, signal: AbortSignal): Promise<FamilyRecord> {
+  const item = await read(table, `family#${familyId}`, signal);
   if (!item) return { kind: 'unknown' };
-  if (item.revoked?.BOOL) return { kind: 'revoked' };
-  if (num(item, 'expiresAt') <= r.nowSeconds) return { kind: 'expired' };
-  // The family is live but the token is not its current one, or the client differs: reuse of a rotated-out
-  // (or stolen) token. OAuth 2.1 §4.3.1: revoke the whole family.
-  await revoke(table, r.familyId, num(item, 'expiresAt'), signal);
-  return { kind: 'reused' };
+  if (item.revoked?.BOOL || !item.tokenHash) return { kind: 'revoked' };
+  return { kind: 'family', family: toFamily(item) };
 }
 
-/** Creates the store; the client is created on the first call. */
+async function commitRotation(table: Table, r: RotationCommit, signal: AbortSignal): Promise<boolean> {
+  const upstream: Item = r.upstream !== undefined ? { ':upstream': S(r.upstream) } : {};
+  const applied = await update(
+    table,
+    {
+      Key: { pk: S(`family#${r.familyId}`) },
+      UpdateExpression:
+        'SET tokenHash = :next, previousHash = :presented, rotatedAt = :now' +
+        (r.upstream !== undefined ? ', upstream = :upstream' : '') +
+        ' ADD rotations :one',
+      ConditionExpression:
+        'tokenHash = :presented AND client = :client AND expiresAt > :now AND attribute_not_exists(revoked)',
+      ExpressionAttributeValues: {
+        ':next': S(r.nextHash),
+        ':presented': S(r.presentedHash),
+        ':client': S(r.clientHash),
+        ':now': N(r.nowSeconds),
+        ':one': N(1),
+        ...upstream,
+      },
+    },
+    signal,
+  );
+  return applied !== false;
+}
+
+async function revokeFamily(table: Table, familyId: string, retainUntil: number, signal: AbortSignal) {
+  await update(
+    table,
+    {
+      Key: { pk: S(`family#${familyId}`) },
+      UpdateExpression: 'SET revoked = :yes, expiresAt = if_not_exists(expiresAt, :retain) REMOVE upstream',
+      ExpressionAttributeValues: { ':yes': { BOOL: true }, ':retain': N(retainUntil) },
+    },
+    signal,
+  );
+}
+
+async function signOut(table: Table, subject: string, at: number, retainUntil: number, signal: AbortSignal) {
+  // A later sign-out already recorded wins (the condition fails and nothing changes).
+  await update(
+    table,
+    {
+      Key: { pk: S(`subject#${sha256(subject)}`) },
+      UpdateExpression: 'SET signedOutAt = :at, expiresAt = :retain',
+      ConditionExpression: 'attribute_not_exists(signedOutAt) OR signedOutAt <= :at',
+      ExpressionAttributeValues: { ':at': N(at), ':retain': N(retainUntil) },
+    },
+    signal,
+  );
+}
+
+/** Creates the store; the SDK and client are made on the first call. */
 export function createDynamoStore(options: DynamoStoreOptions): BridgeStore {
-  const table = openTable(options);
+  const table: Table = {
+    name: options.tableName,
+    load: lazyAwsClient(
+      () => import('@aws-sdk/client-dynamodb'),
+      (sdk) => new sdk.DynamoDBClient(awsClientConfig(options, BridgeLimits.outboundTimeoutMs)),
+      options.instrument,
+    ),
+  };
   return {
-    saveCode: (codeHash, grant, retainUntil, signal) => saveCode(table, codeHash, grant, retainUntil, signal),
+    async saveCode(codeHash, grant, retainUntil, signal) {
+      if (!(await put(table, codeItem(codeHash, grant, retainUntil), signal)))
+        throw new Error('Authorization code collision');
+    },
+    async readCode(codeHash, signal) {
+      const item = await read(table, `code#${codeHash}`, signal);
+      if (!item || num(item, 'expiresAt') <= epoch()) return undefined;
+      return { grant: toGrant(item), usedBy: item.usedBy?.S };
+    },
     redeemCode: (codeHash, familyId, signal) => redeemCode(table, codeHash, familyId, signal),
-    createFamily: (family, signal) => createFamily(table, family, signal),
-    rotateRefresh: (familyId, presentedHash, nextHash, clientHash, nowSeconds, signal) =>
-      rotateRefresh(table, { familyId, presentedHash, nextHash, clientHash, nowSeconds }, signal),
-    revokeFamily: (familyId, retainUntil, signal) => revoke(table, familyId, retainUntil, signal),
+    createFamily: (family, signal) => put(table, familyItem(family), signal),
+    readFamily: (familyId, signal) => readFamily(table, familyId, signal),
+    commitRotation: (rotation, signal) => commitRotation(table, rotation, signal),
+    revokeFamily: (familyId, retainUntil, signal) => revokeFamily(table, familyId, retainUntil, signal),
+    signOut: (subject, at, retainUntil, signal) => signOut(table, subject, at, retainUntil, signal),
+    async signedOutAt(subject, signal) {
+      const item = await read(table, `subject#${sha256(subject)}`, signal);
+      if (!item || num(item, 'expiresAt') <= epoch()) return undefined;
+      return num(item, 'signedOutAt');
+    },
   };
 }

@@ -12,6 +12,7 @@ export interface BridgeUrls {
   issuer: string;
   authorize: string;
   token: string;
+  revoke: string;
   register: string;
   jwks: string;
   callback: string;
@@ -22,6 +23,7 @@ export interface BridgeUrls {
 export const BRIDGE_PATHS = {
   authorize: '/oauth/authorize',
   token: '/oauth/token',
+  revoke: '/oauth/revoke',
   register: '/oauth/register',
   jwks: '/oauth/jwks',
   callback: '/oauth/callback',
@@ -35,6 +37,7 @@ export function bridgeUrls(issuer: string): BridgeUrls {
     issuer,
     authorize: `${base}${BRIDGE_PATHS.authorize}`,
     token: `${base}${BRIDGE_PATHS.token}`,
+    revoke: `${base}${BRIDGE_PATHS.revoke}`,
     register: `${base}${BRIDGE_PATHS.register}`,
     jwks: `${base}${BRIDGE_PATHS.jwks}`,
     callback: `${base}${BRIDGE_PATHS.callback}`,

@@ -15,3 +15,6 @@ export { createLocalBridge, type LocalBridgeOptions } from './local.ts';
 export { BRIDGE_PATHS, bridgeUrls, type BridgeUrls } from './endpoints.ts';
 export type { TokenSigner } from './signer.ts';
 export { BridgeLimits } from './limits.ts';
+export { createDynamoStore, type DynamoStoreOptions } from './dynamodb-store.ts';
+export { signOutEverywhere } from './signout.ts';
+export type { BridgeStore } from './store.ts';

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { base64url, exportJWK, importSPKI, type JWK, type JWTPayload } from 'jose';
+import { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '@mcp-lambda/server/auth';
+import { BridgeLimits } from './limits.ts';
 import { publicJwk, type TokenSigner } from './signer.ts';
 
 /**
@@ -14,44 +16,30 @@ export interface KmsLike {
   signDigest(keyId: string, digest: Uint8Array, signal: AbortSignal): Promise<Uint8Array>;
 }
 
-/** The real KMS client, created on first use. */
-export function awsKms(options: { region?: string; endpoint?: string } = {}): KmsLike {
-  type Sdk = typeof import('@aws-sdk/client-kms');
-  let client: Promise<InstanceType<Sdk['KMSClient']>> | undefined;
-  let sdk: Promise<Sdk> | undefined;
-  const load = () => (sdk ??= import('@aws-sdk/client-kms'));
-  const get = () =>
-    (client ??= load().then(
-      ({ KMSClient }) =>
-        new KMSClient({
-          maxAttempts: 2,
-          ...(options.region ? { region: options.region } : {}),
-          ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-        }),
-    ));
+/** The real KMS client, made on the first call (the server package's bounded, optionally traced client). */
+export function awsKms(options: AwsClientOptions = {}): KmsLike {
+  const load = lazyAwsClient(
+    () => import('@aws-sdk/client-kms'),
+    (sdk) => new sdk.KMSClient(awsClientConfig(options, BridgeLimits.outboundTimeoutMs)),
+    options.instrument,
+  );
   return {
     async getPublicKey(keyId, signal) {
-      const { GetPublicKeyCommand } = await load();
-      const out = await (
-        await get()
-      ).send(new GetPublicKeyCommand({ KeyId: keyId }), { abortSignal: signal });
+      const { sdk, client } = await load();
+      const out = await client.send(new sdk.GetPublicKeyCommand({ KeyId: keyId }), { abortSignal: signal });
       if (!out.PublicKey || out.KeySpec !== 'ECC_NIST_P256' || out.KeyUsage !== 'SIGN_VERIFY')
         throw new Error('The KMS signing key must be an ECC_NIST_P256 SIGN_VERIFY key');
       return out.PublicKey;
     },
     async signDigest(keyId, digest, signal) {
-      const { SignCommand } = await load();
-      const out = await (
-        await get()
-      ).send(
-        new SignCommand({
-          KeyId: keyId,
-          Message: digest,
-          MessageType: 'DIGEST',
-          SigningAlgorithm: 'ECDSA_SHA_256',
-        }),
-        { abortSignal: signal },
-      );
+      const { sdk, client } = await load();
+      const command = new sdk.SignCommand({
+        KeyId: keyId,
+        Message: digest,
+        MessageType: 'DIGEST',
+        SigningAlgorithm: 'ECDSA_SHA_256',
+      });
+      const out = await client.send(command, { abortSignal: signal });
       if (!out.Signature) throw new Error('KMS returned no signature');
       return out.Signature;
     },

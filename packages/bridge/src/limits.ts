@@ -41,6 +41,12 @@ export const BridgeLimits = {
   accessTokenTtlSeconds: 3_600,
   /** Absolute lifetime of a refresh-token family (rotation does not extend it). */
   refreshTtlSeconds: 30 * 86_400,
+  /**
+   * How long after a rotation the token it replaced still gets the same successor instead of revoking the family:
+   * a lost response, a retry after a timeout or two concurrent refreshes stay signed in (docs/sign-in-sessions.md
+   * weighs what a thief gains in it).
+   */
+  refreshGraceSeconds: 60,
   /** How long a consent given in a browser lets that browser skip the consent page for the same client. */
   consentTtlSeconds: 30 * 86_400,
   /** Clients remembered in one browser's consent cookie (oldest dropped first). */

@@ -7,6 +7,7 @@ import { createCookieJar } from './cookies.ts';
 import { createMemoryStore } from './memory-store.ts';
 import { createSealer } from './seal.ts';
 import { createLocalSigner, type TokenSigner } from './signer.ts';
+import { signOutEverywhere } from './signout.ts';
 import { createUpstream } from './upstream.ts';
 
 /** Settings of a bridge that lives in one process (`npm start`, tests). */
@@ -32,13 +33,17 @@ export interface LocalBridgeOptions {
  * The bridge with in-process parts: a random sealing key, a signing key generated now and the in-memory store,
  * so everything it issued is forgotten when the process stops. Deployed stacks use `createDeployedBridge`.
  */
-export async function createLocalBridge(
-  options: LocalBridgeOptions,
-): Promise<{ bridge: AuthorizationBridge; signer: TokenSigner }> {
+export async function createLocalBridge(options: LocalBridgeOptions): Promise<{
+  bridge: AuthorizationBridge;
+  signer: TokenSigner;
+  /** Signs a user out everywhere (the local `npm run signout`); returns the sign-out time, epoch seconds. */
+  signOut(subject: string): Promise<number>;
+}> {
   const now = options.now ?? Date.now;
   const seconds = () => Math.floor(now() / 1000);
   const sealer = createSealer(randomBytes(32), now);
   const signer = await createLocalSigner();
+  const store = createMemoryStore(seconds);
   const bridge = createAuthorizationBridge({
     issuer: options.issuer,
     resource: options.resource,
@@ -46,7 +51,7 @@ export async function createLocalBridge(
     scopes: options.scopes,
     sealer,
     signer,
-    store: createMemoryStore(seconds),
+    store,
     upstream: createUpstream({
       ...options.upstream,
       scopes: ['openid', 'email'],
@@ -62,5 +67,5 @@ export async function createLocalBridge(
     now: seconds,
     log: options.log ?? silentLogger,
   });
-  return { bridge, signer };
+  return { bridge, signer, signOut: (subject) => signOutEverywhere(store, subject, seconds()) };
 }

@@ -10,6 +10,23 @@ import { BridgeLimits } from './limits.ts';
  * RFC 8252 §8.3, but MCP clients (the Inspector, Claude Code) use it, and it stays on the user's machine. */
 const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', '[::1]', 'localhost'];
 
+/** One DNS label (RFC 1123 §2.1: letters, digits and inner hyphens; punycode for internationalised names). */
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const HOSTNAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
+/** The authority as written: host characters, an IPv6 literal's brackets and colons, and a port. */
+const AUTHORITY = /^[A-Za-z0-9.\-]+(?::[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::[0-9]{1,5})?$/;
+
+/**
+ * Whether the URI's host is a hostname or an IP literal, written plainly. The URL parser accepts hosts such as
+ * `x;sandbox` or `a,b` (WHATWG forbids only a few code points), and a host is shown on the consent page and named
+ * in its Content-Security-Policy: only hostname characters may get that far.
+ */
+function plainHost(value: string, url: URL): boolean {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(value)?.[1] ?? '';
+  if (!AUTHORITY.test(authority)) return false;
+  return url.hostname.startsWith('[') || (url.hostname.length <= 253 && HOSTNAME.test(url.hostname));
+}
+
 /** Why a redirect URI cannot be registered, or undefined when it can. */
 export function redirectUriProblem(value: unknown): string | undefined {
   if (typeof value !== 'string' || value === '') return 'a redirect URI must be a non-empty string';
@@ -23,6 +40,8 @@ export function redirectUriProblem(value: unknown): string | undefined {
   if (value.includes('#') || url.hash) return 'a redirect URI must not contain a fragment';
   if (url.username || url.password) return 'a redirect URI must not contain credentials';
   if (value.includes('*')) return 'a redirect URI must not contain wildcards';
+  if ((url.protocol === 'https:' || url.protocol === 'http:') && !plainHost(value, url))
+    return 'a redirect URI host must be a hostname (letters, digits, hyphens and dots; punycode for other names) or an IP address';
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname)) return undefined;
   return 'a redirect URI must use https, or http on a loopback host (127.0.0.1, [::1], localhost)';
@@ -58,4 +77,9 @@ export function findRedirectUri(registered: readonly string[], presented: string
 /** The part of a redirect URI the consent page names: host and, when not the default, port. */
 export function redirectHost(value: string): string {
   return new URL(value).host;
+}
+
+/** Where the browser is sent back to, as the consent page shows it whole: scheme, host and port. */
+export function redirectOrigin(value: string): string {
+  return new URL(value).origin;
 }

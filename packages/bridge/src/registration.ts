@@ -151,7 +151,8 @@ export function openRegisteredClient(clientId: string, sealer: Sealer): BridgeCl
     id: clientId,
     kind: 'registered',
     ...(sealed.n ? { name: sealed.n } : {}),
-    redirectUris: sealed.r,
+    // Registered under older, looser rules (hosts such as `x;sandbox`): such a redirect URI is no longer honoured.
+    redirectUris: sealed.r.filter((uri) => redirectUriProblem(uri) === undefined),
     authMethod: sealed.a,
     grantTypes: sealed.g,
   };

@@ -38,3 +38,14 @@ export function resourceAccepted(requested: string, resource: string): boolean {
   const ourPath = ours.pathname.replace(/\/+$/, '');
   return ourPath === askedPath || ourPath.startsWith(`${askedPath}/`);
 }
+
+/**
+ * The scopes of a refreshed token (RFC 6749 §6): the family's, or the narrower set the client asks for; undefined
+ * when it asks for any scope the family was not granted.
+ */
+export function refreshedScopes(granted: string, requested: string | undefined): string[] | undefined {
+  const family = granted.split(' ').filter(Boolean);
+  if (requested === undefined || requested.trim() === '') return family;
+  const asked = requested.split(' ').filter(Boolean);
+  return asked.every((s) => family.includes(s)) ? [...new Set(asked)] : undefined;
+}

@@ -9,13 +9,14 @@ import {
 
 /**
  * Authenticated encryption of the values the bridge hands out instead of storing them: registered client ids,
- * authorization transactions, the upstream `state` and the consent cookie. AES-256-GCM with one key per purpose
+ * authorization transactions, the upstream `state`, the consent cookie and the sign-in provider's refresh token
+ * kept with a family. AES-256-GCM with one key per purpose
  * (HKDF from one secret), the purpose as associated data and an expiry inside, so a value sealed for one use can
  * never be opened as another, altered, or used after it expires.
  */
 
 /** What a sealed value is for; each purpose has its own key. */
-export type SealPurpose = 'client-id' | 'transaction' | 'upstream-state' | 'consent';
+export type SealPurpose = 'client-id' | 'transaction' | 'upstream-state' | 'consent' | 'upstream-refresh';
 
 /** Seals and opens values with keys derived from one secret. */
 export interface Sealer {

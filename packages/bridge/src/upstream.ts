@@ -2,12 +2,14 @@ import { errors, jwtVerify } from 'jose';
 import { RemoteKeySet } from '@mcp-lambda/server/auth';
 import { fetchJsonObject } from '@mcp-lambda/server/auth';
 import { isSecureUrl } from '@mcp-lambda/server/auth';
+import { callTokenEndpoint, userRefused } from './upstream-token.ts';
 
 /**
  * The upstream OpenID provider that signs users in (Cognito managed login in the deployed stack, an embedded
  * provider locally): standard authorization code flow with PKCE and a nonce, as a confidential client with one
  * fixed callback. The ID token is verified with jose (signature against the provider's published keys, `iss`,
- * `aud`, `exp`, `nonce`); only its `sub` is used.
+ * `aud`, `exp`, `nonce`); only its `sub` is used. The provider's refresh token is kept (sealed, with the bridge's
+ * refresh family) so that every refresh of the bridge's tokens asks the provider again whether the user may go on.
  */
 
 export interface UpstreamOptions {
@@ -31,7 +33,12 @@ interface ProviderMetadata {
 }
 
 export type UpstreamIdentity =
-  { ok: true; subject: string } | { ok: false; reason: string; temporary: boolean };
+  | { ok: true; subject: string; refreshToken: string | undefined }
+  | { ok: false; reason: string; temporary: boolean };
+
+/** The provider's answer to a refresh: the token to keep (its new one if it rotated), or why not. */
+export type UpstreamRefresh =
+  { ok: true; refreshToken: string } | { ok: false; reason: string; temporary: boolean };
 
 export interface Upstream {
   /** The provider's authorization endpoint (its origin goes into the consent page's form-action). */
@@ -52,10 +59,15 @@ export interface Upstream {
     },
     signal: AbortSignal,
   ): Promise<UpstreamIdentity>;
+  /**
+   * Asks the provider whether `subject` may go on (the refresh_token grant; OpenID Connect Core §12); never
+   * throws. Refused when the provider no longer accepts the user (disabled, deleted, signed out there); temporary
+   * when it cannot be reached or answers with anything else.
+   */
+  refresh(params: { refreshToken: string; subject: string }, signal: AbortSignal): Promise<UpstreamRefresh>;
 }
 
 const ID_TOKEN_ALGORITHMS = ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA'];
-const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
 
 /** Reads the provider's discovery document and keeps what the flow needs (all URLs https, or loopback http). */
 async function discover(options: UpstreamOptions, signal: AbortSignal): Promise<ProviderMetadata> {
@@ -75,61 +87,16 @@ async function discover(options: UpstreamOptions, signal: AbortSignal): Promise<
   };
 }
 
-type Exchange = { ok: true; idToken: string } | { ok: false; reason: string; temporary: boolean };
-
-/** The code exchange at the provider's token endpoint, authenticated with HTTP Basic (client_secret_basic). */
-async function exchange(
-  options: UpstreamOptions,
-  endpoint: string,
-  secret: string,
-  params: { code: string; redirectUri: string; codeVerifier: string },
-  signal: AbortSignal,
-): Promise<Exchange> {
-  const basic = Buffer.from(`${encodeURIComponent(options.clientId)}:${encodeURIComponent(secret)}`).toString(
-    'base64',
-  );
-  let body: Record<string, unknown>;
-  try {
-    const response = await fetch(endpoint, {
-      method: 'POST',
-      redirect: 'error',
-      signal: AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]),
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        accept: 'application/json',
-        authorization: `Basic ${basic}`,
-      },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code: params.code,
-        redirect_uri: params.redirectUri,
-        code_verifier: params.codeVerifier,
-      }).toString(),
-    });
-    const text = await response.text();
-    if (text.length > MAX_TOKEN_RESPONSE_BYTES) throw new Error('token response too large');
-    if (response.status !== 200)
-      return {
-        ok: false,
-        reason: `the sign-in provider refused the code (${response.status})`,
-        temporary: false,
-      };
-    body = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    return { ok: false, reason: 'the sign-in provider token endpoint is unreachable', temporary: true };
-  }
-  return typeof body.id_token === 'string'
-    ? { ok: true, idToken: body.id_token }
-    : { ok: false, reason: 'the sign-in provider returned no ID token', temporary: false };
-}
-
-/** Verifies the ID token (signature, iss, aud, azp, exp, nonce) and returns its subject. */
+/**
+ * Verifies an ID token (signature, iss, aud, azp, exp) and returns its subject: after sign-in its nonce must be
+ * ours; after a refresh its subject must be the family's (OpenID Connect Core §12.2).
+ */
 async function verifyIdToken(
   options: UpstreamOptions,
   keys: RemoteKeySet,
   idToken: string,
-  nonce: string,
-): Promise<UpstreamIdentity> {
+  expected: { nonce: string } | { subject: string },
+): Promise<{ ok: true; subject: string } | { ok: false; reason: string; temporary: boolean }> {
   try {
     const { payload } = await jwtVerify(idToken, keys.resolve, {
       issuer: options.issuer,
@@ -138,8 +105,10 @@ async function verifyIdToken(
       requiredClaims: ['sub', 'exp', 'iat'],
       clockTolerance: 30,
     });
-    if (payload.nonce !== nonce)
+    if ('nonce' in expected && payload.nonce !== expected.nonce)
       return { ok: false, reason: 'the ID token nonce does not match', temporary: false };
+    if ('subject' in expected && payload.sub !== expected.subject)
+      return { ok: false, reason: 'the refreshed ID token names another user', temporary: false };
     if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== options.clientId)
       return { ok: false, reason: 'the ID token was issued to another client', temporary: false };
     if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 255)
@@ -152,6 +121,79 @@ async function verifyIdToken(
       temporary: !(error instanceof errors.JOSEError),
     };
   }
+}
+
+/** A refresh token worth keeping: a non-empty string of sane length (what we seal and store). */
+const usableToken = (value: unknown) =>
+  typeof value === 'string' && value.length > 0 && value.length <= 4 * 1024 ? value : undefined;
+
+/** What a token endpoint call needs, once discovery and the secret were read. */
+interface Ready {
+  provider: ProviderMetadata;
+  clientSecret: string;
+  keys: RemoteKeySet;
+}
+
+const UNREACHABLE = { ok: false, reason: 'the sign-in provider is unreachable', temporary: true } as const;
+
+/** The code exchange after sign-in: the ID token verified against our nonce, the refresh token kept. */
+async function redeemCode(
+  options: UpstreamOptions,
+  ready: Ready | undefined,
+  params: Parameters<Upstream['redeem']>[0],
+  signal: AbortSignal,
+): Promise<UpstreamIdentity> {
+  if (!ready) return UNREACHABLE;
+  // RFC 9207: when the provider sends `iss`, it must be this provider (mix-up defence).
+  if ((ready.provider.issParameter || params.iss !== undefined) && params.iss !== options.issuer)
+    return { ok: false, reason: 'the sign-in response came from another issuer', temporary: false };
+  const call = await callTokenEndpoint(
+    options,
+    ready.provider.token_endpoint,
+    ready.clientSecret,
+    {
+      grant_type: 'authorization_code',
+      code: params.code,
+      redirect_uri: params.redirectUri,
+      code_verifier: params.codeVerifier,
+    },
+    signal,
+  );
+  if (!call.ok)
+    return call.kind === 'refused'
+      ? { ok: false, reason: `the sign-in provider refused the code (${call.status})`, temporary: false }
+      : { ok: false, reason: 'the sign-in provider token endpoint is unreachable', temporary: true };
+  if (typeof call.body.id_token !== 'string')
+    return { ok: false, reason: 'the sign-in provider returned no ID token', temporary: false };
+  const identity = await verifyIdToken(options, ready.keys, call.body.id_token, { nonce: params.nonce });
+  if (!identity.ok) return identity;
+  return { ok: true, subject: identity.subject, refreshToken: usableToken(call.body.refresh_token) };
+}
+
+/** The refresh_token grant that asks whether the user may go on (a refreshed ID token must name them). */
+async function refreshUser(
+  options: UpstreamOptions,
+  ready: Ready | undefined,
+  params: Parameters<Upstream['refresh']>[0],
+  signal: AbortSignal,
+): Promise<UpstreamRefresh> {
+  if (!ready) return UNREACHABLE;
+  const call = await callTokenEndpoint(
+    options,
+    ready.provider.token_endpoint,
+    ready.clientSecret,
+    { grant_type: 'refresh_token', refresh_token: params.refreshToken },
+    signal,
+  );
+  if (!call.ok)
+    return userRefused(call)
+      ? { ok: false, reason: 'the sign-in provider no longer accepts this user', temporary: false }
+      : { ok: false, reason: 'the sign-in provider could not confirm the user', temporary: true };
+  if (typeof call.body.id_token === 'string') {
+    const checked = await verifyIdToken(options, ready.keys, call.body.id_token, { subject: params.subject });
+    if (!checked.ok) return checked;
+  }
+  return { ok: true, refreshToken: usableToken(call.body.refresh_token) ?? params.refreshToken };
 }
 
 export function createUpstream(options: UpstreamOptions): Upstream {
@@ -174,6 +216,18 @@ export function createUpstream(options: UpstreamOptions): Upstream {
           throw error;
         }));
 
+  /** Discovery, the client secret and the key set, or undefined when they cannot be had now. */
+  const prepare = async (signal: AbortSignal): Promise<Ready | undefined> => {
+    try {
+      const provider = await meta(signal);
+      const clientSecret = await readSecret(signal);
+      keys ??= new RemoteKeySet({ jwksUri: provider.jwks_uri, timeoutMs: options.timeoutMs });
+      return { provider, clientSecret, keys };
+    } catch {
+      return undefined;
+    }
+  };
+
   return {
     authorizationEndpoint: async (signal) => (await meta(signal)).authorization_endpoint,
 
@@ -192,22 +246,7 @@ export function createUpstream(options: UpstreamOptions): Upstream {
       return url.href;
     },
 
-    async redeem(params, signal) {
-      let provider: ProviderMetadata;
-      let clientSecret: string;
-      try {
-        provider = await meta(signal);
-        clientSecret = await readSecret(signal);
-      } catch {
-        return { ok: false, reason: 'the sign-in provider is unreachable', temporary: true };
-      }
-      // RFC 9207: when the provider sends `iss`, it must be this provider (mix-up defence).
-      if ((provider.issParameter || params.iss !== undefined) && params.iss !== options.issuer)
-        return { ok: false, reason: 'the sign-in response came from another issuer', temporary: false };
-      const exchanged = await exchange(options, provider.token_endpoint, clientSecret, params, signal);
-      if (!exchanged.ok) return exchanged;
-      keys ??= new RemoteKeySet({ jwksUri: provider.jwks_uri, timeoutMs: options.timeoutMs });
-      return verifyIdToken(options, keys, exchanged.idToken, params.nonce);
-    },
+    redeem: async (params, signal) => redeemCode(options, await prepare(signal), params, signal),
+    refresh: async (params, signal) => refreshUser(options, await prepare(signal), params, signal),
   };
 }

@@ -5,6 +5,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
@@ -78,6 +79,12 @@ export interface AuthorizationBridgeProps {
    */
   readonly logRetention?: logs.RetentionDays;
   /**
+   * Lambda active tracing (X-Ray) of the bridge function, which then captures its KMS, DynamoDB and Secrets
+   * Manager calls (BRIDGE_TRACING).
+   * @default false
+   */
+  readonly tracing?: boolean;
+  /**
    * What `cdk destroy` does with the table, the signing key, the sealing secret and the logs.
    * @default RemovalPolicy.DESTROY (`Defaults.removalPolicy`)
    */
@@ -98,6 +105,7 @@ export const BRIDGE_ROUTES: readonly { path: string; methods: apigw.HttpMethod[]
   { path: BRIDGE_PATHS.consent, methods: [apigw.HttpMethod.POST] },
   { path: BRIDGE_PATHS.callback, methods: [apigw.HttpMethod.GET] },
   { path: BRIDGE_PATHS.token, methods: [apigw.HttpMethod.POST, apigw.HttpMethod.OPTIONS] },
+  { path: BRIDGE_PATHS.revoke, methods: [apigw.HttpMethod.POST, apigw.HttpMethod.OPTIONS] },
   { path: BRIDGE_PATHS.register, methods: [apigw.HttpMethod.POST, apigw.HttpMethod.OPTIONS] },
   { path: BRIDGE_PATHS.jwks, methods: [apigw.HttpMethod.GET] },
 ];
@@ -152,7 +160,7 @@ export class AuthorizationBridge extends Construct {
       id: 'AwsSolutions-KMS5',
       reason:
         'KMS cannot rotate asymmetric keys automatically; rotating this signing key means a new key and a ' +
-        'redeploy (docs/authorization.md, "Threat model"), and access tokens live one hour.',
+        'redeploy (docs/sign-in-sessions.md), and access tokens live one hour.',
     });
 
     this.sealingSecret = new secretsmanager.Secret(this, 'SealingSecret', {
@@ -183,7 +191,9 @@ export class AuthorizationBridge extends Construct {
       logLevel: props.logLevel,
       logRetention: props.logRetention,
       logRemovalPolicy: removalPolicy,
+      ...(props.tracing ? { tracing: lambda.Tracing.ACTIVE } : {}),
       environment: {
+        ...(props.tracing ? { BRIDGE_TRACING: 'true' } : {}),
         BRIDGE_ISSUER: props.issuer,
         BRIDGE_RESOURCE: props.resource,
         BRIDGE_RESOURCE_NAME: props.resourceName ?? 'this MCP server',
@@ -198,6 +208,13 @@ export class AuthorizationBridge extends Construct {
       },
     });
     this.grant(props.upstream.clientSecret);
+    if (props.tracing)
+      Validations.of(this.function.role!).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'Active tracing grants xray:PutTraceSegments and xray:PutTelemetryRecords, the only X-Ray actions the ' +
+          'function uses; X-Ray supports no resource-level permissions for them, so the resource is "*".',
+      });
     if (!props.httpApi === !props.restApi)
       throw new Error('AuthorizationBridge: give exactly one of httpApi and restApi');
     if (props.httpApi) this.route(props.httpApi);

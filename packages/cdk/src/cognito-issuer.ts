@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib'
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { BridgeLimits } from '@mcp-lambda/bridge';
 import { DEFAULT_REMOVAL_POLICY } from './defaults.ts';
 
 /** Words AWS refuses in a Cognito domain prefix. */
@@ -126,7 +127,9 @@ export class CognitoIssuer extends Construct {
       enableTokenRevocation: true,
       accessTokenValidity: Duration.minutes(5),
       idTokenValidity: Duration.minutes(5),
-      refreshTokenValidity: Duration.hours(1),
+      // The bridge keeps this token with each of its sessions and presents it on every refresh (so a user disabled,
+      // deleted or signed out here cannot refresh there): it must last as long as a bridge session can.
+      refreshTokenValidity: Duration.seconds(BridgeLimits.refreshTtlSeconds),
     });
     this.clientSecret = this.storeClientSecret(removalPolicy);
 

@@ -323,7 +323,7 @@ export interface McpEndpointProps {
 /** The endpoint settings the authorization wiring passes on. */
 type AuthorizeOptions = Pick<
   McpEndpointProps,
-  'removalPolicy' | 'throttleRateLimit' | 'throttleBurstLimit' | 'logRetention'
+  'removalPolicy' | 'throttleRateLimit' | 'throttleBurstLimit' | 'logRetention' | 'tracing'
 > & { serverName: string };
 
 /** Environment variables for the settings that are set; unset ones are left to the function's own defaults. */
@@ -596,6 +596,7 @@ export class McpEndpoint extends Construct {
         throttleRateLimit: props.throttleRateLimit,
         throttleBurstLimit: props.throttleBurstLimit,
         logRetention: props.logRetention,
+        tracing: props.tracing,
       });
 
     this.monitoring = new McpMonitoring(this, 'Monitoring', {
@@ -759,6 +760,7 @@ export class McpEndpoint extends Construct {
         clientSecret: cognito.clientSecret,
       },
       removalPolicy: options.removalPolicy,
+      tracing: options.tracing,
     });
     // On the traced REST API, API Gateway would record the sign-in queries (codes, state) in its traces. Any
     // prefix before /oauth/ too: the stage in a URL on the API's own endpoint.

@@ -7,6 +7,7 @@ import {
   COMMON_RULE_SET_BODY_RULES,
   COMMON_RULE_SET_RULES,
 } from '../../../packages/cdk/src/api-firewall.ts';
+import { BRIDGE_PATHS } from '../../../packages/bridge/src/index.ts';
 import { Defaults } from '../../../packages/server/src/limits.ts';
 import { newStack } from '../synth.ts';
 import { only } from '../template.ts';
@@ -177,6 +178,17 @@ describe('ApiFirewall', () => {
       expect(BRIDGE_EXEMPTIONS.flatMap((e) => e.rules).every((r) => COMMON_RULE_SET_RULES.includes(r))).toBe(
         true,
       );
+    });
+
+    it('exempts from the RFI rule every bridge endpoint whose form may carry a URL (a CIMD client_id at token and revoke)', () => {
+      const [prefix] = BRIDGE_EXEMPTIONS[0].exemptPathPrefixes;
+      for (const path of [
+        BRIDGE_PATHS.token,
+        BRIDGE_PATHS.revoke,
+        BRIDGE_PATHS.register,
+        BRIDGE_PATHS.authorize,
+      ])
+        expect(path.startsWith(prefix)).toBe(true);
     });
 
     it('needs no exemption for a rule already counted everywhere', () => {

@@ -50,6 +50,13 @@ describe('AuthorizationBridge', () => {
     expect(env.BRIDGE_CIMD_ALLOW_LOOPBACK).toBeUndefined();
   });
 
+  it('with tracing: active tracing, and the function told to capture its AWS calls (BRIDGE_TRACING)', () => {
+    expect(build().fn.resource.Properties.TracingConfig).toBeUndefined();
+    const { fn } = build({ tracing: true });
+    expect(fn.resource.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+    expect(fn.resource.Properties.Environment.Variables.BRIDGE_TRACING).toBe('true');
+  });
+
   it('routes its OAuth endpoints and the authorization server metadata paths to its function', () => {
     const keys = Object.values(build().template.findResources('AWS::ApiGatewayV2::Route'))
       .map((r) => r.Properties.RouteKey as string)

@@ -8,6 +8,7 @@ import {
   domainPrefixProblem,
   type CognitoIssuerProps,
 } from '../../../packages/cdk/src/cognito-issuer.ts';
+import { BridgeLimits } from '../../../packages/bridge/src/index.ts';
 import { CDK_JSON_CONTEXT, newStack } from '../synth.ts';
 import { only } from '../template.ts';
 
@@ -44,6 +45,15 @@ describe('CognitoIssuer', () => {
       PreventUserExistenceErrors: 'ENABLED',
     });
     template.resourceCountIs('AWS::Cognito::UserPoolResourceServer', 0);
+  });
+
+  it("keeps the client's refresh tokens as long as a bridge session (the bridge re-checks the user with them)", () => {
+    const [, client] = only(build().template, 'AWS::Cognito::UserPoolClient');
+    const { RefreshTokenValidity, TokenValidityUnits } = client.Properties;
+    const unit = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 }[
+      TokenValidityUnits.RefreshToken as 'seconds' | 'minutes' | 'hours' | 'days'
+    ];
+    expect(RefreshTokenValidity * unit).toBe(BridgeLimits.refreshTtlSeconds);
   });
 
   it('copies the client secret into Secrets Manager for the bridge', () => {

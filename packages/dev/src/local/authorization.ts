@@ -2,11 +2,13 @@
  * The whole authorization setup on one machine, for `MCP_AUTH_MODE=oauth npm start` and the end-to-end tests:
  * one local HTTP server that routes the bridge's paths to the bridge and everything else to the MCP function
  * (as the HTTP API does when deployed), and an embedded OpenID provider as the upstream sign-in. The bridge keeps
- * its state in memory and signs with a key generated at start.
+ * its state in memory and signs with a key generated at start; `/_local/` answers the loopback administration of
+ * `npm run local-user` and `npm run signout -- --local` (`auth-admin.ts`).
  */
 import type { Server } from 'node:http';
 import { createLambdaHandler, silentLogger, type Logger } from '@mcp-lambda/server';
 import { createLocalBridge, type AuthorizationBridge, type TokenSigner } from '@mcp-lambda/bridge';
+import { LOCAL_ADMIN_PREFIX, localAdmin } from './auth-admin.ts';
 import { startLocalServer, type LambdaHttpHandler } from './dev-server.ts';
 import { startLocalOidcProvider, type LocalOidcProvider } from './oidc-provider.ts';
 
@@ -44,6 +46,8 @@ export interface LocalAuthorization {
   /** The bridge's signing key (tests mint deliberately wrong tokens with it). */
   signer: TokenSigner;
   upstream: LocalOidcProvider;
+  /** Signs a user out everywhere at the bridge (what `npm run signout` does); returns the time, epoch seconds. */
+  signOut(subject: string): Promise<number>;
   server: Server;
   close(): Promise<void>;
 }
@@ -62,7 +66,7 @@ export async function startLocalAuthorization(
     callbackUrl: `${issuer}/oauth/callback`,
     ...(options.password ? { password: options.password } : {}),
   });
-  const { bridge, signer } = await createLocalBridge({
+  const { bridge, signer, signOut } = await createLocalBridge({
     issuer,
     resource,
     scopes: [LOCAL_SCOPE],
@@ -75,7 +79,10 @@ export async function startLocalAuthorization(
   const bridgeHandler = createLambdaHandler(bridge.handle, options.log ?? silentLogger);
   const mcpHandler = await options.mcpHandler({ issuer, resource, scope: LOCAL_SCOPE });
   const bridgePaths = new Set(bridge.paths);
-  route = (event, context) => (bridgePaths.has(event.rawPath) ? bridgeHandler : mcpHandler)(event, context);
+  route = (event, context) =>
+    event.rawPath.startsWith(LOCAL_ADMIN_PREFIX)
+      ? localAdmin(event, { provider: upstream, signOut })
+      : (bridgePaths.has(event.rawPath) ? bridgeHandler : mcpHandler)(event, context);
 
   return {
     issuer,
@@ -83,6 +90,7 @@ export async function startLocalAuthorization(
     bridge,
     signer,
     upstream,
+    signOut,
     server: local.server,
     close: async () => {
       await local.close();

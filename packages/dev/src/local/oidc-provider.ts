@@ -32,6 +32,10 @@ export interface LocalOidcProvider {
   user: { email: string; password: string; subject: string };
   /** Sign-in attempts with a wrong password (tests). */
   failedSignIns: number;
+  /** Whether the development user may sign in and refresh (an administrator disabling the account upstream). */
+  readonly userEnabled: boolean;
+  /** Disables or re-enables the development user: disabled, sign-in and the provider's refresh tokens are refused. */
+  setUserEnabled(enabled: boolean): void;
   close(): Promise<void>;
 }
 
@@ -63,8 +67,20 @@ function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 
 type ProviderInstance = InstanceType<(typeof import('oidc-provider'))['default']>;
 
-/** The provider's configuration: one confidential client (the bridge), one user, PKCE, our own sign-in page. */
-async function configuration(clientId: string, clientSecret: string, callbackUrl: string) {
+/** The development user's account state, shared by the sign-in form and the provider's account lookup. */
+interface UserState {
+  failedSignIns: number;
+  enabled: boolean;
+}
+
+const DAY = 86_400;
+
+/**
+ * The provider's configuration: one confidential client (the bridge), one user, PKCE, our own sign-in page, and
+ * refresh tokens as Cognito issues them (always, not bound to the browser session, not rotated, 30 days), which the
+ * bridge presents on each of its own refreshes. A disabled user is an unknown account, so those are refused.
+ */
+async function configuration(clientId: string, clientSecret: string, callbackUrl: string, user: UserState) {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const signingKey = { ...(await exportJWK(privateKey)), kid: 'local-1', alg: 'RS256', use: 'sig' };
   return {
@@ -74,7 +90,7 @@ async function configuration(clientId: string, clientSecret: string, callbackUrl
         client_secret: clientSecret,
         client_name: 'MCP authorization bridge (local)',
         redirect_uris: [callbackUrl],
-        grant_types: ['authorization_code'],
+        grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code' as const],
         token_endpoint_auth_method: 'client_secret_basic' as const,
       },
@@ -87,16 +103,20 @@ async function configuration(clientId: string, clientSecret: string, callbackUrl
     pkce: { required: () => true },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx: unknown, sub: string) =>
-      sub === DEV_USER_SUBJECT
+      sub === DEV_USER_SUBJECT && user.enabled
         ? { accountId: sub, claims: () => ({ sub, email: DEV_USER_EMAIL, email_verified: true }) }
         : undefined,
+    issueRefreshToken: async () => true,
+    expiresWithSession: async () => false,
+    rotateRefreshToken: false,
     ttl: {
       AccessToken: 600,
       AuthorizationCode: 60,
       IdToken: 600,
       Interaction: 600,
       Session: 3600,
-      Grant: 3600,
+      Grant: 30 * DAY,
+      RefreshToken: 30 * DAY,
     },
   };
 }
@@ -105,7 +125,7 @@ async function configuration(clientId: string, clientSecret: string, callbackUrl
 async function interaction(
   provider: ProviderInstance,
   password: string,
-  state: { failedSignIns: number },
+  state: UserState,
   req: IncomingMessage,
   res: ServerResponse,
   submitted: boolean,
@@ -128,6 +148,7 @@ async function interaction(
       state.failedSignIns += 1;
       return page('Wrong email or password.');
     }
+    if (!state.enabled) return page('This account is disabled.');
     // The bridge is this provider's own first-party client: the grant is given with the sign-in.
     const grant = new provider.Grant({
       accountId: DEV_USER_SUBJECT,
@@ -158,15 +179,15 @@ export async function startLocalOidcProvider(options: LocalOidcProviderOptions):
   const password = options.password ?? randomBytes(12).toString('base64url');
   const clientId = 'mcp-authorization-bridge';
   const clientSecret = randomBytes(32).toString('base64url');
+  const state: UserState = { failedSignIns: 0, enabled: true };
   const provider = new Provider(issuer, {
-    ...(await configuration(clientId, clientSecret, options.callbackUrl)),
+    ...(await configuration(clientId, clientSecret, options.callbackUrl, state)),
     renderError: (ctx, out) => {
       ctx.type = 'html';
       ctx.body = `<!doctype html><title>Sign-in error</title><h1>Sign-in error</h1><p>${escape(out.error ?? '')}: ${escape(out.error_description ?? '')}</p>`;
     },
   });
   const callback = provider.callback();
-  const state = { failedSignIns: 0 };
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const match = /^\/interaction\/([\w-]+)(\/login)?$/.exec(req.url ?? '');
     if (!match) return void callback(req, res);
@@ -179,6 +200,12 @@ export async function startLocalOidcProvider(options: LocalOidcProviderOptions):
     user: { email: DEV_USER_EMAIL, password, subject: DEV_USER_SUBJECT },
     get failedSignIns() {
       return state.failedSignIns;
+    },
+    get userEnabled() {
+      return state.enabled;
+    },
+    setUserEnabled(enabled) {
+      state.enabled = enabled;
     },
     close: () =>
       new Promise<void>((resolve) => {

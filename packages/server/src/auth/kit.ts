@@ -1,7 +1,8 @@
 /**
  * `@mcp-lambda/server/auth`: the building blocks of authorization components built beside the server (the
  * authorization bridge, the CDK constructs): discovery and key sets of an OpenID provider, a bounded JSON fetch,
- * RFC 9728 metadata locations, scope and URL checks, deadline signals. A face of its own so the MCP function's
+ * RFC 9728 metadata locations, scope and URL checks, deadline signals, and the lazily made AWS SDK clients
+ * (bounded requests, tracing). A face of its own so the MCP function's
  * surface (the package's `.`) stays what a tool author needs.
  */
 export { discoverJwksUri, metadataCandidates } from './discovery.ts';
@@ -13,3 +14,5 @@ export { isSecureUrl } from './urls.ts';
 export { anySignal, deadlineSignal, untilAborted } from '../deadline.ts';
 export { monotonicMs } from '../clock.ts';
 export { clientText, isShortEcho } from '../protocol/client-text.ts';
+export { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../aws-client.ts';
+export type { InstrumentClient } from '../instrument.ts';

@@ -1,0 +1,63 @@
+/**
+ * `npm run signout -- <subject>`: signs one user out everywhere. Every session of theirs begun until now ends at its
+ * next refresh, and their access tokens expire within the hour; they can sign in again at once.
+ *
+ *   npm run signout -- <subject> --table <AuthorizationBridgeTableName> [--region <region>]   the deployed stack
+ *   npm run signout -- <subject> --local [http://127.0.0.1:3000]                       MCP_AUTH_MODE=oauth npm start
+ *
+ * `<subject>` is the user's `sub` at the sign-in provider (Cognito: the user's `sub` attribute), as the bridge's
+ * request log and the tools' `ctx.principal.subject` show it. Deployed, it writes one item to the bridge's table
+ * with your AWS credentials (dynamodb:UpdateItem on that table).
+ */
+import { parseArgs } from 'node:util';
+import { BridgeLimits, createDynamoStore, signOutEverywhere } from '@mcp-lambda/bridge';
+
+const USAGE =
+  'usage: npm run signout -- <subject> --table <AuthorizationBridgeTableName> [--region <region>]\n' +
+  '       npm run signout -- <subject> --local [http://127.0.0.1:3000]';
+
+async function signOutLocally(subject: string, url: string): Promise<number> {
+  const res = await fetch(`${url.replace(/\/+$/, '')}/_local/users/${encodeURIComponent(subject)}/signout`, {
+    method: 'POST',
+    headers: { 'x-mcp-local-admin': '1' },
+    signal: AbortSignal.timeout(5_000),
+  });
+  const body = (await res.json()) as { signedOutAt?: number; error?: string };
+  if (res.status !== 200 || body.signedOutAt === undefined)
+    throw new Error(`the local server answered ${res.status}: ${body.error ?? 'no sign-out time'}`);
+  return body.signedOutAt;
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { table: { type: 'string' }, region: { type: 'string' }, local: { type: 'boolean' } },
+  });
+  const [subject, localUrl, ...extra] = positionals;
+  const table = values.table ?? process.env.BRIDGE_TABLE;
+  if (!subject || extra.length || (values.local ? values.table : !table) || (!values.local && localUrl)) {
+    console.error(USAGE);
+    return 2;
+  }
+  const at = values.local
+    ? await signOutLocally(subject, localUrl ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`)
+    : await signOutEverywhere(
+        createDynamoStore({ tableName: table!, ...(values.region ? { region: values.region } : {}) }),
+        subject,
+        Math.floor(Date.now() / 1000),
+      );
+  const minutes = BridgeLimits.accessTokenTtlSeconds / 60;
+  console.log(
+    `Signed ${JSON.stringify(subject)} out everywhere at ${new Date(at * 1000).toISOString()}: each of their ` +
+      `sessions ends at its next refresh, and access tokens already issued expire within ${minutes} minutes.`,
+  );
+  return 0;
+}
+
+main().then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    console.error(`signout failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

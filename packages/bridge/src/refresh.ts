@@ -1,0 +1,136 @@
+import type { HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import { mintAccessToken, tokenResponse } from './access-token.ts';
+import type { BridgeClient } from './client.ts';
+import type { BridgeDeps, RequestNote } from './endpoints.ts';
+import { deadlineSignal, sha256, type Params } from './http.ts';
+import { judgeRefresh, type PresentedRefresh, type RefreshVerdict } from './refresh-policy.ts';
+import { refreshedScopes } from './scopes.ts';
+import { temporarilyUnavailable, tokenFailure } from './token-errors.ts';
+import { recheckUpstream } from './upstream-session.ts';
+
+/**
+ * The refresh_token grant (RFC 6749 §6, OAuth 2.1 §4.3): a retry cannot break it. Every check (family, client,
+ * scope, the sign-in provider's say) runs before any write; the access token is signed before the rotation
+ * commits; the rotation is one conditional write. A token's successor is derived from it with the bridge's key,
+ * so a retry of the same refresh within the grace window (a lost response, a timeout, two concurrent refreshes)
+ * gets the same successor instead of revoking the family; reuse outside the window still revokes it.
+ */
+
+export const REFRESH_TOKEN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
+
+/** The one successor of a refresh token (HMAC-SHA256 under the bridge's key: unguessable without it). */
+const successorOf = (presented: string, familyId: string, deps: BridgeDeps) =>
+  `${familyId}.${deps.sealer.mac('refresh-successor', presented)}`;
+
+/** Reads the family (and its user's last sign-out) and judges the presented token; writes nothing. */
+async function judge(
+  familyId: string,
+  presented: Omit<PresentedRefresh, 'signedOutAt'>,
+  ctx: InvocationContext,
+  deps: BridgeDeps,
+): Promise<RefreshVerdict> {
+  const record = await deps.store.readFamily(familyId, deadlineSignal(ctx));
+  const signedOutAt =
+    record.kind === 'family'
+      ? await deps.store.signedOutAt(record.family.subject, deadlineSignal(ctx))
+      : undefined;
+  return judgeRefresh(record, { ...presented, signedOutAt });
+}
+
+const REFUSALS: Record<Extract<RefreshVerdict, { kind: 'refuse' }>['reason'], string> = {
+  unknown: 'the refresh token is invalid or revoked',
+  revoked: 'the refresh token is invalid or revoked',
+  expired: 'the refresh token has expired; sign in again',
+  'signed out': 'the user was signed out; sign in again',
+};
+
+/** The answer to a token that may not refresh; reuse ends its family (OAuth 2.1 §4.3.1). */
+async function refusal(
+  verdict: Exclude<RefreshVerdict, { kind: 'retry' }>,
+  ctx: InvocationContext,
+  deps: BridgeDeps,
+  note: RequestNote,
+): Promise<HttpResponse> {
+  if (verdict.kind === 'refuse') {
+    note.reason = `refresh ${verdict.reason}`;
+    return tokenFailure(note, 'invalid_grant', REFUSALS[verdict.reason]);
+  }
+  if (verdict.kind === 'rotate') {
+    // The rotation did not commit although the token is still current: the family just expired.
+    note.reason = 'refresh expired';
+    return tokenFailure(note, 'invalid_grant', REFUSALS.expired);
+  }
+  note.reason = 'refresh reused';
+  await deps.store.revokeFamily(verdict.family.id, verdict.family.expiresAt, deadlineSignal(ctx));
+  return tokenFailure(
+    note,
+    'invalid_grant',
+    'the refresh token was already used or belongs to another client; its whole family is revoked, sign in again',
+  );
+}
+
+/** POST /oauth/token with grant_type=refresh_token (client already authenticated, resource already checked). */
+export async function refreshGrant(
+  form: Params,
+  client: BridgeClient,
+  ctx: InvocationContext,
+  deps: BridgeDeps,
+  note: RequestNote,
+): Promise<HttpResponse> {
+  const presented = form.get('refresh_token');
+  if (!presented) return tokenFailure(note, 'invalid_request', 'refresh_token is missing');
+  const match = REFRESH_TOKEN.exec(presented);
+  if (!match) return tokenFailure(note, 'invalid_grant', 'the refresh token is invalid');
+  const familyId = match[1]!;
+  const next = successorOf(presented, familyId, deps);
+  const nowSeconds = deps.now();
+  const facts = {
+    presentedHash: sha256(presented),
+    successorHash: sha256(next),
+    clientHash: sha256(client.id),
+    nowSeconds,
+  };
+  const verdict = await judge(familyId, facts, ctx, deps);
+  if (verdict.kind === 'refuse' || verdict.kind === 'reuse') return refusal(verdict, ctx, deps, note);
+  const scopes = refreshedScopes(verdict.family.scope, form.get('scope'));
+  if (!scopes)
+    return tokenFailure(
+      note,
+      'invalid_scope',
+      'a refresh may only narrow the granted scopes; the refresh token still works',
+    );
+
+  // A retry within the grace window was checked upstream seconds ago, by the refresh it repeats.
+  let upstream: string | undefined;
+  if (verdict.kind === 'rotate') {
+    const said = await recheckUpstream(verdict.family, ctx, deps);
+    if (said.kind === 'unavailable') {
+      note.reason = said.reason;
+      return temporarilyUnavailable(note, 'the sign-in provider could not be asked; try again shortly');
+    }
+    if (said.kind === 'refused') {
+      note.reason = said.reason;
+      await deps.store.revokeFamily(familyId, verdict.family.expiresAt, deadlineSignal(ctx));
+      return tokenFailure(
+        note,
+        'invalid_grant',
+        'the sign-in provider no longer accepts this user; sign in again',
+      );
+    }
+    upstream = said.upstream;
+  }
+  const accessToken = await mintAccessToken(
+    { client, subject: verdict.family.subject, scopes, familyId },
+    ctx,
+    deps,
+  );
+  if (verdict.kind === 'rotate') {
+    const rotation = { familyId, ...facts, nextHash: facts.successorHash, upstream };
+    if (!(await deps.store.commitRotation(rotation, deadlineSignal(ctx)))) {
+      // A concurrent refresh with the same token committed first (a retry: same successor), or the family ended.
+      const again = await judge(familyId, facts, ctx, deps);
+      if (again.kind !== 'retry') return refusal(again, ctx, deps, note);
+    }
+  } else note.reason = 'refresh retried within the grace window';
+  return tokenResponse(accessToken, scopes, next);
+}
