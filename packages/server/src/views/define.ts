@@ -71,7 +71,7 @@ export type ToolVisibility = 'model' | 'app';
 
 /**
  * Declares a view: `defineView({ uri: 'ui://my-server/report', name: 'report', prefersBorder: true, html: async () =>
- * (await import('./views/report.generated.ts')).default })`, then link it from a tool with `view`.
+ * (await import('<your view>.generated.ts')).default })`, then link it from a tool with `view`.
  */
 export function defineView(spec: ViewSpec): ViewDefinition {
   return Object.freeze({ ...spec });

@@ -23,7 +23,7 @@ export function toolMetaWithView(tool: string, options: ToolViewOptions): JSONOb
     throw new Error(
       `Tool "${tool}" declares visibility ${JSON.stringify(visibility)}; use ["model", "app"] or ["app"]`,
     );
-  // The view's URI itself is checked with the server's views (`check.ts`).
+  // The view's URI itself is checked with the server's views (`resources.ts`).
   return {
     ..._meta,
     ui: {
