@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../packages/server/src/log.ts';
-import {
-  remoteStoredOutputs,
-  type InvokeCompanion,
-} from '../../packages/server/src/outputs/companion/client.ts';
+import type { InvokeCompanion } from '../../packages/server/src/outputs/companion/ask.ts';
+import { remoteStoredOutputs } from '../../packages/server/src/outputs/companion/client.ts';
 import { createStoredReadHandler } from '../../packages/server/src/outputs/companion/handler.ts';
 import {
   parsePageQuery,

@@ -15,7 +15,6 @@
 // Tools, prompts and client input: what a template user writes.
 export {
   defineTool,
-  ToolError,
   type StoreRequest,
   type TaskSupport,
   type ToolContext,
@@ -23,6 +22,7 @@ export {
   type ToolReturn,
   type ToolSpec,
 } from './tools/define.ts';
+export { ToolError } from './tools/tool-error.ts';
 export { definePrompt, type PromptContext, type PromptDefinition } from './prompts/define.ts';
 export {
   inputRequired,
@@ -75,16 +75,14 @@ export type { ResourceContext, ResourceProvider, ResourceReadResult } from './re
 // Large outputs: the offloader (write side), the readers (in-process and through the companion function).
 // The offloader's writing code loads on first need (lazy-offloader.ts says why); its types are the offloader's.
 export { createOffloader } from './outputs/lazy-offloader.ts';
-export type { OffloadContext, OffloaderOptions, ResultOffloader } from './outputs/offloader.ts';
+export type { OffloadContext } from './outputs/offload-context.ts';
+export type { OffloaderOptions, ResultOffloader } from './outputs/offloader.ts';
 export { storedOutputs, type StoredOutputsOptions } from './outputs/reader.ts';
 export { storedOutputPages, type PagerOptions } from './outputs/paging/pager.ts';
 export type { OutputPage, OutputPager, PageOutcome, PageQuery } from './outputs/paging/page.ts';
 export { READ_OUTPUT_TOOL } from './outputs/read-tool.ts';
-export {
-  remoteStoredOutputs,
-  type InvokeCompanion,
-  type RemoteStoredOutputsOptions,
-} from './outputs/companion/client.ts';
+export { remoteStoredOutputs } from './outputs/companion/client.ts';
+export type { InvokeCompanion, RemoteStoredOutputsOptions } from './outputs/companion/ask.ts';
 export { createStoredReadHandler } from './outputs/companion/handler.ts';
 export type { StoredReadRequest, StoredReadResponse } from './outputs/companion/contract.ts';
 export type { StoredPageRequest, StoredPageResponse } from './outputs/companion/page-contract.ts';
@@ -125,7 +123,7 @@ export {
 // Exported as a loader, not statically: a bundle splits the token verification code (jose) into a chunk of its
 // own only if nothing imports it statically, and a function without authorization then never loads it.
 export type { OAuthOptions } from './auth/oauth.ts';
-export { loadOAuthAuthenticator } from './auth/authenticator.ts';
+export { loadOAuthAuthenticator } from './auth/oauth-loader.ts';
 export type { Authentication, Authenticator, AuthRejection, AuthRequest } from './auth/authenticator.ts';
 export type { ProtectedResourceMetadata } from './auth/metadata.ts';
 export type { Principal } from './auth/principal.ts';

@@ -4,8 +4,6 @@ import type { Logger } from '../log.ts';
 import type { McpError } from '../protocol/errors.ts';
 import type { CacheHint, CallToolResult, Implementation, JSONObject, JSONValue } from '../protocol/types.ts';
 import type { Revision } from '../protocol/versions.ts';
-import { LegacyCodec } from './legacy.ts';
-import { ModernCodec } from './modern.ts';
 
 /**
  * Every difference between protocol revisions that a method's answer depends on, in one object per request.
@@ -52,16 +50,4 @@ export interface CodecOptions {
   listCache: CacheHint;
   /** Seals the `requestState` of multi round-trip requests (2026-07-28). */
   requestState: RequestStateCodec;
-}
-
-/** Returns the codec of a request's revision; the handshake era's are built once per version. */
-export function createCodecs(options: CodecOptions): (revision: Revision) => RevisionCodec {
-  const legacy = new Map<string, LegacyCodec>();
-  const modern = ModernCodec.shared(options);
-  return (revision) => {
-    if (revision.era === 'modern') return new ModernCodec(revision, modern);
-    let codec = legacy.get(revision.protocolVersion);
-    if (!codec) legacy.set(revision.protocolVersion, (codec = new LegacyCodec(revision)));
-    return codec;
-  };
 }

@@ -7,7 +7,7 @@ import { paginate } from '../protocol/cursor.ts';
 import { InsufficientScopeError, InvalidParamsError, UnknownToolError } from '../protocol/errors.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import { LOGGING_LEVELS, type JSONObject, type ServerCapabilities } from '../protocol/types.ts';
-import { ToolError } from '../tools/define.ts';
+import { ToolError } from '../tools/tool-error.ts';
 import type { CallOptions } from '../tools/budget.ts';
 import { refusesArguments, type CallContext, type ToolRegistry } from '../tools/registry.ts';
 import type { ToolCallObserver, ToolCallOutcome } from '../tools/observer.ts';

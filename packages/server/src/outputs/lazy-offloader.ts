@@ -1,6 +1,7 @@
 import { OutputLimits } from '../limits.ts';
 import type { CallToolResult } from '../protocol/types.ts';
-import type { ApplyOptions, OffloadContext, OffloaderOptions, ResultOffloader } from './offloader.ts';
+import type { OffloadContext } from './offload-context.ts';
+import type { ApplyOptions, OffloaderOptions, ResultOffloader } from './offloader.ts';
 
 /**
  * The offloader as a function's start-up graph sees it: the writing code (`offloader.ts`: policy, parts, hashing,

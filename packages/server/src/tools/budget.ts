@@ -1,4 +1,5 @@
-import { ToolError, type ToolContext } from './define.ts';
+import type { ToolContext } from './define.ts';
+import { ToolError } from './tool-error.ts';
 import type { StreamSink } from './streamed.ts';
 import { monotonicMs } from '../clock.ts';
 

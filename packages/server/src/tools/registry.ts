@@ -5,7 +5,7 @@ import { UnknownToolError } from '../protocol/errors.ts';
 import { listFingerprint } from '../protocol/cursor.ts';
 import type { CallToolResult, JsonSchema, Tool } from '../protocol/types.ts';
 import type { TaskSupport, ToolContext, ToolDefinition } from './define.ts';
-import { ToolError } from './define.ts';
+import { ToolError } from './tool-error.ts';
 import { CallBudget, CANCELLED, runWithin, TIMED_OUT, type CallOptions, type Handler } from './budget.ts';
 import { scanParamHeaders, type ParamHeader } from './param-headers.ts';
 import { contentBlockProblem, MAX_RESULT_BYTES, toCallToolResult, toolErrorResult } from './result.ts';

@@ -1,6 +1,18 @@
 import { errorFields } from '../../log.ts';
 import type { ResourceContext } from '../../resources/provider.ts';
-import type { InvokeCompanion } from './client.ts';
+
+/**
+ * Sends a JSON request to the companion and returns its JSON answer (a Lambda invoke when deployed). `signal`
+ * fires before the caller's deadline: the invoke must then fail at once.
+ */
+export type InvokeCompanion = (payload: string, options?: { signal?: AbortSignal }) => Promise<string>;
+
+/** How to reach the companion. */
+export interface RemoteStoredOutputsOptions {
+  invoke: InvokeCompanion;
+  /** The key prefix outputs were written under: URIs are checked here before anything is sent. */
+  prefix: string;
+}
 
 /** What every companion request carries, beside its version and its own fields: who asks, about which output. */
 export function requestEnvelope(uri: string, ctx: ResourceContext) {

@@ -3,21 +3,8 @@ import type { ResourceContext, ResourceProvider, ResourceReadResult } from '../.
 import { parseStoredReadResponse, STORED_READ_VERSION, type StoredReadRequest } from './contract.ts';
 import { OutputUnavailableError } from '../../protocol/errors.ts';
 import type { OutputPager } from '../paging/page.ts';
-import { askCompanion, requestEnvelope } from './ask.ts';
+import { askCompanion, requestEnvelope, type RemoteStoredOutputsOptions } from './ask.ts';
 import { remoteOutputPager } from './page-client.ts';
-
-/**
- * Sends a JSON request to the companion and returns its JSON answer (a Lambda invoke when deployed). `signal`
- * fires before the caller's deadline: the invoke must then fail at once.
- */
-export type InvokeCompanion = (payload: string, options?: { signal?: AbortSignal }) => Promise<string>;
-
-/** How to reach the companion. */
-export interface RemoteStoredOutputsOptions {
-  invoke: InvokeCompanion;
-  /** The key prefix outputs were written under: URIs are checked here before anything is sent. */
-  prefix: string;
-}
 
 /**
  * Serves `resources/read` for stored outputs by handing each request to the companion resources function, which

@@ -1,8 +1,7 @@
 import type { ResourceContext } from '../../resources/provider.ts';
 import type { OutputPager, PageOutcome, PageQuery } from '../paging/page.ts';
 import { outputUriParser } from '../uri.ts';
-import { askCompanion, requestEnvelope } from './ask.ts';
-import type { RemoteStoredOutputsOptions } from './client.ts';
+import { askCompanion, requestEnvelope, type RemoteStoredOutputsOptions } from './ask.ts';
 import { parseStoredPageResponse, STORED_PAGE_VERSION, type StoredPageRequest } from './page-contract.ts';
 
 /**
