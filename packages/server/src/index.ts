@@ -141,6 +141,7 @@ export {
   type LambdaStreamingRuntime,
   type StreamingHandler,
 } from './lambda/stream-runtime.ts';
+export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './fetch/handler.ts';
 export type {
   HttpRequest,
   HttpResponse,

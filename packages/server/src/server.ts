@@ -140,15 +140,16 @@ export function createMcpServer(options: McpServerOptions) {
       ...(options.requestStateSecret !== undefined ? { secret: options.requestStateSecret } : {}),
     }),
   });
+  const http: TransportOptions = { ...DEFAULT_TRANSPORT, ...options.http };
   const handle = createTransport(
     {
       dispatch,
       paramHeadersOf: (name) => tools.paramHeaders(name),
       ...(options.auth ? { authenticator: options.auth } : {}),
     },
-    { ...DEFAULT_TRANSPORT, ...options.http },
+    http,
   );
-  return { handle, dispatch, tools, capabilities };
+  return { handle, dispatch, tools, capabilities, http };
 }
 
 export type McpServer = ReturnType<typeof createMcpServer>;
