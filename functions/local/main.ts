@@ -106,7 +106,7 @@ let localLambda: LocalLambda | undefined;
  * It is loaded on its first invocation, when the environment is complete.
  */
 async function startLocalCompanion(): Promise<void> {
-  const companion = async (event: unknown) => (await import('../resources/handler.ts')).handler(event);
+  const companion = async (event: unknown) => (await import('../companion/handler.ts')).handler(event);
   localLambda = await startLocalLambda({ functions: { 'mcp-resources-local': companion } });
   env.RESOURCES_FUNCTION_NAME = 'mcp-resources-local';
   env.AWS_ENDPOINT_URL_LAMBDA = localLambda.endpoint;

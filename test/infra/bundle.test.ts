@@ -22,7 +22,7 @@ import { LAMBDA_RUNTIME } from '../../packages/cdk/src/bundled-function.ts';
 import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../packages/dev/src/local/s3.ts';
 import { startupOutputs } from '../bench/bundle.ts';
 import { lambdaNode } from '../support/node-version.ts';
-import { modernHeaders, modernMeta } from '../support/rpc.ts';
+import { statelessHeaders, statelessMeta } from '../support/rpc.ts';
 import { synthStack } from './synth.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -168,7 +168,7 @@ async function callApi(init: {
   return { ...result, json: result.body ? JSON.parse(result.body) : undefined };
 }
 
-const LEGACY = { 'mcp-protocol-version': '2025-06-18' };
+const HANDSHAKE = { 'mcp-protocol-version': '2025-06-18' };
 
 /** Every file under a directory, as sorted relative paths. */
 const filesUnder = (dir: string): string[] =>
@@ -381,14 +381,14 @@ describe('the bundled MCP function in a plain Node.js 22 process', () => {
   });
 
   it('lists the example tools', async () => {
-    const res = await callApi({ headers: LEGACY, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+    const res = await callApi({ headers: HANDSHAKE, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
     const names = (res.json.result.tools as { name: string }[]).map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['ping', 'safe_divide', 'generate_report']));
   });
 
   it('answers tools/call with the tool result', async () => {
     const res = await callApi({
-      headers: LEGACY,
+      headers: HANDSHAKE,
       body: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ping', arguments: {} } },
     });
     expect(res.statusCode).toBe(200);
@@ -398,7 +398,7 @@ describe('the bundled MCP function in a plain Node.js 22 process', () => {
 
   it('answers a failing tools/call with isError and the message, not a protocol error', async () => {
     const res = await callApi({
-      headers: LEGACY,
+      headers: HANDSHAKE,
       body: {
         jsonrpc: '2.0',
         id: 4,
@@ -412,12 +412,12 @@ describe('the bundled MCP function in a plain Node.js 22 process', () => {
 
   it('answers a stateless 2026-07-28 tools/call with a complete result', async () => {
     const res = await callApi({
-      headers: modernHeaders('tools/call', 'ping'),
+      headers: statelessHeaders('tools/call', 'ping'),
       body: {
         jsonrpc: '2.0',
         id: 5,
         method: 'tools/call',
-        params: { name: 'ping', arguments: {}, _meta: modernMeta() },
+        params: { name: 'ping', arguments: {}, _meta: statelessMeta() },
       },
     });
     expect(res.statusCode).toBe(200);
@@ -435,7 +435,7 @@ describe('the bundled MCP function in a plain Node.js 22 process', () => {
 
   it('stores a large output in the bucket through the runtime-provided SDK and reads it back through the companion', async () => {
     const call = await callApi({
-      headers: LEGACY,
+      headers: HANDSHAKE,
       body: {
         jsonrpc: '2.0',
         id: 6,
@@ -450,7 +450,7 @@ describe('the bundled MCP function in a plain Node.js 22 process', () => {
     expect(link?.uri).toMatch(/^mcp-output:\/\/outputs\//);
 
     const read = await callApi({
-      headers: LEGACY,
+      headers: HANDSHAKE,
       body: { jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: link!.uri } },
     });
     expect(read.json.error).toBeUndefined();
@@ -462,10 +462,10 @@ describe('the bundled MCP function in a plain Node.js 22 process', () => {
   });
 
   it('lists read_output and pages, searches and selects CSV rows of a stored output through the companion bundle', async () => {
-    const list = await callApi({ headers: LEGACY, body: { jsonrpc: '2.0', id: 8, method: 'tools/list' } });
+    const list = await callApi({ headers: HANDSHAKE, body: { jsonrpc: '2.0', id: 8, method: 'tools/list' } });
     expect(list.json.result.tools.map((t: { name: string }) => t.name)).toContain('read_output');
     const call = await callApi({
-      headers: LEGACY,
+      headers: HANDSHAKE,
       body: {
         jsonrpc: '2.0',
         id: 9,
@@ -479,7 +479,7 @@ describe('the bundled MCP function in a plain Node.js 22 process', () => {
     const read = async (id: number, args: Record<string, unknown>) =>
       (
         await callApi({
-          headers: LEGACY,
+          headers: HANDSHAKE,
           body: {
             jsonrpc: '2.0',
             id,

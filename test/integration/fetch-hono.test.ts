@@ -12,7 +12,7 @@ import {
   storedOutputPages,
   storedOutputs,
 } from '@mcp-lambda/server';
-import { BASE_HEADERS, modernHeaders, modernMeta } from '../support/rpc.ts';
+import { BASE_HEADERS, statelessHeaders, statelessMeta } from '../support/rpc.ts';
 import { readEvents } from '../support/sse.ts';
 
 /**
@@ -79,9 +79,9 @@ type Era = 'handshake' | 'stateless';
 
 /** One JSON-RPC request in an era, as a client of that era sends it. */
 async function rpc(era: Era, method: string, params: Record<string, unknown> = {}, name?: string) {
-  const headers = era === 'handshake' ? BASE_HEADERS : { ...BASE_HEADERS, ...modernHeaders(method, name) };
+  const headers = era === 'handshake' ? BASE_HEADERS : { ...BASE_HEADERS, ...statelessHeaders(method, name) };
   const body =
-    era === 'handshake' ? params : { ...params, _meta: { ...modernMeta(), ...(params._meta ?? {}) } };
+    era === 'handshake' ? params : { ...params, _meta: { ...statelessMeta(), ...(params._meta ?? {}) } };
   const res = await fetch(base, {
     method: 'POST',
     headers,
@@ -128,9 +128,9 @@ describe.each<Era>(['handshake', 'stateless'])('the Fetch handler in Hono, %s er
   it('streams a tool call as events when the client accepts them: progress first, then the result', async () => {
     const params = { name: 'steps', arguments: {}, _meta: { progressToken: 'p1' } };
     const headers =
-      era === 'handshake' ? BASE_HEADERS : { ...BASE_HEADERS, ...modernHeaders('tools/call', 'steps') };
+      era === 'handshake' ? BASE_HEADERS : { ...BASE_HEADERS, ...statelessHeaders('tools/call', 'steps') };
     const body =
-      era === 'handshake' ? params : { ...params, _meta: { ...modernMeta(), progressToken: 'p1' } };
+      era === 'handshake' ? params : { ...params, _meta: { ...statelessMeta(), progressToken: 'p1' } };
     const res = await fetch(base, {
       method: 'POST',
       headers,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkModernHeaders, decodeHeaderValue } from '../../packages/server/src/http/mcp-headers.ts';
+import { checkStatelessHeaders, decodeHeaderValue } from '../../packages/server/src/http/mcp-headers.ts';
 import { ErrorCode } from '../../packages/server/src/protocol/errors.ts';
 import type { ParamHeader } from '../../packages/server/src/tools/param-headers.ts';
 
@@ -67,7 +67,7 @@ type Row = {
   header?: string;
 };
 
-/** One row per header rule of 2026-07-28.md "Modern HTTP rules"; `header` names the one refused (-32020). */
+/** One row per header rule of the 2026-07-28 Streamable HTTP transport; `header` names the one refused (-32020). */
 const rows: Row[] = [
   { name: 'matching standard headers pass', headers: HEADERS() },
   {
@@ -242,9 +242,9 @@ const rows: Row[] = [
   },
 ];
 
-describe('checkModernHeaders', () => {
+describe('checkStatelessHeaders', () => {
   it.each(rows)('$name', ({ headers, message, request = true, header }) => {
-    const problem = checkModernHeaders(headers, message ?? CALL({}), '2026-07-28', request, declared);
+    const problem = checkStatelessHeaders(headers, message ?? CALL({}), '2026-07-28', request, declared);
     if (!header) {
       expect(problem).toBeUndefined();
       return;

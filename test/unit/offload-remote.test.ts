@@ -17,7 +17,7 @@ import { StorageError } from '../../packages/server/src/storage/storage.ts';
 
 const ID = '0123456789abcdef0123456789abcdef';
 const URI = `mcp-output://outputs/${ID}`;
-const ctx: ResourceContext = { era: 'legacy', requestId: 'req-9', log: silentLogger };
+const ctx: ResourceContext = { era: 'handshake', requestId: 'req-9', log: silentLogger };
 
 describe('stored-read contract', () => {
   it.each([

@@ -13,7 +13,8 @@ export const FUNCTION_ENTRIES = {
   mcp: 'functions/mcp/handler.ts',
   /** The same MCP function with response streaming (`api: 'rest-streaming'`). */
   mcpStreaming: 'functions/mcp/streaming.ts',
-  resources: 'functions/resources/handler.ts',
+  /** The companion resources function: the only reader of stored outputs. */
+  resources: 'functions/companion/handler.ts',
   authorization: 'functions/authorization/handler.ts',
   worker: 'functions/worker/handler.ts',
 } as const;

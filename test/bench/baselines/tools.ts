@@ -77,7 +77,7 @@ export function toolContext(signal: AbortSignal): ToolContext {
   return {
     requestId: 'baseline',
     signal,
-    era: 'legacy',
+    era: 'handshake',
     protocolVersion: '',
     log: silentLogger,
     progress: () => undefined,

@@ -12,7 +12,7 @@ import type { Revision } from '../protocol/versions.ts';
 export interface RevisionCodec {
   /** The request's revision, as data for tools and providers (`ToolContext.era`); never branched on elsewhere. */
   readonly revision: Revision;
-  /** Whether the revision has this method at all (`initialize` is handshake-era only, `server/discover` modern). */
+  /** Whether the revision has this method at all (`initialize` is handshake-era only, `server/discover` stateless). */
   has(method: string): boolean;
   /** A method's successful result as the revision puts it on the wire (envelope, cache hints). */
   result(method: string, result: JSONObject): JSONObject;

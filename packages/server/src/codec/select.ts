@@ -1,16 +1,16 @@
 import type { Revision } from '../protocol/versions.ts';
 import type { CodecOptions, RevisionCodec } from './codec.ts';
-import { LegacyCodec } from './legacy.ts';
-import { ModernCodec } from './modern.ts';
+import { HandshakeCodec } from './handshake.ts';
+import { StatelessCodec } from './stateless.ts';
 
 /** Returns the codec of a request's revision; the handshake era's are built once per version. */
 export function createCodecs(options: CodecOptions): (revision: Revision) => RevisionCodec {
-  const legacy = new Map<string, LegacyCodec>();
-  const modern = ModernCodec.shared(options);
+  const handshake = new Map<string, HandshakeCodec>();
+  const stateless = StatelessCodec.shared(options);
   return (revision) => {
-    if (revision.era === 'modern') return new ModernCodec(revision, modern);
-    let codec = legacy.get(revision.protocolVersion);
-    if (!codec) legacy.set(revision.protocolVersion, (codec = new LegacyCodec(revision)));
+    if (revision.era === 'stateless') return new StatelessCodec(revision, stateless);
+    let codec = handshake.get(revision.protocolVersion);
+    if (!codec) handshake.set(revision.protocolVersion, (codec = new HandshakeCodec(revision)));
     return codec;
   };
 }

@@ -3,8 +3,8 @@ import type { JSONRPCResponse } from '../protocol/types.ts';
 import type { Era } from '../protocol/versions.ts';
 
 /**
- * HTTP statuses of JSON-RPC answers: the transport's decision, from the spec's tables (2026-07-28.md "Modern HTTP
- * rules", mcp-checklist.md rules 2–8). A message that cannot be read, classified or matched with its headers is
+ * HTTP statuses of JSON-RPC answers: the transport's decision, from the spec's tables (the 2026-07-28
+ * specification's Streamable HTTP transport, mcp-checklist.md rules 2–8). A message that cannot be read, classified or matched with its headers is
  * a 400 whatever the code; a dispatched request's error travels in a 200 except where a rule names a status.
  */
 export const PRE_DISPATCH_STATUS = 400;
@@ -15,7 +15,7 @@ export function responseStatus(response: JSONRPCResponse, era: Era): number {
   switch (response.error.code) {
     // 2026-07-28 Streamable HTTP: an unknown method is answered with HTTP 404.
     case ErrorCode.MethodNotFound:
-      return era === 'modern' ? 404 : 200;
+      return era === 'stateless' ? 404 : 200;
     // 2026-07-28 basic/lifecycle: a request relying on an undeclared client capability is a 400.
     case ErrorCode.MissingRequiredClientCapability:
       return 400;

@@ -8,7 +8,7 @@ import { parseMessage } from '../protocol/jsonrpc.ts';
 import type { JSONRPCNotification, JSONRPCRequest } from '../protocol/types.ts';
 import { classifyEra, type Revision } from '../protocol/versions.ts';
 import type { ParamHeader } from '../tools/param-headers.ts';
-import { checkModernHeaders } from './mcp-headers.ts';
+import { checkStatelessHeaders } from './mcp-headers.ts';
 import { acceptable, isJsonContentType, type Acceptable } from './media.ts';
 import { corsHeaders, isHostAllowed, isOriginAllowed } from './origin.ts';
 import { Defaults } from '../limits.ts';
@@ -142,8 +142,8 @@ async function answer(
   } catch (error) {
     return { response: errorReply(PRE_DISPATCH_STATUS, error as McpError, id), rpcMethod };
   }
-  if (revision.era === 'modern') {
-    const problem = checkModernHeaders(
+  if (revision.era === 'stateless') {
+    const problem = checkStatelessHeaders(
       req.headers,
       message,
       revision.protocolVersion,
@@ -200,7 +200,7 @@ async function respond(
   const status = responseStatus(outcome.response, revision.era);
   const streamWanted = outcome.notifications.length > 0 || outcome.stream === true;
   const { accepts } = admitted;
-  // An HTTP error status (404 for a modern unknown method) always carries a plain JSON-RPC error, so that
+  // An HTTP error status (404 for a stateless unknown method) always carries a plain JSON-RPC error, so that
   // clients probing for the era can read it (2026-07-28 Streamable HTTP, "Backward Compatibility").
   const messages: (JSONRPCNotification | typeof outcome.response)[] = [
     ...outcome.notifications,
@@ -214,8 +214,8 @@ async function respond(
 }
 
 /**
- * The Streamable HTTP rules for one POST endpoint (mcp-checklist.md, "HTTP transport", and 2026-07-28.md,
- * "Modern HTTP rules"), over neutral requests. Adapters only translate; every HTTP decision about MCP is here,
+ * The Streamable HTTP rules for one POST endpoint (mcp-checklist.md, "HTTP transport", and the 2026-07-28
+ * specification's Streamable HTTP transport), over neutral requests. Adapters only translate; every HTTP decision about MCP is here,
  * HTTP statuses included. With an authenticator, every request to the endpoint must prove its caller before
  * anything else is read (mcp-checklist.md, "Authorization").
  */

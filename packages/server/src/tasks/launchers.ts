@@ -2,7 +2,7 @@ import { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../aws-cl
 import { nodeCrypto } from '../crypto.ts';
 import { Defaults } from '../limits.ts';
 import { errorFields, withKeys, type Logger } from '../log.ts';
-import type { TaskJob, TaskLauncher } from './job.ts';
+import { taskJobPayload, type TaskJob, type TaskLauncher } from './job.ts';
 import type { TaskRunner } from './runner.ts';
 
 /**
@@ -48,7 +48,7 @@ export function lambdaTaskLauncher(options: LambdaTaskLauncherOptions): TaskLaun
       new sdk.InvokeCommand({
         FunctionName: options.functionName,
         InvocationType: 'Event',
-        Payload: Buffer.from(JSON.stringify(job), 'utf8'),
+        Payload: Buffer.from(taskJobPayload(job), 'utf8'),
       }),
       { abortSignal: call?.signal },
     );

@@ -1,4 +1,5 @@
 import { errorFields } from '../../log.ts';
+import { eraToWire } from '../../protocol/versions.ts';
 import type { ResourceContext } from '../../resources/provider.ts';
 
 /**
@@ -14,12 +15,15 @@ export interface RemoteStoredOutputsOptions {
   prefix: string;
 }
 
-/** What every companion request carries, beside its version and its own fields: who asks, about which output. */
+/**
+ * What every companion request carries, beside its version and its own fields: who asks, about which output, in
+ * which era (by its wire name, `eraToWire`).
+ */
 export function requestEnvelope(uri: string, ctx: ResourceContext) {
   return {
     uri,
     requestId: ctx.requestId,
-    era: ctx.era,
+    era: eraToWire(ctx.era),
     ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
   };
 }

@@ -19,7 +19,11 @@ export function remoteStoredOutputs(options: RemoteStoredOutputsOptions): Resour
     readPage: remoteOutputPager(options).readPage,
     async read(uri: string, ctx: ResourceContext): Promise<ResourceReadResult | undefined> {
       if (!parse(uri)) return undefined;
-      const request: StoredReadRequest = { version: STORED_READ_VERSION, ...requestEnvelope(uri, ctx) };
+      // The era goes by its wire name (`requestEnvelope`); the rest is the request as the contract types it.
+      const request = {
+        version: STORED_READ_VERSION,
+        ...requestEnvelope(uri, ctx),
+      } satisfies Omit<StoredReadRequest, 'era'>;
       const asked = await askCompanion(options.invoke, request, ctx);
       if (asked === 'failed') throw new OutputUnavailableError(ctx.requestId);
       const response = parseStoredReadResponse(asked.answer);

@@ -25,7 +25,7 @@ import { MetaKey, type Revision } from '../protocol/versions.ts';
 import type { CodecOptions, InputTarget, RevisionCodec } from './codec.ts';
 
 /** Methods only the handshake era has. */
-const LEGACY_ONLY = new Set(['initialize', 'ping', 'logging/setLevel']);
+const HANDSHAKE_ONLY = new Set(['initialize', 'ping', 'logging/setLevel']);
 /** Results that carry cache hints (spec 2026-07-28: server/utilities/caching). */
 const CACHEABLE = new Set([
   'server/discover',
@@ -36,8 +36,8 @@ const CACHEABLE = new Set([
   'resources/read',
 ]);
 
-/** What every modern codec of one server shares. */
-interface ModernShared extends CodecOptions {
+/** What every stateless codec of one server shares. */
+interface StatelessShared extends CodecOptions {
   serverInfo: JSONObject;
   /** Set once the "state sealed with a key random to this instance" warning has been logged. */
   warnedEphemeral: boolean;
@@ -55,9 +55,9 @@ const binding = (target: InputTarget): StateBinding => ({
  * carry cache hints, a missing resource is -32602 (the revision forbids -32002), and a handler may ask the client
  * for input through an InputRequiredResult whose state travels sealed in `requestState`.
  */
-export class ModernCodec implements RevisionCodec {
-  /** The part of a modern codec that is the same for every request of a server. */
-  static shared(options: CodecOptions): ModernShared {
+export class StatelessCodec implements RevisionCodec {
+  /** The part of a stateless codec that is the same for every request of a server. */
+  static shared(options: CodecOptions): StatelessShared {
     const { name, version, title } = options.info;
     return {
       ...options,
@@ -68,11 +68,11 @@ export class ModernCodec implements RevisionCodec {
 
   constructor(
     readonly revision: Revision,
-    private readonly shared: ModernShared,
+    private readonly shared: StatelessShared,
   ) {}
 
   has(method: string): boolean {
-    return !LEGACY_ONLY.has(method);
+    return !HANDSHAKE_ONLY.has(method);
   }
 
   result(method: string, result: JSONObject): JSONObject {
