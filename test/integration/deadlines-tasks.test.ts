@@ -11,7 +11,7 @@ import {
   type TaskJob,
   type TaskStore,
 } from '../../packages/server/src/index.ts';
-import { taskJobPayload } from '../../packages/server/src/tasks/job.ts';
+import { taskJobPayload } from '../../packages/server/src/tasks/launchers.ts';
 import { createTaskWorker } from '../../packages/server/src/tasks/index.ts';
 import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import type { JSONObject } from '../protocol/types.ts';
-import { eraFromWire, eraToWire, type Era } from '../protocol/versions.ts';
+import { eraFromWire, type Era } from '../protocol/versions.ts';
 import { isTaskId } from './policy.ts';
 
 /**
@@ -19,7 +19,7 @@ export interface TaskJob {
   round: number;
   /** The authenticated caller, for `ctx.principal`. */
   principal?: Principal;
-  /** On the wire by its wire name ({@link taskJobPayload}). */
+  /** On the wire by its wire name (`taskJobPayload` in launchers.ts). */
   era: Era;
   protocolVersion: string;
   /** The capabilities the client declared on the request; input requests may rely only on these. */
@@ -60,6 +60,3 @@ export function parseTaskJob(value: unknown): TaskJob | undefined {
   if (!era || !isString(protocolVersion) || !isJsonObject(clientCapabilities)) return undefined;
   return { ...(value as unknown as TaskJob), era };
 }
-
-/** A job as the invocation payload carries it: JSON, the era by its wire name. */
-export const taskJobPayload = (job: TaskJob): string => JSON.stringify({ ...job, era: eraToWire(job.era) });
