@@ -113,7 +113,7 @@ let localLambda: LocalLambda | undefined;
  */
 async function startLocalCompanion(): Promise<void> {
   const companion: InvokedHandler = async (event, context) =>
-    (await import('../resources/handler.ts')).handler(event, context);
+    (await import('../companion/handler.ts')).handler(event, context);
   // The companion's time limit, as deployed: its reads end before it, and a read of a storage that never answers is
   // told "could not be read right now" rather than running into the tool's budget.
   localLambda = await startLocalLambda({

@@ -103,7 +103,7 @@ async function readers(bucket: {
   };
   const principal = (kind: Kind) => (kind === 'own' ? 'alice' : 'mallory');
   const ctx = (kind: Kind) => ({
-    era: 'legacy' as const,
+    era: 'handshake' as const,
     requestId: 'r',
     log: silentLogger,
     principal: principal(kind),

@@ -36,7 +36,7 @@ const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const x = (ratio: number) => `${ratio.toFixed(1)}x`;
 
-const ERA_VERSION = { modern: '2026-07-28', legacy: '2025-11-25' } as const;
+const ERA_VERSION = { stateless: '2026-07-28', handshake: '2025-11-25' } as const;
 
 /** "ours, 2026-07-28" / "SDK 2.x createMcpHandler, 2025-11-25". */
 export function variantLabel(variant: Variant): string {

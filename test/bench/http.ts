@@ -184,8 +184,8 @@ export async function measureHttp(
   progress: (message: string) => void,
 ): Promise<HttpResult[]> {
   const targets: { id: string; variant?: Variant; era: LoadEra; bundle: ServeTarget }[] = [
-    { id: 'bare', era: 'legacy', bundle: 'bare' },
-    { id: 'emulation', era: 'legacy', bundle: 'emulation' },
+    { id: 'bare', era: 'handshake', bundle: 'bare' },
+    { id: 'emulation', era: 'handshake', bundle: 'emulation' },
     ...VARIANTS.map((variant) => ({
       id: variant.id,
       variant,
@@ -267,10 +267,10 @@ export async function soak(
 ): Promise<SoakResult> {
   const child = await startServeChild(runtime, artifacts, artifacts.servers.ours.file);
   try {
-    const request = prepared('legacy');
+    const request = prepared('handshake');
     progress(`soak: warm-up, ${Math.max(1000, Math.round(calls / 10)).toLocaleString('en-US')} calls`);
     await fire(
-      loadOptions(child.url, 'legacy', settings, { amount: Math.max(1000, Math.round(calls / 10)) }),
+      loadOptions(child.url, 'handshake', settings, { amount: Math.max(1000, Math.round(calls / 10)) }),
       request,
     );
     const checkpoints: SoakCheckpoint[] = [{ calls: 0, memory: await child.stats(true) }];
@@ -281,7 +281,7 @@ export async function soak(
       progress(
         `soak: calls ${(done + 1).toLocaleString('en-US')}–${(done + amount).toLocaleString('en-US')}`,
       );
-      reports.push(await fire(loadOptions(child.url, 'legacy', settings, { amount }), request));
+      reports.push(await fire(loadOptions(child.url, 'handshake', settings, { amount }), request));
       done += amount;
       checkpoints.push({ calls: done, memory: await child.stats(true) });
     }

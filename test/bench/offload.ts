@@ -66,7 +66,7 @@ interface Trip {
 
 /** One round trip: the call, then every linked part read back in order and joined. */
 async function roundTrip(url: string, rows: number, expectedSha256: string): Promise<Trip> {
-  const options = { era: 'legacy' as const };
+  const options = { era: 'handshake' as const };
   const t0 = performance.now();
   const result = await rpc(url, toolCallRequest('generate_report', { rows, seed: 1 }, options));
   const t1 = performance.now();

@@ -66,7 +66,7 @@ function bigText(bytes: number): { text: string; lines: string[]; needles: numbe
 }
 
 async function callTool(url: string, name: string, args: Record<string, unknown>): Promise<any> {
-  const request = toolCallRequest(name, args, { era: 'legacy' });
+  const request = toolCallRequest(name, args, { era: 'handshake' });
   const response = await fetch(url, {
     method: 'POST',
     headers: request.headers,

@@ -55,7 +55,7 @@ function perEra<T extends { variant: { id: string } }>(
 ): { era: string; ratio: number }[] {
   const find = (id: string) => list.find((r) => r.variant.id === id);
   const out: { era: string; ratio: number }[] = [];
-  for (const era of ['modern', 'legacy']) {
+  for (const era of ['stateless', 'handshake']) {
     const ours = find(`ours-${era}`);
     const baseline = find(`sdk2-${era}`);
     if (ours && baseline) out.push({ era, ratio: ratio(ours, baseline) });

@@ -12,11 +12,11 @@ export interface Variant {
 }
 
 export const VARIANTS: readonly Variant[] = [
-  { id: 'ours-modern', server: 'ours', era: 'modern' },
-  { id: 'ours-legacy', server: 'ours', era: 'legacy' },
-  { id: 'sdk2-modern', server: 'sdk2', era: 'modern' },
-  { id: 'sdk2-legacy', server: 'sdk2', era: 'legacy' },
-  { id: 'sdk1-legacy', server: 'sdk1', era: 'legacy' },
+  { id: 'ours-stateless', server: 'ours', era: 'stateless' },
+  { id: 'ours-handshake', server: 'ours', era: 'handshake' },
+  { id: 'sdk2-stateless', server: 'sdk2', era: 'stateless' },
+  { id: 'sdk2-handshake', server: 'sdk2', era: 'handshake' },
+  { id: 'sdk1-handshake', server: 'sdk1', era: 'handshake' },
 ];
 
 /** Our variant in the same era, the reference of every ratio. */

@@ -8,7 +8,7 @@ import {
   type McpServer,
 } from '../../packages/server/src/index.ts';
 import { silentLogger } from '../../packages/server/src/log.ts';
-import { BASE_HEADERS, modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { BASE_HEADERS, statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
 
 /**
  * The approval gate on the wire, in both eras: a gated call proposes and does nothing; the app-only executing tool
@@ -58,27 +58,27 @@ function fixture(secret = 'a secret of at least sixteen bytes') {
 }
 
 let id = 0;
-const legacy = (server: McpServer, method: string, params: Record<string, unknown>) =>
+const handshake = (server: McpServer, method: string, params: Record<string, unknown>) =>
   send(server, { body: { jsonrpc: '2.0', id: ++id, method, params } });
-const modern = (
+const stateless = (
   server: McpServer,
   params: Record<string, unknown>,
   capabilities: Record<string, unknown> = {},
 ) =>
   send(server, {
-    headers: modernHeaders('tools/call', params.name as string),
+    headers: statelessHeaders('tools/call', params.name as string),
     body: {
       jsonrpc: '2.0',
       id: ++id,
       method: 'tools/call',
       params: {
         ...params,
-        _meta: { ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': capabilities },
+        _meta: { ...statelessMeta(), 'io.modelcontextprotocol/clientCapabilities': capabilities },
       },
     },
   });
 const call = async (server: McpServer, name: string, args: Record<string, unknown>) =>
-  (await legacy(server, 'tools/call', { name, arguments: args })).json.result;
+  (await handshake(server, 'tools/call', { name, arguments: args })).json.result;
 const text = (result: any) => result.content.map((b: any) => b.text).join('\n');
 const SHOWS_VIEWS = {
   extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
@@ -92,16 +92,16 @@ async function propose(server: McpServer, record = 'alpha') {
 }
 
 describe('listing', () => {
-  it.each(['legacy', 'modern'] as const)(
+  it.each(['handshake', 'stateless'] as const)(
     '%s: the gated tool links the approval view; its executor is app-only',
     async (era) => {
       const { server } = fixture();
       const res =
-        era === 'legacy'
-          ? await legacy(server, 'tools/list', {})
+        era === 'handshake'
+          ? await handshake(server, 'tools/list', {})
           : await send(server, {
-              headers: modernHeaders('tools/list'),
-              body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: modernMeta() } },
+              headers: statelessHeaders('tools/list'),
+              body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: statelessMeta() } },
             });
       const [gated, executing] = res.json.result.tools;
       expect(gated).toMatchObject({
@@ -277,7 +277,7 @@ describe('the view path', () => {
 
   it('2026-07-28: a client that shows views gets the proposal', async () => {
     const { server, erased } = fixture();
-    const res = await modern(server, { name: 'erase', arguments: { record: 'alpha' } }, SHOWS_VIEWS);
+    const res = await stateless(server, { name: 'erase', arguments: { record: 'alpha' } }, SHOWS_VIEWS);
     expect(res.json.result).toMatchObject({
       resultType: 'complete',
       _meta: { [APPROVAL_META_KEY]: { tool: 'erase' } },
@@ -288,7 +288,7 @@ describe('the view path', () => {
 
 describe('the elicitation path (2026-07-28)', () => {
   const ask = (server: McpServer, extra: Record<string, unknown> = {}) =>
-    modern(server, { name: 'erase', arguments: { record: 'alpha' }, ...extra }, { elicitation: {} });
+    stateless(server, { name: 'erase', arguments: { record: 'alpha' }, ...extra }, { elicitation: {} });
 
   it('asks with a yes/no form and acts once on an accepted yes', async () => {
     const { server, erased } = fixture();
@@ -347,7 +347,7 @@ describe('the elicitation path (2026-07-28)', () => {
   it('an answer to a question about other arguments is refused as a protocol error', async () => {
     const { server, erased } = fixture();
     const first = (await ask(server)).json.result;
-    const res = await modern(
+    const res = await stateless(
       server,
       {
         name: 'erase',
@@ -365,7 +365,7 @@ describe('the elicitation path (2026-07-28)', () => {
 describe('no way to ask', () => {
   it('2026-07-28 without views or elicitation: refused, saying what is needed', async () => {
     const { server, erased } = fixture();
-    const res = (await modern(server, { name: 'erase', arguments: { record: 'alpha' } })).json.result;
+    const res = (await stateless(server, { name: 'erase', arguments: { record: 'alpha' } })).json.result;
     expect(res.isError).toBe(true);
     expect(text(res)).toMatch(
       /needs the person's approval first: Erase the record "alpha"\. This client can neither show/,

@@ -95,7 +95,7 @@ describe('the MCP function with MCP_AUTH_MODE=oauth', () => {
     });
     try {
       await client.connect(transport);
-      expect(client.getProtocolEra()).toBe('modern');
+      expect(client.getProtocolEra()).toBe('modern'); // the SDK's name for the 2026-07-28 era
       const result = await client.callTool({ name: 'safe_divide', arguments: { a: 3, b: 4 } });
       expect(result.isError).toBeFalsy();
       expect(renewals).toBe(1);

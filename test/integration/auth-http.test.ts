@@ -4,7 +4,7 @@ import { createMcpServer, defineTool } from '../../packages/server/src/index.ts'
 import type { Logger } from '../../packages/server/src/log.ts';
 import { startIssuer, type TestIssuer } from '../support/issuer.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';
-import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
 
 /**
  * MCP authorization over real HTTP (the spec's "Authorization": protected resource metadata, 401 and 403
@@ -194,10 +194,10 @@ describe('authorization over HTTP', () => {
         jsonrpc: '2.0',
         id: 2,
         method: 'tools/call',
-        params: { name: 'quarterly_report', _meta: modernMeta() },
+        params: { name: 'quarterly_report', _meta: statelessMeta() },
       },
       `Bearer ${await issuer.token()}`,
-      modernHeaders('tools/call', 'quarterly_report'),
+      statelessHeaders('tools/call', 'quarterly_report'),
     );
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toContain('scope="mcp reports:read"');

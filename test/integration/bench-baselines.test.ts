@@ -33,11 +33,11 @@ async function rpc(server: string, era: LoadEra, request: ReturnType<typeof rpcR
 }
 
 const SERVERS: [string, LoadEra][] = [
-  ['ours', 'modern'],
-  ['ours', 'legacy'],
-  ['sdk2', 'modern'],
-  ['sdk2', 'legacy'],
-  ['sdk1', 'legacy'],
+  ['ours', 'stateless'],
+  ['ours', 'handshake'],
+  ['sdk2', 'stateless'],
+  ['sdk2', 'handshake'],
+  ['sdk1', 'handshake'],
 ];
 
 /** What a tool result means, without the envelope fields that differ by revision (`resultType`, `_meta`). */
@@ -59,7 +59,7 @@ const CALLS: [string, Record<string, unknown>][] = [
 
 describe('the SDK baselines of the benchmark', () => {
   it.each(SERVERS)('%s lists the same tools in the %s era', async (server, era) => {
-    const ours = await rpc('ours', 'legacy', rpcRequest('tools/list', {}, { era: 'legacy' }));
+    const ours = await rpc('ours', 'handshake', rpcRequest('tools/list', {}, { era: 'handshake' }));
     const theirs = await rpc(server, era, rpcRequest('tools/list', {}, { era }));
     const shape = (list: unknown) =>
       (

@@ -58,7 +58,7 @@ describe('the benchmark pieces', () => {
         artifacts.children.coldStart,
         [
           artifacts.servers[server].file,
-          JSON.stringify({ request: requestFor({ era: 'legacy' }, COLD_START_CALL) }),
+          JSON.stringify({ request: requestFor({ era: 'handshake' }, COLD_START_CALL) }),
         ],
         lambdaEnvironment(),
         30_000,
@@ -75,7 +75,7 @@ describe('the benchmark pieces', () => {
       [
         artifacts.servers.ours.file,
         JSON.stringify({
-          request: requestFor({ era: 'modern' }, THROUGHPUT_CALL),
+          request: requestFor({ era: 'stateless' }, THROUGHPUT_CALL),
           warmupCalls: 10,
           durationMs: 100,
         }),
@@ -97,7 +97,7 @@ describe('the benchmark pieces', () => {
       );
       try {
         expect(child.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-        const request = requestFor({ era: 'legacy' }, THROUGHPUT_CALL);
+        const request = requestFor({ era: 'handshake' }, THROUGHPUT_CALL);
         const report = await fire(
           {
             url: child.url,
@@ -107,7 +107,7 @@ describe('the benchmark pieces', () => {
             durationS: 1,
             amount: 50,
             headers: {},
-            era: 'legacy',
+            era: 'handshake',
             initialize: false,
             timeoutS: 5,
             json: false,

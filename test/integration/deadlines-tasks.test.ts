@@ -11,10 +11,11 @@ import {
   type TaskJob,
   type TaskStore,
 } from '../../packages/server/src/index.ts';
+import { taskJobPayload } from '../../packages/server/src/tasks/launchers.ts';
 import { createTaskWorker } from '../../packages/server/src/tasks/index.ts';
 import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';
-import { modernHeaders, modernMeta } from '../support/rpc.ts';
+import { statelessHeaders, statelessMeta } from '../support/rpc.ts';
 import { silentEndpoint, type SilentEndpoint } from '../support/silent-endpoint.ts';
 
 /**
@@ -69,7 +70,7 @@ async function call(url: string, method: string, params: Record<string, unknown>
     headers: {
       'content-type': 'application/json',
       accept: 'application/json',
-      ...modernHeaders(method, name),
+      ...statelessHeaders(method, name),
     },
     body: JSON.stringify({
       jsonrpc: '2.0',
@@ -78,7 +79,7 @@ async function call(url: string, method: string, params: Record<string, unknown>
       params: {
         ...params,
         _meta: {
-          ...modernMeta(),
+          ...statelessMeta(),
           'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION]: {} } },
         },
       },
@@ -183,14 +184,17 @@ describe('the task worker with a task table that never answers', () => {
       version: 1,
       taskId: TASK_ID,
       round: 1,
-      era: 'modern',
+      era: 'stateless',
       protocolVersion: '2026-07-28',
       clientCapabilities: {},
     };
     const deadline = Date.now() + DEADLINE_MS;
     const context = { awsRequestId: randomUUID(), getRemainingTimeInMillis: () => deadline - Date.now() };
     const started = performance.now();
-    await expect(worker(job, context as Context)).rejects.toThrow(/task store get failed/);
+    // The worker gets the job as the invocation payload carries it.
+    await expect(worker(JSON.parse(taskJobPayload(job)), context as Context)).rejects.toThrow(
+      /task store get failed/,
+    );
     expect(performance.now() - started).toBeLessThan(DEADLINE_MS);
   });
 });

@@ -9,7 +9,7 @@ import {
   type Logger,
 } from '../../packages/server/src/index.ts';
 import type { HttpRequest } from '../../packages/server/src/http/types.ts';
-import { BASE_HEADERS, modernMeta } from '../support/rpc.ts';
+import { BASE_HEADERS, statelessMeta } from '../support/rpc.ts';
 
 /**
  * Amplification: whatever a client sends, the answer is at most the request's size plus 8 KB, nothing is stored,
@@ -109,9 +109,9 @@ const rpc = (method: string, params: Record<string, unknown> = {}, id: string | 
   method,
   params,
 });
-const modern = (method: string, params: Record<string, unknown> = {}, id: string | number = 1) =>
-  rpc(method, { ...params, _meta: modernMeta() }, id);
-const modernHeaders = (method: string, name?: string) => ({
+const stateless = (method: string, params: Record<string, unknown> = {}, id: string | number = 1) =>
+  rpc(method, { ...params, _meta: statelessMeta() }, id);
+const statelessHeaders = (method: string, name?: string) => ({
   'mcp-protocol-version': '2026-07-28',
   'mcp-method': method,
   ...(name !== undefined ? { 'mcp-name': name } : {}),
@@ -121,20 +121,20 @@ const cases: Record<string, Case> = {
   'an unknown tool name': { body: rpc('tools/call', { name: big }), expect: /Unknown tool/ },
   'an unknown tool name of quotes': { body: rpc('tools/call', { name: quotes }), expect: /Unknown tool/ },
   'an unknown tool name (2026-07-28)': {
-    headers: modernHeaders('tools/call', big),
-    body: modern('tools/call', { name: big }),
+    headers: statelessHeaders('tools/call', big),
+    body: stateless('tools/call', { name: big }),
     expect: /Unknown tool/,
   },
   'an unknown method': { body: rpc(big), expect: /Method not found/ },
   'an unknown method (2026-07-28, 404)': {
-    headers: modernHeaders(big),
-    body: modern(big),
+    headers: statelessHeaders(big),
+    body: stateless(big),
     expect: /Method not found/,
   },
   'an unknown resource URI': { body: rpc('resources/read', { uri: big }), expect: /Resource not found/ },
   'an unknown resource URI (2026-07-28)': {
-    headers: modernHeaders('resources/read', big),
-    body: modern('resources/read', { uri: big }),
+    headers: statelessHeaders('resources/read', big),
+    body: stateless('resources/read', { uri: big }),
     expect: /Resource not found/,
   },
   'an unknown argument name': {
@@ -157,18 +157,18 @@ const cases: Record<string, Case> = {
     expect: /must be number/,
   },
   'an inputResponses key': {
-    headers: modernHeaders('tools/call', 'strict'),
-    body: modern('tools/call', { name: 'strict', inputResponses: { [big]: 'not an object' } }),
+    headers: statelessHeaders('tools/call', 'strict'),
+    body: stateless('tools/call', { name: 'strict', inputResponses: { [big]: 'not an object' } }),
     expect: /inputResponses/,
   },
   'an Mcp-Method header that disagrees with the body': {
-    headers: modernHeaders(big),
-    body: modern('tools/list'),
+    headers: statelessHeaders(big),
+    body: stateless('tools/list'),
     expect: /Header mismatch/,
   },
   'an Mcp-Name header that disagrees with the body': {
-    headers: modernHeaders('tools/call', big),
-    body: modern('tools/call', { name: 'strict' }),
+    headers: statelessHeaders('tools/call', big),
+    body: stateless('tools/call', { name: 'strict' }),
     expect: /Header mismatch/,
   },
   'an MCP-Protocol-Version header no revision has': {
@@ -179,7 +179,7 @@ const cases: Record<string, Case> = {
   'a protocol version claimed in _meta that is not served': {
     headers: { 'mcp-protocol-version': undefined },
     body: rpc('tools/list', {
-      _meta: { ...modernMeta(), 'io.modelcontextprotocol/protocolVersion': big },
+      _meta: { ...statelessMeta(), 'io.modelcontextprotocol/protocolVersion': big },
     }),
     expect: /Unsupported protocol version/,
   },
@@ -198,14 +198,14 @@ const cases: Record<string, Case> = {
     expect: /done/,
   },
   'a request id that a subscription would repeat': {
-    headers: { ...modernHeaders('subscriptions/listen'), accept: 'text/event-stream' },
-    body: modern('subscriptions/listen', { notifications: {} }, big),
+    headers: { ...statelessHeaders('subscriptions/listen'), accept: 'text/event-stream' },
+    body: stateless('subscriptions/listen', { notifications: {} }, big),
     expect: /subscriptions\/acknowledged/,
   },
   'a request id on an error': { body: rpc('no/such/method', {}, big), expect: /Method not found/ },
   'a requestState': {
-    headers: modernHeaders('tools/call', 'strict'),
-    body: modern('tools/call', { name: 'strict', requestState: big }),
+    headers: statelessHeaders('tools/call', 'strict'),
+    body: stateless('tools/call', { name: 'strict', requestState: big }),
     expect: /requestState is invalid/,
   },
   'a path': { path: `/${big}`, body: rpc('tools/list'), expect: /Not found/ },

@@ -30,7 +30,7 @@ const options = (overrides: Partial<LoadOptions>): LoadOptions => ({
   durationS: 1,
   amount: 40,
   headers: {},
-  era: 'legacy',
+  era: 'handshake',
   initialize: false,
   timeoutS: 5,
   json: false,
@@ -38,7 +38,7 @@ const options = (overrides: Partial<LoadOptions>): LoadOptions => ({
 });
 
 describe('the load command against the MCP function on loopback', () => {
-  it('counts every legacy tools/call as a result and passes', async () => {
+  it('counts every handshake tools/call as a result and passes', async () => {
     const report = await runLoad(options({ initialize: true }));
     expect(report.passed).toBe(true);
     expect(report.outcomes.ok).toBeGreaterThanOrEqual(40);
@@ -47,8 +47,8 @@ describe('the load command against the MCP function on loopback', () => {
     expect(report.protocolVersion).toBe('2025-11-25');
   });
 
-  it('speaks the 2026-07-28 revision with --era modern', async () => {
-    const report = await runLoad(options({ era: 'modern', initialize: true }));
+  it('speaks the 2026-07-28 revision with --era stateless', async () => {
+    const report = await runLoad(options({ era: 'stateless', initialize: true }));
     expect(report.passed).toBe(true);
     expect(report.protocolVersion).toBe('2026-07-28');
     expect(report.outcomes.ok).toBeGreaterThanOrEqual(40);
@@ -71,7 +71,7 @@ describe('the load command against the MCP function on loopback', () => {
     ],
     [
       'an unsupported revision',
-      { era: 'modern' as const, protocolVersion: '2099-01-01' },
+      { era: 'stateless' as const, protocolVersion: '2099-01-01' },
       /HTTP 400: -32022/,
     ],
   ])('stops before the load when the preflight meets %s', async (_name, overrides, message) => {
@@ -88,7 +88,7 @@ describe('the load command against the MCP function on loopback', () => {
   it('runs as `npm run load` and prints a JSON report', async () => {
     const { stdout } = await cli('--url', server.url, '--amount', '20', '--connections', '2', '--json');
     const report = JSON.parse(stdout) as LoadReport;
-    expect(report).toMatchObject({ tool: 'ping', era: 'legacy', passed: true, errors: 0, requests: 20 });
+    expect(report).toMatchObject({ tool: 'ping', era: 'handshake', passed: true, errors: 0, requests: 20 });
     expect(report.latencyMs).toEqual({
       p50: expect.any(Number),
       p90: expect.any(Number),
@@ -112,7 +112,7 @@ describe('the load command against the MCP function on loopback', () => {
   });
 
   it.each([
-    ['an unknown era', ['--era', 'x'], /^error: --era must be legacy or modern \(got "x"\)/],
+    ['an unknown era', ['--era', 'x'], /^error: --era must be handshake or stateless \(got "x"\)/],
     ['both --amount and --duration', ['--amount', '5', '--duration', '2'], /^error: --amount and --duration/],
     ['a report that is neither HTML nor SVG', ['--report', 'load.pdf'], /^error: --report must name a .html/],
   ])('exits with 2 and one line, no stack trace, on %s', async (_name, argv, message) => {
@@ -211,7 +211,7 @@ describe('the rate of an --amount run', () => {
         durationS: 10,
         amount: 20,
         headers: {},
-        era: 'legacy' as const,
+        era: 'handshake' as const,
         initialize: false,
         timeoutS: 5,
         json: false,
@@ -246,7 +246,7 @@ describe('the rate of an --amount run', () => {
         durationS: 10,
         amount: 12,
         headers: {},
-        era: 'legacy' as const,
+        era: 'handshake' as const,
         initialize: false,
         timeoutS: 5,
         json: false,

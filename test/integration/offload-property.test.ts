@@ -5,7 +5,7 @@ import { storedOutputs } from '../../packages/server/src/outputs/reader.ts';
 import { createMcpServer, type McpServer } from '../../packages/server/src/server.ts';
 import { defineTool } from '../../packages/server/src/tools/define.ts';
 import type { CallToolResult } from '../../packages/server/src/protocol/types.ts';
-import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
 import { startTestS3, type TestS3 } from '../support/s3.ts';
 
 // Property: whatever a tool returns (any kind, any size from 0 B to 8 MB), what the client can reach through MCP
@@ -179,21 +179,21 @@ afterAll(async () => {
   await s3?.close();
 });
 
-async function rpc(method: string, params: Record<string, unknown>, modern: boolean, name: string) {
+async function rpc(method: string, params: Record<string, unknown>, stateless: boolean, name: string) {
   const res = await send(server, {
-    ...(modern ? { headers: modernHeaders(method, name) } : {}),
+    ...(stateless ? { headers: statelessHeaders(method, name) } : {}),
     body: {
       jsonrpc: '2.0',
       id: ++id,
       method,
-      params: { ...params, ...(modern ? { _meta: modernMeta() } : {}) },
+      params: { ...params, ...(stateless ? { _meta: statelessMeta() } : {}) },
     },
   });
   return res.json;
 }
 
 /** What the client reaches: every link read and joined in order, else the inline block. */
-async function reached(result: any, kind: Kind, modern: boolean): Promise<Buffer> {
+async function reached(result: any, kind: Kind, stateless: boolean): Promise<Buffer> {
   const links = result.content.filter((b: any) => b.type === 'resource_link');
   if (links.length === 0) {
     if (kind === 'json') return Buffer.from(JSON.stringify(result.structuredContent), 'utf8');
@@ -207,7 +207,7 @@ async function reached(result: any, kind: Kind, modern: boolean): Promise<Buffer
   }
   const chunks: Buffer[] = [];
   for (const link of links) {
-    const answer = await rpc('resources/read', { uri: link.uri }, modern, link.uri);
+    const answer = await rpc('resources/read', { uri: link.uri }, stateless, link.uri);
     const c = answer.result.contents[0];
     if (c.text !== undefined) chunks.push(Buffer.from(c.text, 'utf8'));
     else chunks.push(Buffer.from(c.blob, 'base64'));
@@ -227,8 +227,8 @@ describe('offload property', () => {
       for (let i = 0; i < all.length; i++) {
         const [kind, size] = all[i]!;
         current = makeCase(kind, size);
-        const modern = i % 2 === 1;
-        const answer = await rpc('tools/call', { name: 'emit' }, modern, 'emit');
+        const stateless = i % 2 === 1;
+        const answer = await rpc('tools/call', { name: 'emit' }, stateless, 'emit');
         const result = answer.result;
         if (!result || result.isError) {
           differences.push(`#${i} ${kind} ${size} B: ${JSON.stringify(answer).slice(0, 200)}`);
@@ -237,7 +237,7 @@ describe('offload property', () => {
         const links = result.content.filter((b: any) => b.type === 'resource_link').length;
         if (links) stored++;
         parts += links;
-        const got = await reached(result, kind, modern);
+        const got = await reached(result, kind, stateless);
         if (!got.equals(current.expected))
           differences.push(`#${i} ${kind} ${size} B: ${got.length} B read back`);
       }

@@ -23,7 +23,7 @@ const invocations: { name: string; payload: any; answer?: any }[] = [];
 let id = 0;
 
 async function startLambdaApi(): Promise<void> {
-  const { handler } = await import('../../functions/resources/handler.ts');
+  const { handler } = await import('../../functions/companion/handler.ts');
   lambda = createServer(async (req, res) => {
     const match = /^\/2015-03-31\/functions\/([^/]+)\/invocations/.exec(req.url ?? '');
     const chunks: Buffer[] = [];

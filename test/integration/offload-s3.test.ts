@@ -6,7 +6,7 @@ import { storedOutputs } from '../../packages/server/src/outputs/reader.ts';
 import { createMcpServer, type McpServer } from '../../packages/server/src/server.ts';
 import type { StorageReader, StorageWriter } from '../../packages/server/src/storage/storage.ts';
 import { defineTool, type ToolDefinition } from '../../packages/server/src/tools/define.ts';
-import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
 import { deadEndpoint, startTestS3, type TestS3 } from '../support/s3.ts';
 
 // The offload feature end to end against a real S3-compatible server: a server built like the MCP function,
@@ -94,28 +94,28 @@ function buildServer(
 let server: McpServer;
 let id = 0;
 
-async function call(target: McpServer, name: string, args: Record<string, unknown> = {}, modern = false) {
+async function call(target: McpServer, name: string, args: Record<string, unknown> = {}, stateless = false) {
   const res = await send(target, {
-    ...(modern ? { headers: modernHeaders('tools/call', name) } : {}),
+    ...(stateless ? { headers: statelessHeaders('tools/call', name) } : {}),
     body: {
       jsonrpc: '2.0',
       id: ++id,
       method: 'tools/call',
-      params: { name, arguments: args, ...(modern ? { _meta: modernMeta() } : {}) },
+      params: { name, arguments: args, ...(stateless ? { _meta: statelessMeta() } : {}) },
     },
   });
   expect(res.status).toBe(200);
   return res.json;
 }
 
-async function read(target: McpServer, uri: string, modern = false) {
+async function read(target: McpServer, uri: string, stateless = false) {
   const res = await send(target, {
-    ...(modern ? { headers: modernHeaders('resources/read', uri) } : {}),
+    ...(stateless ? { headers: statelessHeaders('resources/read', uri) } : {}),
     body: {
       jsonrpc: '2.0',
       id: ++id,
       method: 'resources/read',
-      params: { uri, ...(modern ? { _meta: modernMeta() } : {}) },
+      params: { uri, ...(stateless ? { _meta: statelessMeta() } : {}) },
     },
   });
   return res.json;
@@ -124,10 +124,10 @@ async function read(target: McpServer, uri: string, modern = false) {
 const links = (result: any) => result.content.filter((b: any) => b.type === 'resource_link');
 
 /** Reads every linked part in order and joins the bytes. */
-async function readAll(target: McpServer, result: any, modern = false): Promise<Buffer> {
+async function readAll(target: McpServer, result: any, stateless = false): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for (const link of links(result)) {
-    const answer = await read(target, link.uri, modern);
+    const answer = await read(target, link.uri, stateless);
     const c = answer.result.contents[0];
     chunks.push(c.text !== undefined ? Buffer.from(c.text, 'utf8') : Buffer.from(c.blob, 'base64'));
   }
@@ -317,7 +317,7 @@ describe('URIs that are not a live stored output', () => {
       { tool: 't', requestId: 'r', log: silentLogger, principal: 'alice-key' },
     );
     const provider = storedOutputs({ storage, prefix: PREFIX });
-    const ctx = { era: 'legacy' as const, requestId: 'r', log: silentLogger };
+    const ctx = { era: 'handshake' as const, requestId: 'r', log: silentLogger };
     expect(await provider.read(link.uri, { ...ctx, principal: 'alice-key' })).toBeDefined();
     expect(await provider.read(link.uri, { ...ctx, principal: 'bob-key' })).toBeUndefined();
     expect(await provider.read(link.uri, ctx)).toBeUndefined();
@@ -350,8 +350,8 @@ describe('storage faults', () => {
     const uri = links(result)[0].uri;
     await s3.stop();
     try {
-      for (const modern of [false, true]) {
-        const answer = await read(server, uri, modern);
+      for (const stateless of [false, true]) {
+        const answer = await read(server, uri, stateless);
         expect(answer.error.code).toBe(-32603);
         expect(answer.error.message).toBe(
           'The stored output could not be read right now (request id test-request); try again shortly.',

@@ -3,7 +3,7 @@ import { silentLogger } from '../../packages/server/src/log.ts';
 import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
 import { startCompanion, type TestCompanion } from '../support/companion.ts';
 import { serveMcpFunction, type RunningServer } from '../support/local.ts';
-import { modernHeaders, modernMeta } from '../support/rpc.ts';
+import { statelessHeaders, statelessMeta } from '../support/rpc.ts';
 import { startTestS3, type TestS3 } from '../support/s3.ts';
 import { pageOf } from '../support/pages.ts';
 
@@ -19,21 +19,21 @@ let id = 0;
 const uris: Record<'text' | 'binary' | 'foreign' | 'expired', string> = {} as never;
 let size = 0;
 
-async function rpc(method: string, params: Record<string, unknown>, modern: boolean) {
+async function rpc(method: string, params: Record<string, unknown>, stateless: boolean) {
   const res = await fetch(fn.url, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
-      ...(modern
-        ? modernHeaders(method, typeof params.name === 'string' ? params.name : undefined)
+      ...(stateless
+        ? statelessHeaders(method, typeof params.name === 'string' ? params.name : undefined)
         : { 'mcp-protocol-version': '2025-11-25' }),
     },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: ++id,
       method,
-      params: { ...params, ...(modern ? { _meta: modernMeta() } : {}) },
+      params: { ...params, ...(stateless ? { _meta: statelessMeta() } : {}) },
     }),
   });
   expect(res.status).toBe(200);
@@ -193,11 +193,13 @@ const NOT_FOUND: [string, () => string][] = [
 describe.each([
   ['handshake era', false],
   ['2026-07-28', true],
-] as const)('read_output under abuse (%s)', (_era, modern) => {
+] as const)('read_output under abuse (%s)', (_era, stateless) => {
   const call = (args: Record<string, unknown>) =>
-    rpc('tools/call', { name: 'read_output', arguments: args }, modern);
+    rpc('tools/call', { name: 'read_output', arguments: args }, stateless);
   const serving = async () => {
-    expect((await rpc('tools/call', { name: 'ping', arguments: {} }, modern)).content[0].text).toBe('pong');
+    expect((await rpc('tools/call', { name: 'ping', arguments: {} }, stateless)).content[0].text).toBe(
+      'pong',
+    );
   };
 
   it.each(CASES)('%s: a clear isError, and the server serves on', async (_what, args, message) => {

@@ -5,7 +5,7 @@ import { storedOutputs } from '../../packages/server/src/outputs/reader.ts';
 import { createMcpServer } from '../../packages/server/src/server.ts';
 import { memoryStorage } from '../../packages/server/src/storage/memory.ts';
 import { defineTool } from '../../packages/server/src/tools/define.ts';
-import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
 import { pageOf } from '../support/pages.ts';
 
 // Properties of read_output over many random outputs, through a whole server (requests straight into its
@@ -86,29 +86,29 @@ const server = createMcpServer({
 });
 
 let id = 0;
-async function call(name: string, args: Record<string, unknown>, modern: boolean) {
+async function call(name: string, args: Record<string, unknown>, stateless: boolean) {
   const res = await send(server, {
-    ...(modern ? { headers: modernHeaders('tools/call', name) } : {}),
+    ...(stateless ? { headers: statelessHeaders('tools/call', name) } : {}),
     body: {
       jsonrpc: '2.0',
       id: ++id,
       method: 'tools/call',
-      params: { name, arguments: args, ...(modern ? { _meta: modernMeta() } : {}) },
+      params: { name, arguments: args, ...(stateless ? { _meta: statelessMeta() } : {}) },
     },
   });
   return res.json.result;
 }
 
 /** Stores a text through a tool call; returns the URI of its first link. */
-async function store(value: string, modern: boolean): Promise<string> {
+async function store(value: string, stateless: boolean): Promise<string> {
   const key = String(outputs.size);
   outputs.set(key, value);
-  const result = await call('emit', { key }, modern);
+  const result = await call('emit', { key }, stateless);
   return result.content.find((b: any) => b.type === 'resource_link').uri;
 }
 
-async function read(uri: string, args: Record<string, unknown>, modern: boolean) {
-  const result = await call('read_output', { uri, ...args }, modern);
+async function read(uri: string, args: Record<string, unknown>, stateless: boolean) {
+  const result = await call('read_output', { uri, ...args }, stateless);
   if (result.isError) throw new Error(`read_output ${JSON.stringify(args)}: ${result.content[0].text}`);
   return pageOf(result);
 }
@@ -117,14 +117,14 @@ describe(`read_output properties (seed ${SEED}; replay with READ_OUTPUT_SEED=${S
   it('paging by offset with any page length rebuilds any output byte for byte', async () => {
     const r = random(SEED);
     for (let c = 0; c < CASES; c++) {
-      const modern = c % 2 === 1;
+      const stateless = c % 2 === 1;
       const source = text(SEED + c, 4097 + r.int(60_000));
-      const uri = await store(source, modern);
+      const uri = await store(source, stateless);
       const count = 1 + r.int(3000);
       const pages: Buffer[] = [];
       let offset: number | undefined = 0;
       while (offset !== undefined) {
-        const page = await read(uri, { offset, count }, modern);
+        const page = await read(uri, { offset, count }, stateless);
         expect(page.offset).toBe(offset);
         expect(Buffer.byteLength(page.text)).toBe(page.length);
         pages.push(Buffer.from(page.text, 'utf8'));
@@ -137,14 +137,14 @@ describe(`read_output properties (seed ${SEED}; replay with READ_OUTPUT_SEED=${S
   it('paging by line rebuilds the output, and each page holds the lines a reference split gives', async () => {
     const r = random(SEED + 1);
     for (let c = 0; c < CASES / 2; c++) {
-      const modern = c % 2 === 0;
+      const stateless = c % 2 === 0;
       const source = text(SEED + 100 + c, 4097 + r.int(40_000));
       const reference = source.split('\n');
-      const uri = await store(source, modern);
+      const uri = await store(source, stateless);
       let line: number | undefined = 1;
       let rebuilt = '';
       while (line !== undefined) {
-        const page = await read(uri, { line, count: 1 + r.int(40) }, modern);
+        const page = await read(uri, { line, count: 1 + r.int(40) }, stateless);
         rebuilt += page.text;
         // A page of whole lines says where the next starts; a line longer than a page says where it goes on.
         const longLine = page.truncated && page.nextLine === undefined && page.nextOffset !== undefined;
@@ -156,7 +156,7 @@ describe(`read_output properties (seed ${SEED}; replay with READ_OUTPUT_SEED=${S
           // A line longer than a page: finish it by offset, then go on with the next line.
           let offset = page.nextOffset;
           while (offset !== undefined) {
-            const rest = await read(uri, { offset, count: 4096 }, modern);
+            const rest = await read(uri, { offset, count: 4096 }, stateless);
             const end = rest.text.indexOf('\n');
             rebuilt += end === -1 ? rest.text : rest.text.slice(0, end + 1);
             offset = end === -1 ? rest.nextOffset : undefined;
@@ -171,9 +171,9 @@ describe(`read_output properties (seed ${SEED}; replay with READ_OUTPUT_SEED=${S
   it('searches find exactly the lines a reference finds, in order, with the full count', async () => {
     const r = random(SEED + 2);
     for (let c = 0; c < CASES / 2; c++) {
-      const modern = c % 2 === 1;
+      const stateless = c % 2 === 1;
       const source = text(SEED + 200 + c, 4097 + r.int(40_000));
-      const uri = await store(source, modern);
+      const uri = await store(source, stateless);
       const at = r.int(source.length - 8);
       const needle =
         c % 5 === 4 ? 'not-in-there' : source.slice(at, at + 1 + r.int(5)).replace(/[\r\n]/g, 'a');
@@ -188,7 +188,7 @@ describe(`read_output properties (seed ${SEED}; replay with READ_OUTPUT_SEED=${S
       let line: number | undefined = 1;
       let first: any;
       while (line !== undefined) {
-        const page = await read(uri, { search: needle, ignoreCase, line, count: 1 + r.int(20) }, modern);
+        const page = await read(uri, { search: needle, ignoreCase, line, count: 1 + r.int(20) }, stateless);
         first ??= page;
         found.push(...page.search.matches);
         line = page.nextLine;
@@ -201,7 +201,7 @@ describe(`read_output properties (seed ${SEED}; replay with READ_OUTPUT_SEED=${S
   it('JSON Pointer selections equal the parsed source, and arrays paged by item rebuild the array', async () => {
     const r = random(SEED + 3);
     for (let c = 0; c < CASES / 4; c++) {
-      const modern = c % 2 === 0;
+      const stateless = c % 2 === 0;
       const doc = {
         rows: Array.from({ length: 200 + r.int(300) }, (_, i) => ({
           id: i,
@@ -210,7 +210,7 @@ describe(`read_output properties (seed ${SEED}; replay with READ_OUTPUT_SEED=${S
         })),
         'a/b': { 'c~d': [1, 2, 3], nested: { ok: true, n: null } },
       };
-      const uri = await store(JSON.stringify(doc), modern);
+      const uri = await store(JSON.stringify(doc), stateless);
       for (const [pointer, value] of [
         ['/a~1b', doc['a/b']],
         ['/a~1b/c~0d/2', 3],
@@ -218,14 +218,14 @@ describe(`read_output properties (seed ${SEED}; replay with READ_OUTPUT_SEED=${S
         [`/rows/${c}/name`, doc.rows[c]!.name],
         [`/rows/${c}/tags/0`, 'a/b'],
       ] as const) {
-        const page = await read(uri, { pointer }, modern);
+        const page = await read(uri, { pointer }, stateless);
         expect(JSON.parse(page.text), pointer).toEqual(value);
         expect(page.json.size).toBe(Buffer.byteLength(JSON.stringify(value)));
       }
       const items: unknown[] = [];
       let item: number | undefined = 0;
       while (item !== undefined) {
-        const page = await read(uri, { pointer: '/rows', item, count: 1 + r.int(30) }, modern);
+        const page = await read(uri, { pointer: '/rows', item, count: 1 + r.int(30) }, stateless);
         items.push(...JSON.parse(page.text));
         item = page.json.nextItem;
       }
@@ -237,7 +237,7 @@ describe(`read_output properties (seed ${SEED}; replay with READ_OUTPUT_SEED=${S
     const r = random(SEED + 4);
     const quote = (f: string) => (/[",\r\n]/.test(f) ? `"${f.replaceAll('"', '""')}"` : f);
     for (let c = 0; c < CASES / 4; c++) {
-      const modern = c % 2 === 1;
+      const stateless = c % 2 === 1;
       const eol = c % 2 ? '\r\n' : '\n';
       const records = Array.from({ length: 100 + r.int(400) }, (_, i) => [
         String(i + 1),
@@ -246,11 +246,11 @@ describe(`read_output properties (seed ${SEED}; replay with READ_OUTPUT_SEED=${S
       ]);
       const rows = records.map((fields) => fields.map(quote).join(',') + eol);
       const header = `id,note,x${eol}`;
-      const uri = await store(header + rows.join(''), modern);
+      const uri = await store(header + rows.join(''), stateless);
       let row: number | undefined = 1;
       const seen: string[] = [];
       while (row !== undefined) {
-        const page = await read(uri, { row, count: 1 + r.int(60) }, modern);
+        const page = await read(uri, { row, count: 1 + r.int(60) }, stateless);
         expect(page.text.startsWith(header)).toBe(true);
         seen.push(page.text.slice(header.length));
         row = page.csv.nextRow;

@@ -114,7 +114,7 @@ describe('tasks in the deployed arrangement (DynamoDB records, an asynchronously
         payload: expect.objectContaining({
           version: 1,
           round: 1,
-          era: 'modern',
+          era: 'modern', // the era's name between the functions (eraToWire)
           protocolVersion: '2026-07-28',
         }),
       }),

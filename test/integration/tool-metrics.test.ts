@@ -56,7 +56,7 @@ async function call(tool: string, args: unknown) {
     written.push(String(chunk));
     return true;
   });
-  const request = toolCallRequest(tool, args as Record<string, unknown>, { era: 'legacy' });
+  const request = toolCallRequest(tool, args as Record<string, unknown>, { era: 'handshake' });
   const result = (await handler(apiGatewayEvent(request), lambdaContext())) as { body: string };
   vi.restoreAllMocks();
   const documents = written

@@ -64,7 +64,7 @@ function startLambdaApi(): Promise<Server> {
         res.writeHead(202).end();
         return;
       }
-      companion ??= (await import('../../functions/resources/handler.ts')).handler as BenchHandler;
+      companion ??= (await import('../../functions/companion/handler.ts')).handler as BenchHandler;
       const result = await companion(JSON.parse(Buffer.concat(chunks).toString('utf8')), lambdaContext());
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(result));
     });
@@ -133,7 +133,7 @@ async function receivedWhere(match: (d: SubsegmentDocument) => boolean): Promise
 
 describe('X-Ray tracing of the MCP function', () => {
   it('puts a tool call and its S3 writes in one trace, the request subsegment annotated with the tool', async () => {
-    const request = toolCallRequest('generate_report', { rows: 2_000 }, { era: 'legacy' });
+    const request = toolCallRequest('generate_report', { rows: 2_000 }, { era: 'handshake' });
     const result = (await handler(apiGatewayEvent(request), lambdaContext())) as { body: string };
     const response = JSON.parse(result.body);
     expect(response.result.content.some((b: { type: string }) => b.type === 'resource_link')).toBe(true);
@@ -158,14 +158,14 @@ describe('X-Ray tracing of the MCP function', () => {
 
   it('invokes the companion with the trace header: this trace, the invoke subsegment as parent, sampled', async () => {
     const stored = (await handler(
-      apiGatewayEvent(toolCallRequest('generate_report', { rows: 2_000 }, { era: 'legacy' })),
+      apiGatewayEvent(toolCallRequest('generate_report', { rows: 2_000 }, { era: 'handshake' })),
       lambdaContext(),
     )) as { body: string };
     const link = JSON.parse(stored.body).result.content.find(
       (b: { type: string }) => b.type === 'resource_link',
     );
     const read = (await handler(
-      apiGatewayEvent(toolCallRequest('read_output', { uri: link.uri, count: 5 }, { era: 'legacy' })),
+      apiGatewayEvent(toolCallRequest('read_output', { uri: link.uri, count: 5 }, { era: 'handshake' })),
       lambdaContext(),
     )) as { body: string };
     expect(JSON.parse(read.body).result.isError).toBeUndefined();
@@ -204,7 +204,7 @@ describe('X-Ray tracing of the MCP function', () => {
       version: 1,
       taskId: 'task-1',
       round: 1,
-      era: 'legacy',
+      era: 'handshake',
       protocolVersion: '2025-06-18',
       clientCapabilities: {},
     });

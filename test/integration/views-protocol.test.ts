@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMcpServer, defineTool, defineView, staticResources } from '../../packages/server/src/index.ts';
-import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
 
 /**
  * MCP Apps (SEP-1865) on the wire, in both eras: the extension in the capabilities, tools linking views through
@@ -51,17 +51,17 @@ const server = createMcpServer({
   resources: [staticResources([{ uri: 'docs://x', name: 'x', read: () => 'x' }])],
 });
 
-const legacy = (method: string, params: Record<string, unknown> = {}) =>
+const handshake = (method: string, params: Record<string, unknown> = {}) =>
   send(server, { body: { jsonrpc: '2.0', id: 1, method, params } });
-const modern = (method: string, params: Record<string, unknown> = {}, name?: string) =>
+const stateless = (method: string, params: Record<string, unknown> = {}, name?: string) =>
   send(server, {
-    headers: modernHeaders(method, name),
-    body: { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: modernMeta() } },
+    headers: statelessHeaders(method, name),
+    body: { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: statelessMeta() } },
   });
 
 const ERAS = [
-  { era: 'handshake (2025-11-25)', call: legacy },
-  { era: '2026-07-28', call: modern },
+  { era: 'handshake (2025-11-25)', call: handshake },
+  { era: '2026-07-28', call: stateless },
 ] as const;
 
 describe('the server declares the io.modelcontextprotocol/ui extension', () => {
@@ -82,7 +82,7 @@ describe('the server declares the io.modelcontextprotocol/ui extension', () => {
   });
 
   it('server/discover names it too', async () => {
-    const res = await modern('server/discover');
+    const res = await stateless('server/discover');
     expect(res.json.result.capabilities.extensions['io.modelcontextprotocol/ui']).toEqual({
       mimeTypes: ['text/html;profile=mcp-app'],
     });
@@ -91,8 +91,8 @@ describe('the server declares the io.modelcontextprotocol/ui extension', () => {
   it('a server without views declares no such extension', async () => {
     const bare = createMcpServer({ info: { name: 'bare', version: '1' }, tools: [tools[2]!] });
     const res = await send(bare, {
-      headers: modernHeaders('server/discover'),
-      body: { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: modernMeta() } },
+      headers: statelessHeaders('server/discover'),
+      body: { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: statelessMeta() } },
     });
     expect(res.json.result.capabilities.extensions).toBeUndefined();
     expect(res.json.result.capabilities.resources).toBeUndefined();
@@ -113,14 +113,14 @@ describe.each(ERAS)('views over $era', ({ call }) => {
 
   it('tools/list is the same bytes whatever the caller declares', async () => {
     const withUi = await send(server, {
-      headers: modernHeaders('tools/list'),
+      headers: statelessHeaders('tools/list'),
       body: {
         jsonrpc: '2.0',
         id: 1,
         method: 'tools/list',
         params: {
           _meta: {
-            ...modernMeta(),
+            ...statelessMeta(),
             'io.modelcontextprotocol/clientCapabilities': {
               extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
             },
@@ -128,7 +128,7 @@ describe.each(ERAS)('views over $era', ({ call }) => {
         },
       },
     });
-    const without = await modern('tools/list');
+    const without = await stateless('tools/list');
     expect(withUi.body).toBe(without.body);
   });
 
@@ -161,22 +161,22 @@ describe.each(ERAS)('views over $era', ({ call }) => {
 
   it('an unknown ui:// URI is not found', async () => {
     const res = await call('resources/read', { uri: 'ui://fixture/nope' }, 'ui://fixture/nope');
-    expect(res.json.error.code).toBe(call === legacy ? -32002 : -32602);
+    expect(res.json.error.code).toBe(call === handshake ? -32002 : -32602);
   });
 });
 
 describe('caching and loading', () => {
   it('2026-07-28 reads carry the cache hint; the handshake era carries none', async () => {
-    const m = await modern('resources/read', { uri: 'ui://fixture/chart' }, 'ui://fixture/chart');
+    const m = await stateless('resources/read', { uri: 'ui://fixture/chart' }, 'ui://fixture/chart');
     expect(m.json.result).toMatchObject({ resultType: 'complete', ttlMs: 60_000, cacheScope: 'public' });
-    const l = await legacy('resources/read', { uri: 'ui://fixture/chart' });
+    const l = await handshake('resources/read', { uri: 'ui://fixture/chart' });
     expect(l.json.result.ttlMs).toBeUndefined();
     expect(l.json.result.cacheScope).toBeUndefined();
   });
 
   it('a document is loaded once per container, on its first read', async () => {
-    await legacy('resources/read', { uri: 'ui://fixture/chart' });
-    await legacy('resources/read', { uri: 'ui://fixture/chart' });
+    await handshake('resources/read', { uri: 'ui://fixture/chart' });
+    await handshake('resources/read', { uri: 'ui://fixture/chart' });
     expect(loads).toBe(1);
   });
 

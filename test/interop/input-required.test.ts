@@ -116,17 +116,20 @@ describe('input required results with the SDK 2.x client (2026-07-28)', () => {
 
 describe('input required results with the SDK 1.x client (handshake era)', () => {
   it('tells the model the tool needs a 2026-07-28 client, as an isError result', async () => {
-    const legacy = new Client1(
-      { name: 'interop-legacy', version: '1.0.0' },
+    const handshake = new Client1(
+      { name: 'interop-handshake', version: '1.0.0' },
       { capabilities: { elicitation: {} } },
     );
-    await legacy.connect(new Transport1(new URL(server.url)));
+    await handshake.connect(new Transport1(new URL(server.url)));
     try {
-      const result = await legacy.callTool({ name: 'test_input_required_result_elicitation', arguments: {} });
+      const result = await handshake.callTool({
+        name: 'test_input_required_result_elicitation',
+        arguments: {},
+      });
       expect(result.isError).toBe(true);
       expect((result.content as { text: string }[])[0]!.text).toMatch(/elicitation\/create.*2026-07-28/);
     } finally {
-      await legacy.close();
+      await handshake.close();
     }
   });
 });

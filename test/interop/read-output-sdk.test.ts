@@ -98,7 +98,7 @@ interface Peer {
   close(): Promise<void>;
 }
 
-async function connect(sdk: '1.x' | '2.x legacy' | '2.x 2026-07-28', url: string): Promise<Peer> {
+async function connect(sdk: '1.x' | '2.x handshake' | '2.x 2026-07-28', url: string): Promise<Peer> {
   if (sdk === '1.x') {
     const client = new Client1({ name: 'read-sdk1', version: '1.0.0' });
     await client.connect(new Transport1(new URL(url)));
@@ -108,7 +108,8 @@ async function connect(sdk: '1.x' | '2.x legacy' | '2.x 2026-07-28', url: string
       close: () => client.close(),
     };
   }
-  const mode = sdk === '2.x legacy' ? ('legacy' as const) : { pin: '2026-07-28' as const };
+  // 'legacy' is the SDK's own name for its handshake-era mode.
+  const mode = sdk === '2.x handshake' ? ('legacy' as const) : { pin: '2026-07-28' as const };
   const client = new Client2({ name: 'read-sdk2', version: '2.0.0' }, { versionNegotiation: { mode } });
   await client.connect(new Transport2(new URL(url)));
   return {
@@ -118,7 +119,7 @@ async function connect(sdk: '1.x' | '2.x legacy' | '2.x 2026-07-28', url: string
   };
 }
 
-describe.each(['1.x', '2.x legacy', '2.x 2026-07-28'] as const)(
+describe.each(['1.x', '2.x handshake', '2.x 2026-07-28'] as const)(
   'read_output with the official SDK %s client',
   (sdk) => {
     let peer: Peer;

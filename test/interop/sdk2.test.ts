@@ -5,7 +5,7 @@ import { EXAMPLE_TOOL_NAMES, exampleToolCalls } from './example-tools.ts';
 import { finalResponse, recordingFetch } from './wire.ts';
 
 // The official TypeScript SDK 2.x client against the real MCP function, in each of its negotiation modes: the
-// 2025 handshake ('legacy', its default), and 2026-07-28 found by probing ('auto') or required ({ pin }).
+// 2025 handshake ('legacy' in the SDK's words, its default), and 2026-07-28 found by probing ('auto') or required ({ pin }).
 let server: RunningServer;
 
 beforeAll(async () => {
@@ -18,8 +18,9 @@ afterAll(async () => {
 
 type Mode = 'legacy' | 'auto' | { pin: '2026-07-28' };
 
+// `era` is the SDK's name for the era it negotiated (`getProtocolEra()`): 'legacy' or 'modern' in its words.
 const modes: { label: string; mode: Mode; era: 'legacy' | 'modern'; version: string }[] = [
-  { label: 'legacy mode', mode: 'legacy', era: 'legacy', version: '2025-11-25' },
+  { label: 'handshake mode', mode: 'legacy', era: 'legacy', version: '2025-11-25' },
   { label: 'auto mode', mode: 'auto', era: 'modern', version: '2026-07-28' },
   { label: 'pinned to 2026-07-28', mode: { pin: '2026-07-28' }, era: 'modern', version: '2026-07-28' },
 ];

@@ -42,9 +42,10 @@ afterAll(async () => {
   await realFunction?.close();
 });
 
+// 'legacy' is the SDK's own name for its handshake-era mode.
 type Mode = 'legacy' | { pin: '2026-07-28' };
 const modes: { label: string; mode: Mode }[] = [
-  { label: 'legacy mode (2025-11-25)', mode: 'legacy' },
+  { label: 'handshake mode (2025-11-25)', mode: 'legacy' },
   { label: 'pinned to 2026-07-28', mode: { pin: '2026-07-28' } },
 ];
 

@@ -10,6 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createOAuthAuthenticator } from '../../packages/server/src/auth/oauth.ts';
+import { taskJobPayload } from '../../packages/server/src/tasks/launchers.ts';
 import {
   defineTool,
   dynamoTaskStore,
@@ -246,7 +247,8 @@ describe('a task whose worker is killed', () => {
           worker = spawn(process.execPath, ['--import', 'tsx', script], {
             env: {
               ...process.env,
-              TASK_JOB: JSON.stringify(job),
+              // As the Lambda launcher sends it (the era by its wire name).
+              TASK_JOB: taskJobPayload(job),
               TASKS_TABLE: dynamo.tableName,
               DYNAMODB_ENDPOINT: dynamo.endpoint,
             },

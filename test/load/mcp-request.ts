@@ -5,12 +5,12 @@
  */
 
 /** Which protocol era the requests speak. */
-export type LoadEra = 'legacy' | 'modern';
+export type LoadEra = 'handshake' | 'stateless';
 
 /** The newest handshake-era revision, sent in `MCP-Protocol-Version` when no `initialize` negotiated another. */
-export const LEGACY_VERSION = '2025-11-25';
+export const HANDSHAKE_VERSION = '2025-11-25';
 /** The stateless revision. */
-export const MODERN_VERSION = '2026-07-28';
+export const STATELESS_VERSION = '2026-07-28';
 
 /** Identifies the load generator to servers (`clientInfo`). */
 export const CLIENT_INFO = { name: 'mcp-load', version: '1.0.0' } as const;
@@ -104,10 +104,11 @@ function message(
   mirror: { name?: string; params?: Readonly<Record<string, string>> },
   id: number | string | undefined,
 ): WireRequest {
-  const version = options.protocolVersion ?? (options.era === 'modern' ? MODERN_VERSION : LEGACY_VERSION);
+  const version =
+    options.protocolVersion ?? (options.era === 'stateless' ? STATELESS_VERSION : HANDSHAKE_VERSION);
   const headers = baseHeaders(options.headers);
   let body: Record<string, unknown> = { jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), method, params };
-  if (options.era === 'modern') {
+  if (options.era === 'stateless') {
     body = {
       ...body,
       params: {
@@ -131,7 +132,7 @@ function message(
   return { headers, body: JSON.stringify(body) };
 }
 
-/** Builds a stateless `tools/call`, mirroring the name and any declared parameters into headers (modern era). */
+/** Builds a stateless `tools/call`, mirroring the name and any declared parameters into headers (stateless era). */
 export function toolCallRequest(
   tool: string,
   args: Record<string, unknown>,
@@ -150,8 +151,12 @@ export function toolCallRequest(
 export function initializeRequest(options: Omit<RequestOptions, 'era'>): WireRequest {
   return rpcRequest(
     'initialize',
-    { protocolVersion: options.protocolVersion ?? LEGACY_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
-    { ...options, era: 'legacy' },
+    {
+      protocolVersion: options.protocolVersion ?? HANDSHAKE_VERSION,
+      capabilities: {},
+      clientInfo: CLIENT_INFO,
+    },
+    { ...options, era: 'handshake' },
   );
 }
 

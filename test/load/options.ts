@@ -17,9 +17,9 @@ export interface LoadOptions {
   /** Extra request headers (lower-case names). */
   headers: Record<string, string>;
   era: LoadEra;
-  /** Revision to claim (legacy: sent in `initialize` and `MCP-Protocol-Version`). */
+  /** Revision to claim (handshake: sent in `initialize` and `MCP-Protocol-Version`). */
   protocolVersion?: string;
-  /** Send `initialize` (legacy) or `server/discover` (modern) once before the load. */
+  /** Send `initialize` (handshake) or `server/discover` (stateless) once before the load. */
   initialize: boolean;
   /** Seconds to wait for one response. */
   timeoutS: number;
@@ -52,10 +52,10 @@ Options:
   --connections N       concurrent connections, 1-1000                    (default: 10)
   --duration S          seconds to run, 1-3600                            (default: 10)
   --amount N            stop after N requests instead of a duration (1-10000000)
-  --era legacy|modern   2025-era requests, or 2026-07-28 requests with the _meta envelope
-                        and Mcp-Method / Mcp-Name headers                 (default: legacy)
+  --era ERA             handshake: 2025-era requests; stateless: 2026-07-28 requests with
+                        the _meta envelope and Mcp-Method / Mcp-Name headers (default: handshake)
   --protocol-version V  revision to claim                    (default: 2025-11-25 / 2026-07-28)
-  --initialize          send initialize (legacy) or server/discover (modern) once first
+  --initialize          send initialize (handshake) or server/discover (stateless) once first
   --token T             send "Authorization: Bearer T"
   --header "Name: value"  extra request header (repeatable)
   --timeout S           seconds to wait for one response, 1-120          (default: 10)
@@ -227,9 +227,9 @@ export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
     throw new UsageError('--args must be a JSON object, e.g. \'{"a":1,"b":2}\'');
   }
 
-  const era = values.era ?? 'legacy';
-  if (era !== 'legacy' && era !== 'modern')
-    throw new UsageError(`--era must be legacy or modern (got ${quote(era)})`);
+  const era = values.era ?? 'handshake';
+  if (era !== 'handshake' && era !== 'stateless')
+    throw new UsageError(`--era must be handshake or stateless (got ${quote(era)})`);
 
   const headers = Object.fromEntries((values.header ?? []).map(header));
   const version = values['protocol-version'];

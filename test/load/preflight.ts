@@ -101,7 +101,7 @@ export async function prepare(options: LoadOptions): Promise<Prepared> {
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let protocolVersion = options.protocolVersion;
 
-  if (options.initialize && options.era === 'legacy') {
+  if (options.initialize && options.era === 'handshake') {
     const answer = await post(
       options.url,
       initializeRequest({ headers, ...(protocolVersion ? { protocolVersion } : {}) }),
@@ -116,7 +116,7 @@ export async function prepare(options: LoadOptions): Promise<Prepared> {
       'notifications/initialized',
       {},
       {
-        era: 'legacy',
+        era: 'handshake',
         headers,
         ...(protocolVersion ? { protocolVersion } : {}),
       },
@@ -127,7 +127,7 @@ export async function prepare(options: LoadOptions): Promise<Prepared> {
     }
   }
   const base: RequestOptions = { era: options.era, headers, ...(protocolVersion ? { protocolVersion } : {}) };
-  if (options.initialize && options.era === 'modern') {
+  if (options.initialize && options.era === 'stateless') {
     resultOf(
       await post(options.url, rpcRequest('server/discover', {}, base), options.timeoutS),
       'server/discover',

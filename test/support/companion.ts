@@ -12,12 +12,12 @@ export interface TestCompanion {
 }
 
 /**
- * Serves the real companion function (`functions/resources/handler.ts`) behind the loopback Lambda Invoke API
+ * Serves the real companion function (`functions/companion/handler.ts`) behind the loopback Lambda Invoke API
  * stand-in that `npm start` uses. The module reads its configuration at import: set the bucket's environment in
  * `process.env` first (vitest isolates modules per file).
  */
 export async function startCompanion(name = 'mcp-resources-test'): Promise<TestCompanion> {
-  const { handler } = await import('../../functions/resources/handler.ts');
+  const { handler } = await import('../../functions/companion/handler.ts');
   const invocations: TestCompanion['invocations'] = [];
   const lambda = await startLocalLambda({
     functions: { [name]: handler },

@@ -13,7 +13,7 @@ export const BASE_HEADERS = {
 } as const;
 
 /** The 2026-07-28 per-request envelope. */
-export const modernMeta = (version = '2026-07-28') => ({
+export const statelessMeta = (version = '2026-07-28') => ({
   'io.modelcontextprotocol/protocolVersion': version,
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'test', version: '1.0.0' },
@@ -52,8 +52,8 @@ export async function send(
   return { ...res, json };
 }
 
-/** Modern headers matching a body. */
-export function modernHeaders(method: string, name?: string): Record<string, string> {
+/** Stateless headers matching a body. */
+export function statelessHeaders(method: string, name?: string): Record<string, string> {
   return {
     'mcp-protocol-version': '2026-07-28',
     'mcp-method': method,

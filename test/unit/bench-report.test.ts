@@ -102,7 +102,7 @@ const variant = (id: string): Variant => VARIANTS.find((v) => v.id === id)!;
 const load = (rps: number, failed = 0): LoadReport => ({
   url: 'http://127.0.0.1:1/mcp',
   tool: 'ping',
-  era: 'legacy',
+  era: 'handshake',
   protocolVersion: '2025-11-25',
   connections: 16,
   durationS: 5,
@@ -201,24 +201,24 @@ function results(scale: {
       },
     ],
     coldStart: [
-      cold('ours-modern', 100),
-      cold('ours-legacy', 100),
-      cold('sdk2-modern', 100 * scale.cold),
-      cold('sdk2-legacy', 100 * scale.cold),
-      cold('sdk1-legacy', 400),
+      cold('ours-stateless', 100),
+      cold('ours-handshake', 100),
+      cold('sdk2-stateless', 100 * scale.cold),
+      cold('sdk2-handshake', 100 * scale.cold),
+      cold('sdk1-handshake', 400),
     ],
     warm: [
-      warm('ours-modern', 1000 * scale.warm),
-      warm('ours-legacy', 1000 * scale.warm),
-      warm('sdk2-modern', 1000),
-      warm('sdk2-legacy', 1000),
-      warm('sdk1-legacy', 1000),
+      warm('ours-stateless', 1000 * scale.warm),
+      warm('ours-handshake', 1000 * scale.warm),
+      warm('sdk2-stateless', 1000),
+      warm('sdk2-handshake', 1000),
+      warm('sdk1-handshake', 1000),
     ],
     http: [
       http('bare', 10_000),
-      http('ours-modern', 10_000 * scale.httpShare),
-      http('ours-legacy', 10_000 * scale.httpShare),
-      http('sdk2-modern', 1000),
+      http('ours-stateless', 10_000 * scale.httpShare),
+      http('ours-handshake', 10_000 * scale.httpShare),
+      http('sdk2-stateless', 1000),
     ],
     offload: { pending: 'not landed' },
     stream: [
@@ -320,7 +320,7 @@ describe('the targets of issue 5', () => {
 
   it('prices a million calls, cold starts included, at the memory each server fits', () => {
     const rows = costTable(results(GOOD));
-    const ours = rows.find((r) => r.label === 'ours-legacy')!;
+    const ours = rows.find((r) => r.label === 'ours-handshake')!;
     // 80 MB peak fits 128 MB; warm 1e6/(1000*6) µs rounds up to 1 ms; cold code 50 ms.
     expect(ours).toMatchObject({ memoryMb: 128, warmBilledMs: 1, coldBilledMs: 50 });
     expect(ours.gbSeconds).toBeCloseTo(((0.99 * 1 + 0.01 * 50) * 1000 * 128) / 1024, 6);

@@ -3,7 +3,7 @@ import { createMcpServer, defineTool } from '../../packages/server/src/index.ts'
 import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
 import { silentLogger } from '../../packages/server/src/log.ts';
 import { memoryStorage } from '../../packages/server/src/storage/memory.ts';
-import { BASE_HEADERS, modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { BASE_HEADERS, statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
 
 const server = createMcpServer({
   info: { name: 'unit', version: '1.0.0' },
@@ -18,7 +18,7 @@ const server = createMcpServer({
 });
 
 describe('dispatch in both eras', () => {
-  it('legacy initialize echoes a supported version', async () => {
+  it('handshake initialize echoes a supported version', async () => {
     const res = await send(server, {
       body: {
         jsonrpc: '2.0',
@@ -32,10 +32,15 @@ describe('dispatch in both eras', () => {
     expect(res.json.result.capabilities).toEqual({ tools: {} });
   });
 
-  it('modern tools/call carries resultType and serverInfo', async () => {
+  it('stateless tools/call carries resultType and serverInfo', async () => {
     const res = await send(server, {
-      headers: modernHeaders('tools/call', 'ping'),
-      body: { jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'ping', _meta: modernMeta() } },
+      headers: statelessHeaders('tools/call', 'ping'),
+      body: {
+        jsonrpc: '2.0',
+        id: 'a',
+        method: 'tools/call',
+        params: { name: 'ping', _meta: statelessMeta() },
+      },
     });
     expect(res.status).toBe(200);
     expect(res.json.result).toMatchObject({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMcpServer, defineTool, definePrompt, inputRequired } from '../../packages/server/src/index.ts';
 import { silentLogger } from '../../packages/server/src/log.ts';
-import { BASE_HEADERS, modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { BASE_HEADERS, statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
 
 const askName = inputRequired({
   user_name: {
@@ -90,12 +90,12 @@ const server = createMcpServer({
 });
 
 const meta = (capabilities: Record<string, unknown> = { elicitation: {} }) => ({
-  ...modernMeta(),
+  ...statelessMeta(),
   'io.modelcontextprotocol/clientCapabilities': capabilities,
 });
 const call = (name: string, extra: Record<string, unknown> = {}, capabilities?: Record<string, unknown>) =>
   send(server, {
-    headers: modernHeaders('tools/call', name),
+    headers: statelessHeaders('tools/call', name),
     body: {
       jsonrpc: '2.0',
       id: 7,
@@ -228,7 +228,7 @@ describe('multi round-trip requests (2026-07-28, InputRequiredResult)', () => {
   });
 
   it('serves prompts/get as a multi round-trip request too', async () => {
-    const headers = modernHeaders('prompts/get', 'contextual');
+    const headers = statelessHeaders('prompts/get', 'contextual');
     const first = await send(server, {
       headers,
       body: { jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'contextual', _meta: meta() } },
@@ -271,7 +271,7 @@ describe('multi round-trip requests (2026-07-28, InputRequiredResult)', () => {
         {
           method: 'POST',
           path: '/mcp',
-          headers: { ...BASE_HEADERS, ...modernHeaders('tools/call', 'stateful') },
+          headers: { ...BASE_HEADERS, ...statelessHeaders('tools/call', 'stateful') },
           body: JSON.stringify({
             jsonrpc: '2.0',
             id,

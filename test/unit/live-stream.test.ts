@@ -7,7 +7,7 @@ import {
   type HttpResponse,
 } from '../../packages/server/src/index.ts';
 import { silentLogger, type Logger } from '../../packages/server/src/log.ts';
-import { BASE_HEADERS, modernHeaders, modernMeta } from '../support/rpc.ts';
+import { BASE_HEADERS, statelessHeaders, statelessMeta } from '../support/rpc.ts';
 
 /** A promise the test settles by hand. */
 function gate() {
@@ -154,8 +154,8 @@ describe('the transport with an adapter that can stream', () => {
     [
       'a 2026-07-28 unknown method (404)',
       request(
-        { jsonrpc: '2.0', id: 1, method: 'no/such', params: { _meta: modernMeta() } },
-        modernHeaders('no/such'),
+        { jsonrpc: '2.0', id: 1, method: 'no/such', params: { _meta: statelessMeta() } },
+        statelessHeaders('no/such'),
       ),
     ],
     ['a parse error (400)', { ...request({}), body: '{' }],
@@ -212,9 +212,9 @@ describe('the transport with an adapter that can stream', () => {
         jsonrpc: '2.0',
         id: 3,
         method: 'tools/call',
-        params: { name, _meta: { ...modernMeta(), progressToken: 'p' } },
+        params: { name, _meta: { ...statelessMeta(), progressToken: 'p' } },
       },
-      modernHeaders('tools/call', name),
+      statelessHeaders('tools/call', name),
     );
 
   it('keeps the 400 of a 2026-07-28 missing client capability when nothing was sent before it', async () => {

@@ -14,7 +14,7 @@ import { MAX_SLICES, RunRecorder, timeline } from '../load/samples.ts';
 const URL_ARG = ['--url', 'http://127.0.0.1:3000/mcp'];
 
 describe('load command options', () => {
-  it('defaults to 10 connections for 10 s of legacy ping calls', () => {
+  it('defaults to 10 connections for 10 s of handshake ping calls', () => {
     expect(parseLoadArgs(URL_ARG)).toEqual({
       kind: 'run',
       notices: [],
@@ -25,7 +25,7 @@ describe('load command options', () => {
         connections: 10,
         durationS: 10,
         headers: {},
-        era: 'legacy',
+        era: 'handshake',
         initialize: false,
         timeoutS: 10,
         json: false,
@@ -45,7 +45,7 @@ describe('load command options', () => {
       '--amount',
       '100',
       '--era',
-      'modern',
+      'stateless',
       '--protocol-version',
       '2026-07-28',
       '--initialize',
@@ -71,7 +71,7 @@ describe('load command options', () => {
         amount: 100,
         token: 'secret',
         headers: { 'x-trace': 'abc' },
-        era: 'modern',
+        era: 'stateless',
         protocolVersion: '2026-07-28',
         initialize: true,
         timeoutS: 5,
@@ -133,7 +133,7 @@ describe('load command options', () => {
       /--duration must be a number from 1 to 3600/,
     ],
     ['an empty amount', [...URL_ARG, '--amount', ''], /--amount must be an integer/],
-    ['an unknown era', [...URL_ARG, '--era', 'future'], /--era must be legacy or modern/],
+    ['an unknown era', [...URL_ARG, '--era', 'future'], /--era must be handshake or stateless/],
     [
       'a malformed revision',
       [...URL_ARG, '--protocol-version', 'latest'],
@@ -200,8 +200,8 @@ describe('load command options', () => {
 });
 
 describe('MCP requests of the load command', () => {
-  it('sends a legacy tools/call with the version header and no envelope', () => {
-    const request = toolCallRequest('ping', {}, { era: 'legacy', headers: { Authorization: 'Bearer t' } });
+  it('sends a handshake tools/call with the version header and no envelope', () => {
+    const request = toolCallRequest('ping', {}, { era: 'handshake', headers: { Authorization: 'Bearer t' } });
     expect(request.headers).toEqual({
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
@@ -217,7 +217,7 @@ describe('MCP requests of the load command', () => {
   });
 
   it('sends a 2026-07-28 tools/call with the _meta envelope and mirrored headers', () => {
-    const request = toolCallRequest('search', { region: 'eu-west-1', limit: 5 }, { era: 'modern' }, [
+    const request = toolCallRequest('search', { region: 'eu-west-1', limit: 5 }, { era: 'stateless' }, [
       { name: 'Region', path: ['region'] },
       { name: 'Limit', path: ['limit'] },
       { name: 'Absent', path: ['missing'] },
@@ -241,7 +241,7 @@ describe('MCP requests of the load command', () => {
     const init = initializeRequest({});
     expect(init.headers).not.toHaveProperty('mcp-protocol-version');
     expect(JSON.parse(init.body).params.protocolVersion).toBe('2025-11-25');
-    const note = rpcNotification('notifications/initialized', {}, { era: 'legacy' });
+    const note = rpcNotification('notifications/initialized', {}, { era: 'handshake' });
     expect(JSON.parse(note.body)).not.toHaveProperty('id');
   });
 
@@ -341,7 +341,7 @@ describe('recording a load run', () => {
   const TARGET = {
     url: 'http://127.0.0.1:1/mcp',
     tool: 'ping',
-    era: 'legacy' as const,
+    era: 'handshake' as const,
     protocolVersion: '2025-11-25',
     connections: 5,
   };

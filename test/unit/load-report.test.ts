@@ -228,7 +228,7 @@ describe('the HTML load report of a recorded run', () => {
   it('lists the parameters without secrets', () => {
     const table = textOf(one(doc, (el) => attr(el, 'id') === 'parameters'));
     expect(table).toContain('1200 requests');
-    expect(table).toContain('legacy (2025-11-25)');
+    expect(table).toContain('handshake (2025-11-25)');
     expect(table).toMatch(/authorization\s*none/);
     const withToken = renderHtmlReport({
       ...replay(),

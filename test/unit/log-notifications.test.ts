@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMcpServer, defineTool } from '../../packages/server/src/index.ts';
-import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
 
 const server = createMcpServer({
   info: { name: 'unit', version: '1.0.0' },
@@ -29,10 +29,10 @@ function logged(body: string): string[] {
     .map((m) => m.params.data);
 }
 
-async function modernCall(logLevel?: string) {
-  const _meta = { ...modernMeta(), ...(logLevel ? { 'io.modelcontextprotocol/logLevel': logLevel } : {}) };
+async function statelessCall(logLevel?: string) {
+  const _meta = { ...statelessMeta(), ...(logLevel ? { 'io.modelcontextprotocol/logLevel': logLevel } : {}) };
   return send(server, {
-    headers: modernHeaders('tools/call', 'chatty'),
+    headers: statelessHeaders('tools/call', 'chatty'),
     body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'chatty', _meta } },
   });
 }
@@ -46,7 +46,7 @@ describe('log notifications on a per-request stream', () => {
     ['error', ['e']],
     ['emergency', []],
   ])('a 2026-07-28 request with logLevel %s receives %j', async (level, expected) => {
-    const res = await modernCall(level);
+    const res = await statelessCall(level);
     expect(res.status).toBe(200);
     if (expected.length === 0) {
       expect(res.headers['content-type']).toBe('application/json');

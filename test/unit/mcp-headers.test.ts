@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkModernHeaders, decodeHeaderValue } from '../../packages/server/src/http/mcp-headers.ts';
+import { checkStatelessHeaders, decodeHeaderValue } from '../../packages/server/src/http/mcp-headers.ts';
 import { ErrorCode } from '../../packages/server/src/protocol/errors.ts';
 import type { ParamHeader } from '../../packages/server/src/tools/param-headers.ts';
 
@@ -242,9 +242,9 @@ const rows: Row[] = [
   },
 ];
 
-describe('checkModernHeaders', () => {
+describe('checkStatelessHeaders', () => {
   it.each(rows)('$name', ({ headers, message, request = true, header }) => {
-    const problem = checkModernHeaders(headers, message ?? CALL({}), '2026-07-28', request, declared);
+    const problem = checkStatelessHeaders(headers, message ?? CALL({}), '2026-07-28', request, declared);
     if (!header) {
       expect(problem).toBeUndefined();
       return;

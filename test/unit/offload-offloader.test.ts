@@ -9,7 +9,7 @@ import {
 } from '../../packages/server/src/outputs/offloader.ts';
 import { memoryStorage } from '../../packages/server/src/storage/memory.ts';
 import { StorageError, type StorageWriter } from '../../packages/server/src/storage/storage.ts';
-import { ToolError } from '../../packages/server/src/tools/define.ts';
+import { ToolError } from '../../packages/server/src/tools/tool-error.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const ctx = { tool: 'report', requestId: 'req-1', log: silentLogger };

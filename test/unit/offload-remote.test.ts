@@ -3,10 +3,8 @@ import { silentLogger } from '../../packages/server/src/log.ts';
 import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
 import { McpError } from '../../packages/server/src/protocol/errors.ts';
 import type { ResourceContext } from '../../packages/server/src/resources/provider.ts';
-import {
-  remoteStoredOutputs,
-  type InvokeCompanion,
-} from '../../packages/server/src/outputs/companion/client.ts';
+import type { InvokeCompanion } from '../../packages/server/src/outputs/companion/ask.ts';
+import { remoteStoredOutputs } from '../../packages/server/src/outputs/companion/client.ts';
 import {
   parseStoredReadRequest,
   parseStoredReadResponse,
@@ -19,7 +17,7 @@ import { StorageError } from '../../packages/server/src/storage/storage.ts';
 
 const ID = '0123456789abcdef0123456789abcdef';
 const URI = `mcp-output://outputs/${ID}`;
-const ctx: ResourceContext = { era: 'legacy', requestId: 'req-9', log: silentLogger };
+const ctx: ResourceContext = { era: 'handshake', requestId: 'req-9', log: silentLogger };
 
 describe('stored-read contract', () => {
   it.each([

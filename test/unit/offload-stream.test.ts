@@ -18,7 +18,7 @@ import { PartCutter } from '../../packages/server/src/outputs/part-cutter.ts';
 import { binaryPartBytes, splitText } from '../../packages/server/src/outputs/parts.ts';
 import { OutputUnavailableError } from '../../packages/server/src/protocol/errors.ts';
 import { StorageError } from '../../packages/server/src/storage/storage.ts';
-import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
 import { seededText } from '../support/text.ts';
 
 // Streamed outputs: cut into parts as they arrive, stored while the tool produces them, inline when they end small.
@@ -277,12 +277,12 @@ describe('tools that stream', () => {
 
   it('a task tool streams in the worker: its result links the stored parts', async () => {
     const meta = {
-      ...modernMeta(),
+      ...statelessMeta(),
       'io.modelcontextprotocol/clientCapabilities': { extensions: { [TASKS_EXTENSION]: {} } },
     };
     const task = (
       await send(offloaded, {
-        headers: modernHeaders('tools/call', 'slow_report'),
+        headers: statelessHeaders('tools/call', 'slow_report'),
         body: {
           jsonrpc: '2.0',
           id: 1,
@@ -297,7 +297,7 @@ describe('tools that stream', () => {
       await sleep(20);
       done = (
         await send(offloaded, {
-          headers: modernHeaders('tasks/get', task.taskId),
+          headers: statelessHeaders('tasks/get', task.taskId),
           body: { jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { taskId: task.taskId, _meta: meta } },
         })
       ).json.result;
@@ -313,7 +313,7 @@ describe('reading a stored output back, streamed', () => {
   const at = Date.UTC(2026, 10, 23);
   const read = (storage: ReturnType<typeof memoryStorage>, uri: string, now = at) =>
     storedOutputs({ storage, prefix: 'outputs/', now: () => now }).read(uri, {
-      era: 'legacy',
+      era: 'handshake',
       requestId: 'req-1',
       log: silentLogger,
     });

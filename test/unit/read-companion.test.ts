@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../packages/server/src/log.ts';
-import {
-  remoteStoredOutputs,
-  type InvokeCompanion,
-} from '../../packages/server/src/outputs/companion/client.ts';
+import type { InvokeCompanion } from '../../packages/server/src/outputs/companion/ask.ts';
+import { remoteStoredOutputs } from '../../packages/server/src/outputs/companion/client.ts';
 import { createStoredReadHandler } from '../../packages/server/src/outputs/companion/handler.ts';
 import {
   parsePageQuery,
@@ -23,7 +21,7 @@ import { StorageError, type RangeReader } from '../../packages/server/src/storag
 
 const ID = '0123456789abcdef0123456789abcdef';
 const URI = `mcp-output://outputs/${ID}`;
-const ctx: ResourceContext = { era: 'modern', requestId: 'req-7', log: silentLogger };
+const ctx: ResourceContext = { era: 'stateless', requestId: 'req-7', log: silentLogger };
 const BYTES: PageQuery = { mode: 'bytes', offset: 0, length: 100, budget: 4096 };
 const request = (query: unknown = BYTES, extra: Record<string, unknown> = {}) => ({
   version: 2,

@@ -10,7 +10,7 @@ import { memoryStorage } from '../../packages/server/src/storage/memory.ts';
 // by offsets, lines longer than a page, matches across pieces, parts, old outputs) and what it refuses.
 
 const BUDGET = 4096;
-const ctx = { era: 'legacy' as const, requestId: 'r', log: silentLogger };
+const ctx = { era: 'handshake' as const, requestId: 'r', log: silentLogger };
 
 function setup(options: { partBudget?: number; now?: () => number; scanBudgetMs?: number } = {}) {
   const storage = memoryStorage();

@@ -138,7 +138,7 @@ describe('sizes that one reading can hold', () => {
 
 describe('era differences live in the codecs and the transport', () => {
   // A comparison with an era name, or of an `era` value: a branch on the protocol era.
-  const ERA_CHECK = /(\bera\s*[!=]==)|([!=]==\s*'(legacy|modern)')|('(legacy|modern)'\s*[!=]==)/;
+  const ERA_CHECK = /(\bera\s*[!=]==)|([!=]==\s*'(handshake|stateless)')|('(handshake|stateless)'\s*[!=]==)/;
   const allowed = (file: string) =>
     file.startsWith('packages/server/src/codec/') || file.startsWith('packages/server/src/http/');
 

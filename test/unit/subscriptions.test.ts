@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { createMcpServer } from '../../packages/server/src/index.ts';
-import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
 
 const server = createMcpServer({ info: { name: 'unit', version: '1.0.0' } });
 
 describe('subscriptions/listen on a server with nothing to push', () => {
   it('acknowledges an empty filter tagged with the subscription id, then ends the stream with the result', async () => {
     const res = await send(server, {
-      headers: modernHeaders('subscriptions/listen'),
+      headers: statelessHeaders('subscriptions/listen'),
       body: {
         jsonrpc: '2.0',
         id: 'sub-1',
         method: 'subscriptions/listen',
-        params: { _meta: modernMeta(), notifications: { toolsListChanged: true } },
+        params: { _meta: statelessMeta(), notifications: { toolsListChanged: true } },
       },
     });
     expect(res.headers['content-type']).toBe('text/event-stream');

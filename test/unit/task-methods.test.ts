@@ -10,7 +10,7 @@ import {
 import { TASK_METHODS } from '../../packages/server/src/methods/lazy-tasks.ts';
 import { taskMethods } from '../../packages/server/src/methods/tasks.ts';
 import type { TaskRuntime } from '../../packages/server/src/tasks/runtime.ts';
-import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
 
 // The tasks extension through the transport and dispatcher (no network): who gets a task, era rules, the
 // immediate-result shortcut, the prepare step and failures to start a worker.
@@ -58,7 +58,7 @@ const serverWith = (tasks: McpServerOptions['tasks'] = { store: memoryTaskStore(
 const withTasks = { extensions: { [TASKS_EXTENSION]: {} }, elicitation: {} };
 
 /** A 2026-07-28 request, declaring the tasks extension unless `capabilities` says otherwise. */
-function modern(
+function stateless(
   server: ReturnType<typeof serverWith>,
   method: string,
   params: Record<string, unknown>,
@@ -66,29 +66,29 @@ function modern(
 ) {
   const name = (params.name ?? params.taskId) as string | undefined;
   return send(server, {
-    headers: modernHeaders(method, name),
+    headers: statelessHeaders(method, name),
     body: {
       jsonrpc: '2.0',
       id: 1,
       method,
       params: {
         ...params,
-        _meta: { ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': capabilities },
+        _meta: { ...statelessMeta(), 'io.modelcontextprotocol/clientCapabilities': capabilities },
       },
     },
   });
 }
 
-const legacy = (server: ReturnType<typeof serverWith>, method: string, params: Record<string, unknown>) =>
+const handshake = (server: ReturnType<typeof serverWith>, method: string, params: Record<string, unknown>) =>
   send(server, { body: { jsonrpc: '2.0', id: 1, method, params } });
 
 describe('who gets a task', () => {
   it('server/discover advertises the extension; initialize (handshake era, which cannot use it) does not', async () => {
     const server = serverWith();
-    expect((await modern(server, 'server/discover', {})).json.result.capabilities.extensions).toEqual({
+    expect((await stateless(server, 'server/discover', {})).json.result.capabilities.extensions).toEqual({
       [TASKS_EXTENSION]: {},
     });
-    const init = await legacy(server, 'initialize', {
+    const init = await handshake(server, 'initialize', {
       protocolVersion: '2025-11-25',
       capabilities: {},
       clientInfo: { name: 'c', version: '1' },
@@ -98,14 +98,16 @@ describe('who gets a task', () => {
 
   it('a server without tasks advertises no extension and runs task tools in the request', async () => {
     const server = createMcpServer({ info: { name: 'unit', version: '1.0.0' }, tools });
-    expect((await modern(server, 'server/discover', {})).json.result.capabilities.extensions).toBeUndefined();
-    expect((await modern(server, 'tools/call', { name: 'only' })).json.result.content).toEqual([
+    expect(
+      (await stateless(server, 'server/discover', {})).json.result.capabilities.extensions,
+    ).toBeUndefined();
+    expect((await stateless(server, 'tools/call', { name: 'only' })).json.result.content).toEqual([
       { type: 'text', text: 'done' },
     ]);
   });
 
   it('a required task tool answers -32021 naming the extension (HTTP 400) to a client without it', async () => {
-    const res = await modern(serverWith(), 'tools/call', { name: 'only' }, {});
+    const res = await stateless(serverWith(), 'tools/call', { name: 'only' }, {});
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({
       code: -32021,
@@ -115,28 +117,29 @@ describe('who gets a task', () => {
 
   it('the handshake era never gets a task: optional tools run in the request, required ones say why they cannot', async () => {
     const server = serverWith();
-    expect((await legacy(server, 'tools/call', { name: 'maybe', arguments: { ms: 5 } })).json.result).toEqual(
-      {
-        content: [{ type: 'text', text: 'slept 5' }],
-      },
-    );
-    const refused = (await legacy(server, 'tools/call', { name: 'only' })).json.result;
+    expect(
+      (await handshake(server, 'tools/call', { name: 'maybe', arguments: { ms: 5 } })).json.result,
+    ).toEqual({
+      content: [{ type: 'text', text: 'slept 5' }],
+    });
+    const refused = (await handshake(server, 'tools/call', { name: 'only' })).json.result;
     expect(refused.isError).toBe(true);
     expect(refused.content[0].text).toMatch(
       /runs only as a task.*2026-07-28.*io\.modelcontextprotocol\/tasks/,
     );
-    expect((await legacy(server, 'tasks/get', { taskId: 'x' })).json.error.code).toBe(-32601);
+    expect((await handshake(server, 'tasks/get', { taskId: 'x' })).json.error.code).toBe(-32601);
   });
 
   it('a task tool that finishes within afterMs answers with its result; a slower one with the task', async () => {
     const server = serverWith();
-    const quick = (await modern(server, 'tools/call', { name: 'maybe', arguments: { ms: 10 } })).json.result;
+    const quick = (await stateless(server, 'tools/call', { name: 'maybe', arguments: { ms: 10 } })).json
+      .result;
     expect(quick).toMatchObject({ resultType: 'complete', content: [{ type: 'text', text: 'slept 10' }] });
-    const slow = (await modern(server, 'tools/call', { name: 'maybe', arguments: { ms: 1_500 } })).json
+    const slow = (await stateless(server, 'tools/call', { name: 'maybe', arguments: { ms: 1_500 } })).json
       .result;
     expect(slow).toMatchObject({ resultType: 'task', status: 'working' });
     await sleep(700);
-    const done = (await modern(server, 'tasks/get', { taskId: slow.taskId })).json.result;
+    const done = (await stateless(server, 'tasks/get', { taskId: slow.taskId })).json.result;
     expect(done).toMatchObject({
       status: 'completed',
       result: { content: [{ type: 'text', text: 'slept 1500' }] },
@@ -144,7 +147,7 @@ describe('who gets a task', () => {
   });
 
   it('arguments too large to keep in a task record answer isError instead of a task', async () => {
-    const res = await modern(serverWith(), 'tools/call', {
+    const res = await stateless(serverWith(), 'tools/call', {
       name: 'maybe',
       arguments: { blob: 'x'.repeat(70_000) },
     });
@@ -156,26 +159,29 @@ describe('who gets a task', () => {
 describe('task.prepare', () => {
   it('asks for input in the request first (multi round-trip), then the task gets the answers', async () => {
     const server = serverWith();
-    const ask = (await modern(server, 'tools/call', { name: 'asks_first' })).json.result;
+    const ask = (await stateless(server, 'tools/call', { name: 'asks_first' })).json.result;
     expect(ask).toMatchObject({
       resultType: 'input_required',
       inputRequests: { ok: { method: 'elicitation/create' } },
     });
     expect(ask.taskId).toBeUndefined();
     const created = (
-      await modern(server, 'tools/call', { name: 'asks_first', inputResponses: { ok: { action: 'accept' } } })
+      await stateless(server, 'tools/call', {
+        name: 'asks_first',
+        inputResponses: { ok: { action: 'accept' } },
+      })
     ).json.result;
     expect(created).toMatchObject({ resultType: 'task' });
     expect(created.requestState).toBeUndefined();
     await sleep(50);
     expect(
-      (await modern(server, 'tasks/get', { taskId: created.taskId })).json.result.result.content,
+      (await stateless(server, 'tasks/get', { taskId: created.taskId })).json.result.result.content,
     ).toEqual([{ type: 'text', text: 'confirmed: {"action":"accept"}' }]);
   });
 
   it('runs for clients without the extension too, whose call then runs in the request', async () => {
     const server = serverWith();
-    const res = await modern(
+    const res = await stateless(
       server,
       'tools/call',
       { name: 'asks_first', inputResponses: { ok: { action: 'accept' } } },
@@ -197,10 +203,10 @@ describe('the task methods', () => {
 
   it('tasks/update refuses inputResponses that are not an object of results, or too large to keep', async () => {
     const server = serverWith();
-    const { taskId } = (await modern(server, 'tools/call', { name: 'only' })).json.result;
-    const res = await modern(server, 'tasks/update', { taskId, inputResponses: { k: 'yes' } });
+    const { taskId } = (await stateless(server, 'tools/call', { name: 'only' })).json.result;
+    const res = await stateless(server, 'tasks/update', { taskId, inputResponses: { k: 'yes' } });
     expect(res.json.error.code).toBe(-32602);
-    const huge = await modern(server, 'tasks/update', {
+    const huge = await stateless(server, 'tasks/update', {
       taskId,
       inputResponses: { k: { text: 'x'.repeat(70_000) } },
     });
@@ -213,8 +219,8 @@ describe('the task methods', () => {
   it('subscriptions/listen for task ids needs the extension (-32021); with it, the empty filter is acknowledged', async () => {
     const server = serverWith();
     const filter = { notifications: { taskIds: ['0'.repeat(32)] } };
-    expect((await modern(server, 'subscriptions/listen', filter, {})).json.error.code).toBe(-32021);
-    const res = await modern(server, 'subscriptions/listen', filter);
+    expect((await stateless(server, 'subscriptions/listen', filter, {})).json.error.code).toBe(-32021);
+    const res = await stateless(server, 'subscriptions/listen', filter);
     expect(res.headers['content-type']).toBe('text/event-stream');
     expect(res.body).toContain('"notifications":{}');
   });
@@ -222,7 +228,7 @@ describe('the task methods', () => {
   it('tasks/result and tasks/list do not exist (-32601, HTTP 404)', async () => {
     const server = serverWith();
     for (const method of ['tasks/result', 'tasks/list']) {
-      const res = await modern(server, method, { taskId: '0'.repeat(32) });
+      const res = await stateless(server, method, { taskId: '0'.repeat(32) });
       expect([res.status, res.json.error.code]).toEqual([404, -32601]);
     }
   });
@@ -235,7 +241,7 @@ describe('the task methods', () => {
         throw new Error('Rate exceeded');
       },
     });
-    const res = await modern(server, 'tools/call', { name: 'only' });
+    const res = await stateless(server, 'tools/call', { name: 'only' });
     expect(res.json.error.code).toBe(-32603);
     expect(JSON.stringify(res.json)).not.toContain('Rate exceeded');
     expect(store.size).toBe(1);
@@ -246,7 +252,7 @@ describe('the task methods', () => {
     // Created and started, then every read fails (the worker here is never started, so it stays working).
     const flaky = { ...store, get: () => Promise.reject(new Error('ProvisionedThroughputExceeded')) };
     const server = serverWith({ store: flaky, launch: async () => undefined });
-    const res = await modern(server, 'tools/call', { name: 'maybe', arguments: { ms: 10 } });
+    const res = await stateless(server, 'tools/call', { name: 'maybe', arguments: { ms: 10 } });
     expect(res.json.result).toMatchObject({ resultType: 'task', status: 'working' });
   });
 });

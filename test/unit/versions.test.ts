@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode, McpError } from '../../packages/server/src/protocol/errors.ts';
 import {
   classifyEra,
-  DEFAULT_LEGACY_VERSION,
+  DEFAULT_HANDSHAKE_VERSION,
+  eraFromWire,
+  eraToWire,
   MetaKey,
-  negotiateLegacyVersion,
+  negotiateHandshakeVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '../../packages/server/src/protocol/versions.ts';
 
@@ -21,7 +23,7 @@ type Row = {
   params?: unknown;
   header?: string;
   kind?: 'request' | 'notification';
-  era?: 'legacy' | 'modern';
+  era?: 'handshake' | 'stateless';
   version?: string;
   code?: number;
 };
@@ -29,23 +31,23 @@ type Row = {
 /** One row per rule of era detection (2026-07-28 "Versioning": the body decides), plus the envelope checks. */
 const rows: Row[] = [
   {
-    name: 'rule 1: a modern claim is modern',
+    name: 'rule 1: a stateless claim is stateless',
     params: { _meta: meta() },
-    era: 'modern',
+    era: 'stateless',
     version: '2026-07-28',
   },
   {
-    name: 'rule 1: a modern claim wins over a legacy header',
+    name: 'rule 1: a stateless claim wins over a handshake header',
     params: { _meta: meta() },
     header: '2025-06-18',
-    era: 'modern',
+    era: 'stateless',
     version: '2026-07-28',
   },
   {
-    name: 'rule 1: a modern claim makes initialize modern too',
+    name: 'rule 1: a stateless claim makes initialize stateless too',
     method: 'initialize',
     params: { _meta: meta() },
-    era: 'modern',
+    era: 'stateless',
     version: '2026-07-28',
   },
   {
@@ -76,7 +78,7 @@ const rows: Row[] = [
   {
     name: 'rule 1: a valid logLevel is accepted',
     params: { _meta: meta({ [MetaKey.LogLevel]: 'warning' }) },
-    era: 'modern',
+    era: 'stateless',
     version: '2026-07-28',
   },
   {
@@ -97,30 +99,30 @@ const rows: Row[] = [
     code: ErrorCode.HeaderMismatch,
   },
   {
-    name: 'rule 1: a legacy version claimed in _meta is 400 -32022',
+    name: 'rule 1: a handshake version claimed in _meta is 400 -32022',
     params: { _meta: meta({ [MetaKey.ProtocolVersion]: '2025-06-18' }) },
     code: ErrorCode.UnsupportedProtocolVersion,
   },
-  { name: 'rule 2: initialize without a claim is legacy', method: 'initialize', era: 'legacy' },
+  { name: 'rule 2: initialize without a claim is handshake', method: 'initialize', era: 'handshake' },
   {
-    name: 'rule 2: initialize is judged by its body, not by a modern header',
+    name: 'rule 2: initialize is judged by its body, not by a stateless header',
     method: 'initialize',
     header: '2026-07-28',
-    era: 'legacy',
+    era: 'handshake',
   },
   {
     name: 'rule 2: initialize is judged by its body, not by an unknown header',
     method: 'initialize',
     header: '1999-01-01',
-    era: 'legacy',
+    era: 'handshake',
   },
   {
-    name: 'rule 3: a modern header on a request without a claim is 400 -32602',
+    name: 'rule 3: a stateless header on a request without a claim is 400 -32602',
     header: '2026-07-28',
     code: ErrorCode.InvalidParams,
   },
   {
-    name: 'rule 3: a modern header with an incomplete envelope is 400 -32602',
+    name: 'rule 3: a stateless header with an incomplete envelope is 400 -32602',
     params: { _meta: { [MetaKey.ClientCapabilities]: {} } },
     header: '2026-07-28',
     code: ErrorCode.InvalidParams,
@@ -130,21 +132,21 @@ const rows: Row[] = [
     method: 'notifications/cancelled',
     header: '2026-07-28',
     kind: 'notification',
-    era: 'modern',
+    era: 'stateless',
     version: '2026-07-28',
   },
   {
-    name: 'rule 4: no claim and no header is legacy 2025-03-26',
-    era: 'legacy',
-    version: DEFAULT_LEGACY_VERSION,
+    name: 'rule 4: no claim and no header is handshake 2025-03-26',
+    era: 'handshake',
+    version: DEFAULT_HANDSHAKE_VERSION,
   },
   {
-    name: 'rule 4: no claim, legacy header → that version',
+    name: 'rule 4: no claim, handshake header → that version',
     header: '2025-06-18',
-    era: 'legacy',
+    era: 'handshake',
     version: '2025-06-18',
   },
-  { name: 'rule 4: 2025-11-25 is served', header: '2025-11-25', era: 'legacy', version: '2025-11-25' },
+  { name: 'rule 4: 2025-11-25 is served', header: '2025-11-25', era: 'handshake', version: '2025-11-25' },
   {
     name: 'rule 4: an unknown header version is 400 -32022',
     header: '2024-11-05',
@@ -160,8 +162,8 @@ const rows: Row[] = [
   {
     name: 'a _meta without the version key is not a claim',
     params: { _meta: { progressToken: 1 } },
-    era: 'legacy',
-    version: DEFAULT_LEGACY_VERSION,
+    era: 'handshake',
+    version: DEFAULT_HANDSHAKE_VERSION,
   },
 ];
 
@@ -183,10 +185,10 @@ describe('classifyEra', () => {
     expect((error as McpError).code).toBe(code);
   });
 
-  it('a modern request keeps its client capabilities and info', () => {
+  it('a stateless request keeps its client capabilities and info', () => {
     const info = { name: 'c', version: '1' };
     expect(classifyEra('tools/list', { _meta: meta({ [MetaKey.ClientInfo]: info }) }, undefined)).toEqual({
-      era: 'modern',
+      era: 'stateless',
       protocolVersion: '2026-07-28',
       clientCapabilities: caps,
       clientInfo: info,
@@ -217,7 +219,7 @@ describe('classifyEra', () => {
   });
 });
 
-describe('negotiateLegacyVersion', () => {
+describe('negotiateHandshakeVersion', () => {
   it.each([
     ['2025-03-26', '2025-03-26'],
     ['2025-06-18', '2025-06-18'],
@@ -227,6 +229,23 @@ describe('negotiateLegacyVersion', () => {
     [undefined, '2025-11-25'],
     [42, '2025-11-25'],
   ])('a client asking for %j gets %s', (requested, answered) => {
-    expect(negotiateLegacyVersion(requested)).toBe(answered);
+    expect(negotiateHandshakeVersion(requested)).toBe(answered);
   });
+});
+
+describe("the eras between this project's functions", () => {
+  it.each([
+    ['handshake', 'legacy'],
+    ['stateless', 'modern'],
+  ] as const)('%s goes by the name it was first deployed with, %s, both ways', (era, wire) => {
+    expect(eraToWire(era)).toBe(wire);
+    expect(eraFromWire(wire)).toBe(era);
+  });
+
+  it.each([['handshake'], ['stateless'], ['future'], [undefined], [1]])(
+    '%j names no era on the wire',
+    (value) => {
+      expect(eraFromWire(value)).toBeUndefined();
+    },
+  );
 });

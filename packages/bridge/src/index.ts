@@ -3,6 +3,7 @@
  * OpenID provider): for its Lambda function and the local OAuth setup of `npm start`. A module of its own, not part
  * of packages/server/src/index.ts, so the MCP function's bundle never reaches the bridge or jose (packages/server/src/index.ts says why).
  */
+// ## The authorization bridge (experimental)
 export {
   authorizationServerMetadata,
   createAuthorizationBridge,

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import {
   AssetHashType,
   DockerImage,
@@ -10,9 +11,8 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { buildSync } from 'esbuild';
 import { Defaults } from '@mcp-lambda/server';
-import { esbuildOptions, NODE_TARGET, nodeOptionsFor, PROJECT_ROOT } from './bundling.ts';
+import { NODE_TARGET, nodeOptionsFor, PROJECT_ROOT } from './bundling.ts';
 import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from './defaults.ts';
 
 /** Log levels shared by Lambda's advanced logging controls and the functions' `jsonLogger`, lowest first. */
@@ -88,22 +88,26 @@ export interface BundledFunctionProps extends Omit<
   readonly beforeBundling?: readonly string[];
 }
 
+/** The command that bundles one function with `esbuildOptions`, in a child process (`bundle-command.ts` says why). */
+const BUNDLE_COMMAND = fileURLToPath(new URL('./bundle-command.ts', import.meta.url));
+
+/** Runs one step of local bundling in the project root; a failure stops the synth with the command's status. */
+function runStep(command: string, args: readonly string[], what: string): void {
+  const run = spawnSync(command, args, { cwd: PROJECT_ROOT, stdio: ['ignore', process.stderr, 'inherit'] });
+  if (run.status !== 0) throw new Error(`${what} failed (${run.status ?? run.signal})`);
+}
+
 /**
  * Local bundling with esbuild, no Docker: the `beforeBundling` commands run in the project root, then one
- * `esbuild.build` with `esbuildOptions` (packages/cdk/src/bundling.ts) writes `index.mjs` and its chunks into the asset, so the
- * deployed files are byte-identical to a direct build with those settings (a test checks it).
+ * `esbuild.build` with `esbuildOptions` (packages/cdk/src/bundling.ts) writes `index.mjs` and its chunks into the
+ * asset, so the deployed files are byte-identical to a direct build with those settings (a test checks it).
  */
 export function localBundling(entry: string, beforeBundling: readonly string[] = []): ILocalBundling {
   return {
     tryBundle(outputDir: string) {
-      for (const command of beforeBundling) {
-        const run = spawnSync('bash', ['-c', command], {
-          cwd: PROJECT_ROOT,
-          stdio: ['ignore', process.stderr, 'inherit'],
-        });
-        if (run.status !== 0) throw new Error(`beforeBundling command failed (${run.status}): ${command}`);
-      }
-      buildSync({ ...esbuildOptions(entry, outputDir), absWorkingDir: PROJECT_ROOT, metafile: false });
+      for (const command of beforeBundling)
+        runStep('bash', ['-c', command], `beforeBundling command ${command}`);
+      runStep(process.execPath, ['--import', 'tsx', BUNDLE_COMMAND, entry, outputDir], `bundling ${entry}`);
       return true;
     },
   };

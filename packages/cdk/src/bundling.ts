@@ -3,6 +3,7 @@
  * these settings, so the artifact that is measured and tested is the artifact that is deployed.
  */
 import { fileURLToPath } from 'node:url';
+import { startupChunk } from './startup-chunk.ts';
 
 /** The repository root: entries are relative to it, and bundling runs in it. */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -12,7 +13,8 @@ export const FUNCTION_ENTRIES = {
   mcp: 'functions/mcp/handler.ts',
   /** The same MCP function with response streaming (`api: 'rest-streaming'`). */
   mcpStreaming: 'functions/mcp/streaming.ts',
-  resources: 'functions/resources/handler.ts',
+  /** The companion resources function: the only reader of stored outputs. */
+  resources: 'functions/companion/handler.ts',
   authorization: 'functions/authorization/handler.ts',
   worker: 'functions/worker/handler.ts',
 } as const;
@@ -55,13 +57,15 @@ export const EXTERNAL_MODULES = ['@aws-sdk/*', 'ajv/dist/2020.js'];
 /**
  * Where the chunks of a function live, beside its `index.mjs`. Code a function needs only on some requests (storing
  * large outputs, tasks, OAuth, each tool's validators, …) sits behind `import()`; esbuild's code splitting puts it in
- * its own chunk, so a cold start loads and compiles only what the first request needs.
+ * its own chunk, so a cold start loads and compiles only what the first request needs, and the start-up code stays
+ * in one chunk (`startup-chunk.ts`).
  */
 export const CHUNK_NAMES = 'chunks/[name]-[hash]';
 
 /**
  * Options for a direct `esbuild.build()` call that match the stack's bundling: `outdir` receives `index.mjs` (the
- * handler module Lambda loads), its source map, and the lazily loaded chunks.
+ * handler module Lambda loads), its source map, and the lazily loaded chunks. They hold a plugin, so they work with
+ * `build()`, not `buildSync()` (`bundle-command.ts` runs them for the CDK's synchronous local bundling).
  */
 export function esbuildOptions(entry: string, outdir: string) {
   return {
@@ -83,6 +87,7 @@ export function esbuildOptions(entry: string, outdir: string) {
     banner: { js: ESM_REQUIRE_BANNER },
     metafile: true,
     logLevel: 'warning' as const,
+    plugins: [startupChunk(entry)],
   };
 }
 

@@ -2,6 +2,7 @@
  * The public surface of the CDK constructs: one construct per deployable concern of an MCP endpoint, each with a
  * `Props` interface whose every field is documented with its default.
  */
+// ## Constructs and bundling (experimental)
 export {
   McpEndpoint,
   MCP_API_KINDS,

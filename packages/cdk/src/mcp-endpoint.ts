@@ -250,7 +250,7 @@ export interface McpEndpointProps {
   readonly mcpHandler?: string;
   /**
    * Entry file of the companion resources function.
-   * @default 'functions/resources/handler.ts' (`FUNCTION_ENTRIES.resources`)
+   * @default 'functions/companion/handler.ts' (`FUNCTION_ENTRIES.resources`)
    */
   readonly resourcesEntry?: string;
   /**

@@ -8,7 +8,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { Defaults, Ranges } from '@mcp-lambda/server';
-import { TaskTableAttributes } from '@mcp-lambda/server';
+import { TaskTableAttributes } from '@mcp-lambda/server/internal';
 import { FUNCTION_ENTRIES } from './bundling.ts';
 import { DEFAULT_ALARM_PERIOD, DEFAULT_REMOVAL_POLICY, DEFAULT_WORKER_TIMEOUT } from './defaults.ts';
 import { BundledFunction, type FunctionLogLevel } from './bundled-function.ts';

@@ -1,5 +1,6 @@
 import type { Principal } from './auth/principal.ts';
-import { createCodecs, type CodecOptions } from './codec/codec.ts';
+import type { CodecOptions } from './codec/codec.ts';
+import { createCodecs } from './codec/select.ts';
 import { errorFields, type Logger } from './log.ts';
 import { completionMethods } from './methods/completion.ts';
 import { lifecycleMethods, type LifecycleOptions } from './methods/lifecycle.ts';

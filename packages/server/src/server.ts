@@ -221,6 +221,7 @@ export function createMcpServer(options: McpServerOptions) {
       ...(options.requestStateSecret !== undefined ? { secret: options.requestStateSecret } : {}),
     }),
   });
+  const http: TransportOptions = { ...DEFAULT_TRANSPORT, ...options.http };
   const handle = createTransport(
     {
       dispatch,
@@ -229,9 +230,9 @@ export function createMcpServer(options: McpServerOptions) {
       ...(options.sessions ? { sessions: lazySessions(options.sessions) } : {}),
       ...(rendezvous ? { answers: lazyDesk(rendezvous) } : {}),
     },
-    { ...DEFAULT_TRANSPORT, ...options.http },
+    http,
   );
-  return { handle, dispatch, tools, capabilities };
+  return { handle, dispatch, tools, capabilities, http };
 }
 
 export type McpServer = ReturnType<typeof createMcpServer>;

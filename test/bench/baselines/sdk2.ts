@@ -1,7 +1,7 @@
 /**
  * Baseline: the official SDK 2.x serving entry (`createMcpHandler` from `@modelcontextprotocol/server`) with the
- * example tools, behind the minimal API Gateway adapter. Modern (2026-07-28) requests take its per-request path;
- * 2025-era requests take its stateless legacy fallback. A fresh server per request is the SDK's own design.
+ * example tools, behind the minimal API Gateway adapter. Stateless (2026-07-28) requests take its per-request path;
+ * 2025-era requests take its stateless fallback for the handshake era. A fresh server per request is the SDK's own design.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';

@@ -13,7 +13,7 @@ import { textStats } from '../../../functions/mcp/tools/text-stats.ts';
 import { silentLogger } from '../../../packages/server/src/log.ts';
 import type { CallToolResult, ToolAnnotations } from '../../../packages/server/src/protocol/types.ts';
 import type { ToolContext, ToolDefinition } from '../../../packages/server/src/tools/define.ts';
-import { ToolError } from '../../../packages/server/src/tools/define.ts';
+import { ToolError } from '../../../packages/server/src/tools/tool-error.ts';
 import { toCallToolResult } from '../../../packages/server/src/tools/result.ts';
 import { StreamedContent } from '../../../packages/server/src/tools/streamed.ts';
 
@@ -84,7 +84,7 @@ export function toolContext(signal: AbortSignal): ToolContext {
   return {
     requestId: 'baseline',
     signal,
-    era: 'legacy',
+    era: 'handshake',
     protocolVersion: '',
     log: silentLogger,
     progress: () => undefined,

@@ -3,6 +3,7 @@
  * emulation, the embedded S3, local Lambda invocation and the local OAuth setup. Never deployed; a module of its
  * own so no function's bundle reaches it (packages/server/src/index.ts says why).
  */
+// ## The local runtime of `npm start` and the tests (experimental)
 export {
   startLocalServer,
   type LambdaHttpHandler,

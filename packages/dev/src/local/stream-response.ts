@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Writable } from 'node:stream';
-import { PRELUDE_DELIMITER, type HttpResponsePrelude } from '@mcp-lambda/server';
+import { PRELUDE_DELIMITER, type HttpResponsePrelude } from '@mcp-lambda/server/internal';
 
 const DELIMITER = Buffer.from(PRELUDE_DELIMITER);
 

@@ -20,7 +20,7 @@ export const APPROVED_INPUT_SCHEMA = {
   additionalProperties: false,
 } as const satisfies JsonSchema;
 
-const gate = () => import('./gate-chunk.ts');
+const gate = () => import('./gate.ts');
 
 /** Refuses an `approval` declaration that could only fail later. */
 function checkApproval(tool: ToolDefinition): void {

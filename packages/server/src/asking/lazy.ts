@@ -7,14 +7,14 @@ import type { MidCallSetup } from './mid-call.ts';
 import type { AskCall, Asker } from './types.ts';
 
 /**
- * Asking as the start-up graph sees it: thin stand-ins that load the asking chunk (asking-chunk.ts) on first use.
- * Only modules of the chunk may import its modules statically; everything on the start-up path goes through here.
+ * Asking as the start-up graph sees it: thin stand-ins that load the asking extension (extension.ts) on first use.
+ * Only the extension's own modules may import them statically; everything on the start-up path goes through here.
  */
 
-let chunk: Promise<typeof import('./asking-chunk.ts')> | undefined;
+let chunk: Promise<typeof import('./extension.ts')> | undefined;
 
-/** The asking chunk, loaded once. */
-export const loadAsking = () => (chunk ??= import('./asking-chunk.ts'));
+/** The asking extension, loaded once. */
+export const loadAsking = () => (chunk ??= import('./extension.ts'));
 
 /** The `elicit`, `sample` and `roots` of a tool's context (questions.ts), loading their code on the first ask. */
 export function askingMethods(asker: Asker | undefined, call: AskCall) {
@@ -28,7 +28,7 @@ export function askingMethods(asker: Asker | undefined, call: AskCall) {
 }
 
 /** One asker loaded on its first ask; `interrupted` settles with the loaded one's (2026-07-28). */
-function deferred(make: (chunk: typeof import('./asking-chunk.ts')) => Asker): Asker {
+function deferred(make: (chunk: typeof import('./extension.ts')) => Asker): Asker {
   let interrupt!: (request: InputRequired) => void;
   const interrupted = new Promise<InputRequired>((resolve) => (interrupt = resolve));
   let real: Promise<Asker> | undefined;

@@ -4,7 +4,7 @@ import type { RendezvousStore } from './rendezvous.ts';
 
 /**
  * The rendezvous stores a function creates at cold start, as stand-ins whose code (rendezvous.ts,
- * dynamodb-rendezvous.ts) loads with the asking chunk on the first question or answer.
+ * dynamodb-rendezvous.ts) loads with the asking extension on the first question or answer.
  */
 
 /** Where questions wait and how to reach the service (request timeout default 5,000 ms). */

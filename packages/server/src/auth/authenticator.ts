@@ -39,13 +39,3 @@ export interface Authenticator {
   /** The RFC 9728 document when `path` is one of its well-known paths, else undefined. */
   metadataFor(path: string): ProtectedResourceMetadata | undefined;
 }
-
-/**
- * `createOAuthAuthenticator`, loaded when asked for: a function that runs without authorization never loads the
- * token verification code (jose, key sets, discovery), and one that does loads it during init, not on a request.
- */
-export async function loadOAuthAuthenticator(): Promise<
-  typeof import('./oauth.ts').createOAuthAuthenticator
-> {
-  return (await import('./oauth.ts')).createOAuthAuthenticator;
-}

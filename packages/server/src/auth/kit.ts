@@ -5,6 +5,7 @@
  * (bounded requests, tracing). A face of its own so the MCP function's
  * surface (the package's `.`) stays what a tool author needs.
  */
+// ## Building blocks of authorization components (experimental)
 export { discoverJwksUri, metadataCandidates } from './discovery.ts';
 export { KeysUnavailableError, RemoteKeySet, type KeySetOptions } from './jwks.ts';
 export { fetchJsonObject, type FetchLike, type RemoteJsonOptions } from './remote-json.ts';

@@ -8,8 +8,6 @@ import type { Logger } from '../log.ts';
 import type { McpError } from '../protocol/errors.ts';
 import type { CacheHint, CallToolResult, Implementation, JSONObject, RequestId } from '../protocol/types.ts';
 import type { Revision } from '../protocol/versions.ts';
-import { LegacyCodec } from './legacy.ts';
-import { ModernCodec } from './modern.ts';
 
 /**
  * Every difference between protocol revisions that a method's answer depends on, in one object per request.
@@ -18,7 +16,7 @@ import { ModernCodec } from './modern.ts';
 export interface RevisionCodec {
   /** The request's revision, as data for tools and providers (`ToolContext.era`); never branched on elsewhere. */
   readonly revision: Revision;
-  /** Whether the revision has this method at all (`initialize` is handshake-era only, `server/discover` modern). */
+  /** Whether the revision has this method at all (`initialize` is handshake-era only, `server/discover` stateless). */
   has(method: string): boolean;
   /** A method's successful result as the revision puts it on the wire (envelope, cache hints). */
   result(method: string, result: JSONObject): JSONObject;
@@ -75,18 +73,4 @@ export interface CodecOptions {
   requestState: RequestStateCodec;
   /** Where mid-call questions wait for their answers (handshake era, streaming API); none: they are refused. */
   rendezvous?: Rendezvous;
-}
-
-/** Returns the codec of a request's revision; the handshake era's are built once per version. */
-export function createCodecs(options: CodecOptions): (revision: Revision) => RevisionCodec {
-  const legacy = new Map<string, LegacyCodec>();
-  const modern = ModernCodec.shared(options);
-  return (revision) => {
-    if (revision.era === 'modern') return new ModernCodec(revision, modern);
-    // A session's capabilities are the request's own: its codec is not shared.
-    if (revision.clientCapabilities) return new LegacyCodec(revision, options.rendezvous);
-    let codec = legacy.get(revision.protocolVersion);
-    if (!codec) legacy.set(revision.protocolVersion, (codec = new LegacyCodec(revision, options.rendezvous)));
-    return codec;
-  };
 }

@@ -50,10 +50,10 @@ export function decodeHeaderValue(raw: string): string | undefined {
 const mismatch = (header: string, detail: string) => new HeaderMismatchError(header, detail);
 
 /**
- * Checks a modern request's headers against its body; returns the -32020 error to answer with, if any.
+ * Checks a stateless request's headers against its body; returns the -32020 error to answer with, if any.
  * Notifications need no headers, but headers they do carry must agree.
  */
-export function checkModernHeaders(
+export function checkStatelessHeaders(
   headers: Readonly<Record<string, string | undefined>>,
   message: { method: string; params?: JSONObject },
   protocolVersion: string,

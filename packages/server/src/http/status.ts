@@ -16,7 +16,7 @@ export function responseStatus(response: JSONRPCResponse, era: Era): number {
   switch (response.error.code) {
     // 2026-07-28 Streamable HTTP: an unknown method is answered with HTTP 404.
     case ErrorCode.MethodNotFound:
-      return era === 'modern' ? 404 : 200;
+      return era === 'stateless' ? 404 : 200;
     // 2026-07-28 basic/lifecycle: a request relying on an undeclared client capability is a 400.
     case ErrorCode.MissingRequiredClientCapability:
       return 400;

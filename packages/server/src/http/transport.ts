@@ -11,7 +11,7 @@ import type { AnswerDesk } from '../asking/desk.ts';
 import type { Session } from '../sessions/session-id.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import { admit, type Admitted } from './admit.ts';
-import { checkModernHeaders } from './mcp-headers.ts';
+import { checkStatelessHeaders } from './mcp-headers.ts';
 import { corsHeaders } from './origin.ts';
 import { loadAsking } from '../asking/lazy.ts';
 import { Defaults } from '../limits.ts';
@@ -107,7 +107,7 @@ async function answer(
   let session: Session | undefined;
   // A handshake-era message after initialize is read with its session (2026-07-28 ignores Mcp-Session-Id).
   if (
-    revision.era === 'legacy' &&
+    revision.era === 'handshake' &&
     parts.sessions &&
     req.headers['mcp-session-id'] &&
     message.method !== 'initialize'
@@ -118,8 +118,8 @@ async function answer(
     session = named.session;
     if (session) revision = sessions.withSession(revision, session, headerVersion);
   }
-  if (revision.era === 'modern') {
-    const problem = checkModernHeaders(
+  if (revision.era === 'stateless') {
+    const problem = checkStatelessHeaders(
       req.headers,
       message,
       revision.protocolVersion,
@@ -182,7 +182,7 @@ async function respond(
   const status = responseStatus(outcome.response, revision.era);
   const streamWanted = outcome.notifications.length > 0 || outcome.stream === true;
   const { accepts } = admitted;
-  // An HTTP error status (404 for a modern unknown method) always carries a plain JSON-RPC error, so that
+  // An HTTP error status (404 for a stateless unknown method) always carries a plain JSON-RPC error, so that
   // clients probing for the era can read it (2026-07-28 Streamable HTTP, "Backward Compatibility").
   const messages: (JSONRPCNotification | typeof outcome.response)[] = [
     ...outcome.notifications,
@@ -193,7 +193,7 @@ async function respond(
       ? sse(messages)
       : json(status, outcome.response);
   // The handshake: what the client declared, sealed into its session id (sessions.ts).
-  if (request.method === 'initialize' && revision.era === 'legacy' && parts.sessions)
+  if (request.method === 'initialize' && revision.era === 'handshake' && parts.sessions)
     Object.assign(
       response.headers,
       await (await loadAsking()).sessionHeader(parts.sessions, request, outcome.response, admitted, ctx),

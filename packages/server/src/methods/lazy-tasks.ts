@@ -1,21 +1,15 @@
 import type { ResultOffloader } from '../outputs/offloader.ts';
-import type { TaskRuntime, TasksOptions } from '../tasks/runtime.ts';
+import type { TasksOptions } from '../tasks/runtime.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { MethodTable } from './method.ts';
-import type { callThroughTask } from './task-calls.ts';
+import type { LoadedTasks } from './task-extension.ts';
 
 /**
- * The tasks extension as a server's start-up graph sees it: its runtime (records, runs, the task policy) and its
- * methods load on the first task method or the first call of a task tool, never at cold start. Nothing on the
- * start-up path may import them statically: a bundle keeps a module out of the start-up chunks only then.
+ * The tasks extension as a server's start-up graph sees it: its code (`task-extension.ts`: records, runs, the task
+ * policy, its methods) is imported with `await import()` on the first task method or the first call of a task tool,
+ * never at cold start. Nothing on the start-up path imports it statically (type imports aside): a bundle keeps a
+ * module out of the start-up graph only then.
  */
-
-/** The tasks extension of a server, loaded: its runtime, its methods and the task path of `tools/call`. */
-export interface LoadedTasks {
-  runtime: TaskRuntime;
-  methods: MethodTable;
-  callThroughTask: typeof callThroughTask;
-}
 
 /** Loads the tasks extension once, on first use. */
 export type TaskLoader = () => Promise<LoadedTasks>;
@@ -29,7 +23,8 @@ export function taskLoader(
   parts: { tools: ToolRegistry; offloader?: ResultOffloader; readTool?: string },
 ): TaskLoader {
   let loading: Promise<LoadedTasks> | undefined;
-  return () => (loading ??= import('./task-chunk.ts').then((chunk) => chunk.loadTasks(options, parts)));
+  return () =>
+    (loading ??= import('./task-extension.ts').then((extension) => extension.loadTasks(options, parts)));
 }
 
 /** The task methods, each loading the extension before it answers. */

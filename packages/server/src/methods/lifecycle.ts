@@ -8,7 +8,7 @@ import {
   type RequestId,
   type ServerCapabilities,
 } from '../protocol/types.ts';
-import { MetaKey, negotiateLegacyVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/versions.ts';
+import { MetaKey, negotiateHandshakeVersion, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol/versions.ts';
 import { TASKS_EXTENSION } from '../tasks/types.ts';
 import type { MethodTable } from './method.ts';
 
@@ -40,7 +40,7 @@ export function lifecycleMethods(options: LifecycleOptions): MethodTable {
   return {
     initialize: {
       handler: async (params) => ({
-        protocolVersion: negotiateLegacyVersion(params.protocolVersion),
+        protocolVersion: negotiateHandshakeVersion(params.protocolVersion),
         capabilities,
         serverInfo: info,
         ...instructions,

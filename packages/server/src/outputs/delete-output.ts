@@ -1,10 +1,7 @@
-/**
- * What delete_output does, loaded on its first call (`delete-tool.ts` holds only its listing). Importing the public
- * module keeps what this chunk shares with the start-up graph in the start-up chunks (see `approval/gate-chunk.ts`).
- */
-import '../index.ts';
+/** What delete_output does, loaded on its first call (`delete-tool.ts` holds only its listing). */
 import { clientText } from '../protocol/client-text.ts';
-import { ToolError, type ToolContext } from '../tools/define.ts';
+import type { ToolContext } from '../tools/define.ts';
+import { ToolError } from '../tools/tool-error.ts';
 import { DELETE_OUTPUT_TOOL } from './delete-tool.ts';
 import type { ResultOffloader } from './offloader.ts';
 import { count, type OutputPager } from './paging/page.ts';

@@ -1,12 +1,13 @@
 import { OutputLimits } from '../limits.ts';
 import type { CallToolResult } from '../protocol/types.ts';
-import type { ApplyOptions, OffloadContext, OffloaderOptions, ResultOffloader } from './offloader.ts';
+import type { OffloadContext } from './offload-context.ts';
+import type { ApplyOptions, OffloaderOptions, ResultOffloader } from './offloader.ts';
 
 /**
- * The offloader as a function's start-up graph sees it: the writing code (policy, parts, hashing, streamed stores,
- * about 20 KB) is imported on the first result that may need storing, the first streamed output or the first
- * `ctx.store()`, never at cold start. Only this module may name `offloader.ts` outside `packages/server/src/outputs`, and only with
- * `import()`: a bundle keeps a module out of the start-up chunks only when nothing there imports it statically.
+ * The offloader as a function's start-up graph sees it: the writing code (`offloader.ts`: policy, parts, hashing,
+ * streamed stores, about 15 KB) is imported with `await import()` on the first result that may need storing, the
+ * first streamed output or the first `ctx.store()`, never at cold start. Other modules import `offloader.ts` only for
+ * its types: a bundle keeps a module out of the start-up graph only when nothing there imports it statically.
  */
 
 /**
@@ -32,8 +33,7 @@ export function createOffloader(options: OffloaderOptions): ResultOffloader {
     options.limits?.maxInlineBytes ?? Math.min(3 * thresholdBytes, OutputLimits.maxInlineBytes);
   let real: ResultOffloader | undefined;
   let loading: Promise<ResultOffloader> | undefined;
-  const load = () =>
-    (loading ??= import('./offloader-chunk.ts').then((m) => (real = m.createOffloader(options))));
+  const load = () => (loading ??= import('./offloader.ts').then((m) => (real = m.createOffloader(options))));
   return {
     thresholdBytes,
     async apply(result: CallToolResult, ctx: OffloadContext & ApplyOptions) {

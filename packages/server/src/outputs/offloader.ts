@@ -1,7 +1,8 @@
-import { errorFields, type Logger } from '../log.ts';
+import { errorFields } from '../log.ts';
 import type { CallToolResult, ResourceLink } from '../protocol/types.ts';
 import type { StorageWriter } from '../storage/storage.ts';
-import { ToolError, type StoreRequest } from '../tools/define.ts';
+import type { StoreRequest } from '../tools/define.ts';
+import { ToolError } from '../tools/tool-error.ts';
 import { toolErrorResult } from '../tools/result.ts';
 import { layoutMetadata, partFacts } from './layout.ts';
 import { ownerTag, sha256Hex, toAttributes } from './object-info.ts';
@@ -13,23 +14,7 @@ import { writeAll, type ObjectWrite, type StoreFailure } from './writes.ts';
 import { storeStream } from './stream-store.ts';
 import { removeStoredOutput, type RemoveContext } from './remove.ts';
 import type { StreamSink } from '../tools/streamed.ts';
-
-/** Who produced a result and for whom: what storing it needs to know besides the result. */
-export interface OffloadContext {
-  tool: string;
-  requestId: string;
-  /** The caller's opaque key, when authorization is on: stored outputs are bound to it. */
-  principal?: string;
-  /** Epoch ms at which the invocation is stopped: every write is aborted in time to answer before it. */
-  deadline?: number;
-  log: Logger;
-  /** The tool that reads stored outputs a page at a time, when the server has it: the notice names it. */
-  readTool?: string;
-  /** Told the raw bytes of every successful store (per-tool metrics). */
-  onStored?: (bytes: number) => void;
-  /** Stops an explicit store's writes when it fires (the call's budget ran out, or it was cancelled). */
-  signal?: AbortSignal;
-}
+import type { OffloadContext } from './offload-context.ts';
 
 /** Post-processing applied to every tool result in one place (the tool methods call it), and `ctx.store()`. */
 export interface ResultOffloader {

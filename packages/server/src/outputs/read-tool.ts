@@ -1,6 +1,7 @@
 import type { CallToolResult, JSONObject, JsonSchema } from '../protocol/types.ts';
 import { clientText } from '../protocol/client-text.ts';
-import { defineTool, ToolError, type ToolDefinition } from '../tools/define.ts';
+import { defineTool, type ToolDefinition } from '../tools/define.ts';
+import { ToolError } from '../tools/tool-error.ts';
 import type { OutputPage, OutputPager } from './paging/page.ts';
 import { pageBudget, readQuery, type ReadOutputArgs } from './read-query.ts';
 

@@ -1,11 +1,11 @@
 import { nodeCrypto } from '../crypto.ts';
 import { errorFields } from '../log.ts';
 import type { StorageWriter } from '../storage/storage.ts';
-import { ToolError } from '../tools/define.ts';
+import { ToolError } from '../tools/tool-error.ts';
 import { chunksOf, inlineBlock, type StreamedContent, type SunkStream } from '../tools/streamed.ts';
 import { layoutMetadata, partFacts, type PartFacts } from './layout.ts';
 import { sha256Hex, toAttributes } from './object-info.ts';
-import type { OffloadContext } from './offloader.ts';
+import type { OffloadContext } from './offload-context.ts';
 import { PartCutter } from './part-cutter.ts';
 import type { OffloadLimits } from './policy.ts';
 import {

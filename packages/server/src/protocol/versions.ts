@@ -4,16 +4,16 @@ import { isJsonObject } from './json.ts';
 import { clientText } from './client-text.ts';
 
 /** Handshake-era revisions, newest first (negotiated through `initialize`). */
-const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
+const HANDSHAKE_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 /** Stateless-era revisions, newest first (claimed per request in `params._meta`). */
-const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+const STATELESS_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
 /** Everything this endpoint serves, newest first: the `supportedVersions` of `server/discover` and of -32022. */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
-  ...MODERN_PROTOCOL_VERSIONS,
-  ...LEGACY_PROTOCOL_VERSIONS,
+  ...STATELESS_PROTOCOL_VERSIONS,
+  ...HANDSHAKE_PROTOCOL_VERSIONS,
 ];
 /** Version assumed when a handshake-era request carries no `MCP-Protocol-Version` header (spec: 2025-03-26). */
-export const DEFAULT_LEGACY_VERSION = '2025-03-26';
+export const DEFAULT_HANDSHAKE_VERSION = '2025-03-26';
 
 /** `_meta` keys of the 2026-07-28 per-request envelope. */
 export const MetaKey = {
@@ -26,11 +26,25 @@ export const MetaKey = {
 } as const;
 
 /** The two protocol eras: the handshake era (up to 2025-11-25) and the stateless one (2026-07-28). */
-const ERAS = ['legacy', 'modern'] as const;
+const ERAS = ['handshake', 'stateless'] as const;
 export type Era = (typeof ERAS)[number];
 
-/** Whether a value names an era (messages between our own functions carry it). */
-export const isEra = (value: unknown): value is Era => (ERAS as readonly unknown[]).includes(value);
+/**
+ * The eras as messages between this project's own functions name them (the companion's requests, task jobs): the
+ * names they were first deployed with, kept on that wire so a function of either release reads the other's
+ * messages (a queued task job outlives a deployment).
+ */
+const ERA_ON_WIRE = { handshake: 'legacy', stateless: 'modern' } as const satisfies Record<Era, string>;
+
+/** An era as messages between this project's functions carry it. */
+export type EraOnWire = (typeof ERA_ON_WIRE)[Era];
+
+/** An era as messages between this project's functions carry it (see {@link ERA_ON_WIRE}). */
+export const eraToWire = (era: Era): EraOnWire => ERA_ON_WIRE[era];
+
+/** The era a message between this project's functions names; undefined when it names none. */
+export const eraFromWire = (value: unknown): Era | undefined =>
+  ERAS.find((era) => ERA_ON_WIRE[era] === value);
 
 /** What a single request says about the protocol revision it speaks. */
 export interface Revision {
@@ -41,13 +55,13 @@ export interface Revision {
 }
 
 /** Whether a revision is served here in the handshake era. */
-function isLegacyVersion(version: string): boolean {
-  return (LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(version);
+function isHandshakeVersion(version: string): boolean {
+  return (HANDSHAKE_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }
 
 /** Whether a revision is served here in the stateless era. */
-function isModernVersion(version: string): boolean {
-  return (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(version);
+function isStatelessVersion(version: string): boolean {
+  return (STATELESS_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }
 
 const unsupportedVersion = (requested: string) =>
@@ -60,7 +74,7 @@ const invalidEnvelope = (key: string, problem: string) =>
  * Decides the era of one message (2026-07-28 "Versioning": a request that carries its protocol version in
  * `_meta` is 2026-07-28, anything else is the handshake era): the body decides, the
  * `MCP-Protocol-Version` header never switches the era. Notifications carry no envelope in 2026-07-28
- * (the envelope is a request's), so for them a modern header names the era instead of being refused.
+ * (the envelope is a request's), so for them a stateless header names the era instead of being refused.
  * Throws an McpError; the transport answers every one of them with HTTP 400.
  */
 export function classifyEra(
@@ -83,7 +97,7 @@ export function classifyEra(
     const level = (meta as JSONObject)[MetaKey.LogLevel];
     if (level !== undefined && !isLoggingLevel(level))
       throw invalidEnvelope(MetaKey.LogLevel, 'must be a logging level');
-    if (!isModernVersion(claim)) {
+    if (!isStatelessVersion(claim)) {
       // A header that disagrees with the body is HeaderMismatch whatever the version (2026-07-28 Streamable HTTP,
       // "Protocol Version Header"); only a consistent claim of a revision we do not serve is -32022.
       if (headerVersion !== undefined && headerVersion !== claim) {
@@ -95,29 +109,29 @@ export function classifyEra(
       throw unsupportedVersion(claim);
     }
     return {
-      era: 'modern',
+      era: 'stateless',
       protocolVersion: claim,
       clientCapabilities: caps,
       ...(info ? { clientInfo: info } : {}),
     };
   }
-  if (method === 'initialize') return { era: 'legacy', protocolVersion: DEFAULT_LEGACY_VERSION };
-  if (headerVersion === undefined) return { era: 'legacy', protocolVersion: DEFAULT_LEGACY_VERSION };
-  if (isModernVersion(headerVersion)) {
-    if (kind === 'notification') return { era: 'modern', protocolVersion: headerVersion };
+  if (method === 'initialize') return { era: 'handshake', protocolVersion: DEFAULT_HANDSHAKE_VERSION };
+  if (headerVersion === undefined) return { era: 'handshake', protocolVersion: DEFAULT_HANDSHAKE_VERSION };
+  if (isStatelessVersion(headerVersion)) {
+    if (kind === 'notification') return { era: 'stateless', protocolVersion: headerVersion };
     throw new InvalidParamsError(
       `the MCP-Protocol-Version header names ${headerVersion}, but the request lacks the params._meta envelope ` +
         `(${MetaKey.ProtocolVersion}, ${MetaKey.ClientCapabilities}) that revision requires`,
       { envelope: { missing: [MetaKey.ProtocolVersion, MetaKey.ClientCapabilities] } },
     );
   }
-  if (!isLegacyVersion(headerVersion)) throw unsupportedVersion(headerVersion);
-  return { era: 'legacy', protocolVersion: headerVersion };
+  if (!isHandshakeVersion(headerVersion)) throw unsupportedVersion(headerVersion);
+  return { era: 'handshake', protocolVersion: headerVersion };
 }
 
-/** Legacy `initialize` negotiation: echo the client's version when served, else offer our newest (spec: not an error). */
-export function negotiateLegacyVersion(requested: unknown): string {
-  return typeof requested === 'string' && isLegacyVersion(requested)
+/** Handshake `initialize` negotiation: echo the client's version when served, else offer our newest (spec: not an error). */
+export function negotiateHandshakeVersion(requested: unknown): string {
+  return typeof requested === 'string' && isHandshakeVersion(requested)
     ? requested
-    : LEGACY_PROTOCOL_VERSIONS[0];
+    : HANDSHAKE_PROTOCOL_VERSIONS[0];
 }

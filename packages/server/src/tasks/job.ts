@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import type { JSONObject } from '../protocol/types.ts';
-import { isEra, type Era } from '../protocol/versions.ts';
+import { eraFromWire, type Era } from '../protocol/versions.ts';
 import { isTaskId } from './policy.ts';
 
 /**
@@ -19,6 +19,7 @@ export interface TaskJob {
   round: number;
   /** The authenticated caller, for `ctx.principal`. */
   principal?: Principal;
+  /** On the wire by its wire name (`taskJobPayload` in launchers.ts). */
   era: Era;
   protocolVersion: string;
   /** The capabilities the client declared on the request; input requests may rely only on these. */
@@ -51,10 +52,11 @@ function isPrincipal(value: unknown): value is Principal {
 /** Reads a job from an invocation payload; undefined when it is not one (the worker then does nothing). */
 export function parseTaskJob(value: unknown): TaskJob | undefined {
   if (!isJsonObject(value) || value.version !== 1) return undefined;
-  const { taskId, owner, round, principal, era, protocolVersion, clientCapabilities } = value;
+  const { taskId, owner, round, principal, protocolVersion, clientCapabilities } = value;
+  const era = eraFromWire(value.era);
   if (!isTaskId(taskId) || (owner !== undefined && !(isString(owner) && OWNER.test(owner)))) return undefined;
   if (!Number.isSafeInteger(round) || (round as number) < 1) return undefined;
   if (principal !== undefined && !isPrincipal(principal)) return undefined;
-  if (!isEra(era) || !isString(protocolVersion) || !isJsonObject(clientCapabilities)) return undefined;
-  return value as unknown as TaskJob;
+  if (!era || !isString(protocolVersion) || !isJsonObject(clientCapabilities)) return undefined;
+  return { ...(value as unknown as TaskJob), era };
 }

@@ -2,8 +2,15 @@ import { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../aws-cl
 import { nodeCrypto } from '../crypto.ts';
 import { Defaults } from '../limits.ts';
 import { errorFields, withKeys, type Logger } from '../log.ts';
+import { eraToWire } from '../protocol/versions.ts';
 import type { TaskJob, TaskLauncher } from './job.ts';
 import type { TaskRunner } from './runner.ts';
+
+/**
+ * A job as the invocation payload carries it: JSON, the era by its wire name (`parseTaskJob` reads it back). Here,
+ * not in job.ts, so the MCP function's start-up graph gets no part of the worker's parsing (the task policy).
+ */
+export const taskJobPayload = (job: TaskJob): string => JSON.stringify({ ...job, era: eraToWire(job.era) });
 
 /**
  * Runs every task in this process, as the worker function would (`npm start`, tests, single-process embedding):
@@ -48,7 +55,7 @@ export function lambdaTaskLauncher(options: LambdaTaskLauncherOptions): TaskLaun
       new sdk.InvokeCommand({
         FunctionName: options.functionName,
         InvocationType: 'Event',
-        Payload: Buffer.from(JSON.stringify(job), 'utf8'),
+        Payload: Buffer.from(taskJobPayload(job), 'utf8'),
       }),
       { abortSignal: call?.signal },
     );

@@ -1,6 +1,6 @@
 import type { Annotations, CallToolResult, ContentBlock } from '../protocol/types.ts';
 import { isJsonObject } from '../protocol/json.ts';
-import { ToolError } from './define.ts';
+import { ToolError } from './tool-error.ts';
 
 /**
  * Streamed outputs: a tool that produces a large output returns it as it is made (an async iterable of text or

@@ -1,9 +1,7 @@
 /**
  * Serving views, loaded on the first `resources/list` or `resources/read` that needs them (`resources.ts` holds only
- * what tells a view URI apart). Importing the public module keeps what this chunk shares with the start-up graph
- * in the start-up chunks (see `approval/gate-chunk.ts`).
+ * what tells a view URI apart).
  */
-import '../index.ts';
 import type { CacheHint, JSONObject, Resource } from '../protocol/types.ts';
 import type { ResourceReadResult } from '../resources/provider.ts';
 import { VIEW_MIME_TYPE, type ViewDefinition, type ViewUiMeta } from './define.ts';

@@ -1,13 +1,29 @@
 import { errorFields } from '../../log.ts';
+import { eraToWire } from '../../protocol/versions.ts';
 import type { ResourceContext } from '../../resources/provider.ts';
-import type { InvokeCompanion } from './client.ts';
 
-/** What every companion request carries, beside its version and its own fields: who asks, about which output. */
+/**
+ * Sends a JSON request to the companion and returns its JSON answer (a Lambda invoke when deployed). `signal`
+ * fires before the caller's deadline: the invoke must then fail at once.
+ */
+export type InvokeCompanion = (payload: string, options?: { signal?: AbortSignal }) => Promise<string>;
+
+/** How to reach the companion. */
+export interface RemoteStoredOutputsOptions {
+  invoke: InvokeCompanion;
+  /** The key prefix outputs were written under: URIs are checked here before anything is sent. */
+  prefix: string;
+}
+
+/**
+ * What every companion request carries, beside its version and its own fields: who asks, about which output, in
+ * which era (by its wire name, `eraToWire`).
+ */
 export function requestEnvelope(uri: string, ctx: ResourceContext) {
   return {
     uri,
     requestId: ctx.requestId,
-    era: ctx.era,
+    era: eraToWire(ctx.era),
     ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
   };
 }

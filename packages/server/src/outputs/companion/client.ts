@@ -3,21 +3,8 @@ import type { ResourceContext, ResourceProvider, ResourceReadResult } from '../.
 import { parseStoredReadResponse, STORED_READ_VERSION, type StoredReadRequest } from './contract.ts';
 import { OutputUnavailableError } from '../../protocol/errors.ts';
 import type { OutputPager } from '../paging/page.ts';
-import { askCompanion, requestEnvelope } from './ask.ts';
+import { askCompanion, requestEnvelope, type RemoteStoredOutputsOptions } from './ask.ts';
 import { remoteOutputPager } from './page-client.ts';
-
-/**
- * Sends a JSON request to the companion and returns its JSON answer (a Lambda invoke when deployed). `signal`
- * fires before the caller's deadline: the invoke must then fail at once.
- */
-export type InvokeCompanion = (payload: string, options?: { signal?: AbortSignal }) => Promise<string>;
-
-/** How to reach the companion. */
-export interface RemoteStoredOutputsOptions {
-  invoke: InvokeCompanion;
-  /** The key prefix outputs were written under: URIs are checked here before anything is sent. */
-  prefix: string;
-}
 
 /**
  * Serves `resources/read` for stored outputs by handing each request to the companion resources function, which
@@ -32,7 +19,11 @@ export function remoteStoredOutputs(options: RemoteStoredOutputsOptions): Resour
     readPage: remoteOutputPager(options).readPage,
     async read(uri: string, ctx: ResourceContext): Promise<ResourceReadResult | undefined> {
       if (!parse(uri)) return undefined;
-      const request: StoredReadRequest = { version: STORED_READ_VERSION, ...requestEnvelope(uri, ctx) };
+      // The era goes by its wire name (`requestEnvelope`); the rest is the request as the contract types it.
+      const request = {
+        version: STORED_READ_VERSION,
+        ...requestEnvelope(uri, ctx),
+      } satisfies Omit<StoredReadRequest, 'era'>;
       const asked = await askCompanion(options.invoke, request, ctx);
       if (asked === 'failed') throw new OutputUnavailableError(ctx.requestId);
       const response = parseStoredReadResponse(asked.answer);

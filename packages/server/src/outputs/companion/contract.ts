@@ -1,5 +1,5 @@
 import type { ResourceContents } from '../../protocol/types.ts';
-import { isEra, type Era } from '../../protocol/versions.ts';
+import { eraFromWire, type Era } from '../../protocol/versions.ts';
 import { isJsonObject } from '../../protocol/json.ts';
 
 /**
@@ -14,6 +14,7 @@ export interface StoredReadRequest {
   uri: string;
   /** The MCP invocation's request id, so both functions' logs can be joined. */
   requestId: string;
+  /** On the wire by its wire name (`eraToWire`). */
   era: Era;
   /** The authenticated caller, when authorization is enabled (outputs are bound to their owner). */
   principal?: string;
@@ -34,9 +35,10 @@ const KEYS_REQUEST = new Set(['version', 'uri', 'requestId', 'era', 'principal']
 export function parseStoredReadRequest(value: unknown): StoredReadRequest | undefined {
   if (!isJsonObject(value) || value.version !== STORED_READ_VERSION) return undefined;
   if (Object.keys(value).some((k) => !KEYS_REQUEST.has(k))) return undefined;
-  const { uri, requestId, era, principal } = value;
+  const { uri, requestId, principal } = value;
+  const era = eraFromWire(value.era);
   if (!shortString(uri, 2048) || !shortString(requestId, 256)) return undefined;
-  if (!isEra(era)) return undefined;
+  if (!era) return undefined;
   if (principal !== undefined && !shortString(principal, 1024)) return undefined;
   return {
     version: STORED_READ_VERSION,

@@ -1,5 +1,5 @@
 import { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../../aws-client.ts';
-import type { InvokeCompanion } from './client.ts';
+import type { InvokeCompanion } from './ask.ts';
 
 /** Which function to invoke and how to reach the Lambda service (request timeout default 25,000 ms). */
 export interface LambdaInvokerOptions extends AwsClientOptions {

@@ -1,8 +1,7 @@
 import type { ResourceContext } from '../../resources/provider.ts';
 import type { OutputPager, PageOutcome, PageQuery } from '../paging/page.ts';
 import { outputUriParser } from '../uri.ts';
-import { askCompanion, requestEnvelope } from './ask.ts';
-import type { RemoteStoredOutputsOptions } from './client.ts';
+import { askCompanion, requestEnvelope, type RemoteStoredOutputsOptions } from './ask.ts';
 import { parseStoredPageResponse, STORED_PAGE_VERSION, type StoredPageRequest } from './page-contract.ts';
 
 /**
@@ -15,11 +14,12 @@ export function remoteOutputPager(options: RemoteStoredOutputsOptions): OutputPa
   return {
     async readPage(uri: string, query: PageQuery, ctx: ResourceContext): Promise<PageOutcome> {
       if (!parse(uri)) return { status: 'not_found' };
-      const request: StoredPageRequest = {
+      // The era goes by its wire name (`requestEnvelope`); the rest is the request as the contract types it.
+      const request = {
         version: STORED_PAGE_VERSION,
         ...requestEnvelope(uri, ctx),
         query,
-      };
+      } satisfies Omit<StoredPageRequest, 'era'>;
       const asked = await askCompanion(options.invoke, request, ctx);
       if (asked === 'failed') return { status: 'unavailable' };
       const response = parseStoredPageResponse(asked.answer);

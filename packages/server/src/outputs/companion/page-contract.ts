@@ -1,6 +1,6 @@
 import { OutputLimits } from '../../limits.ts';
 import { isJsonObject } from '../../protocol/json.ts';
-import { isEra, type Era } from '../../protocol/versions.ts';
+import { eraFromWire, type Era } from '../../protocol/versions.ts';
 import { PAGE_MODES, type OutputPage, type PageQuery } from '../paging/page.ts';
 
 /**
@@ -63,8 +63,9 @@ export function parsePageQuery(value: unknown): PageQuery | undefined {
 export function parseStoredPageRequest(value: unknown): StoredPageRequest | undefined {
   if (!isJsonObject(value) || value.version !== STORED_PAGE_VERSION) return undefined;
   if (Object.keys(value).some((k) => !KEYS_REQUEST.has(k))) return undefined;
-  const { uri, requestId, era, principal } = value;
-  if (!shortString(uri, 2048) || !shortString(requestId, 256) || !isEra(era)) return undefined;
+  const { uri, requestId, principal } = value;
+  const era = eraFromWire(value.era);
+  if (!shortString(uri, 2048) || !shortString(requestId, 256) || !era) return undefined;
   if (principal !== undefined && !shortString(principal, 1024)) return undefined;
   const query = parsePageQuery(value.query);
   if (!query) return undefined;

@@ -15,7 +15,7 @@ const NUMBERED = Array.from({ length: 5 }, (_, i) =>
 );
 
 const fixture = createMcpServer({
-  info: { name: 'legacy-fixture', version: '1.2.3', title: 'Legacy fixture' },
+  info: { name: 'handshake-fixture', version: '1.2.3', title: 'Handshake fixture' },
   instructions: 'Use the tools.',
   pageSize: 2,
   tools: [
@@ -167,14 +167,14 @@ describe('HTTP transport (rules 1–10)', () => {
 
   it('8: without an MCP-Protocol-Version header a request is served as 2025-03-26', async () => {
     const res = await rpc('tools/call', { name: 'echo_context' }, { 'mcp-protocol-version': undefined });
-    expect(toolText(res)).toBe('legacy 2025-03-26');
+    expect(toolText(res)).toBe('handshake 2025-03-26');
   });
 
   it.each(['2025-03-26', '2025-06-18', '2025-11-25'])(
     '8: the header version %s is the version served',
     async (v) => {
       const res = await rpc('tools/call', { name: 'echo_context' }, { 'mcp-protocol-version': v });
-      expect(toolText(res)).toBe(`legacy ${v}`);
+      expect(toolText(res)).toBe(`handshake ${v}`);
     },
   );
 
@@ -241,7 +241,7 @@ describe('Lifecycle (rules 11–14)', () => {
     expect(res.json.result).toEqual({
       protocolVersion: '2025-11-25',
       capabilities: { tools: {}, resources: {} },
-      serverInfo: { name: 'legacy-fixture', version: '1.2.3', title: 'Legacy fixture' },
+      serverInfo: { name: 'handshake-fixture', version: '1.2.3', title: 'Handshake fixture' },
       instructions: 'Use the tools.',
     });
   });
@@ -278,7 +278,7 @@ describe('Lifecycle (rules 11–14)', () => {
 
   it('14: a request with no earlier initialize is served, with the version from the header', async () => {
     const res = await rpc('tools/call', { name: 'echo_context' }, { 'mcp-protocol-version': '2025-06-18' });
-    expect(toolText(res)).toBe('legacy 2025-06-18');
+    expect(toolText(res)).toBe('handshake 2025-06-18');
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AskError, createMcpServer, defineTool } from '../../packages/server/src/index.ts';
-import { modernHeaders, modernMeta, send } from '../support/rpc.ts';
+import { statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
 
 // ctx.elicit / ctx.sample / ctx.roots in 2026-07-28: the call ends with an InputRequiredResult for the first
 // question it cannot answer, and runs again from the top with the answers (asking/replay.ts).
@@ -13,8 +13,8 @@ const FORM = {
 };
 
 const server = createMcpServer({
-  info: { name: 'asking-modern', version: '1.0.0' },
-  requestStateSecret: 'asking-modern-request-state-secret',
+  info: { name: 'asking-stateless', version: '1.0.0' },
+  requestStateSecret: 'asking-stateless-request-state-secret',
   tools: [
     defineTool({
       name: 'greet_twice',
@@ -57,9 +57,9 @@ const server = createMcpServer({
 const CAPS = { elicitation: {}, sampling: {} };
 
 function call(name: string, extra: Record<string, unknown> = {}, capabilities: object = CAPS) {
-  const _meta = { ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': capabilities };
+  const _meta = { ...statelessMeta(), 'io.modelcontextprotocol/clientCapabilities': capabilities };
   return send(server, {
-    headers: modernHeaders('tools/call', name),
+    headers: statelessHeaders('tools/call', name),
     body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {}, _meta, ...extra } },
   });
 }

@@ -27,7 +27,7 @@ import { replayAsker } from '../asking/lazy.ts';
 import type { Asker } from '../asking/types.ts';
 
 /** Methods only the handshake era has. */
-const LEGACY_ONLY = new Set(['initialize', 'ping', 'logging/setLevel']);
+const HANDSHAKE_ONLY = new Set(['initialize', 'ping', 'logging/setLevel']);
 /** Results that carry cache hints (spec 2026-07-28: server/utilities/caching). */
 const CACHEABLE = new Set([
   'server/discover',
@@ -38,8 +38,8 @@ const CACHEABLE = new Set([
   'resources/read',
 ]);
 
-/** What every modern codec of one server shares. */
-interface ModernShared extends CodecOptions {
+/** What every stateless codec of one server shares. */
+interface StatelessShared extends CodecOptions {
   serverInfo: JSONObject;
   /** Set once the "state sealed with a key random to this instance" warning has been logged. */
   warnedEphemeral: boolean;
@@ -57,9 +57,9 @@ const binding = (target: InputTarget): StateBinding => ({
  * carry cache hints, a missing resource is -32602 (the revision forbids -32002), and a handler may ask the client
  * for input through an InputRequiredResult whose state travels sealed in `requestState`.
  */
-export class ModernCodec implements RevisionCodec {
-  /** The part of a modern codec that is the same for every request of a server. */
-  static shared(options: CodecOptions): ModernShared {
+export class StatelessCodec implements RevisionCodec {
+  /** The part of a stateless codec that is the same for every request of a server. */
+  static shared(options: CodecOptions): StatelessShared {
     const { name, version, title } = options.info;
     return {
       ...options,
@@ -70,11 +70,11 @@ export class ModernCodec implements RevisionCodec {
 
   constructor(
     readonly revision: Revision,
-    private readonly shared: ModernShared,
+    private readonly shared: StatelessShared,
   ) {}
 
   has(method: string): boolean {
-    return !LEGACY_ONLY.has(method);
+    return !HANDSHAKE_ONLY.has(method);
   }
 
   result(method: string, result: JSONObject): JSONObject {

@@ -9,7 +9,7 @@ import {
 } from '../../packages/server/src/index.ts';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../packages/server/src/protocol/versions.ts';
 import { serveServer, type RunningServer } from '../support/local.ts';
-import { modernHeaders, modernMeta } from '../support/rpc.ts';
+import { statelessHeaders, statelessMeta } from '../support/rpc.ts';
 
 /**
  * The rules of the 2026-07-28 revision (versioning, `server/discover`, per-request `_meta`, routing headers, cache
@@ -18,7 +18,7 @@ import { modernHeaders, modernMeta } from '../support/rpc.ts';
  */
 
 const V = '2026-07-28';
-const SERVER_INFO = { name: 'modern-fixture', version: '2.0.0' };
+const SERVER_INFO = { name: 'stateless-fixture', version: '2.0.0' };
 const b64 = (text: string) => `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
 
 const routeSchema = {
@@ -49,13 +49,13 @@ const fixtureTools = [
 
 const OPTIONS = {
   info: SERVER_INFO,
-  instructions: 'Modern fixture.',
+  instructions: 'Stateless fixture.',
   listCache: { ttlMs: 60_000, cacheScope: 'public' as const },
   tools: fixtureTools,
   resources: [
     staticResources(
-      [{ uri: 'docs://modern/readme', name: 'readme', mimeType: 'text/plain', read: () => 'hello' }],
-      [{ uriTemplate: 'docs://modern/items/{id}', name: 'item', read: ({ id }) => `item ${id}` }],
+      [{ uri: 'docs://stateless/readme', name: 'readme', mimeType: 'text/plain', read: () => 'hello' }],
+      [{ uriTemplate: 'docs://stateless/items/{id}', name: 'item', read: ({ id }) => `item ${id}` }],
     ),
   ],
   prompts: [
@@ -98,13 +98,13 @@ async function post(body: unknown, headers: Record<string, string | undefined> =
   return { status: res.status, headers: Object.fromEntries(res.headers), body: text, json };
 }
 
-/** A well-formed modern request: envelope in `_meta`, headers mirroring the body. */
-function modern(method: string, params: Record<string, unknown> = {}, id: string | number = 1) {
+/** A well-formed stateless request: envelope in `_meta`, headers mirroring the body. */
+function stateless(method: string, params: Record<string, unknown> = {}, id: string | number = 1) {
   const name = (params.name ?? params.uri) as string | undefined;
   const needsName = ['tools/call', 'resources/read', 'prompts/get'].includes(method);
   return {
-    body: { jsonrpc: '2.0', id, method, params: { ...params, _meta: modernMeta() } },
-    headers: modernHeaders(method, needsName ? name : undefined) as Record<string, string | undefined>,
+    body: { jsonrpc: '2.0', id, method, params: { ...params, _meta: statelessMeta() } },
+    headers: statelessHeaders(method, needsName ? name : undefined) as Record<string, string | undefined>,
   };
 }
 const send = (
@@ -112,7 +112,7 @@ const send = (
   params: Record<string, unknown> = {},
   headers: Record<string, string | undefined> = {},
 ) => {
-  const m = modern(method, params);
+  const m = stateless(method, params);
   return post(m.body, { ...m.headers, ...headers });
 };
 
@@ -139,14 +139,14 @@ function expectError(res: Answer, status: number, code: number, id: string | num
 }
 
 describe('era detection, per request (the body decides; a header never switches the era)', () => {
-  it('1: a request with a modern _meta claim is served statelessly in 2026-07-28', async () => {
+  it('1: a request with a stateless _meta claim is served statelessly in 2026-07-28', async () => {
     const res = await send('tools/call', { name: 'echo_context' });
     expect(res.status).toBe(200);
-    expect(res.json.result.content).toEqual([{ type: 'text', text: `modern ${V}` }]);
+    expect(res.json.result.content).toEqual([{ type: 'text', text: `stateless ${V}` }]);
     expect(res.json.result.resultType).toBe('complete');
   });
 
-  it('1: a modern claim is never switched by a legacy header: the header mismatch is refused', async () => {
+  it('1: a stateless claim is never switched by a handshake header: the header mismatch is refused', async () => {
     const res = await send('tools/list', {}, { 'mcp-protocol-version': '2025-06-18' });
     expectError(res, 400, -32020);
   });
@@ -164,7 +164,7 @@ describe('era detection, per request (the body decides; a header never switches 
   });
 
   it('3: no claim but an MCP-Protocol-Version header of 2026-07-28 is 400 -32602 naming the missing keys', async () => {
-    const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, modernHeaders('tools/list'));
+    const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, statelessHeaders('tools/list'));
     expectError(res, 400, -32602);
     expect(res.json.error.data.envelope.missing).toEqual([
       'io.modelcontextprotocol/protocolVersion',
@@ -174,26 +174,26 @@ describe('era detection, per request (the body decides; a header never switches 
 
   it('4: no claim and no header is served as the handshake era, 2025-03-26', async () => {
     const res = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo_context' } });
-    expect(res.json.result).toEqual({ content: [{ type: 'text', text: 'legacy 2025-03-26' }] });
+    expect(res.json.result).toEqual({ content: [{ type: 'text', text: 'handshake 2025-03-26' }] });
   });
 
-  it('a legacy request and a modern request hit the same endpoint back to back', async () => {
-    const legacy = await post(
+  it('a handshake request and a stateless request hit the same endpoint back to back', async () => {
+    const handshake = await post(
       { jsonrpc: '2.0', id: 'l', method: 'tools/call', params: { name: 'echo_context' } },
       { 'mcp-protocol-version': '2025-06-18' },
     );
-    const m = modern('tools/call', { name: 'echo_context' }, 'm');
-    const modernRes = await post(m.body, m.headers);
-    expect(legacy.json).toEqual({
+    const m = stateless('tools/call', { name: 'echo_context' }, 'm');
+    const statelessRes = await post(m.body, m.headers);
+    expect(handshake.json).toEqual({
       jsonrpc: '2.0',
       id: 'l',
-      result: { content: [{ type: 'text', text: 'legacy 2025-06-18' }] },
+      result: { content: [{ type: 'text', text: 'handshake 2025-06-18' }] },
     });
-    expect(modernRes.json).toEqual({
+    expect(statelessRes.json).toEqual({
       jsonrpc: '2.0',
       id: 'm',
       result: {
-        content: [{ type: 'text', text: `modern ${V}` }],
+        content: [{ type: 'text', text: `stateless ${V}` }],
         resultType: 'complete',
         _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
       },
@@ -203,14 +203,14 @@ describe('era detection, per request (the body decides; a header never switches 
 
 describe('the _meta envelope', () => {
   it('a missing clientCapabilities is 400 -32602', async () => {
-    const { body, headers } = modern('tools/list');
+    const { body, headers } = stateless('tools/list');
     delete (body.params._meta as Record<string, unknown>)['io.modelcontextprotocol/clientCapabilities'];
     expectError(await post(body, headers), 400, -32602);
   });
 
   it('an unsupported version is 400 -32022 with data.supported and data.requested', async () => {
-    const { body, headers } = modern('tools/list');
-    body.params._meta = modernMeta('2099-01-01');
+    const { body, headers } = stateless('tools/list');
+    body.params._meta = statelessMeta('2099-01-01');
     const res = await post(body, { ...headers, 'mcp-protocol-version': '2099-01-01' });
     expectError(res, 400, -32022);
     expect(res.json.error.data).toEqual({
@@ -249,13 +249,13 @@ describe('standard request headers → 400 -32020', () => {
     [
       'a missing Mcp-Name on resources/read',
       'resources/read',
-      { uri: 'docs://modern/readme' },
+      { uri: 'docs://stateless/readme' },
       { 'mcp-name': undefined },
     ],
     [
       'a mismatched Mcp-Name on resources/read',
       'resources/read',
-      { uri: 'docs://modern/readme' },
+      { uri: 'docs://stateless/readme' },
       { 'mcp-name': 'docs://x' },
     ],
     ['a missing Mcp-Name on prompts/get', 'prompts/get', { name: 'greet' }, { 'mcp-name': undefined }],
@@ -275,7 +275,7 @@ describe('standard request headers → 400 -32020', () => {
   });
 
   it('header names are case-insensitive on the wire', async () => {
-    const { body } = modern('tools/call', { name: 'echo_context' });
+    const { body } = stateless('tools/call', { name: 'echo_context' });
     const bytes = JSON.stringify(body);
     const res = await new Promise<Answer>((resolve, reject) => {
       const req = httpRequest(
@@ -308,7 +308,7 @@ describe('standard request headers → 400 -32020', () => {
       req.end(bytes);
     });
     expect(res.status).toBe(200);
-    expect(res.json.result.content[0].text).toBe(`modern ${V}`);
+    expect(res.json.result.content[0].text).toBe(`stateless ${V}`);
   });
 });
 
@@ -346,7 +346,7 @@ describe('methods', () => {
       resultType: 'complete',
       supportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
       capabilities: { tools: {}, resources: {}, prompts: {} },
-      instructions: 'Modern fixture.',
+      instructions: 'Stateless fixture.',
       _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
       ttlMs: 60_000,
       cacheScope: 'public',
@@ -360,8 +360,8 @@ describe('methods', () => {
     ['prompts/list', {}],
     ['resources/list', {}],
     ['resources/templates/list', {}],
-    ['resources/read', { uri: 'docs://modern/readme' }],
-    ['resources/read', { uri: 'docs://modern/items/7' }],
+    ['resources/read', { uri: 'docs://stateless/readme' }],
+    ['resources/read', { uri: 'docs://stateless/items/7' }],
   ])(
     '%s %j is cacheable: integer ttlMs ≥ 0, a cacheScope, resultType and serverInfo',
     async (method, params) => {
@@ -398,7 +398,7 @@ describe('methods', () => {
     expect(second).toEqual(first);
   });
 
-  it.each(['docs://modern/missing', 'file:///etc/passwd'])(
+  it.each(['docs://stateless/missing', 'file:///etc/passwd'])(
     'resources/read of %s is -32602 with data.uri, never -32002, never empty contents',
     async (uri) => {
       const res = await send('resources/read', { uri });
@@ -418,7 +418,11 @@ describe('subscriptions/listen (nothing to send: acknowledge an empty filter, th
     ['an empty filter', {}],
     [
       'a filter asking for everything',
-      { toolsListChanged: true, resourcesListChanged: true, resourceSubscriptions: ['docs://modern/readme'] },
+      {
+        toolsListChanged: true,
+        resourcesListChanged: true,
+        resourceSubscriptions: ['docs://stateless/readme'],
+      },
     ],
   ])('with %s: an SSE stream of the acknowledgement, then the result', async (_name, notifications) => {
     const res = await send('subscriptions/listen', { notifications });
@@ -499,7 +503,7 @@ describe('x-mcp-header tool parameters (Mcp-Param-*)', () => {
     else expect(res.json.result.isError).toBe(true);
   });
 
-  it('a legacy request is not held to the Mcp-Param rules', async () => {
+  it('a handshake request is not held to the Mcp-Param rules', async () => {
     const res = await post({
       jsonrpc: '2.0',
       id: 1,
@@ -537,7 +541,7 @@ describe('notifications and the rest of the HTTP rules', () => {
   it.each([
     [
       'with the envelope and no headers',
-      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, _meta: modernMeta() } },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, _meta: statelessMeta() } },
       {},
     ],
     [
@@ -567,7 +571,7 @@ describe('notifications and the rest of the HTTP rules', () => {
   it.each(['GET', 'DELETE'])('%s is 405 with Allow: POST', async (method) => {
     const res = await fetch(server.url, {
       method,
-      headers: { ...modernHeaders('tools/list'), 'mcp-session-id': 's' },
+      headers: { ...statelessHeaders('tools/list'), 'mcp-session-id': 's' },
     });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');

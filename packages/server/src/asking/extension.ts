@@ -1,10 +1,8 @@
 /**
- * The entry of the asking chunk, loaded by `lazy.ts` on the first session, question or answer: sessions, the
+ * The asking extension, loaded by `lazy.ts` with `import()` on the first session, question or answer: sessions, the
  * questions and their checks, the askers of both eras, the answer desk and the rendezvous stores (about 18 KB that
- * a cold start never loads). Importing the public module here keeps what this chunk shares with the start-up graph
- * in the start-up chunk (offloader-chunk.ts says why).
+ * a cold start never loads).
  */
-import '../index.ts';
 
 export { askingMethods } from './questions.ts';
 export { replayAsker } from './replay.ts';

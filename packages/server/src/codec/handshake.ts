@@ -1,7 +1,7 @@
 import type { InputContext, InputRequired } from '../input/input-required.ts';
 import { ErrorCode, McpError, ResourceNotFoundError } from '../protocol/errors.ts';
 import type { CallToolResult, JSONObject } from '../protocol/types.ts';
-import { DEFAULT_LEGACY_VERSION, type Revision } from '../protocol/versions.ts';
+import { DEFAULT_HANDSHAKE_VERSION, type Revision } from '../protocol/versions.ts';
 import { TASKS_EXTENSION } from '../tasks/types.ts';
 import { toolErrorResult } from '../tools/result.ts';
 import type { AskSetup, InputTarget, RevisionCodec } from './codec.ts';
@@ -10,7 +10,7 @@ import type { Rendezvous } from '../asking/rendezvous.ts';
 import type { Asker } from '../asking/types.ts';
 
 /** Methods only the stateless revision has. */
-const MODERN_ONLY = new Set([
+const STATELESS_ONLY = new Set([
   'server/discover',
   'subscriptions/listen',
   // The tasks extension rides on 2026-07-28 per-request capabilities; the handshake era has no such requests.
@@ -28,14 +28,14 @@ const NO_INPUT: InputContext = Object.freeze({
  * resource, no way to ask the client for input on a stateless server, and every log message delivered (there is
  * no per-request level, and `logging/setLevel` cannot be remembered between requests).
  */
-export class LegacyCodec implements RevisionCodec {
+export class HandshakeCodec implements RevisionCodec {
   constructor(
     readonly revision: Revision,
     private readonly rendezvous?: Rendezvous,
   ) {}
 
   has(method: string): boolean {
-    return !MODERN_ONLY.has(method);
+    return !STATELESS_ONLY.has(method);
   }
 
   result(method: string, result: JSONObject): JSONObject {
@@ -51,7 +51,7 @@ export class LegacyCodec implements RevisionCodec {
 
   toolResult(result: CallToolResult): CallToolResult {
     // 2025-03-26 has no resource_link block (it arrived in 2025-06-18).
-    return this.revision.protocolVersion === DEFAULT_LEGACY_VERSION ? withLinksAsText(result) : result;
+    return this.revision.protocolVersion === DEFAULT_HANDSHAKE_VERSION ? withLinksAsText(result) : result;
   }
 
   /** No multi round-trip fields; the capabilities the client declared at `initialize`, when its session says. */

@@ -1,0 +1,83 @@
+/**
+ * How a function's code is cut into chunks, decided here once so that source code never has to: lazy loading is a
+ * plain `await import('./x.ts')` at the one place that needs it.
+ *
+ * esbuild's code splitting puts each module in a chunk by the set of entry points that reach it through static
+ * imports, and every `import()` target is an entry point of its own. Left alone, each lazily loaded module cuts the
+ * start-up code it happens to share with the handler into chunks of their own (the offloader's writer shares the
+ * limits and the output URIs, the tasks extension the tool registry, OAuth the scopes, …): nine files at start-up
+ * instead of two, and every file is a module load of its own in a cold start (about 0.2 ms each). This plugin bundles
+ * each lazily loaded module of the project as if it also imported the package faces the function's entry imports:
+ * all start-up code then has the same entry points, so it stays in one chunk beside `index.mjs`. Nothing changes at
+ * run time: the faces are loaded before any `import()` runs, and they use no top-level await, so a lazily loaded
+ * module never waits on the module that imports it.
+ */
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { buildSync, type Plugin } from 'esbuild';
+
+/** The scope of this project's packages: their faces are what the start-up chunk is built around. */
+export const PACKAGE_SCOPE = '@mcp-lambda/';
+
+/** The namespace of the stand-in modules that give a lazily loaded module its faces. */
+const LAZY = 'lazy-module';
+
+/** The package faces a function's entry imports, directly or through the project's own modules. */
+export function facesOf(entry: string, root: string): string[] {
+  const { metafile } = buildSync({
+    entryPoints: [entry],
+    absWorkingDir: root,
+    bundle: true,
+    write: false,
+    metafile: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'silent',
+  });
+  const imports = Object.values(metafile.inputs).flatMap((input) => input.imports);
+  const faces = imports.filter((item) => item.external && item.path.startsWith(PACKAGE_SCOPE));
+  return [...new Set(faces.map((item) => item.path))].sort();
+}
+
+/** The stand-in for a lazily loaded module: its exports, and (unused) the faces, so the chunks form as above. */
+function standIn(path: string, faces: readonly string[], root: string): string {
+  const target = JSON.stringify(`./${path}`);
+  const source = readFileSync(resolve(root, path), 'utf8');
+  return [
+    ...faces.map((face, i) => `import * as face${i} from ${JSON.stringify(face)};`),
+    `export * from ${target};`,
+    // `export *` leaves out a default export; name it when the module has one.
+    ...(/\bexport\s+default\b|\bas\s+default\b/.test(source) ? [`export { default } from ${target};`] : []),
+  ].join('\n');
+}
+
+/** The esbuild plugin that keeps a function's start-up code in one chunk (see the top of this file). */
+export function startupChunk(entry: string): Plugin {
+  return {
+    name: 'startup-chunk',
+    setup(build) {
+      const root = build.initialOptions.absWorkingDir ?? process.cwd();
+      const faces = facesOf(entry, root);
+      if (faces.length === 0) return;
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.kind !== 'dynamic-import' || args.pluginData === LAZY) return undefined;
+        const found = await build.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: LAZY,
+        });
+        // Only the project's own modules: a dependency's lazy loading is its own business.
+        if (found.errors.length > 0 || found.external || found.path.includes('/node_modules/'))
+          return undefined;
+        return { path: relative(root, found.path), namespace: LAZY };
+      });
+      build.onLoad({ filter: /.*/, namespace: LAZY }, (args) => ({
+        contents: standIn(args.path, faces, root),
+        resolveDir: root,
+        loader: 'js',
+      }));
+    },
+  };
+}
