@@ -1,8 +1,8 @@
 /**
- * The entry of the asking chunk, loaded by `lazy.ts` on the first session, question or answer: sessions, the
- * questions and their checks, the askers of both eras, the answer desk and the rendezvous stores (about 18 KB that
- * a cold start never loads). Importing the public module here keeps what this chunk shares with the start-up graph
- * in the start-up chunk (offloader-chunk.ts says why).
+ * The entry of the asking chunk, loaded by `lazy.ts` on the first session, question, answer or `requestState`:
+ * sessions, the request-state codec, the questions and their checks, the askers of both eras, the answer desk and
+ * the rendezvous stores (about 20 KB that a cold start never loads). Importing the public module here keeps what
+ * this chunk shares with the start-up graph in the start-up chunk (offloader-chunk.ts says why).
  */
 import '../index.ts';
 
@@ -14,6 +14,7 @@ export { memoryRendezvous as memoryRendezvousStore } from './rendezvous.ts';
 export { dynamoRendezvous as dynamoRendezvousStore } from './dynamodb-rendezvous.ts';
 export { createSessions } from '../sessions/sessions.ts';
 export { secretsManagerReader } from '../sessions/secrets-manager.ts';
+export { createRequestStateCodec } from '../input/request-state.ts';
 export {
   namedSession,
   receiveAnswer,
