@@ -117,7 +117,6 @@ async function callTool(
   const scopes = tools.scopes(name);
   if (ctx.principal && missingScopes(ctx.principal.scopes, scopes).length)
     throw new InsufficientScopeError(name, scopes);
-  const remaining = ctx.deadline === undefined ? Infinity : ctx.deadline - Date.now() - options.reserveMs;
   const args = (params.arguments ?? {}) as JSONObject;
   const target: InputTarget = {
     kind: 'tool',
@@ -127,6 +126,8 @@ async function callTool(
     ...callerKey(ctx),
   };
   const input = await ctx.codec.input(params, target, ctx);
+  // Measured once the state is open: reading its keys (first use in a container) takes part of the invocation.
+  const remaining = ctx.deadline === undefined ? Infinity : ctx.deadline - Date.now() - options.reserveMs;
   const callCtx = toolContext(options, params, ctx, { target, input }, onStored);
   // A client that closes its response stream cancels the request (spec: Streamable HTTP), and so the tool.
   const cancel: CallOptions = ctx.signal
