@@ -202,4 +202,18 @@ describe('requestState keyed by the session keys', () => {
     const token = await states.seal('s', binding, { log });
     expect(await states.open(token, binding, { log })).toBe('s');
   });
+
+  it('stops waiting for a secret store that does not answer a margin before the deadline, whatever the store does', async () => {
+    const states = createRequestStateCodec({
+      sessionKeys: () => new Promise<string>(() => {}),
+      ttlMs: 60_000,
+    });
+    const started = Date.now();
+    const error = await rejection(
+      states.seal('s', binding, { log: silentLogger, deadline: started + 1_300 }),
+    );
+    expect(error.code).toBe(ErrorCode.InternalError);
+    // The answer margin (1 s) before the deadline: time left to answer.
+    expect(Date.now()).toBeLessThan(started + 1_300);
+  });
 });

@@ -1,5 +1,5 @@
 import { nodeCrypto } from '../crypto.ts';
-import { deadlineSignal } from '../deadline.ts';
+import { deadlineSignal, untilAborted } from '../deadline.ts';
 import { errorFields, type Logger } from '../log.ts';
 import { ErrorCode, InvalidParamsError, McpError } from '../protocol/errors.ts';
 import { canonicalJson } from '../protocol/json.ts';
@@ -105,7 +105,8 @@ async function ringFor(
   if (kept) return kept;
   const signal = deadlineSignal(scope.deadline) ?? AbortSignal.timeout(KEY_READ_MS);
   try {
-    return await (fresh ? keys.reload(signal) : keys.ring(signal));
+    // Stop waiting at the deadline even if a store ignores the signal: the client still gets an answer.
+    return await untilAborted(fresh ? keys.reload(signal) : keys.ring(signal), signal);
   } catch (error) {
     scope.log.error('request state keys cannot be read', { error: errorFields(error) });
     throw keysUnavailable(what);
