@@ -344,6 +344,11 @@ describe('the deployed bundles', () => {
         expect(inputsOf(startup).filter((input) => tasks.test(input))).toEqual([]);
         expect(lazy.some((input) => tasks.test(input))).toBe(true);
         expect(startup.length).toBeLessThanOrEqual(4);
+        // Sealing and opening requestState, and reading its keys, load with the asking chunk on the first state
+        // (packages/server/src/asking/lazy.ts): a cold start pays for neither.
+        const sealing = /src\/(input\/request-state|sessions\/session-keys)\.ts$/;
+        expect(inputsOf(startup).filter((input) => sealing.test(input))).toEqual([]);
+        expect(lazy.filter((input) => sealing.test(input))).toHaveLength(2);
       }
       const bytesOf = (outputs: string[]) => outputs.reduce((n, out) => n + metafile.outputs[out]!.bytes, 0);
       console.info(
