@@ -101,8 +101,10 @@ const authenticator =
 
 // Asking the client mid-call (docs/asking.md). Handshake-era sessions carry what each client declared at initialize,
 // sealed with MCP_SESSION_SECRET (npm start generates one) or the Secrets Manager secret the stack creates, read on
-// the first request that needs it. Questions wait for their answers in the rendezvous table the stack creates with
-// the streaming API (MCP_ASK_TABLE), else in this process's memory (one instance: npm start).
+// the first request that needs it. The same keys seal 2026-07-28 requestState (each through a derivation of its own),
+// so any instance opens the retry of an inputRequired exchange; MCP_REQUEST_STATE_SECRET overrides them. Questions
+// wait for their answers in the rendezvous table the stack creates with the streaming API (MCP_ASK_TABLE), else in
+// this process's memory (one instance: npm start).
 const { sessions: sessionConfig, asking } = config;
 const sessions = sessionConfig && {
   keys: sessionConfig.secrets ?? secretsManagerKeys(sessionConfig.secretArn!, instrument),

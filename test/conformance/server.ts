@@ -19,9 +19,8 @@ export const conformanceServerOptions: McpServerOptions = {
   prompts: conformancePrompts,
   logging: true,
   completions: true,
-  requestStateSecret: 'conformance-fixture-request-state-secret',
   // Handshake-era sessions, so tools can ask mid-call behind the streaming adapter (answers wait in memory: one
-  // process serves every request here).
+  // process serves every request here). Their keys seal the 2026-07-28 requestState too, as deployed.
   sessions: { keys: ['conformance-fixture-session-key-0000000000'] },
   rendezvous: memoryRendezvous(),
   // The tasks extension, run in this process (the deployed stack runs tasks in its worker function).

@@ -351,6 +351,11 @@ describe('the deployed bundles', () => {
         expect(lazy.filter((input) => /functions\/mcp\/views\/.*\.generated\.ts$/.test(input))).toHaveLength(
           3,
         );
+        // Sealing and opening requestState, and reading its keys, load with the asking chunk on the first state
+        // (packages/server/src/asking/lazy.ts): a cold start pays for neither.
+        const sealing = /src\/(input\/request-state|sessions\/session-keys)\.ts$/;
+        expect(inputsOf(startup).filter((input) => sealing.test(input))).toEqual([]);
+        expect(lazy.filter((input) => sealing.test(input))).toHaveLength(2);
       }
       // All start-up code in one chunk beside the handler module (packages/cdk/src/startup-chunk.ts): each file is a
       // module load of its own in a cold start.

@@ -616,8 +616,8 @@ export class McpEndpoint extends Construct {
 
   /**
    * Asking the person (docs/asking.md): a session key on either API, so the MCP function knows what each
-   * handshake-era client declared; the rendezvous table only with the streaming API, the one that can ask mid-call.
-   * Each is readable by the MCP function alone.
+   * handshake-era client declared and any instance opens the `requestState` of a 2026-07-28 retry; the rendezvous
+   * table only with the streaming API, the one that can ask mid-call. Each is readable by the MCP function alone.
    */
   private wireAsking(
     props: McpEndpointProps,
@@ -625,6 +625,7 @@ export class McpEndpoint extends Construct {
     metricsNamespace: string,
   ): { sessions?: SessionSecret; rendezvous?: AskRendezvous } {
     const own = props.mcpEnvironment ?? {};
+    this.warnPlaintextKeys(own);
     const added: Record<string, string> = {};
     const wired: { sessions?: SessionSecret; rendezvous?: AskRendezvous } = {};
     if (!own.MCP_SESSION_SECRET && !own.MCP_SESSION_SECRET_ARN) {
@@ -646,6 +647,19 @@ export class McpEndpoint extends Construct {
     }
     for (const [name, value] of Object.entries(added)) this.mcpFunction.addEnvironment(name, value);
     return wired;
+  }
+
+  /** A key given in `mcpEnvironment` is written into the template as it is: say so, and what to do instead. */
+  private warnPlaintextKeys(own: Readonly<Record<string, string>>): void {
+    for (const name of ['MCP_SESSION_SECRET', 'MCP_REQUEST_STATE_SECRET'])
+      if (own[name])
+        Annotations.of(this).addWarningV2(
+          `mcp-lambda-template:plaintext-key-${name}`,
+          `mcpEnvironment sets ${name} as plain text: the value is written into the CloudFormation template and ` +
+            "shown in the functions' configuration. Leave it out: the stack then generates a Secrets Manager " +
+            'secret (MCP_SESSION_SECRET_ARN) whose keys seal session ids and requestState alike, read by the MCP ' +
+            'function alone.',
+        );
   }
 
   /**

@@ -14,10 +14,12 @@ export interface SessionSecretProps {
 }
 
 /**
- * The key that seals handshake-era session ids (`Mcp-Session-Id`, docs/asking.md): a generated Secrets Manager
- * secret the MCP function reads on first need and again every five minutes (MCP_SESSION_SECRET_ARN). Every instance
- * opens every session with it. To rotate, put a new key in front of the old one (comma-separated) and drop the old
- * one a day later; a key dropped from the secret stops working everywhere within five minutes.
+ * The keys that seal handshake-era session ids (`Mcp-Session-Id`) and the 2026-07-28 `requestState` of multi
+ * round-trip requests (docs/asking.md; each use derives keys of its own from them): a generated Secrets Manager secret
+ * the MCP function reads on first need and again every five minutes (MCP_SESSION_SECRET_ARN). Every instance opens
+ * every session, and the retry of every `inputRequired` exchange, with it. To rotate, put a new key in front of the
+ * old one (comma-separated) and drop the old one a day later; a key dropped from the secret stops working
+ * everywhere within five minutes. Its value never appears in the template.
  */
 export class SessionSecret extends Construct {
   readonly secret: secretsmanager.Secret;
@@ -25,7 +27,7 @@ export class SessionSecret extends Construct {
   constructor(scope: Construct, id: string, props: SessionSecretProps = {}) {
     super(scope, id);
     this.secret = new secretsmanager.Secret(this, 'Secret', {
-      description: 'Keys sealing the MCP session ids (newest first, comma-separated)',
+      description: 'Keys sealing the MCP session ids and requestState (newest first, comma-separated)',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
       removalPolicy: props.removalPolicy ?? DEFAULT_REMOVAL_POLICY,
     });
@@ -33,7 +35,8 @@ export class SessionSecret extends Construct {
       id: 'AwsSolutions-SMG4',
       reason:
         'Rotation means putting a new key in front of the old one and removing the old one once its sessions have ' +
-        'ended; a replacing rotation would end every session at once (clients initialize again). Done by hand.',
+        'ended; a replacing rotation would end every session (clients initialize again) and every pending ' +
+        'inputRequired exchange at once. Done by hand.',
     });
   }
 

@@ -20,7 +20,10 @@ export interface Config {
   toolTimeoutMs: number;
   pageSize: number;
   listCacheTtlMs: number;
-  /** Key sealing `requestState` of 2026-07-28 multi round-trip requests; undefined = random per instance. */
+  /**
+   * Key sealing `requestState` of 2026-07-28 multi round-trip requests (MCP_REQUEST_STATE_SECRET), an override;
+   * undefined = keys derived from the session keys, or random per instance without them.
+   */
   requestStateSecret: string | undefined;
   offload: OffloadConfig;
   tasks: TasksConfig;

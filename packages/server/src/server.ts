@@ -3,10 +3,9 @@ import { createDispatcher } from './dispatcher.ts';
 import type { ResultOffloader } from './outputs/offloader.ts';
 import type { OutputPager } from './outputs/paging/page.ts';
 import { READ_OUTPUT_TOOL, readOutputTool } from './outputs/read-tool.ts';
-import { createRequestStateCodec } from './input/request-state.ts';
 import { createTransport, type TransportOptions } from './http/transport.ts';
 import type { RendezvousStore } from './asking/rendezvous.ts';
-import { lazyDesk, lazySessions } from './asking/lazy.ts';
+import { lazyDesk, lazyRequestState, lazySessions } from './asking/lazy.ts';
 import type { SessionOptions } from './sessions/sessions.ts';
 import type { CacheHint, Implementation, ServerCapabilities } from './protocol/types.ts';
 import type { PromptDefinition } from './prompts/define.ts';
@@ -73,16 +72,18 @@ export interface McpServerOptions {
   approvals?: ApprovalOptions;
   /**
    * Key material (at least 16 bytes) sealing the `requestState` of multi round-trip requests (2026-07-28,
-   * `inputRequired`). Every instance that may serve a retry needs the same value; default: a random key per
-   * process, which suits local use and single-round tools only.
+   * `inputRequired`, `ctx.elicit`): an override. Every instance that may serve a retry needs the same keys; by
+   * default they are derived from `sessions.keys` (a key of their own from each, rotating with them), and without
+   * sessions they are random per process, which suits local use and single-round tools only.
    */
   requestStateSecret?: string | Uint8Array;
   /** How long a sealed `requestState` stays valid, in ms: the time a user has to answer. Default 15 minutes. */
   requestStateTtlMs?: number;
   /**
    * Handshake-era sessions (docs/asking.md): `initialize` answers with an `Mcp-Session-Id` sealing what the client
-   * declared, so later requests know it (and a tool can ask mid-call). Every instance needs the same keys.
-   * Default none: no session ids, and handshake-era clients cannot be asked.
+   * declared, so later requests know it (and a tool can ask mid-call). Every instance needs the same keys; they
+   * key the 2026-07-28 `requestState` too (see `requestStateSecret`). Default none: no session ids, and
+   * handshake-era clients cannot be asked.
    */
   sessions?: SessionOptions;
   /**
@@ -216,9 +217,10 @@ export function createMcpServer(options: McpServerOptions) {
         }
       : {}),
     ...(rendezvous ? { rendezvous } : {}),
-    requestState: createRequestStateCodec({
+    requestState: lazyRequestState({
       ttlMs: options.requestStateTtlMs ?? Defaults.requestStateTtlMs,
       ...(options.requestStateSecret !== undefined ? { secret: options.requestStateSecret } : {}),
+      ...(options.sessions ? { sessionKeys: options.sessions.keys } : {}),
     }),
   });
   const http: TransportOptions = { ...DEFAULT_TRANSPORT, ...options.http };

@@ -1,7 +1,7 @@
 /**
- * The asking extension, loaded by `lazy.ts` with `import()` on the first session, question or answer: sessions, the
- * questions and their checks, the askers of both eras, the answer desk and the rendezvous stores (about 18 KB that
- * a cold start never loads).
+ * The asking extension, loaded by `lazy.ts` with `import()` on the first session, question, answer or
+ * `requestState`: sessions, the request-state codec, the questions and their checks, the askers of both eras, the
+ * answer desk and the rendezvous stores (about 20 KB that a cold start never loads).
  */
 
 export { askingMethods } from './questions.ts';
@@ -12,6 +12,7 @@ export { memoryRendezvous as memoryRendezvousStore } from './rendezvous.ts';
 export { dynamoRendezvous as dynamoRendezvousStore } from './dynamodb-rendezvous.ts';
 export { createSessions } from '../sessions/sessions.ts';
 export { secretsManagerReader } from '../sessions/secrets-manager.ts';
+export { createRequestStateCodec } from '../input/request-state.ts';
 export {
   namedSession,
   receiveAnswer,

@@ -1,5 +1,7 @@
 import type { AwsClientOptions } from '../aws-client.ts';
 import type { InputContext, InputRequired } from '../input/input-required.ts';
+import type { RequestStateCodec } from '../input/request-state.ts';
+import { requestStateKeySource, type RequestStateOptions } from '../input/request-state-options.ts';
 import type { AnswerDesk } from './desk.ts';
 import type { Rendezvous } from './rendezvous.ts';
 import type { Sessions, SessionOptions } from '../sessions/sessions.ts';
@@ -75,5 +77,20 @@ export function lazySessions(options: SessionOptions): Sessions {
   return {
     issue: async (claims, principal, signal) => (await load()).issue(claims, principal, signal),
     open: async (id, principal, signal) => (await load()).open(id, principal, signal),
+  };
+}
+
+/**
+ * The `requestState` codec of a server (input/request-state.ts): its code and keys load on the first state to seal
+ * or open, so a cold start pays for neither. A secret too short is refused now, when the server is built.
+ */
+export function lazyRequestState(options: RequestStateOptions): RequestStateCodec {
+  const ephemeral = requestStateKeySource(options) === undefined;
+  let real: Promise<RequestStateCodec> | undefined;
+  const load = () => (real ??= loadAsking().then((m) => m.createRequestStateCodec(options)));
+  return {
+    ephemeral,
+    seal: async (state, binding, scope) => (await load()).seal(state, binding, scope),
+    open: async (token, binding, scope) => (await load()).open(token, binding, scope),
   };
 }

@@ -3,7 +3,7 @@ import type { Rendezvous } from '../asking/rendezvous.ts';
 import type { LiveChannel } from '../dispatcher.ts';
 import type { InputContext, InputRequired } from '../input/input-required.ts';
 import type { Session } from '../sessions/session-id.ts';
-import type { RequestStateCodec } from '../input/request-state.ts';
+import type { RequestStateCodec, StateScope } from '../input/request-state.ts';
 import type { Logger } from '../log.ts';
 import type { McpError } from '../protocol/errors.ts';
 import type { CacheHint, CallToolResult, Implementation, JSONObject, RequestId } from '../protocol/types.ts';
@@ -24,10 +24,13 @@ export interface RevisionCodec {
   resourceNotFound(uri: string): McpError;
   /** A tool result in the content types the revision knows. */
   toolResult(result: CallToolResult): CallToolResult;
-  /** What a handler learns of the multi round-trip fields of a request (empty where the revision has none). */
-  input(params: JSONObject, target: InputTarget): InputContext;
-  /** The answer to a handler that needs input from the client. */
-  askForInput(request: InputRequired, target: InputTarget, log: Logger): JSONObject;
+  /**
+   * What a handler learns of the multi round-trip fields of a request (empty where the revision has none); opening
+   * a `requestState` may read its keys, within the request's deadline (`scope`).
+   */
+  input(params: JSONObject, target: InputTarget, scope: StateScope): Promise<InputContext>;
+  /** The answer to a handler that needs input from the client; sealing its state may read keys, as `input` may. */
+  askForInput(request: InputRequired, target: InputTarget, scope: StateScope): Promise<JSONObject>;
   /** Lowest severity (index in LOGGING_LEVELS) of log notifications this request receives; -1 for none. */
   logThreshold(meta: JSONObject): number;
   /** Whether the request declared the tasks extension, so it may be answered with a task (SEP-2663). */

@@ -55,7 +55,7 @@ export class HandshakeCodec implements RevisionCodec {
   }
 
   /** No multi round-trip fields; the capabilities the client declared at `initialize`, when its session says. */
-  input(): InputContext {
+  async input(): Promise<InputContext> {
     const declared = this.revision.clientCapabilities;
     return declared ? { ...NO_INPUT, clientCapabilities: declared } : NO_INPUT;
   }
@@ -69,7 +69,7 @@ export class HandshakeCodec implements RevisionCodec {
    * Asking needs a server-to-client request on a session, which a stateless server cannot make: a tool tells the
    * model instead (it can ask the user itself), a prompt is refused.
    */
-  askForInput(request: InputRequired, target: InputTarget): JSONObject {
+  async askForInput(request: InputRequired, target: InputTarget): Promise<JSONObject> {
     const methods = [...new Set(Object.values(request.inputRequests).map((r) => r.method))].join(', ');
     if (target.kind === 'tool') {
       return toolErrorResult(

@@ -5,8 +5,7 @@ import {
   type InputContext,
   type InputRequired,
 } from '../input/input-required.ts';
-import type { StateBinding } from '../input/request-state.ts';
-import type { Logger } from '../log.ts';
+import type { StateBinding, StateScope } from '../input/request-state.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import {
   ErrorCode,
@@ -101,30 +100,33 @@ export class StatelessCodec implements RevisionCodec {
     return result;
   }
 
-  input(params: JSONObject, target: InputTarget): InputContext {
+  async input(params: JSONObject, target: InputTarget, scope: StateScope): Promise<InputContext> {
+    const inputResponses = readInputResponses(params.inputResponses);
     return {
       clientCapabilities: this.revision.clientCapabilities ?? {},
-      inputResponses: readInputResponses(params.inputResponses),
+      inputResponses,
       requestState:
         params.requestState === undefined
           ? undefined
-          : this.shared.requestState.open(params.requestState, binding(target)),
+          : await this.shared.requestState.open(params.requestState, binding(target), scope),
     };
   }
 
-  askForInput(request: InputRequired, target: InputTarget, log: Logger): JSONObject {
+  async askForInput(request: InputRequired, target: InputTarget, scope: StateScope): Promise<JSONObject> {
     checkInputRequests(request, this.revision.clientCapabilities ?? {});
     const { requestState } = this.shared;
     if (request.state !== undefined && requestState.ephemeral && !this.shared.warnedEphemeral) {
       this.shared.warnedEphemeral = true;
-      log.warn(
-        'requestState is sealed with a key random to this instance; set requestStateSecret so that ' +
-          'any instance can serve the retry',
+      scope.log.warn(
+        'requestState is sealed with a key random to this instance; set session keys (MCP_SESSION_SECRET or ' +
+          'MCP_SESSION_SECRET_ARN) or requestStateSecret so that any instance can serve the retry',
         { method: target.method, name: target.name },
       );
     }
     const sealed =
-      request.state === undefined ? undefined : requestState.seal(request.state, binding(target));
+      request.state === undefined
+        ? undefined
+        : await requestState.seal(request.state, binding(target), scope);
     return inputRequiredResult(request, sealed);
   }
 

@@ -56,9 +56,9 @@ export function promptMethods(options: PromptMethodsOptions): MethodTable {
           requestId: ctx.requestId,
           era: revision.era,
           log: ctx.log,
-          ...ctx.codec.input(params, target),
+          ...(await ctx.codec.input(params, target, ctx)),
         });
-        if (out instanceof InputRequired) return ctx.codec.askForInput(out, target, ctx.log);
+        if (out instanceof InputRequired) return ctx.codec.askForInput(out, target, ctx);
         const result: GetPromptResult =
           typeof out === 'string'
             ? { messages: [{ role: 'user', content: { type: 'text', text: out } }] }

@@ -49,7 +49,7 @@ export async function callThroughTask(
   const accepts = ctx.codec.acceptsTasks();
   if (!accepts && support.mode === 'required') return ctx.codec.taskRequired(name);
   const prepared = await tools.prepare(name, args, callCtx, call.remainingMs, call.cancel);
-  if (prepared instanceof InputRequired) return ctx.codec.askForInput(prepared, call.target, ctx.log);
+  if (prepared instanceof InputRequired) return ctx.codec.askForInput(prepared, call.target, ctx);
   if (prepared) {
     if (refusesArguments(prepared)) call.onRefusedArguments?.();
     return ctx.codec.toolResult(prepared) as unknown as JSONObject;

@@ -1,6 +1,6 @@
 import { missingScopes } from '../auth/scopes.ts';
 import type { InputTarget } from '../codec/codec.ts';
-import { InputRequired } from '../input/input-required.ts';
+import { InputRequired, type InputContext } from '../input/input-required.ts';
 import type { ResultOffloader } from '../outputs/offloader.ts';
 import { clientText, isShortEcho } from '../protocol/client-text.ts';
 import { paginate } from '../protocol/cursor.ts';
@@ -117,7 +117,6 @@ async function callTool(
   const scopes = tools.scopes(name);
   if (ctx.principal && missingScopes(ctx.principal.scopes, scopes).length)
     throw new InsufficientScopeError(name, scopes);
-  const remaining = ctx.deadline === undefined ? Infinity : ctx.deadline - Date.now() - options.reserveMs;
   const args = (params.arguments ?? {}) as JSONObject;
   const target: InputTarget = {
     kind: 'tool',
@@ -126,7 +125,10 @@ async function callTool(
     arguments: args,
     ...callerKey(ctx),
   };
-  const callCtx = toolContext(options, params, ctx, target, onStored);
+  const input = await ctx.codec.input(params, target, ctx);
+  // Measured once the state is open: reading its keys (first use in a container) takes part of the invocation.
+  const remaining = ctx.deadline === undefined ? Infinity : ctx.deadline - Date.now() - options.reserveMs;
+  const callCtx = toolContext(options, params, ctx, { target, input }, onStored);
   // A client that closes its response stream cancels the request (spec: Streamable HTTP), and so the tool.
   const cancel: CallOptions = ctx.signal
     ? { signal: ctx.signal, cancelReason: 'the client closed the connection' }
@@ -164,7 +166,7 @@ async function callTool(
     : {};
   const result = await tools.call(name, args, callCtx, remaining, { ...cancel, ...streams });
   if (refusesArguments(result)) notes.onRefusedArguments();
-  if (result instanceof InputRequired) return ctx.codec.askForInput(result, target, ctx.log);
+  if (result instanceof InputRequired) return ctx.codec.askForInput(result, target, ctx);
   const final = offload
     ? await offloader.apply(result, { ...offload, structuredContentRequired: tools.hasOutputSchema(name) })
     : result;
@@ -185,7 +187,7 @@ function toolContext(
   options: ToolMethodsOptions,
   params: JSONObject,
   ctx: MethodContext,
-  target: InputTarget,
+  { target, input }: { target: InputTarget; input: InputContext },
   onStored: StoredBytes | undefined,
 ): CallContext {
   const meta = isJsonObject(params._meta) ? params._meta : {};
@@ -195,7 +197,6 @@ function toolContext(
     (typeof token === 'string' || typeof token === 'number') && isShortEcho(token) ? token : undefined;
   const threshold = options.capabilities.logging ? ctx.codec.logThreshold(meta) : -1;
   const { revision } = ctx.codec;
-  const input = ctx.codec.input(params, target);
   return {
     requestId: ctx.requestId,
     era: revision.era,

@@ -1,7 +1,7 @@
 import { nodeCrypto } from '../crypto.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import type { JSONObject } from '../protocol/types.ts';
-import type { SessionKeyRing, SessionKey } from './session-keys.ts';
+import type { KeyRing, SealingKey } from './session-keys.ts';
 
 /**
  * Handshake-era sessions without server state: the `Mcp-Session-Id` that `initialize` issues is what the client
@@ -83,7 +83,7 @@ function keptClientInfo(info: JSONObject | undefined): JSONObject | undefined {
 
 /** Seals the claims of a new session with the ring's newest key; `principal` binds it to the caller. */
 export function sealSession(
-  ring: SessionKeyRing,
+  ring: KeyRing,
   claims: SessionClaims,
   expiresAt: number,
   principal?: string,
@@ -117,7 +117,7 @@ export function sessionKeyId(id: string): Buffer | undefined {
 
 /** Opens an id with the key it names; undefined for anything that is not a live session of this caller. */
 export function openSession(
-  key: SessionKey | undefined,
+  key: SealingKey | undefined,
   id: string,
   now: number,
   principal?: string,
