@@ -137,7 +137,7 @@ async function buffered(
 ): Promise<Answer> {
   const result = await create(server.handle, log)(event as never, context());
   return {
-    status: result.statusCode,
+    status: result.statusCode ?? 0,
     headers: result.headers as Record<string, string>,
     body: String(result.body),
   };
