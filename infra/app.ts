@@ -1,18 +1,34 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { applyAuthDefault, readSettings } from './context.ts';
+import { applyAuthDefault, ContextError, readSettings } from './context.ts';
 import { tools } from '../functions/mcp/tools/index.ts';
 import { McpStack } from './stack.ts';
 
+/**
+ * A wrong setting, not a bug: a context value the app cannot read, or props a construct refuses (its plain `Error`
+ * or the CDK's validation error, each naming the construct and the setting). A bug (TypeError, …) is not one.
+ */
+function isSettingProblem(error: unknown): error is Error {
+  if (error instanceof ContextError) return true;
+  return error instanceof Error && (error.constructor === Error || error.name === 'ValidationError');
+}
+
 // Entry point of `cdk synth` / `cdk deploy` (cdk.json "app"): settings come from CDK context, see infra/README.md.
 const app = new App();
-const settings = applyAuthDefault(readSettings((key) => app.node.tryGetContext(key)));
-new McpStack(app, settings.stackName, {
-  description: 'Stateless MCP server on AWS Lambda behind API Gateway (mcp-lambda-template)',
-  // The tools the MCP function serves, by name, for their dashboard rows and alarms.
-  endpoint: { ...settings.endpoint, toolNames: tools.map((tool) => tool.name) },
-  ...(settings.alarmTopicArn ? { alarmTopicArn: settings.alarmTopicArn } : {}),
-  ...(settings.alarmEmail ? { alarmEmail: settings.alarmEmail } : {}),
-});
+try {
+  const settings = applyAuthDefault(readSettings((key) => app.node.tryGetContext(key)));
+  new McpStack(app, settings.stackName, {
+    description: 'Stateless MCP server on AWS Lambda behind API Gateway (mcp-lambda-template)',
+    // The tools the MCP function serves, by name, for their dashboard rows and alarms.
+    endpoint: { ...settings.endpoint, toolNames: tools.map((tool) => tool.name) },
+    ...(settings.alarmTopicArn ? { alarmTopicArn: settings.alarmTopicArn } : {}),
+    ...(settings.alarmEmail ? { alarmEmail: settings.alarmEmail } : {}),
+  });
+} catch (error) {
+  if (!isSettingProblem(error)) throw error;
+  // One line saying what to change, as `npm start` does; the CDK CLI then adds its own "exited with error 1".
+  console.error(`cdk: ${error.message}`);
+  process.exit(1);
+}
 // Every synth runs the AWS Solutions checks; a finding without a written suppression fails the synth.
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

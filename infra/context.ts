@@ -70,8 +70,13 @@ const OAUTH_KEYS = CONTEXT_KEYS.filter((key) => key.startsWith('auth') && key !=
 
 export type ContextKey = (typeof CONTEXT_KEYS)[number];
 
+/** A context value the app cannot use: the user's to fix, so `infra/app.ts` prints its message alone. */
+export class ContextError extends Error {
+  override name = 'ContextError';
+}
+
 function fail(key: ContextKey, expected: string, value: unknown): never {
-  throw new Error(`Context "${key}" must be ${expected} (got ${JSON.stringify(value)})`);
+  throw new ContextError(`Context "${key}" must be ${expected} (got ${JSON.stringify(value)})`);
 }
 
 /**
@@ -285,7 +290,7 @@ function readDomain(
     );
   const hostedZone = hostedZoneId && zoneName ? { hostedZoneId, zoneName } : undefined;
   const problem = domainProblem({ domainName: name, certificateArn, hostedZone });
-  if (problem) throw new Error(`Context "domainName" and its settings: ${problem}`);
+  if (problem) throw new ContextError(`Context "domainName" and its settings: ${problem}`);
   return {
     name,
     ...(certificateArn ? { certificateArn } : {}),

@@ -1,7 +1,9 @@
 /**
  * `npm start`: the MCP function's very handler behind a local HTTP server on 127.0.0.1, configured through the same
- * environment variables as in Lambda, with local-friendly defaults (loopback Host and Origin allow-lists). The port
- * is taken first; start-up problems (a busy port, an invalid setting) print one line on stderr and exit with 1.
+ * environment variables as in Lambda, with local-friendly defaults (loopback Host and Origin allow-lists), and API
+ * Gateway's CORS for those origins as the deployed API answers it. The port is taken first; start-up problems (a
+ * busy port, an invalid setting) print one line on stderr and exit with 1. Every port it listens on has a setting
+ * (settings.ts) and is printed at start-up.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
@@ -11,6 +13,7 @@ import {
   jsonLogger,
   loadConfig,
   loadLogLevel,
+  type Config,
   type StreamingEvent,
   type StreamingHandler,
 } from '@mcp-lambda/server';
@@ -25,6 +28,7 @@ import {
   type LocalLambda,
   type LocalS3,
 } from '@mcp-lambda/dev';
+import { localGatewayCors, readLocalSettings, type LocalPorts, type LocalSettings } from './settings.ts';
 
 const env = process.env;
 const log = (message: string, fields: Record<string, unknown> = {}) =>
@@ -36,32 +40,30 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-/** A port number from the environment: 0 to 65535 (0 lets the system choose). */
-function portFrom(name: string, fallback: number): number {
-  const raw = env[name];
-  const port = raw === undefined || raw === '' ? fallback : /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    fail(`${name} must be an integer from 0 to 65535 (got ${JSON.stringify(raw)})`);
-  return port;
-}
-
 const inUse = (error: unknown) => (error as { code?: string }).code === 'EADDRINUSE';
 
-const port = portFrom('PORT', Defaults.localPort);
-const s3Port = portFrom('LOCAL_S3_PORT', 0);
-// LOCAL_API picks the API the local server stands in for, as `-c api=…` does for a deployment: `http` (the default)
-// answers each request at once; `rest-streaming` streams the answer, so progress arrives while a tool runs.
-const api = env.LOCAL_API || 'http';
-if (api !== 'http' && api !== 'rest-streaming')
-  fail(`LOCAL_API must be "http" or "rest-streaming" (got ${JSON.stringify(env.LOCAL_API)})`);
-// MCP_AUTH_MODE=oauth without an issuer of your own: the authorization bridge and an embedded OpenID provider
-// serve the whole sign-in flow on this machine (docs/authorization.md), in front of the HTTP API.
-const withLocalAuthorization = env.MCP_AUTH_MODE?.trim() === 'oauth' && !env.MCP_AUTH_ISSUER?.trim();
-if (withLocalAuthorization && api !== 'http')
-  fail(
-    'LOCAL_API=rest-streaming runs without the local authorization bridge: set MCP_AUTH_ISSUER to an issuer of ' +
-      'your own, or leave MCP_AUTH_MODE unset',
-  );
+/** Runs one start-up step; a busy port or any other failure ends start-up with one line. */
+async function step<T>(run: () => Promise<T>, busy: string, what: string): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    fail(inUse(error) ? busy : `cannot start ${what}: ${(error as Error).message}`);
+  }
+}
+
+const busyPort = (
+  name: keyof LocalPorts,
+  port: number,
+  hint = 'choose another one, or 0 for any free port',
+) => `${name} ${port} on 127.0.0.1 is already in use; ${hint}`;
+
+let settings: LocalSettings;
+try {
+  settings = readLocalSettings(env);
+} catch (error) {
+  fail((error as Error).message);
+}
+const { ports, api } = settings;
 // Local defaults: only loopback names may reach the server (DNS-rebinding guard), and only local pages may call it.
 env.MCP_ALLOWED_HOSTS ??= '127.0.0.1:*,localhost:*,[::1]:*';
 env.MCP_ALLOWED_ORIGINS ??= 'http://localhost:*,http://127.0.0.1:*,http://[::1]:*';
@@ -70,38 +72,48 @@ env.MCP_ALLOWED_ORIGINS ??= 'http://localhost:*,http://127.0.0.1:*,http://[::1]:
 if (!env.MCP_SESSION_SECRET && !env.MCP_SESSION_SECRET_ARN)
   env.MCP_SESSION_SECRET = randomBytes(32).toString('base64url');
 
+/** The function's configuration; with local authorization its issuer is known only once the bridge listens. */
+function readConfig(): Config {
+  try {
+    return loadConfig(settings.localAuthorization ? { ...env, MCP_AUTH_MODE: 'none' } : env);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+}
+const config = readConfig();
+const cors = localGatewayCors(api, config, settings.localAuthorization);
+
 let localS3: LocalS3 | undefined;
 
 /**
  * Large outputs: unless OFFLOAD_BUCKET names a bucket of your own, an embedded S3-compatible server on loopback
- * keeps them in .local/s3 (git-ignored; LOCAL_S3_DIR names another folder), so resource links work offline; objects older than OFFLOAD_TTL_DAYS are
- * deleted there, as the bucket's lifecycle rule does in AWS. Set before the function reads its configuration.
+ * keeps them in .local/s3 (git-ignored; LOCAL_S3_DIR names another folder), so resource links work offline; objects
+ * older than OFFLOAD_TTL_DAYS are deleted there, as the bucket's lifecycle rule does in AWS. Set before the function
+ * reads its configuration.
  */
-async function startEmbeddedS3(ttlDays: number): Promise<void> {
+async function startEmbeddedS3(): Promise<void> {
   const directory = env.LOCAL_S3_DIR || fileURLToPath(new URL('../../.local/s3', import.meta.url));
   await mkdir(directory, { recursive: true });
-  try {
-    localS3 = await startLocalS3({
-      directory,
-      bucket: 'mcp-outputs-local',
-      port: s3Port,
-      expireAfterMs: ttlDays * 86_400_000,
-    });
-  } catch (error) {
-    fail(
-      inUse(error)
-        ? `LOCAL_S3_PORT ${s3Port} on 127.0.0.1 is already in use; choose another one, or 0 for any free port`
-        : `cannot start the local S3 server: ${(error as Error).message}`,
-    );
-  }
-  env.OFFLOAD_BUCKET = localS3.bucket;
-  env.S3_ENDPOINT = localS3.endpoint;
+  const s3 = await step(
+    () =>
+      startLocalS3({
+        directory,
+        bucket: 'mcp-outputs-local',
+        port: ports.LOCAL_S3_PORT,
+        expireAfterMs: config.offload.ttlDays * 86_400_000,
+      }),
+    busyPort('LOCAL_S3_PORT', ports.LOCAL_S3_PORT),
+    'the local S3 server',
+  );
+  localS3 = s3;
+  env.OFFLOAD_BUCKET = s3.bucket;
+  env.S3_ENDPOINT = s3.endpoint;
   env.AWS_ACCESS_KEY_ID = LOCAL_S3_CREDENTIALS.accessKeyId;
   env.AWS_SECRET_ACCESS_KEY = LOCAL_S3_CREDENTIALS.secretAccessKey;
   delete env.AWS_SESSION_TOKEN;
   env.AWS_REGION ??= 'us-east-1';
   env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-  log('local S3 listening', { endpoint: localS3.endpoint, directory });
+  log('local S3 listening', { endpoint: s3.endpoint, directory });
 }
 
 let localLambda: LocalLambda | undefined;
@@ -116,23 +128,24 @@ async function startLocalCompanion(): Promise<void> {
     (await import('../companion/handler.ts')).handler(event, context);
   // The companion's time limit, as deployed: its reads end before it, and a read of a storage that never answers is
   // told "could not be read right now" rather than running into the tool's budget.
-  localLambda = await startLocalLambda({
-    functions: { 'mcp-resources-local': companion },
-    timeoutMs: Defaults.resourcesFunctionTimeoutSeconds * 1000,
-  });
+  const lambda = await step(
+    () =>
+      startLocalLambda({
+        functions: { 'mcp-resources-local': companion },
+        port: ports.LOCAL_LAMBDA_PORT,
+        timeoutMs: Defaults.resourcesFunctionTimeoutSeconds * 1000,
+      }),
+    busyPort('LOCAL_LAMBDA_PORT', ports.LOCAL_LAMBDA_PORT),
+    'the local Lambda stand-in',
+  );
+  localLambda = lambda;
   env.RESOURCES_FUNCTION_NAME = 'mcp-resources-local';
-  env.AWS_ENDPOINT_URL_LAMBDA = localLambda.endpoint;
+  env.AWS_ENDPOINT_URL_LAMBDA = lambda.endpoint;
 }
 
-/** Checks the configuration and starts the embedded S3 and the companion when needed, before a function loads. */
+/** Starts the embedded S3 and the companion when needed, before a function loads. */
 async function prepare(): Promise<void> {
-  let ttlDays: number;
-  try {
-    ttlDays = loadConfig().offload.ttlDays;
-  } catch (error) {
-    fail((error as Error).message);
-  }
-  if (!env.OFFLOAD_BUCKET) await startEmbeddedS3(ttlDays);
+  if (!env.OFFLOAD_BUCKET) await startEmbeddedS3();
   if (!env.RESOURCES_FUNCTION_NAME) await startLocalCompanion();
 }
 
@@ -147,55 +160,81 @@ async function loadStreamingFunction(): Promise<StreamingHandler<StreamingEvent>
   await prepare();
   return (await import('../mcp/streaming.ts')).streamingHandler;
 }
-let local: { url: string; close(): Promise<void> };
-try {
-  if (withLocalAuthorization) {
-    const authorization = await startLocalAuthorization({
-      port,
-      log: jsonLogger({ serviceName: 'mcp-authorization-bridge', level: loadLogLevel(env) }),
-      mcpHandler: async ({ issuer, resource, scope }) => {
-        env.MCP_AUTH_ISSUER = issuer;
-        env.MCP_AUTH_RESOURCE = resource;
-        env.MCP_AUTH_REQUIRED_SCOPES ??= scope;
-        return loadFunction();
-      },
-    });
-    local = { url: authorization.issuer, close: authorization.close };
-    const { user } = authorization.upstream;
-    log('local authorization: sign in at the embedded provider as the development user', {
-      authorizationServer: authorization.issuer,
-      signInProvider: authorization.upstream.issuer,
-      email: user.email,
-      password: user.password,
-    });
-  } else if (api === 'rest-streaming') {
-    // The port first, so a busy one stops start-up before anything else has started; requests that arrive
-    // before the function is loaded wait for it.
+
+/** Which setting names a port that turned out busy (Node's EADDRINUSE error carries the port). */
+function busySetting(error: unknown): string {
+  const busy = (error as { port?: number }).port;
+  if (busy !== undefined && busy === ports.LOCAL_OIDC_PORT && busy !== ports.PORT)
+    return busyPort('LOCAL_OIDC_PORT', busy);
+  return busyPort('PORT', ports.PORT, 'stop that server (another npm start?) or set PORT');
+}
+
+let signInProvider: string | undefined;
+
+/** The bridge and the embedded OpenID provider in front of the function (MCP_AUTH_MODE=oauth, no issuer). */
+async function startWithLocalAuthorization(): Promise<{ url: string; close(): Promise<void> }> {
+  const authorization = await startLocalAuthorization({
+    port: ports.PORT,
+    providerPort: ports.LOCAL_OIDC_PORT,
+    ...(cors ? { cors } : {}),
+    allowLoopbackMetadata: settings.loopbackMetadata,
+    log: jsonLogger({ serviceName: 'mcp-authorization-bridge', level: loadLogLevel(env) }),
+    mcpHandler: async ({ issuer, resource, scope }) => {
+      env.MCP_AUTH_ISSUER = issuer;
+      env.MCP_AUTH_RESOURCE = resource;
+      env.MCP_AUTH_REQUIRED_SCOPES ??= scope;
+      return loadFunction();
+    },
+  });
+  const { user } = authorization.upstream;
+  signInProvider = authorization.upstream.issuer;
+  log('local authorization: sign in at the embedded provider as the development user', {
+    authorizationServer: authorization.issuer,
+    signInProvider: authorization.upstream.issuer,
+    email: user.email,
+    password: user.password,
+    state: 'in memory: registrations, sign-ins and tokens end with this process',
+    loopbackClientMetadata: settings.loopbackMetadata
+      ? 'allowed: serve the document over https, its certificate trusted through NODE_EXTRA_CA_CERTS'
+      : 'refused (BRIDGE_CIMD_ALLOW_LOOPBACK=false)',
+  });
+  return { url: authorization.issuer, close: authorization.close };
+}
+
+/**
+ * The function behind the local server. The port first, so a busy one stops start-up before anything else has
+ * started; requests that arrive before the function is loaded wait for it.
+ */
+async function startFunction(): Promise<{ url: string; close(): Promise<void> }> {
+  if (api === 'rest-streaming') {
     let loaded!: (handler: StreamingHandler<StreamingEvent>) => void;
     const ready = new Promise<StreamingHandler<StreamingEvent>>((resolve) => (loaded = resolve));
-    local = await startLocalServer({
+    const local = await startLocalServer({
       streamingHandler: async (event, stream, context) => (await ready)(event, stream, context),
-      port,
+      port: ports.PORT,
+      ...(cors ? { cors } : {}),
     });
     loaded(await loadStreamingFunction());
-  } else {
-    let loaded!: (handler: LambdaHttpHandler) => void;
-    const ready = new Promise<LambdaHttpHandler>((resolve) => (loaded = resolve));
-    local = await startLocalServer({
-      handler: async (event, context) => (await ready)(event, context),
-      port,
-    });
-    loaded(await loadFunction());
+    return local;
   }
-} catch (error) {
-  fail(
-    inUse(error)
-      ? `port ${port} on 127.0.0.1 is already in use (another npm start?); stop that server or set PORT`
-      : `cannot start: ${(error as Error).message}`,
-  );
+  let loaded!: (handler: LambdaHttpHandler) => void;
+  const ready = new Promise<LambdaHttpHandler>((resolve) => (loaded = resolve));
+  const local = await startLocalServer({
+    handler: async (event, context) => (await ready)(event, context),
+    port: ports.PORT,
+    ...(cors ? { cors } : {}),
+  });
+  loaded(await loadFunction());
+  return local;
 }
-log('listening', { url: `${local.url}/mcp`, api });
 
+let local: { url: string; close(): Promise<void> };
+try {
+  local = await (settings.localAuthorization ? startWithLocalAuthorization() : startFunction());
+} catch (error) {
+  fail(inUse(error) ? busySetting(error) : `cannot start: ${(error as Error).message}`);
+}
+// Stop handlers first: a script may send SIGTERM as soon as it reads the listening line.
 let stopping = false;
 const stop = async (signal: string) => {
   if (stopping) return;
@@ -208,3 +247,11 @@ const stop = async (signal: string) => {
 };
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));
+
+const listening = {
+  PORT: Number(new URL(local.url).port),
+  ...(localS3 ? { LOCAL_S3_PORT: Number(new URL(localS3.endpoint).port) } : {}),
+  ...(localLambda ? { LOCAL_LAMBDA_PORT: Number(new URL(localLambda.endpoint).port) } : {}),
+  ...(signInProvider ? { LOCAL_OIDC_PORT: Number(new URL(signInProvider).port) } : {}),
+};
+log('listening', { url: `${local.url}/mcp`, api, ports: listening });

@@ -28,6 +28,7 @@ import type { ChildRuntime } from './probe.ts';
 import type { BenchResults, BenchSettings } from './results.ts';
 import { evaluateTargets } from './targets.ts';
 import { measureViews } from './views.ts';
+import { runLine, USAGE, USAGE_HINT } from './usage.ts';
 import { measureWarm } from './warm.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -35,22 +36,6 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OUT_DIR = join(ROOT, '.local', 'bench');
 /** The NODE_OPTIONS the stack gives the functions at the default log level, applied to every server alike. */
 const FUNCTION_FLAGS = (nodeOptionsFor(Defaults.logLevel) ?? '').split(/\s+/).filter(Boolean);
-
-const USAGE = `Usage: npm run bench -- [options]
-
-  --quick            a short smoke run (3 cold starts, 1 s runs, 10,000 soak calls)
-  --runs N           cold-start processes per server                  (default 11)
-  --warm-runs N      warm in-process runs per server                  (default 3)
-  --connections N    load-command connections for the HTTP runs       (default 16)
-  --duration S       seconds per HTTP run                             (default 4)
-  --rounds N         HTTP rounds over all servers                     (default 2)
-  --soak N           calls in the soak run, 0 to skip                 (default 100000)
-  --stream-calls N   calls per mode in the first-streamed-event run   (default 30)
-  --id-reads N       reads per kind of id in the existence timing run (default 1000)
-  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,model,existence,asks,views
-  --only LIST        run only these parts (same names)
-  --node PATH        Node binary for the functions                    (default: this Node, which must be 22+)
-  --json             print the results as JSON instead of tables`;
 
 function positiveInt(
   raw: string | undefined,
@@ -133,6 +118,7 @@ async function main(): Promise<number> {
   const node = values.node ?? lambdaNode('npm run bench');
   const runtime: ChildRuntime = { node, execArgv: FUNCTION_FLAGS };
   const progress = (message: string) => process.stderr.write(`… ${message}\n`);
+  progress(runLine(quick));
 
   const started = performance.now();
   const machine = describeMachine(node);
@@ -195,6 +181,6 @@ async function main(): Promise<number> {
 try {
   process.exitCode = await main();
 } catch (error) {
-  console.error(`bench failed: ${(error as Error).message}`);
+  console.error(`bench failed: ${(error as Error).message} (${USAGE_HINT})`);
   process.exitCode = 1;
 }

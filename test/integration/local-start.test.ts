@@ -1,63 +1,6 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-/** `npm start` as a user runs it: a child process, its output lines and its exit status. */
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
-interface Run {
-  stdout: string[];
-  stderr: string[];
-  code: number | null;
-}
-
-/**
- * Runs functions/local/main.ts with `env`. With `use`, waits for the "listening" line, hands the endpoint URL to
- * `use`, then stops the server with SIGTERM, as `kill` would.
- */
-function start(env: Record<string, string | undefined>, use?: (url: string) => Promise<void>): Promise<Run> {
-  return new Promise((done, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/main.ts'], {
-      cwd: root,
-      // The embedded S3 keeps its data in the run's temporary folder, never in the checkout's .local/s3.
-      env: {
-        ...process.env,
-        POWERTOOLS_LOG_LEVEL: undefined,
-        LOCAL_S3_DIR: mkdtempSync(join(tmpdir(), 'npm-start-s3-')),
-        ...env,
-      },
-    });
-    const run: Run = { stdout: [], stderr: [], code: null };
-    let pending = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      pending += chunk.toString('utf8');
-      const lines = pending.split('\n');
-      pending = lines.pop()!;
-      for (const line of lines) {
-        run.stdout.push(line);
-        const message = JSON.parse(line) as { message?: string; url?: string };
-        if (message.message === 'listening' && use)
-          use(message.url!).then(
-            () => child.kill('SIGTERM'),
-            (error: unknown) => {
-              child.kill('SIGKILL');
-              reject(error);
-            },
-          );
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) =>
-      run.stderr.push(...chunk.toString('utf8').split('\n').filter(Boolean)),
-    );
-    child.on('error', reject);
-    child.on('close', (code) => done({ ...run, code }));
-  });
-}
+import { start } from '../support/npm-start.ts';
 
 const ping = (url: string) =>
   fetch(url, {
@@ -79,12 +22,25 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((closed) => busy.close(() => closed())));
 
+/** A port free a moment ago (listened on, then closed), for a setting that pins one. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((ready) => probe.listen(0, '127.0.0.1', () => ready()));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((closed) => probe.close(() => closed()));
+  return port;
+}
+
+/** The `ports` of the "listening" line. */
+const listeningPorts = (run: { stdout: string[] }) =>
+  run.stdout.map((line) => JSON.parse(line)).find((line) => line.message === 'listening')?.ports;
+
 describe('npm start', () => {
   it('a busy port: one line on stderr, exit status 1, and the embedded S3 never started', async () => {
     const run = await start({ PORT: String(busyPort), OFFLOAD_BUCKET: undefined });
     expect(run.code).toBe(1);
     expect(run.stderr).toEqual([
-      expect.stringMatching(new RegExp(`^npm start: port ${busyPort} .*already in use`)),
+      expect.stringMatching(new RegExp(`^npm start: PORT ${busyPort} .*already in use`)),
     ]);
     expect(run.stdout.join('\n')).not.toMatch(/local S3 listening/);
   });
@@ -109,5 +65,67 @@ describe('npm start', () => {
     expect(quiet.stdout.filter((l) => l.includes('"message":"request"'))).toHaveLength(0);
     expect(quiet.stdout.map((l) => JSON.parse(l).message)).toEqual(['listening', 'stopping']);
     expect(quiet.code).toBe(0);
+  });
+
+  it('every port has a setting: LOCAL_LAMBDA_PORT and LOCAL_S3_PORT pin the stand-ins, and the listening line names each', async () => {
+    const [s3, lambda] = [await freePort(), await freePort()];
+    const run = await start(
+      { PORT: '0', LOCAL_S3_PORT: String(s3), LOCAL_LAMBDA_PORT: String(lambda) },
+      ping,
+    );
+    expect(run.code).toBe(0);
+    expect(listeningPorts(run)).toEqual({
+      PORT: expect.any(Number),
+      LOCAL_S3_PORT: s3,
+      LOCAL_LAMBDA_PORT: lambda,
+    });
+    expect(run.stderr).toEqual([]);
+  });
+
+  it('a busy LOCAL_LAMBDA_PORT: one line on stderr naming it, and exit status 1', async () => {
+    const run = await start({
+      PORT: '0',
+      LOCAL_LAMBDA_PORT: String(busyPort),
+      OFFLOAD_BUCKET: 'not-used-here',
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toEqual([
+      expect.stringMatching(new RegExp(`^npm start: LOCAL_LAMBDA_PORT ${busyPort} .*already in use`)),
+    ]);
+  });
+
+  it.each([
+    ['LOCAL_OIDC_PORT', 'eighty', /^npm start: LOCAL_OIDC_PORT must be an integer from 0 to 65535/],
+    ['LOCAL_LAMBDA_PORT', '70000', /^npm start: LOCAL_LAMBDA_PORT must be an integer from 0 to 65535/],
+    ['BRIDGE_CIMD_ALLOW_LOOPBACK', 'yes', /^npm start: BRIDGE_CIMD_ALLOW_LOOPBACK must be "true" or "false"/],
+  ])('an invalid %s: one line on stderr naming it, and exit status 1', async (name, value, line) => {
+    const run = await start({ PORT: '0', [name]: value });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toEqual([expect.stringMatching(line)]);
+  });
+});
+
+describe('npm start with local authorization (MCP_AUTH_MODE=oauth)', () => {
+  it('LOCAL_OIDC_PORT pins the sign-in provider; start-up says once that its state is in memory, with no warning', async () => {
+    const oidc = await freePort();
+    const run = await start(
+      { PORT: '0', MCP_AUTH_MODE: 'oauth', LOCAL_OIDC_PORT: String(oidc) },
+      async () => {},
+    );
+    expect(run.code).toBe(0);
+    expect(listeningPorts(run)).toMatchObject({ LOCAL_OIDC_PORT: oidc });
+    const signIn = run.stdout.map((line) => JSON.parse(line)).find((line) => line.signInProvider);
+    expect(signIn.signInProvider).toBe(`http://127.0.0.1:${oidc}`);
+    expect(signIn.state).toMatch(/^in memory/);
+    expect(run.stdout.join('\n').match(/in memory/g)).toHaveLength(1);
+    expect(run.stderr).toEqual([]);
+  });
+
+  it('a busy LOCAL_OIDC_PORT: one line on stderr naming it, and exit status 1', async () => {
+    const run = await start({ PORT: '0', MCP_AUTH_MODE: 'oauth', LOCAL_OIDC_PORT: String(busyPort) });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toEqual([
+      expect.stringMatching(new RegExp(`^npm start: LOCAL_OIDC_PORT ${busyPort} .*already in use`)),
+    ]);
   });
 });

@@ -15,18 +15,21 @@ function testFiles(folder = join(ROOT, 'test')): string[] {
   });
 }
 
+/** Every test script runs vitest through the runner that brings the Lambda runtime's Node.js (.nvmrc) if needed. */
+const VITEST = 'node --import tsx test/support/on-lambda-node.ts vitest run';
+
 /** The `test:<tier>` scripts and the path filters each passes to `vitest run`. */
 const tiers = Object.entries(scripts)
   .filter(([name]) => name.startsWith('test:'))
   .map(([name, command]) => {
-    const match = /^vitest run((?: test\/[\w/.-]+)+)$/.exec(command);
-    expect(match, `${name} is "vitest run" with path filters`).not.toBeNull();
-    return { name, filters: match![1]!.trim().split(' ') };
+    const match = /^(.+?)((?: test\/[\w/.-]+)+)$/.exec(command);
+    expect(match?.[1], `${name} is "${VITEST}" with path filters`).toBe(VITEST);
+    return { name, filters: match![2]!.trim().split(' ') };
   });
 
 describe('test tiers', () => {
-  it('npm test runs every test file (no filter)', () => {
-    expect(scripts.test).toBe('vitest run');
+  it('npm test runs every test file (no filter), on the Node.js of .nvmrc', () => {
+    expect(scripts.test).toBe(VITEST);
   });
 
   it('every test file runs in exactly one npm run test:<tier> script', () => {

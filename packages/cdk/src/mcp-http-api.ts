@@ -5,20 +5,11 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { Defaults, Platform } from '@mcp-lambda/server';
+import { CORS_MAX_AGE_SECONDS, Defaults, MCP_CORS_HEADERS, Platform } from '@mcp-lambda/server';
 import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from './defaults.ts';
 
 /** Request headers an MCP client sends (Streamable HTTP, all revisions); browsers need them allowed by CORS. */
-export const MCP_CORS_HEADERS = [
-  'content-type',
-  'accept',
-  'authorization',
-  'mcp-protocol-version',
-  'mcp-method',
-  'mcp-name',
-  'last-event-id',
-  'mcp-session-id',
-] as const;
+export { MCP_CORS_HEADERS };
 
 /** Properties of an {@link McpHttpApi}. */
 export interface McpHttpApiProps {
@@ -156,7 +147,7 @@ export class McpHttpApi extends Construct {
               allowHeaders: [...MCP_CORS_HEADERS, ...(props.extraCorsHeaders ?? [])],
               // A browser client must read the 401/403 challenge to find the authorization server, and its session.
               exposeHeaders: ['www-authenticate', 'mcp-session-id'],
-              maxAge: Duration.hours(1),
+              maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
             },
           }
         : {}),

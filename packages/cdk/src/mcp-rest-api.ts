@@ -4,9 +4,8 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as xray from 'aws-cdk-lib/aws-xray';
 import { Construct } from 'constructs';
-import { Defaults, Platform } from '@mcp-lambda/server';
+import { CORS_MAX_AGE_SECONDS, Defaults, MCP_CORS_HEADERS, Platform } from '@mcp-lambda/server';
 import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from './defaults.ts';
-import { MCP_CORS_HEADERS } from './mcp-http-api.ts';
 import type { ApiFirewall } from './api-firewall.ts';
 
 /** Properties of an {@link McpRestApi}. */
@@ -207,7 +206,7 @@ export class McpRestApi extends Construct {
             allowOrigins: [...origins],
             allowMethods: methods,
             allowHeaders: [...MCP_CORS_HEADERS, ...(props.extraCorsHeaders ?? [])],
-            maxAge: Duration.hours(1),
+            maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
           }
         : undefined;
     const route = (routePath: string, methods: string[]) => {

@@ -61,6 +61,7 @@ export { isProtocolError, ToolMetrics, toolMetricValues, type MetricValue } from
 export { createMcpServer, DEFAULT_TRANSPORT, type McpServer, type McpServerOptions } from './server.ts';
 export type { PrecompiledValidators, Validator } from './tools/validation.ts';
 export type { Transport, TransportOptions } from './http/transport.ts';
+export { CORS_MAX_AGE_SECONDS, isOriginAllowed, MCP_CORS_HEADERS } from './http/origin.ts';
 export {
   loadConfig,
   type AskingConfig,

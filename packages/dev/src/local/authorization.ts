@@ -10,6 +10,7 @@ import { createLambdaHandler, silentLogger, type Logger } from '@mcp-lambda/serv
 import { createLocalBridge, type AuthorizationBridge, type TokenSigner } from '@mcp-lambda/bridge';
 import { LOCAL_ADMIN_PREFIX, localAdmin } from './auth-admin.ts';
 import { startLocalServer, type LambdaHttpHandler } from './dev-server.ts';
+import type { GatewayCors } from './gateway-cors.ts';
 import { startLocalOidcProvider, type LocalOidcProvider } from './oidc-provider.ts';
 
 /** The scope the local bridge grants and the local MCP function requires. */
@@ -18,6 +19,10 @@ export const LOCAL_SCOPE = 'mcp';
 export interface LocalAuthorizationOptions {
   /** Port on 127.0.0.1; 0 lets the OS choose. */
   port: number;
+  /** Port of the embedded OpenID provider on 127.0.0.1. Default 0: the OS chooses. */
+  providerPort?: number;
+  /** API Gateway's CORS, as the HTTP API in front of the bridge and the function has it. Default: none. */
+  cors?: GatewayCors;
   /** MCP endpoint path. Default `/mcp`. */
   mcpPath?: string;
   /**
@@ -59,13 +64,21 @@ export async function startLocalAuthorization(
   const local = await startLocalServer({
     handler: (event, context) => route(event, context),
     port: options.port,
+    ...(options.cors ? { cors: options.cors } : {}),
   });
   const issuer = local.url;
   const resource = `${issuer}${options.mcpPath ?? '/mcp'}`;
-  const upstream = await startLocalOidcProvider({
-    callbackUrl: `${issuer}/oauth/callback`,
-    ...(options.password ? { password: options.password } : {}),
-  });
+  let upstream: LocalOidcProvider;
+  try {
+    upstream = await startLocalOidcProvider({
+      callbackUrl: `${issuer}/oauth/callback`,
+      ...(options.providerPort !== undefined ? { port: options.providerPort } : {}),
+      ...(options.password ? { password: options.password } : {}),
+    });
+  } catch (error) {
+    await local.close();
+    throw error;
+  }
   const { bridge, signer, signOut } = await createLocalBridge({
     issuer,
     resource,

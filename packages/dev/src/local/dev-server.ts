@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { Defaults, Platform, type StreamingEvent, type StreamingHandler } from '@mcp-lambda/server';
+import { gatewayPreflight, gatewayResponseHeaders, type GatewayCors } from './gateway-cors.ts';
 import { closeIdleConnectionsSafely } from './keep-alive.ts';
 import { toRestApiEvent } from './rest-event.ts';
 import { LocalResponseStream } from './stream-response.ts';
@@ -29,20 +30,36 @@ export type LocalServerOptions = LocalHandler & {
   host?: string;
   /** Simulated Lambda timeout in ms (drives the tool time budget). Default: the MCP function's, 28 s (streaming: 900 s). */
   timeoutMs?: number;
+  /**
+   * API Gateway's CORS for the allowed origins, as the deployed API answers preflights and sets CORS headers.
+   * Default: none (a deployment without `allowedOrigins`).
+   */
+  cors?: GatewayCors;
 };
 
 const TEXTUAL = /^(application\/(json|[\w.+-]*\+json|x-www-form-urlencoded)|text\/)/i;
 
-/** Builds the very event API Gateway (HTTP API, payload 2.0, $default stage) would deliver. */
-function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
-  // The target as sent, split at the first `?`: no URL parsing, which would read `//host/mcp` as a host.
-  const target = req.url ?? '/';
+/** The path of a request target as sent, split at the first `?`: no URL parsing (`//host/mcp` is a path). */
+function targetPath(target: string): string {
   const query = target.indexOf('?');
-  const path = query === -1 ? target : target.slice(0, query);
+  return query === -1 ? target : target.slice(0, query);
+}
+
+/** Header names in lower case, a repeated header's values joined with `,` as API Gateway joins them. */
+function joinedHeaders(req: IncomingMessage): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
+  return headers;
+}
+
+/** Builds the very event API Gateway (HTTP API, payload 2.0, $default stage) would deliver. */
+function toApiGatewayEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEventV2 {
+  const target = req.url ?? '/';
+  const query = target.indexOf('?');
+  const path = targetPath(target);
+  const headers = joinedHeaders(req);
   // Payload 2.0 delivers cookies as a list and drops the Cookie header.
   const cookies = (headers.cookie ?? '')
     .split(';')
@@ -170,13 +187,25 @@ export async function startLocalServer(
         });
         return write(res, gatewayAnswer(413, 'Request Entity Too Large'));
       }
+      const preflight = gatewayPreflight(
+        { method: req.method ?? 'GET', path: targetPath(req.url), headers: joinedHeaders(req) },
+        options.cors,
+      );
+      // A 204 carries no Content-Length (RFC 9110 §8.6).
+      if (preflight) return void res.writeHead(preflight.status, preflight.headers).end();
       if ('streamingHandler' in options) {
         const stream = new LocalResponseStream(res);
         await options.streamingHandler(toRestApiEvent(req, body), stream, lambdaContext(timeoutMs));
         if (!stream.headersSent) throw new Error('the streaming handler sent no response');
         return;
       }
-      write(res, await options.handler(toApiGatewayEvent(req, body), lambdaContext(timeoutMs)));
+      const result = await options.handler(toApiGatewayEvent(req, body), lambdaContext(timeoutMs));
+      const headers = gatewayResponseHeaders(
+        req.headers.origin,
+        (result.headers ?? {}) as Record<string, string>,
+        options.cors,
+      );
+      write(res, { ...result, headers });
     } catch {
       // What API Gateway answers when the integration fails.
       if (!res.headersSent) write(res, gatewayAnswer(500, 'Internal Server Error'));

@@ -7,8 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { closeIdleConnectionsSafely } from './keep-alive.ts';
 import { exportJWK, generateKeyPair } from 'jose';
+import { closeIdleConnectionsSafely } from './keep-alive.ts';
+import { memoryAdapter } from './oidc-memory.ts';
 
 /** The development user every local sign-in uses. */
 export const DEV_USER_EMAIL = 'dev@example.com';
@@ -84,6 +85,7 @@ async function configuration(clientId: string, clientSecret: string, callbackUrl
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const signingKey = { ...(await exportJWK(privateKey)), kid: 'local-1', alg: 'RS256', use: 'sig' };
   return {
+    adapter: memoryAdapter(),
     clients: [
       {
         client_id: clientId,
@@ -100,6 +102,8 @@ async function configuration(clientId: string, clientSecret: string, callbackUrl
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
     scopes: ['openid', 'email'],
     features: { devInteractions: { enabled: false } },
+    // Browsers reach it by navigation only and the bridge calls it from the server: no page script needs CORS.
+    clientBasedCORS: () => false,
     pkce: { required: () => true },
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx: unknown, sub: string) =>

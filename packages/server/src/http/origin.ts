@@ -4,6 +4,24 @@
  * `*` port (`http://localhost:*`, `127.0.0.1:*`), or a lone `*` meaning "any".
  */
 
+/**
+ * Request headers an MCP client sends (Streamable HTTP, all revisions): the ones a CORS preflight must allow, in
+ * API Gateway's configuration (packages/cdk) and in the local server's emulation of it alike.
+ */
+export const MCP_CORS_HEADERS = [
+  'content-type',
+  'accept',
+  'authorization',
+  'mcp-protocol-version',
+  'mcp-method',
+  'mcp-name',
+  'last-event-id',
+  'mcp-session-id',
+] as const;
+
+/** How long a browser may keep a preflight answer, in seconds (one hour, deployed and local). */
+export const CORS_MAX_AGE_SECONDS = 3600;
+
 /** A TCP port as a URL or Host header writes it: 1 to 5 digits naming 0–65535. */
 const isPort = (text: string) => /^\d{1,5}$/.test(text) && Number(text) <= 65_535;
 

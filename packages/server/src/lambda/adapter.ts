@@ -8,29 +8,37 @@ import type {
 import type { HttpRequest, HttpResponse, InvocationContext } from '../http/types.ts';
 import { withKeys, type Logger } from '../log.ts';
 import { eventBody } from './event-body.ts';
+import { objectField, textField, textListField, textMapField, translateEvent } from './event-fields.ts';
 import { fromRestEvent, toRestResult } from './rest-event.ts';
 
-/** Translates an API Gateway HTTP API (payload 2.0) event into a neutral request. */
+/**
+ * Translates an API Gateway HTTP API (payload 2.0) event into a neutral request. Each field is read with the type
+ * API Gateway gives it; any other (a direct invoke can send anything) throws a `MalformedEventError`.
+ */
 export function toHttpRequest(event: APIGatewayProxyEventV2): HttpRequest {
+  const fields = objectField(event, 'event');
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(event.headers ?? {})) {
-    if (value !== undefined) headers[name.toLowerCase()] = value;
-  }
-  const stage = event.requestContext?.stage;
-  let path = event.rawPath ?? event.requestContext?.http?.path ?? '/';
+  for (const [name, value] of Object.entries(textMapField(fields.headers, 'headers')))
+    headers[name.toLowerCase()] = value;
+  const context = objectField(fields.requestContext, 'requestContext', true);
+  const http = objectField(context?.http, 'requestContext.http', true);
+  const stage = textField(context?.stage, 'requestContext.stage');
+  let path = textField(fields.rawPath, 'rawPath') ?? textField(http?.path, 'requestContext.http.path') ?? '/';
   // Named stages prefix the path with the stage; the $default stage does not.
   if (stage && stage !== '$default') {
     if (path === `/${stage}`) path = '/';
     else if (path.startsWith(`/${stage}/`)) path = path.slice(stage.length + 1);
   }
-  const body = eventBody(event);
+  const body = eventBody(fields);
+  const query = textField(fields.rawQueryString, 'rawQueryString');
+  const cookies = textListField(fields.cookies, 'cookies');
   return {
-    method: event.requestContext?.http?.method ?? 'GET',
+    method: textField(http?.method, 'requestContext.http.method') ?? 'GET',
     path,
     headers,
     ...(body !== undefined ? { body } : {}),
-    ...(event.rawQueryString ? { query: event.rawQueryString } : {}),
-    ...(event.cookies?.length ? { cookies: event.cookies } : {}),
+    ...(query ? { query } : {}),
+    ...(cookies?.length ? { cookies } : {}),
   };
 }
 
@@ -68,9 +76,22 @@ export function createLambdaHandler(handle: NeutralHandler, log: Logger) {
     event: APIGatewayProxyEventV2,
     context: Context,
   ): Promise<APIGatewayProxyStructuredResultV2> {
-    return toLambdaResult(await handle(toHttpRequest(event), invocation(log, event, context)));
+    const ctx = invocation(log, event, context);
+    const translated = translateEvent(toHttpRequest, event, ctx.log);
+    return toLambdaResult(
+      'rejected' in translated ? translated.rejected : await handle(translated.request, ctx),
+    );
   };
 }
+
+/**
+ * The neutral request of a proxy event of either payload version: 2.0 events (HTTP APIs, function URLs) carry
+ * `rawPath`, REST API events (1.0) do not.
+ */
+export const fromProxyEvent = (event: APIGatewayProxyEventV2 | APIGatewayProxyEvent): HttpRequest =>
+  'rawPath' in objectField(event, 'event')
+    ? toHttpRequest(event as APIGatewayProxyEventV2)
+    : fromRestEvent(event as APIGatewayProxyEvent);
 
 /**
  * Wraps a neutral handler as a Lambda handler for either API Gateway proxy integration: HTTP API events (payload
@@ -83,7 +104,9 @@ export function createProxyLambdaHandler(handle: NeutralHandler, log: Logger) {
     context: Context,
   ): Promise<APIGatewayProxyStructuredResultV2 | APIGatewayProxyResult> {
     const ctx = invocation(log, event, context);
-    if ('rawPath' in event) return toLambdaResult(await handle(toHttpRequest(event), ctx));
-    return toRestResult(await handle(fromRestEvent(event), ctx));
+    const translated = translateEvent(fromProxyEvent, event, ctx.log);
+    if ('rejected' in translated) return toLambdaResult(translated.rejected);
+    const response = await handle(translated.request, ctx);
+    return 'rawPath' in event ? toLambdaResult(response) : toRestResult(response);
   };
 }

@@ -1,22 +1,26 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { HttpRequest, HttpResponse } from '../http/types.ts';
 import { eventBody } from './event-body.ts';
+import { objectField, textField, textListMapField, textMapField } from './event-fields.ts';
 
 /**
  * Translates an API Gateway REST API proxy event (payload 1.0) into a neutral request. On the API's own URL the
  * event's `path` is the resource path without the stage (`/mcp` for `https://…/prod/mcp`); behind a custom domain it
- * is the path after the base path mapping.
+ * is the path after the base path mapping. A field without the type API Gateway gives it throws a
+ * `MalformedEventError`.
  */
 export function fromRestEvent(event: APIGatewayProxyEvent): HttpRequest {
+  const fields = objectField(event, 'event');
   const headers: Record<string, string> = {};
   // Repeated headers arrive in multiValueHeaders; join them as HTTP does, after the single-value ones.
-  for (const [name, value] of Object.entries(event.headers ?? {})) {
-    if (value !== undefined && value !== null) headers[name.toLowerCase()] = value;
-  }
+  for (const [name, value] of Object.entries(textMapField(fields.headers, 'headers')))
+    headers[name.toLowerCase()] = value;
   // Repeated Cookie headers are not joined with ',' (a cookie value may hold one): each is a list of its own.
   let cookieHeaders = headers.cookie !== undefined ? [headers.cookie] : [];
-  for (const [name, values] of Object.entries(event.multiValueHeaders ?? {})) {
-    if (!values || values.length < 2) continue;
+  for (const [name, values] of Object.entries(
+    textListMapField(fields.multiValueHeaders, 'multiValueHeaders'),
+  )) {
+    if (values.length < 2) continue;
     if (name.toLowerCase() === 'cookie') cookieHeaders = values;
     else headers[name.toLowerCase()] = values.join(',');
   }
@@ -26,14 +30,18 @@ export function fromRestEvent(event: APIGatewayProxyEvent): HttpRequest {
     .map((c) => c.trim())
     .filter(Boolean);
   delete headers.cookie;
-  const body = eventBody(event);
+  const body = eventBody(fields);
   // Payload 1.0 carries the query decoded; re-encode it as the raw query string the neutral request holds.
   const query = new URLSearchParams();
-  for (const [name, values] of Object.entries(event.multiValueQueryStringParameters ?? {}))
-    for (const value of values ?? []) query.append(name, value);
+  const parameters = textListMapField(
+    fields.multiValueQueryStringParameters,
+    'multiValueQueryStringParameters',
+  );
+  for (const [name, values] of Object.entries(parameters))
+    for (const value of values) query.append(name, value);
   return {
-    method: event.httpMethod ?? 'GET',
-    path: event.path || '/',
+    method: textField(fields.httpMethod, 'httpMethod') ?? 'GET',
+    path: textField(fields.path, 'path') || '/',
     headers,
     ...(body !== undefined ? { body } : {}),
     ...(query.size ? { query: query.toString() } : {}),

@@ -1,9 +1,8 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Transport } from '../http/transport.ts';
-import type { HttpRequest } from '../http/types.ts';
 import { withKeys, type Logger } from '../log.ts';
-import { toHttpRequest } from './adapter.ts';
-import { fromRestEvent } from './rest-event.ts';
+import { fromProxyEvent } from './adapter.ts';
+import { translateEvent } from './event-fields.ts';
 import {
   lambdaStreamingRuntime,
   type LambdaResponseStream,
@@ -13,10 +12,6 @@ import {
 
 /** The events a streaming MCP function receives: REST API proxy events (payload 1.0), or function URL events (2.0). */
 export type StreamingEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2;
-
-/** Payload 2.0 events (function URLs, HTTP APIs) carry `rawPath`; REST API events do not. */
-const toRequest = (event: StreamingEvent): HttpRequest =>
-  'rawPath' in event ? toHttpRequest(event) : fromRestEvent(event);
 
 /** Writes one chunk and waits while the stream asks to (backpressure); returns at once when the stream is gone. */
 function write(stream: LambdaResponseStream, chunk: string): Promise<void> {
@@ -69,13 +64,18 @@ export function createStreamingLambdaHandler(
       typeof context.getRemainingTimeInMillis === 'function'
         ? Date.now() + context.getRemainingTimeInMillis()
         : undefined;
-    const response = await handle(toRequest(event), {
-      requestId,
-      log: withKeys(log, { requestId }),
-      platform: { event, context },
-      ...(deadline !== undefined ? { deadline } : {}),
-      streaming: { disconnected: disconnect.signal },
-    });
+    const requestLog = withKeys(log, { requestId });
+    const translated = translateEvent(fromProxyEvent, event, requestLog);
+    const response =
+      'rejected' in translated
+        ? translated.rejected
+        : await handle(translated.request, {
+            requestId,
+            log: requestLog,
+            platform: { event, context },
+            ...(deadline !== undefined ? { deadline } : {}),
+            streaming: { disconnected: disconnect.signal },
+          });
     const stream = runtime.HttpResponseStream.from(responseStream, {
       statusCode: response.status,
       headers: response.headers,

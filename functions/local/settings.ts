@@ -1,0 +1,87 @@
+/**
+ * What `npm start` reads from the environment besides the function's own configuration (README "Local
+ * development"): the ports of the server and of each embedded stand-in, the API it stands in for, and the local
+ * authorization's options. Each is checked here, so a wrong value stops start-up with one line naming it.
+ */
+import { Defaults, type Config } from '@mcp-lambda/server';
+import { metadataPaths } from '@mcp-lambda/server/auth';
+import type { GatewayCors } from '@mcp-lambda/dev';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The ports `npm start` listens on, each pinned by its setting (0: the system chooses a free one). */
+export interface LocalPorts {
+  /** PORT: the MCP endpoint (and, with local authorization, the bridge). */
+  PORT: number;
+  /** LOCAL_S3_PORT: the embedded S3-compatible server. */
+  LOCAL_S3_PORT: number;
+  /** LOCAL_LAMBDA_PORT: the Lambda Invoke stand-in through which the function reaches its companion. */
+  LOCAL_LAMBDA_PORT: number;
+  /** LOCAL_OIDC_PORT: the embedded OpenID provider (the sign-in) of local authorization. */
+  LOCAL_OIDC_PORT: number;
+}
+
+export interface LocalSettings {
+  ports: LocalPorts;
+  /** LOCAL_API: the API stood in for, as `-c api=…` picks it for a deployment. */
+  api: 'http' | 'rest-streaming';
+  /** MCP_AUTH_MODE=oauth without MCP_AUTH_ISSUER: the authorization bridge and an OpenID provider run here. */
+  localAuthorization: boolean;
+  /** BRIDGE_CIMD_ALLOW_LOOPBACK: Client ID Metadata Documents may live on loopback (locally true by default). */
+  loopbackMetadata: boolean;
+}
+
+/** A port number from the environment: 0 to 65535 (0 lets the system choose). */
+function port(env: Env, name: keyof LocalPorts, fallback: number): number {
+  const raw = env[name];
+  const value = raw === undefined || raw === '' ? fallback : /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(value) || value < 0 || value > 65535)
+    throw new Error(`${name} must be an integer from 0 to 65535 (got ${JSON.stringify(raw)})`);
+  return value;
+}
+
+/** Reads and checks the settings; throws an Error whose message is the one line to print. */
+export function readLocalSettings(env: Env): LocalSettings {
+  const ports: LocalPorts = {
+    PORT: port(env, 'PORT', Defaults.localPort),
+    LOCAL_S3_PORT: port(env, 'LOCAL_S3_PORT', 0),
+    LOCAL_LAMBDA_PORT: port(env, 'LOCAL_LAMBDA_PORT', 0),
+    LOCAL_OIDC_PORT: port(env, 'LOCAL_OIDC_PORT', 0),
+  };
+  // `http` (the default) answers each request at once; `rest-streaming` streams the answer, so progress arrives
+  // while a tool runs.
+  const api = env.LOCAL_API || 'http';
+  if (api !== 'http' && api !== 'rest-streaming')
+    throw new Error(`LOCAL_API must be "http" or "rest-streaming" (got ${JSON.stringify(env.LOCAL_API)})`);
+  const localAuthorization = env.MCP_AUTH_MODE?.trim() === 'oauth' && !env.MCP_AUTH_ISSUER?.trim();
+  if (localAuthorization && api !== 'http')
+    throw new Error(
+      'LOCAL_API=rest-streaming runs without the local authorization bridge: set MCP_AUTH_ISSUER to an issuer ' +
+        'of your own, or leave MCP_AUTH_MODE unset',
+    );
+  const loopback = env.BRIDGE_CIMD_ALLOW_LOOPBACK?.trim() || 'true';
+  if (loopback !== 'true' && loopback !== 'false')
+    throw new Error(
+      `BRIDGE_CIMD_ALLOW_LOOPBACK must be "true" or "false" (got ${JSON.stringify(env.BRIDGE_CIMD_ALLOW_LOOPBACK)})`,
+    );
+  return { ports, api, localAuthorization, loopbackMetadata: loopback === 'true' };
+}
+
+/**
+ * API Gateway's CORS as the deployed API has it for the same settings (MCP_ALLOWED_ORIGINS): on the HTTP API,
+ * preflights on every path allow POST, and GET when OAuth metadata is served; on the REST API, the MCP path allows
+ * POST, GET and DELETE and each metadata path GET. Undefined when no origin is allowed.
+ */
+export function localGatewayCors(
+  api: LocalSettings['api'],
+  config: Pick<Config, 'allowedOrigins' | 'mcpPath' | 'auth'>,
+  oauth: boolean,
+): GatewayCors | undefined {
+  const { allowedOrigins } = config;
+  if (!allowedOrigins.length) return undefined;
+  if (api === 'http') return { api, allowedOrigins, allowMethods: oauth ? ['POST', 'GET'] : ['POST'] };
+  const routes: Record<string, string[]> = { [config.mcpPath]: ['POST', 'GET', 'DELETE'] };
+  if (config.auth.mode === 'oauth')
+    for (const path of metadataPaths(config.auth.resource)) routes[path] = ['GET'];
+  return { api: 'rest', allowedOrigins, routes };
+}
