@@ -1,6 +1,6 @@
 /**
  * The API report of every package face: each name a face exports, with its kind and signature, grouped as the face
- * groups them and marked stable or experimental. `npm run api` rewrites `packages/<name>/api.md`; a test regenerates
+ * groups them and marked stable or experimental. `npm run api` rewrites each package's `api.md`; a test regenerates
  * the reports and fails when one differs, so a change of the public surface shows in the diff.
  *
  * A face groups its exports with a line comment before each group: `// ## Title (stable)` or
