@@ -1,6 +1,6 @@
 /**
  * How a function's code is cut into chunks, decided here once so that source code never has to: lazy loading is a
- * plain `await import('./x.ts')` at the one place that needs it.
+ * plain `await import()` of a relative module at the one place that needs it.
  *
  * esbuild's code splitting puts each module in a chunk by the set of entry points that reach it through static
  * imports, and every `import()` target is an entry point of its own. Left alone, each lazily loaded module cuts the
