@@ -11,13 +11,12 @@
 // ## Tools and prompts (stable)
 export {
   defineTool,
-  type StoreRequest,
   type TaskSupport,
-  type ToolContext,
   type ToolDefinition,
   type ToolReturn,
   type ToolSpec,
 } from './tools/define.ts';
+export type { StoreRequest, ToolContext } from './tools/context.ts';
 export { ToolError } from './tools/tool-error.ts';
 export { definePrompt, type PromptContext, type PromptDefinition } from './prompts/define.ts';
 
