@@ -138,12 +138,8 @@ export type { SessionOptions } from './sessions/sessions.ts';
 export type { SessionKeySource } from './sessions/session-keys.ts';
 export { secretsManagerKeys } from './asking/lazy.ts';
 export type { RendezvousStore } from './asking/rendezvous.ts';
-export {
-  dynamoRendezvous,
-  memoryRendezvous,
-  RendezvousTableAttributes,
-  type DynamoRendezvousOptions,
-} from './asking/stores.ts';
+export { dynamoRendezvous, memoryRendezvous } from './asking/stores.ts';
+export { RendezvousTableAttributes, type DynamoRendezvousOptions } from './asking/rendezvous-table.ts';
 
 // ## Tasks: the io.modelcontextprotocol/tasks extension's store and launchers (experimental)
 export type { TasksOptions } from './tasks/runtime.ts';
