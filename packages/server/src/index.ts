@@ -59,7 +59,8 @@ export { isProtocolError, ToolMetrics, toolMetricValues, type MetricValue } from
 // ## The server and its configuration (stable)
 export { createMcpServer, DEFAULT_TRANSPORT, type McpServer, type McpServerOptions } from './server.ts';
 export type { PrecompiledValidators, Validator } from './tools/validation.ts';
-export type { Transport, TransportOptions } from './http/transport.ts';
+export type { Transport } from './http/transport.ts';
+export type { TransportOptions } from './http/transport-options.ts';
 export { CORS_MAX_AGE_SECONDS, isOriginAllowed, MCP_CORS_HEADERS } from './http/origin.ts';
 export {
   loadConfig,
