@@ -114,7 +114,7 @@ export { storedOutputs, type StoredOutputsOptions } from './outputs/reader.ts';
 export { storedOutputPages, type PagerOptions } from './outputs/paging/pager.ts';
 export type { OutputPage, OutputPager, PageOutcome, PageQuery } from './outputs/paging/page.ts';
 export { READ_OUTPUT_TOOL } from './outputs/read-tool.ts';
-export { DELETE_OUTPUT_TOOL } from './outputs/delete-tool.ts';
+export { DELETE_OUTPUT_TOOL } from './outputs/delete-tool-name.ts';
 export { remoteStoredOutputs } from './outputs/companion/client.ts';
 export type { InvokeCompanion, RemoteStoredOutputsOptions } from './outputs/companion/ask.ts';
 export { createStoredReadHandler } from './outputs/companion/handler.ts';
