@@ -15,6 +15,7 @@ import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from './pro
 import type { Revision } from './protocol/versions.ts';
 import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceProvider } from './resources/provider.ts';
+import type { LiveChannel } from './live-channel.ts';
 import type { Session } from './sessions/session-id.ts';
 import { monotonicMs } from './clock.ts';
 
@@ -34,12 +35,6 @@ export interface DispatchContext {
   live?: LiveChannel;
   /** The handshake-era session the request names (what the client declared at `initialize`). */
   session?: Session;
-}
-
-/** The open end of a per-request event stream (response streaming). */
-export interface LiveChannel {
-  /** Sends a notification, or a request to the client (a mid-call question), now. */
-  send(message: JSONRPCNotification | JSONRPCRequest): void;
 }
 
 /**

@@ -11,13 +11,12 @@
 // ## Tools and prompts (stable)
 export {
   defineTool,
-  type StoreRequest,
   type TaskSupport,
-  type ToolContext,
   type ToolDefinition,
   type ToolReturn,
   type ToolSpec,
 } from './tools/define.ts';
+export type { StoreRequest, ToolContext } from './tools/context.ts';
 export { ToolError } from './tools/tool-error.ts';
 export { definePrompt, type PromptContext, type PromptDefinition } from './prompts/define.ts';
 
@@ -60,7 +59,8 @@ export { isProtocolError, ToolMetrics, toolMetricValues, type MetricValue } from
 // ## The server and its configuration (stable)
 export { createMcpServer, DEFAULT_TRANSPORT, type McpServer, type McpServerOptions } from './server.ts';
 export type { PrecompiledValidators, Validator } from './tools/validation.ts';
-export type { Transport, TransportOptions } from './http/transport.ts';
+export type { Transport } from './http/transport.ts';
+export type { TransportOptions } from './http/transport-options.ts';
 export { CORS_MAX_AGE_SECONDS, isOriginAllowed, MCP_CORS_HEADERS } from './http/origin.ts';
 export {
   loadConfig,
@@ -114,7 +114,7 @@ export { storedOutputs, type StoredOutputsOptions } from './outputs/reader.ts';
 export { storedOutputPages, type PagerOptions } from './outputs/paging/pager.ts';
 export type { OutputPage, OutputPager, PageOutcome, PageQuery } from './outputs/paging/page.ts';
 export { READ_OUTPUT_TOOL } from './outputs/read-tool.ts';
-export { DELETE_OUTPUT_TOOL } from './outputs/delete-tool.ts';
+export { DELETE_OUTPUT_TOOL } from './outputs/delete-tool-name.ts';
 export { remoteStoredOutputs } from './outputs/companion/client.ts';
 export type { InvokeCompanion, RemoteStoredOutputsOptions } from './outputs/companion/ask.ts';
 export { createStoredReadHandler } from './outputs/companion/handler.ts';
@@ -139,12 +139,8 @@ export type { SessionOptions } from './sessions/sessions.ts';
 export type { SessionKeySource } from './sessions/session-keys.ts';
 export { secretsManagerKeys } from './asking/lazy.ts';
 export type { RendezvousStore } from './asking/rendezvous.ts';
-export {
-  dynamoRendezvous,
-  memoryRendezvous,
-  RendezvousTableAttributes,
-  type DynamoRendezvousOptions,
-} from './asking/stores.ts';
+export { dynamoRendezvous, memoryRendezvous } from './asking/stores.ts';
+export { RendezvousTableAttributes, type DynamoRendezvousOptions } from './asking/rendezvous-table.ts';
 
 // ## Tasks: the io.modelcontextprotocol/tasks extension's store and launchers (experimental)
 export type { TasksOptions } from './tasks/runtime.ts';

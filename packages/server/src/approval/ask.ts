@@ -1,6 +1,6 @@
 import { inputRequired, type InputRequired } from '../input/input-required.ts';
 import { isJsonObject } from '../protocol/json.ts';
-import type { ToolContext } from '../tools/define.ts';
+import type { ToolContext } from '../tools/context.ts';
 import { UI_EXTENSION, VIEW_MIME_TYPE } from '../views/define.ts';
 import { APPROVAL_INPUT_KEY } from './define.ts';
 

@@ -1,4 +1,4 @@
-import type { ToolContext } from '../tools/define.ts';
+import type { ToolContext } from '../tools/context.ts';
 import type { ViewDefinition } from '../views/define.ts';
 
 /**

@@ -1,7 +1,8 @@
 import { nodeCrypto } from '../crypto.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import type { CallToolResult, JSONObject } from '../protocol/types.ts';
-import { type ToolContext, type ToolDefinition } from '../tools/define.ts';
+import type { ToolContext } from '../tools/context.ts';
+import type { ToolDefinition } from '../tools/define.ts';
 import { ToolError } from '../tools/tool-error.ts';
 import { approvalAnswer, approvalPath, askPerson } from './ask.ts';
 import {

@@ -1,6 +1,6 @@
 import { awsClientConfig, lazyAwsClient } from '../aws-client.ts';
 import { nodeCrypto } from '../crypto.ts';
-import { RendezvousTableAttributes, type DynamoRendezvousOptions } from './stores.ts';
+import { RendezvousTableAttributes, type DynamoRendezvousOptions } from './rendezvous-table.ts';
 import type { Answer, Refusal, RendezvousStore, Settled } from './rendezvous.ts';
 
 /** An item outlives its question by this much before the table's TTL may delete it (TTL deletes late anyway). */

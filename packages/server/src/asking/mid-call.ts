@@ -1,4 +1,4 @@
-import type { LiveChannel } from '../dispatcher.ts';
+import type { LiveChannel } from '../live-channel.ts';
 import type { InputRequest } from '../input/input-required.ts';
 import { errorFields, type Logger } from '../log.ts';
 import { clientText } from '../protocol/client-text.ts';

@@ -1,20 +1,11 @@
-import type { AwsClientOptions } from '../aws-client.ts';
 import { loadAsking } from './lazy.ts';
+import type { DynamoRendezvousOptions } from './rendezvous-table.ts';
 import type { RendezvousStore } from './rendezvous.ts';
 
 /**
  * The rendezvous stores a function creates at cold start, as stand-ins whose code (rendezvous.ts,
  * dynamodb-rendezvous.ts) loads with the asking extension on the first question or answer.
  */
-
-/** Where questions wait and how to reach the service (request timeout default 5,000 ms). */
-export interface DynamoRendezvousOptions extends AwsClientOptions {
-  /** Table with a string partition key `pk` and TTL on the number attribute `expiresAt` (the stack creates it). */
-  table: string;
-}
-
-/** Attribute names of a question item; the key schema and TTL attribute must match the table's. */
-export const RendezvousTableAttributes = { partitionKey: 'pk', ttl: 'expiresAt' } as const;
 
 /** A store made on first use. */
 function deferredStore(make: () => Promise<RendezvousStore>): RendezvousStore {

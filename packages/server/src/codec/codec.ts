@@ -1,6 +1,6 @@
 import type { Asker } from '../asking/types.ts';
 import type { Rendezvous } from '../asking/rendezvous.ts';
-import type { LiveChannel } from '../dispatcher.ts';
+import type { LiveChannel } from '../live-channel.ts';
 import type { InputContext, InputRequired } from '../input/input-required.ts';
 import type { Session } from '../sessions/session-id.ts';
 import type { RequestStateCodec, StateScope } from '../input/request-state.ts';

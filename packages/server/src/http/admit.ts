@@ -1,9 +1,10 @@
+import type { Authenticator } from '../auth/authenticator.ts';
 import type { Principal } from '../auth/principal.ts';
 import { clientText } from '../protocol/client-text.ts';
 import { acceptable, isJsonContentType, type Acceptable } from './media.ts';
 import { isHostAllowed, isOriginAllowed } from './origin.ts';
 import { authRefusal, json, refusal } from './replies.ts';
-import type { Setup } from './transport.ts';
+import type { TransportOptions } from './transport-options.ts';
 import type { HttpRequest, HttpResponse, InvocationContext } from './types.ts';
 
 /** A request that passed the HTTP checks: who calls, and what they accept. */
@@ -15,7 +16,8 @@ export interface Admitted {
 
 /** The HTTP checks, in the spec's order: a response when the request is refused, else what was admitted. */
 export async function admit(
-  { parts: { authenticator }, options }: Setup,
+  authenticator: Authenticator | undefined,
+  options: TransportOptions,
   req: HttpRequest,
   ctx: InvocationContext,
 ): Promise<HttpResponse | Admitted> {

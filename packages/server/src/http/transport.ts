@@ -18,6 +18,7 @@ import { Defaults } from '../limits.ts';
 import { liveAnswer, loggedAtEnd, LiveStream } from './live.ts';
 import { ACCEPTED, errorReply, json, sse } from './replies.ts';
 import { PRE_DISPATCH_STATUS, responseStatus } from './status.ts';
+import type { TransportOptions } from './transport-options.ts';
 import type {
   HttpRequest,
   HttpResponse,
@@ -26,20 +27,6 @@ import type {
   StreamingInvocationContext,
 } from './types.ts';
 import { monotonicMs } from '../clock.ts';
-
-/** Transport settings; see the configuration table in the README. */
-export interface TransportOptions {
-  /** The one MCP endpoint path. */
-  path: string;
-  /** Origins allowed to call (exact, `scheme://host:*`, or `*`). An absent Origin is always allowed. */
-  allowedOrigins: readonly string[];
-  /** Host header values accepted (DNS-rebinding guard for local servers); undefined = any. */
-  allowedHosts?: readonly string[];
-  /** Largest accepted body in bytes; larger → 413. */
-  maxBodyBytes: number;
-  /** While a streamed response is open, a keep-alive comment goes out this often (ms). Default 60,000. */
-  streamHeartbeatMs?: number;
-}
 
 /** What the transport sends and what the request's log line says about it. */
 interface Handled {
@@ -222,7 +209,7 @@ export function createTransport(parts: TransportParts, options: TransportOptions
     const started = monotonicMs();
     let handled: Handled;
     try {
-      const admitted = await admit(setup, req, ctx);
+      const admitted = await admit(parts.authenticator, options, req, ctx);
       handled = 'status' in admitted ? { response: admitted } : await answer(setup, req, ctx, admitted);
     } catch (error) {
       // Nothing below should throw; if something does (say, a value that cannot be serialized), the client still

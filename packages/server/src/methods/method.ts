@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
 import type { RevisionCodec } from '../codec/codec.ts';
-import type { LiveChannel } from '../dispatcher.ts';
+import type { LiveChannel } from '../live-channel.ts';
 import type { Logger } from '../log.ts';
 import type { Session } from '../sessions/session-id.ts';
 import type { JSONObject, JSONRPCNotification, JSONRPCResponse, RequestId } from '../protocol/types.ts';

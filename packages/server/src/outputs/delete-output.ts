@@ -1,8 +1,8 @@
 /** What delete_output does, loaded on its first call (`delete-tool.ts` holds only its listing). */
 import { clientText } from '../protocol/client-text.ts';
-import type { ToolContext } from '../tools/define.ts';
+import type { ToolContext } from '../tools/context.ts';
 import { ToolError } from '../tools/tool-error.ts';
-import { DELETE_OUTPUT_TOOL } from './delete-tool.ts';
+import { DELETE_OUTPUT_TOOL } from './delete-tool-name.ts';
 import type { ResultOffloader } from './offloader.ts';
 import { count, type OutputPager } from './paging/page.ts';
 

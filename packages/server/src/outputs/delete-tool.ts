@@ -1,5 +1,6 @@
 import { defineTool, type ToolDefinition } from '../tools/define.ts';
 import type { ViewDefinition } from '../views/define.ts';
+import { DELETE_OUTPUT_TOOL } from './delete-tool-name.ts';
 import type { ResultOffloader } from './offloader.ts';
 import type { OutputPager } from './paging/page.ts';
 
@@ -9,8 +10,6 @@ import type { OutputPager } from './paging/page.ts';
  * once the person approves. The server registers it when outputs are offloaded and their pages can be read
  * (`deleteOutputTool` in the server options).
  */
-
-export const DELETE_OUTPUT_TOOL = 'delete_output';
 
 export const DELETE_OUTPUT_INPUT_SCHEMA = {
   type: 'object',

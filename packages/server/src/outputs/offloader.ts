@@ -1,7 +1,7 @@
 import { errorFields } from '../log.ts';
 import type { CallToolResult, ResourceLink } from '../protocol/types.ts';
 import type { StorageWriter } from '../storage/storage.ts';
-import type { StoreRequest } from '../tools/define.ts';
+import type { StoreRequest } from '../tools/context.ts';
 import { ToolError } from '../tools/tool-error.ts';
 import { toolErrorResult } from '../tools/result.ts';
 import { layoutMetadata, partFacts } from './layout.ts';

@@ -2,7 +2,7 @@ import { askingMethods } from '../asking/lazy.ts';
 import type { Asker } from '../asking/types.ts';
 import { InputRequired } from '../input/input-required.ts';
 import type { ResourceLink } from '../protocol/types.ts';
-import type { StoreRequest, ToolContext } from './define.ts';
+import type { StoreRequest, ToolContext } from './context.ts';
 import { ToolError } from './tool-error.ts';
 import type { StreamSink } from './streamed.ts';
 import { monotonicMs } from '../clock.ts';
