@@ -4,6 +4,7 @@ import type { BridgeClient } from './client.ts';
 import type { BridgeDeps, RequestNote } from './endpoints.ts';
 import { deadlineSignal, sha256, type Params } from './http.ts';
 import { judgeRefresh, type PresentedRefresh, type RefreshVerdict } from './refresh-policy.ts';
+import { issuedByBridge, REFRESH_TOKEN, successorOf } from './refresh-token.ts';
 import { refreshedScopes } from './scopes.ts';
 import { temporarilyUnavailable, tokenFailure } from './token-errors.ts';
 import { recheckUpstream } from './upstream-session.ts';
@@ -11,16 +12,11 @@ import { recheckUpstream } from './upstream-session.ts';
 /**
  * The refresh_token grant (RFC 6749 §6, OAuth 2.1 §4.3): a retry cannot break it. Every check (family, client,
  * scope, the sign-in provider's say) runs before any write; the access token is signed before the rotation
- * commits; the rotation is one conditional write. A token's successor is derived from it with the bridge's key,
- * so a retry of the same refresh within the grace window (a lost response, a timeout, two concurrent refreshes)
- * gets the same successor instead of revoking the family; reuse outside the window still revokes it.
+ * commits; the rotation is one conditional write. A token's successor is derived from it with the bridge's key
+ * (`refresh-token.ts`), so a retry of the same refresh within the grace window (a lost response, a timeout, two
+ * concurrent refreshes) gets the same successor instead of revoking the family; reuse outside the window still
+ * revokes it, and a token the bridge never issued is refused without touching the family.
  */
-
-export const REFRESH_TOKEN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
-
-/** The one successor of a refresh token (HMAC-SHA256 under the bridge's key: unguessable without it). */
-const successorOf = (presented: string, familyId: string, deps: BridgeDeps) =>
-  `${familyId}.${deps.sealer.mac('refresh-successor', presented)}`;
 
 /** Reads the family (and its user's last sign-out) and judges the presented token; writes nothing. */
 async function judge(
@@ -82,12 +78,13 @@ export async function refreshGrant(
   const match = REFRESH_TOKEN.exec(presented);
   if (!match) return tokenFailure(note, 'invalid_grant', 'the refresh token is invalid');
   const familyId = match[1]!;
-  const next = successorOf(presented, familyId, deps);
+  const next = successorOf(deps.sealer, presented, familyId);
   const nowSeconds = deps.now();
   const facts = {
     presentedHash: sha256(presented),
     successorHash: sha256(next),
     clientHash: sha256(client.id),
+    issued: issuedByBridge(deps.sealer, presented),
     nowSeconds,
   };
   const verdict = await judge(familyId, facts, ctx, deps);

@@ -7,6 +7,7 @@ import { clientLabel, type BridgeDeps, type RequestNote } from './endpoints.ts';
 import { deadlineSignal, parseParams, randomToken, sha256, type Params } from './http.ts';
 import { BridgeLimits } from './limits.ts';
 import { refreshGrant } from './refresh.ts';
+import { firstRefreshToken } from './refresh-token.ts';
 import { resourceAccepted } from './scopes.ts';
 import type { CodeGrant } from './store.ts';
 import { tokenFailure } from './token-errors.ts';
@@ -160,7 +161,7 @@ async function issueForCode(
     return tokenFailure(note, 'invalid_grant', 'the authorization code is invalid or expired');
   if (redemption.kind === 'replayed') return replayed(redemption.familyId);
   if (!refresh) return tokenResponse(accessToken, scopes, undefined);
-  const refreshToken = `${familyId}.${randomToken()}`;
+  const refreshToken = firstRefreshToken(deps.sealer, familyId);
   const created = await deps.store.createFamily(
     {
       id: familyId,

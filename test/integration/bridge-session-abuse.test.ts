@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBridgeStack, type BridgeStack } from '../support/bridge.ts';
+import { browse, pkce } from '../support/oauth.ts';
+
+/**
+ * The abuse table of a sign-in's lifetime, over real HTTP against the local bridge and provider: each row is one way
+ * a client, another client, someone who saw a token, or an operator's timing tries to keep or end a session it
+ * should not. (The rows of the sign-in itself are in bridge-abuse.test.ts.)
+ */
+
+let stack: BridgeStack;
+let clockOffsetMs = 0;
+beforeAll(async () => {
+  stack = await startBridgeStack({ now: () => Date.now() + clockOffsetMs });
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const REDIRECT = 'http://127.0.0.1:41999/callback';
+
+async function post(path: string, form: Record<string, string>) {
+  const res = await fetch(`${stack.issuer}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+  const text = await res.text();
+  return { status: res.status, json: (text ? JSON.parse(text) : {}) as Record<string, any> };
+}
+
+async function publicClient(): Promise<string> {
+  const res = await fetch(`${stack.issuer}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_name: 'Session abuse test',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      token_endpoint_auth_method: 'none',
+    }),
+  });
+  return ((await res.json()) as { client_id: string }).client_id;
+}
+
+/** The browser leg up to the code the client receives. */
+async function obtainCode(clientId: string, challenge: string): Promise<string> {
+  const url = new URL(`${stack.issuer}/oauth/authorize`);
+  const params = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    scope: 'mcp offline_access',
+  };
+  for (const [k, v] of Object.entries(params)) url.searchParams.append(k, v);
+  const { callback } = await browse(url.href, {
+    until: REDIRECT,
+    email: stack.upstream.user.email,
+    password: stack.password,
+  });
+  return callback.searchParams.get('code')!;
+}
+
+const redeem = (clientId: string, code: string, verifier: string) =>
+  post('/oauth/token', {
+    grant_type: 'authorization_code',
+    client_id: clientId,
+    code,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT,
+  });
+
+const refreshWith = (clientId: string, refreshToken: string) =>
+  post('/oauth/token', { grant_type: 'refresh_token', client_id: clientId, refresh_token: refreshToken });
+
+/** A client with a refresh token, signed in. */
+async function signedIn() {
+  const clientId = await publicClient();
+  const { verifier, challenge } = pkce();
+  const tokens = await redeem(clientId, await obtainCode(clientId, challenge), verifier);
+  expect(tokens.status).toBe(200);
+  return { clientId, tokens: tokens.json };
+}
+
+const claimsOf = (jwt: string) =>
+  JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as Record<string, any>;
+
+describe('a family id is no key to the family', () => {
+  it("refuses a refresh token made up from an access token's sid, from any client, and the session lives on", async () => {
+    const { clientId, tokens } = await signedIn();
+    const { sid } = claimsOf(tokens.access_token);
+    expect(tokens.refresh_token.startsWith(`${sid}.`)).toBe(true);
+    const forged = `${sid}.${'A'.repeat(43)}`;
+    for (const presenter of [await publicClient(), clientId]) {
+      const res = await refreshWith(presenter, forged);
+      expect(res.json).toMatchObject({
+        error: 'invalid_grant',
+        error_description: expect.stringMatching(/invalid/),
+      });
+    }
+    expect((await refreshWith(clientId, tokens.refresh_token)).status).toBe(200);
+  });
+
+  it('still ends the family when a genuine token of it, rotated out long ago, comes back from another client', async () => {
+    const { clientId, tokens } = await signedIn();
+    const second = await refreshWith(clientId, tokens.refresh_token);
+    const third = await refreshWith(clientId, second.json.refresh_token);
+    expect(third.status).toBe(200);
+    const stolen = await refreshWith(await publicClient(), tokens.refresh_token);
+    expect(stolen.json.error_description).toMatch(/revoked/);
+    expect((await refreshWith(clientId, third.json.refresh_token)).json.error).toBe('invalid_grant');
+  });
+});
