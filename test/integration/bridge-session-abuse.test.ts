@@ -113,3 +113,29 @@ describe('a family id is no key to the family', () => {
     expect((await refreshWith(clientId, third.json.refresh_token)).json.error).toBe('invalid_grant');
   });
 });
+
+describe('a sign-out everywhere and the sign-ins around it', () => {
+  // These rows sign the development user out: they run against a stack of their own.
+  let shared: BridgeStack;
+  beforeAll(async () => {
+    shared = stack;
+    stack = await startBridgeStack({ now: () => Date.now() + clockOffsetMs });
+  });
+  afterAll(async () => {
+    await stack.close();
+    stack = shared;
+  });
+
+  it('refuses a code from a sign-in finished before the sign-out and redeemed after it', async () => {
+    const clientId = await publicClient();
+    const { verifier, challenge } = pkce();
+    const code = await obtainCode(clientId, challenge);
+    await stack.signOut('dev-user');
+    const res = await redeem(clientId, code, verifier);
+    expect(res.json).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/signed out/),
+    });
+    expect(res.json.access_token).toBeUndefined();
+  });
+});
