@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BridgeLimits } from '../../packages/bridge/src/index.ts';
 import { startBridgeStack, type BridgeStack } from '../support/bridge.ts';
 import { browse, pkce } from '../support/oauth.ts';
 
@@ -137,5 +138,24 @@ describe('a sign-out everywhere and the sign-ins around it', () => {
       error_description: expect.stringMatching(/signed out/),
     });
     expect(res.json.access_token).toBeUndefined();
+  });
+});
+
+describe('the end of a family is the end of its access', () => {
+  it('gives the last refresh before the 30 days an access token that ends with the family, not an hour later', async () => {
+    const { clientId, tokens } = await signedIn();
+    const familyEnds = claimsOf(tokens.access_token).iat + BridgeLimits.refreshTtlSeconds;
+    clockOffsetMs = (BridgeLimits.refreshTtlSeconds - 100) * 1000;
+    try {
+      for (const refreshToken of [tokens.refresh_token, tokens.refresh_token]) {
+        const last = await refreshWith(clientId, refreshToken);
+        expect(last.status).toBe(200);
+        const { exp, iat } = claimsOf(last.json.access_token);
+        expect(exp).toBeLessThanOrEqual(familyEnds + 1);
+        expect(last.json.expires_in).toBe(exp - iat);
+      }
+    } finally {
+      clockOffsetMs = 0;
+    }
   });
 });

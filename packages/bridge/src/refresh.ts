@@ -117,7 +117,7 @@ export async function refreshGrant(
     upstream = said.upstream;
   }
   const accessToken = await mintAccessToken(
-    { client, subject: verdict.family.subject, scopes, familyId },
+    { client, subject: verdict.family.subject, scopes, familyId, notAfter: verdict.family.expiresAt },
     ctx,
     deps,
   );
