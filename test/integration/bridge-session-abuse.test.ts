@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BridgeLimits } from '../../packages/bridge/src/index.ts';
 import { startBridgeStack, type BridgeStack } from '../support/bridge.ts';
 import { browse, pkce } from '../support/oauth.ts';
@@ -156,6 +156,57 @@ describe('the end of a family is the end of its access', () => {
       }
     } finally {
       clockOffsetMs = 0;
+    }
+  });
+});
+
+/**
+ * A provider that rotates its refresh tokens and refuses a used one (Cognito with rotation and no grace period,
+ * Keycloak's "revoke refresh token"), answering as `script` decides; other requests go through.
+ */
+function rotatingProvider(script: (call: number, reused: boolean) => Promise<void>) {
+  const realFetch = globalThis.fetch;
+  const used = new Set<string>();
+  let calls = 0;
+  return vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (!url.startsWith(`${stack.upstream.issuer}/token`)) return realFetch(input, init);
+    const presented = new URLSearchParams(String(init?.body)).get('refresh_token')!;
+    const reused = used.has(presented);
+    used.add(presented);
+    await script(calls++, reused);
+    const body = reused ? { error: 'invalid_grant' } : { access_token: 'a', refresh_token: `${presented}+` };
+    return Response.json(body, { status: reused ? 400 : 200 });
+  });
+}
+
+describe('the provider re-check when refreshes overlap', () => {
+  it('keeps the user signed in when a retry, sent while the provider was slow to answer the first, finds the provider token used', async () => {
+    const { clientId, tokens } = await signedIn();
+    let firstArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (firstArrived = resolve));
+    let retryArrived!: () => void;
+    const retried = new Promise<void>((resolve) => (retryArrived = resolve));
+    let first: Promise<Awaited<ReturnType<typeof refreshWith>>> | undefined;
+    const spy = rotatingProvider(async (call) => {
+      if (call === 0) {
+        firstArrived();
+        await retried;
+      } else if (call === 1) {
+        retryArrived();
+        await first;
+      }
+    });
+    try {
+      first = refreshWith(clientId, tokens.refresh_token);
+      await arrived;
+      const retry = await refreshWith(clientId, tokens.refresh_token);
+      const answered = await first;
+      expect([answered.status, retry.status]).toEqual([200, 200]);
+      expect(retry.json.refresh_token).toBe(answered.json.refresh_token);
+      expect((await refreshWith(clientId, answered.json.refresh_token)).status).toBe(200);
+    } finally {
+      spy.mockRestore();
     }
   });
 });

@@ -18,10 +18,15 @@ import { recheckUpstream } from './upstream-session.ts';
  * revokes it, and a token the bridge never issued is refused without touching the family.
  */
 
+/** What the request says about the presented token; the store says the rest. */
+type Facts = Omit<PresentedRefresh, 'signedOutAt'>;
+/** A verdict that gives tokens. */
+type Renewal = Extract<RefreshVerdict, { kind: 'rotate' | 'retry' }>;
+
 /** Reads the family (and its user's last sign-out) and judges the presented token; writes nothing. */
 async function judge(
   familyId: string,
-  presented: Omit<PresentedRefresh, 'signedOutAt'>,
+  presented: Facts,
   ctx: InvocationContext,
   deps: BridgeDeps,
 ): Promise<RefreshVerdict> {
@@ -65,6 +70,36 @@ async function refusal(
   );
 }
 
+/**
+ * The sign-in provider's say before a rotation: go on (with the provider's token to keep), or the answer that ends
+ * this request. A retry within the grace window is not asked again: the refresh it repeats asked seconds ago.
+ */
+async function providerSays(
+  verdict: Renewal,
+  facts: Facts,
+  ctx: InvocationContext,
+  deps: BridgeDeps,
+  note: RequestNote,
+): Promise<{ verdict: Renewal; upstream: string | undefined } | HttpResponse> {
+  if (verdict.kind === 'retry') return { verdict, upstream: undefined };
+  const said = await recheckUpstream(verdict.family, ctx, deps);
+  if (said.kind === 'accepted') return { verdict, upstream: said.upstream };
+  note.reason = said.reason;
+  if (said.kind === 'unavailable')
+    return temporarilyUnavailable(note, 'the sign-in provider could not be asked; try again shortly');
+  // A provider that rotates its own tokens refuses one already used, as by a refresh of this same token that was
+  // under way meanwhile (the first try of a retry sent while the provider was slow): if that one committed, this is
+  // its retry, and the provider's yes to it stands.
+  const again = await judge(verdict.family.id, facts, ctx, deps);
+  if (again.kind === 'retry') return { verdict: again, upstream: undefined };
+  await deps.store.revokeFamily(verdict.family.id, verdict.family.expiresAt, deadlineSignal(ctx));
+  return tokenFailure(
+    note,
+    'invalid_grant',
+    'the sign-in provider no longer accepts this user; sign in again',
+  );
+}
+
 /** POST /oauth/token with grant_type=refresh_token (client already authenticated, resource already checked). */
 export async function refreshGrant(
   form: Params,
@@ -97,32 +132,16 @@ export async function refreshGrant(
       'a refresh may only narrow the granted scopes; the refresh token still works',
     );
 
-  // A retry within the grace window was checked upstream seconds ago, by the refresh it repeats.
-  let upstream: string | undefined;
-  if (verdict.kind === 'rotate') {
-    const said = await recheckUpstream(verdict.family, ctx, deps);
-    if (said.kind === 'unavailable') {
-      note.reason = said.reason;
-      return temporarilyUnavailable(note, 'the sign-in provider could not be asked; try again shortly');
-    }
-    if (said.kind === 'refused') {
-      note.reason = said.reason;
-      await deps.store.revokeFamily(familyId, verdict.family.expiresAt, deadlineSignal(ctx));
-      return tokenFailure(
-        note,
-        'invalid_grant',
-        'the sign-in provider no longer accepts this user; sign in again',
-      );
-    }
-    upstream = said.upstream;
-  }
+  const go = await providerSays(verdict, facts, ctx, deps, note);
+  if ('status' in go) return go;
+  const { family } = go.verdict;
   const accessToken = await mintAccessToken(
-    { client, subject: verdict.family.subject, scopes, familyId, notAfter: verdict.family.expiresAt },
+    { client, subject: family.subject, scopes, familyId, notAfter: family.expiresAt },
     ctx,
     deps,
   );
-  if (verdict.kind === 'rotate') {
-    const rotation = { familyId, ...facts, nextHash: facts.successorHash, upstream };
+  if (go.verdict.kind === 'rotate') {
+    const rotation = { familyId, ...facts, nextHash: facts.successorHash, upstream: go.upstream };
     if (!(await deps.store.commitRotation(rotation, deadlineSignal(ctx)))) {
       // A concurrent refresh with the same token committed first (a retry: same successor), or the family ended.
       const again = await judge(familyId, facts, ctx, deps);
