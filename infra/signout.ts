@@ -28,6 +28,25 @@ async function signOutLocally(subject: string, url: string): Promise<number> {
   return body.signedOutAt;
 }
 
+/**
+ * Now by AWS's clock: the Date header of the DynamoDB endpoint the table is reached through. The bridge compares
+ * the sign-out with sign-in times it took by its own clock, and this machine's may be off by minutes or hours (a
+ * drifted laptop or container; the SDK corrects its request signing for such a skew, so the write would succeed).
+ * Behind, the sessions begun just before the sign-out would survive it; ahead, the next sign-ins would end too.
+ */
+async function awsNowSeconds(region: string | undefined): Promise<number> {
+  let endpoint = process.env.AWS_ENDPOINT_URL_DYNAMODB ?? process.env.AWS_ENDPOINT_URL;
+  if (!endpoint) {
+    const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+    const named = region ?? (await new DynamoDBClient({}).config.region());
+    endpoint = `https://dynamodb.${named}.amazonaws.com${named.startsWith('cn-') ? '.cn' : ''}`;
+  }
+  const res = await fetch(endpoint, { method: 'HEAD', signal: AbortSignal.timeout(5_000) });
+  const date = Date.parse(res.headers.get('date') ?? '');
+  if (Number.isNaN(date)) throw new Error(`${endpoint} sent no Date header to take the time from`);
+  return Math.floor(date / 1000);
+}
+
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
@@ -44,7 +63,7 @@ async function main(): Promise<number> {
     : await signOutEverywhere(
         createDynamoStore({ tableName: table!, ...(values.region ? { region: values.region } : {}) }),
         subject,
-        Math.floor(Date.now() / 1000),
+        await awsNowSeconds(values.region),
       );
   const minutes = BridgeLimits.accessTokenTtlSeconds / 60;
   console.log(

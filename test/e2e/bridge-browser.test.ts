@@ -125,11 +125,8 @@ describe.skipIf(!available)(`a real browser (${CHROMIUM})`, () => {
     expect(csp).not.toContain('script-src');
   });
 
-  it.each([
-    'https://claude.ai/api/mcp/auth_callback',
-    'https://chatgpt.com/connector_platform_oauth_redirect',
-    'http://127.0.0.1:50001/callback',
-  ])('shows the redirect origin of %s whole, on one line, at common widths', async (redirectUri) => {
+  /** The authorization URL of a fresh client registered with `redirectUri`: its consent page. */
+  async function consentUrl(redirectUri: string): Promise<string> {
     const registered = await fetch(`${stack.issuer}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -148,11 +145,20 @@ describe.skipIf(!available)(`a real browser (${CHROMIUM})`, () => {
       code_challenge: 'c'.repeat(43),
       code_challenge_method: 'S256',
     }).toString();
+    return authorize.href;
+  }
+
+  it.each([
+    'https://claude.ai/api/mcp/auth_callback',
+    'https://chatgpt.com/connector_platform_oauth_redirect',
+    'http://127.0.0.1:50001/callback',
+  ])('shows the redirect origin of %s whole, on one line, at common widths', async (redirectUri) => {
+    const url = await consentUrl(redirectUri);
     const context = await browser.newContext();
     const page = await context.newPage();
     for (const width of [320, 375, 414, 768, 1024, 1440]) {
       await page.setViewportSize({ width, height: 800 });
-      await page.goto(authorize.href);
+      await page.goto(url);
       const shown = await page.$eval('#redirect-origin', (el) => ({
         text: el.textContent,
         lines: el.getClientRects().length,
@@ -161,5 +167,30 @@ describe.skipIf(!available)(`a real browser (${CHROMIUM})`, () => {
       expect(shown, `${width}px`).toEqual({ text: new URL(redirectUri).origin, lines: 1, clipped: false });
     }
     await context.close();
+  });
+
+  it('shows a long redirect host whole at every width, its end never scrolled or clipped out of sight', async () => {
+    // A phishing registration: the page must not show "https://claude.ai.sign-in-secure-conn…" and hide the rest.
+    const redirectUri = `https://claude.ai.sign-in-secure-connector-${'x'.repeat(30)}.evil.example/cb`;
+    const page = await (await browser.newContext()).newPage();
+    for (const width of [320, 375, 414, 768, 1024, 1440]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(await consentUrl(redirectUri));
+      const shown = await page.$eval('#redirect-origin', (el) => {
+        const box = el.parentElement!;
+        const rects = [...el.getClientRects()];
+        return {
+          text: el.textContent,
+          clipped: box.scrollWidth > box.clientWidth,
+          outside: rects.some((r) => r.left < 0 || r.right > el.ownerDocument.documentElement.clientWidth),
+        };
+      });
+      expect(shown, `${width}px`).toEqual({
+        text: new URL(redirectUri).origin,
+        clipped: false,
+        outside: false,
+      });
+    }
+    await page.context().close();
   });
 });

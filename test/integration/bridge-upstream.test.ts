@@ -150,11 +150,15 @@ describe('the ID token from the upstream provider', () => {
           .sign(new TextEncoder().encode(CLIENT_SECRET)),
     ],
     ['a signature by a key the provider never published', () => signed(claims(), foreignKey)],
-    ['a kid the provider never published', () => signed(claims(), signingKey, 'unknown')],
   ])('refuses %s', async (_, make) => {
     answer = idToken(make());
     const result = await redeem();
     expect(result).toMatchObject({ ok: false, temporary: false });
+  });
+
+  it('refuses a kid the provider never published, as temporary (a key set behind a rotation looks the same)', async () => {
+    answer = idToken(signed(claims(), signingKey, 'unknown'));
+    expect(await redeem()).toMatchObject({ ok: false, temporary: true });
   });
 
   it.each<[string, () => ReturnType<typeof answer>]>([
@@ -236,6 +240,23 @@ describe('the refresh that asks the provider whether the user may go on', () => 
   it('refuses a refreshed ID token signed by a key the provider never published', async () => {
     answer = refreshed({ id_token: await signed(claims({}, ['nonce']), foreignKey) });
     expect(await refresh()).toMatchObject({ ok: false, temporary: false });
+  });
+
+  it('treats a refreshed ID token under a key id not in the key set it has as temporary: keys rotate, the user did nothing', async () => {
+    // The key set was just read (no second read within the refetch interval), then the provider rotated its key.
+    const upstream = createUpstream({
+      issuer,
+      clientId: CLIENT_ID,
+      clientSecret: CLIENT_SECRET,
+      scopes: ['openid'],
+      timeoutMs: 2_000,
+    });
+    const ask = () =>
+      upstream.refresh({ refreshToken: 'provider-refresh', subject: 'user-7' }, AbortSignal.timeout(5_000));
+    answer = refreshed({ id_token: await signed(claims({}, ['nonce'])) });
+    expect((await ask()).ok).toBe(true);
+    answer = refreshed({ id_token: await signed(claims({}, ['nonce']), signingKey, 'k2') });
+    expect(await ask()).toMatchObject({ ok: false, temporary: true });
   });
 
   it('reads invalid_grant as the provider no longer accepting the user (disabled, deleted, signed out)', async () => {

@@ -10,6 +10,7 @@ import { startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
  */
 
 const run = promisify(execFile);
+const SKEWED_CLOCK = new URL('../support/skewed-clock.mjs', import.meta.url).href;
 let dynamo: LocalDynamo;
 beforeAll(async () => {
   dynamo = await startLocalDynamo('signout-command');
@@ -18,10 +19,11 @@ afterAll(async () => {
   await dynamo?.close();
 });
 
-const signout = (args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', 'infra/signout.ts', ...args], {
+const signout = (args: string[], env: Record<string, string> = {}) =>
+  run(process.execPath, ['--import', 'tsx', '--import', SKEWED_CLOCK, 'infra/signout.ts', ...args], {
     env: {
       ...process.env,
+      ...env,
       AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
       AWS_ACCESS_KEY_ID: 'local',
       AWS_SECRET_ACCESS_KEY: 'local',
@@ -46,6 +48,24 @@ describe('npm run signout', () => {
       endpoint: dynamo.endpoint,
     }).signedOutAt('user-42', AbortSignal.timeout(5_000));
     expect(at).toBeGreaterThanOrEqual(before);
+  });
+
+  it.each([
+    ['behind', -3_600_000],
+    ['ahead', 3_600_000],
+  ])("records the time by AWS's clock when this machine's is an hour %s", async (direction, skew) => {
+    // Behind, the sessions begun in the last hour would survive; ahead, the next hour's sign-ins would end too.
+    const before = Math.floor(Date.now() / 1000);
+    const out = await signout([`user-${direction}`, '--table', dynamo.tableName], {
+      MCP_TEST_CLOCK_SKEW_MS: String(skew),
+    });
+    expect(out.code).toBe(0);
+    const at = await createDynamoStore({
+      tableName: dynamo.tableName,
+      endpoint: dynamo.endpoint,
+    }).signedOutAt(`user-${direction}`, AbortSignal.timeout(5_000));
+    expect(at).toBeGreaterThanOrEqual(before - 1);
+    expect(at).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 1);
   });
 
   it.each([

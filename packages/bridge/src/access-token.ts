@@ -7,8 +7,9 @@ import { OFFLINE_ACCESS } from './scopes.ts';
 
 /**
  * The bridge's access tokens (RFC 9068 profile): ES256, `aud` always this MCP resource, one hour
- * (`BridgeLimits.accessTokenTtlSeconds`, the longest a revoked or signed-out session keeps working), a fresh `jti`
- * each, and `sid` naming the refresh family they came with, so revoking an access token can end its family.
+ * (`BridgeLimits.accessTokenTtlSeconds`, the longest a revoked or signed-out session keeps working) and never past
+ * the end of their refresh family, a fresh `jti` each, and `sid` naming the refresh family they came with, so
+ * revoking an access token can end its family.
  */
 
 export interface AccessGrant {
@@ -17,16 +18,25 @@ export interface AccessGrant {
   scopes: readonly string[];
   /** The refresh family issued with the token, if any. */
   familyId: string | undefined;
+  /** When that family ends (epoch seconds): no token it gives outlives it. */
+  notAfter?: number;
+}
+
+/** A signed access token and how many seconds it lives (`expires_in`). */
+export interface IssuedAccess {
+  token: string;
+  expiresIn: number;
 }
 
 /** Signs an access token; called before anything is committed, so a signing failure spends nothing. */
-export function mintAccessToken(
+export async function mintAccessToken(
   grant: AccessGrant,
   ctx: InvocationContext,
   deps: BridgeDeps,
-): Promise<string> {
+): Promise<IssuedAccess> {
   const now = deps.now();
-  return deps.signer.sign(
+  const exp = Math.min(now + BridgeLimits.accessTokenTtlSeconds, grant.notAfter ?? Infinity);
+  const token = await deps.signer.sign(
     {
       iss: deps.urls.issuer,
       sub: grant.subject,
@@ -34,24 +44,25 @@ export function mintAccessToken(
       client_id: grant.client.id,
       scope: grant.scopes.filter((s) => s !== OFFLINE_ACCESS).join(' '),
       iat: now,
-      exp: now + BridgeLimits.accessTokenTtlSeconds,
+      exp,
       jti: randomToken(16),
       ...(grant.familyId ? { sid: grant.familyId } : {}),
     },
     deadlineSignal(ctx),
   );
+  return { token, expiresIn: exp - now };
 }
 
 /** The successful token response (RFC 6749 §5.1), never cached. */
 export function tokenResponse(
-  accessToken: string,
+  access: IssuedAccess,
   scopes: readonly string[],
   refreshToken: string | undefined,
 ): HttpResponse {
   return jsonResponse(200, {
-    access_token: accessToken,
+    access_token: access.token,
     token_type: 'Bearer',
-    expires_in: BridgeLimits.accessTokenTtlSeconds,
+    expires_in: access.expiresIn,
     scope: scopes.join(' '),
     ...(refreshToken ? { refresh_token: refreshToken } : {}),
   });

@@ -4,12 +4,14 @@ import { BridgeLimits } from './limits.ts';
 /**
  * The bridge's only HTML: the consent page and the error page. Plain server-rendered HTML with no script and no
  * external asset; every client-supplied string is escaped; the Content-Security-Policy allows only the inline style
- * (by hash) and forms posting back here (and, after a form, the redirects that follow it).
+ * (by hash) and forms posting back here (and, after a form, the redirects that follow it). The redirect origin has a
+ * line of its own, so a common one fits unbroken, and wraps when longer than a line: never scrolled or clipped, as a
+ * registered `https://claude.ai.<anything>` would have its end out of sight.
  */
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem;color:#1b1b1b}
 h1{font-size:1.4rem}code{background:#f2f2f2;padding:0 .25rem;border-radius:3px;overflow-wrap:anywhere}
-.origin{overflow-x:auto}.origin code{font-size:1.05rem;white-space:nowrap;overflow-wrap:normal}
+.origin code{font-size:1.05rem}
 .box{border:1px solid #ccc;border-radius:8px;padding:1rem 1.25rem;margin:1.25rem 0}
 .actions{display:flex;gap:.75rem}button{font:inherit;padding:.5rem 1.25rem;border-radius:6px;border:1px solid #888;cursor:pointer}
 button.primary{background:#1f5fbf;color:#fff;border-color:#1f5fbf}.muted{color:#555;font-size:.9rem}`;

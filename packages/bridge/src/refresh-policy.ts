@@ -5,7 +5,7 @@ import type { FamilyRecord, RefreshFamily } from './store.ts';
  * What a presented refresh token means (pure; OAuth 2.1 §4.3.1 and §6.1): the family's current token rotates; the
  * token it replaced, back within the grace window while its successor is still current, is a retry of the same
  * refresh and gets that successor again; any other token of the family, or a token presented by another client,
- * is reuse and ends the family.
+ * is reuse and ends the family. A token the bridge never issued ends nothing: it only names a family.
  */
 export type RefreshVerdict =
   | { kind: 'rotate'; family: RefreshFamily }
@@ -18,6 +18,8 @@ export interface PresentedRefresh {
   /** Hash of the successor the presented token would have (successors are derived, see `refresh.ts`). */
   successorHash: string;
   clientHash: string;
+  /** Whether the bridge made the presented token (`refresh-token.ts`), perhaps long ago. */
+  issued: boolean;
   nowSeconds: number;
   /** When the user was last signed out everywhere, if ever. */
   signedOutAt: number | undefined;
@@ -33,6 +35,9 @@ export function judgeRefresh(
   if (family.expiresAt <= p.nowSeconds) return { kind: 'refuse', reason: 'expired' };
   if (p.signedOutAt !== undefined && family.issuedAt <= p.signedOutAt)
     return { kind: 'refuse', reason: 'signed out' };
+  const known = family.tokenHash === p.presentedHash || family.previousHash === p.presentedHash;
+  // Made up from a family id (an access token's `sid` names it): proof of nothing, so the family is left alone.
+  if (!known && !p.issued) return { kind: 'refuse', reason: 'unknown' };
   if (family.clientHash !== p.clientHash) return { kind: 'reuse', family };
   if (family.tokenHash === p.presentedHash) return { kind: 'rotate', family };
   const retry =

@@ -4,7 +4,7 @@ import { authenticateClient } from './client-auth.ts';
 import { clientLabel, type BridgeDeps, type RequestNote } from './endpoints.ts';
 import { deadlineSignal, sha256 } from './http.ts';
 import { BridgeLimits } from './limits.ts';
-import { REFRESH_TOKEN } from './refresh.ts';
+import { REFRESH_TOKEN } from './refresh-token.ts';
 import { tokenForm } from './token.ts';
 import { tokenFailure } from './token-errors.ts';
 

@@ -2,8 +2,8 @@ import { BridgeLimits } from './limits.ts';
 import type { BridgeStore } from './store.ts';
 
 /**
- * Signs a user out everywhere: every refresh family of `subject` begun until now ends at its next refresh (their
- * access tokens expire within `BridgeLimits.accessTokenTtlSeconds`). One record per subject, kept as long as a
+ * Signs a user out everywhere: every refresh family of `subject` begun until now ends at its next refresh, and a
+ * code from a sign-in until now is refused (their access tokens expire within `BridgeLimits.accessTokenTtlSeconds`). One record per subject, kept as long as a
  * family begun before it can live, so no family needs to be found or listed. Returns the sign-out time.
  */
 export async function signOutEverywhere(

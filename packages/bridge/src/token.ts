@@ -7,6 +7,7 @@ import { clientLabel, type BridgeDeps, type RequestNote } from './endpoints.ts';
 import { deadlineSignal, parseParams, randomToken, sha256, type Params } from './http.ts';
 import { BridgeLimits } from './limits.ts';
 import { refreshGrant } from './refresh.ts';
+import { firstRefreshToken } from './refresh-token.ts';
 import { resourceAccepted } from './scopes.ts';
 import type { CodeGrant } from './store.ts';
 import { tokenFailure } from './token-errors.ts';
@@ -93,6 +94,15 @@ function codeProblem(
   return undefined;
 }
 
+/** When the user signed in for this code (it was issued right after): a sign-out at or after it ends what it gives. */
+const signedInAt = (grant: CodeGrant) => grant.expiresAt - BridgeLimits.codeTtlSeconds;
+
+/** Whether the user was signed out everywhere since the sign-in this code comes from. */
+async function signedOutSince(grant: CodeGrant, ctx: InvocationContext, deps: BridgeDeps) {
+  const signedOutAt = await deps.store.signedOutAt(grant.subject, deadlineSignal(ctx));
+  return signedOutAt !== undefined && signedInAt(grant) <= signedOutAt;
+}
+
 async function redeemCode(
   form: Params,
   client: BridgeClient,
@@ -130,6 +140,10 @@ async function redeemCode(
     if (spent.kind === 'replayed') await revoke(spent.familyId);
     return tokenFailure(note, 'invalid_grant', problem);
   }
+  if (await signedOutSince(record.grant, ctx, deps)) {
+    note.reason = 'code signed out';
+    return tokenFailure(note, 'invalid_grant', 'the user was signed out after this sign-in; sign in again');
+  }
   return issueForCode(codeHash, record.grant, client, ctx, deps, note, replayed);
 }
 
@@ -160,7 +174,7 @@ async function issueForCode(
     return tokenFailure(note, 'invalid_grant', 'the authorization code is invalid or expired');
   if (redemption.kind === 'replayed') return replayed(redemption.familyId);
   if (!refresh) return tokenResponse(accessToken, scopes, undefined);
-  const refreshToken = `${familyId}.${randomToken()}`;
+  const refreshToken = firstRefreshToken(deps.sealer, familyId);
   const created = await deps.store.createFamily(
     {
       id: familyId,
@@ -170,7 +184,7 @@ async function issueForCode(
       resource: grant.resource,
       tokenHash: sha256(refreshToken),
       // The sign-in time: a sign-out after it ends this family too.
-      issuedAt: grant.expiresAt - BridgeLimits.codeTtlSeconds,
+      issuedAt: signedInAt(grant),
       upstream: redemption.grant.upstream ?? grant.upstream,
       expiresAt: deps.now() + BridgeLimits.refreshTtlSeconds,
     },

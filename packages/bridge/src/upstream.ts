@@ -115,10 +115,15 @@ async function verifyIdToken(
       return { ok: false, reason: 'the ID token has no usable subject', temporary: false };
     return { ok: true, subject: payload.sub };
   } catch (error) {
+    // A key id missing from the key set in hand (the provider rotated its key, and the set could not be read again
+    // yet) or a set that could not be read says nothing about the user: temporary, never a sign-out.
+    const keyMissing = error instanceof errors.JWKSNoMatchingKey;
     return {
       ok: false,
-      reason: 'the ID token could not be verified',
-      temporary: !(error instanceof errors.JOSEError),
+      reason: keyMissing
+        ? 'the ID token names a key the provider has not published'
+        : 'the ID token could not be verified',
+      temporary: keyMissing || !(error instanceof errors.JOSEError),
     };
   }
 }
