@@ -2,16 +2,14 @@
  * The public surface of the CDK constructs: one construct per deployable concern of an MCP endpoint, each with a
  * `Props` interface whose every field is documented with its default.
  */
+export { McpEndpoint } from './mcp-endpoint.ts';
 export {
-  McpEndpoint,
   MCP_API_KINDS,
   type McpApiKind,
-  type McpAuthProps,
   type McpDomainProps,
-  type McpEndpointAuth,
   type McpEndpointProps,
-  type McpOAuthProps,
-} from './mcp-endpoint.ts';
+} from './endpoint/props.ts';
+export { type McpAuthProps, type McpEndpointAuth, type McpOAuthProps } from './endpoint/auth-props.ts';
 export { McpHttpApi, MCP_CORS_HEADERS, type McpHttpApiProps } from './mcp-http-api.ts';
 export { McpRestApi, type McpRestApiProps } from './mcp-rest-api.ts';
 export {
