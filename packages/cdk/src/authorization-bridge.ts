@@ -103,7 +103,7 @@ export const BRIDGE_ROUTES: readonly { path: string; methods: apigw.HttpMethod[]
 ];
 
 /**
- * The authorization bridge (README "Authorization"): an OAuth 2.1 authorization server for MCP clients in its own
+ * The authorization bridge (docs/authorization.md): an OAuth 2.1 authorization server for MCP clients in its own
  * function on the endpoint's HTTP API. It keeps single-use codes and refresh-token families in a DynamoDB table
  * (on demand, TTL), signs access tokens with an asymmetric KMS key whose private half never leaves KMS, and keys
  * its sealed values with a generated Secrets Manager secret. Its role may do exactly that and nothing more.
@@ -152,7 +152,7 @@ export class AuthorizationBridge extends Construct {
       id: 'AwsSolutions-KMS5',
       reason:
         'KMS cannot rotate asymmetric keys automatically; rotating this signing key means a new key and a ' +
-        'redeploy (README "Authorization bridge"), and access tokens live one hour.',
+        'redeploy (docs/authorization.md, "Threat model"), and access tokens live one hour.',
     });
 
     this.sealingSecret = new secretsmanager.Secret(this, 'SealingSecret', {
@@ -164,16 +164,26 @@ export class AuthorizationBridge extends Construct {
       id: 'AwsSolutions-SMG4',
       reason:
         'Rotating the sealing secret invalidates every dynamically registered client id and pending sign-in at ' +
-        'once, so it is rotated by hand when needed (README "Authorization bridge"), not on a schedule.',
+        'once, so it is rotated by hand when needed (docs/authorization.md, "Threat model"), not on a schedule.',
     });
 
+    this.function = this.bridgeFunction(props, removalPolicy);
+    this.grant(props.upstream.clientSecret);
+    if (!props.httpApi === !props.restApi)
+      throw new Error('AuthorizationBridge: give exactly one of httpApi and restApi');
+    if (props.httpApi) this.route(props.httpApi);
+    else this.routeRest(props.restApi!);
+  }
+
+  /** The bridge's function, given its issuer, its upstream and where its table, key and secret are. */
+  private bridgeFunction(props: AuthorizationBridgeProps, removalPolicy: RemovalPolicy): BundledFunction {
     const scopes = props.scopes ?? [Defaults.bridgeScope];
     const timeout = props.timeout ?? Duration.seconds(BridgeLimits.functionTimeoutSeconds);
     if (timeout.toSeconds() > Platform.httpApiIntegrationTimeoutSeconds)
       throw new Error(
         `AuthorizationBridge: timeout must be at most ${Platform.httpApiIntegrationTimeoutSeconds} seconds (the HTTP API limit)`,
       );
-    this.function = new BundledFunction(this, 'Function', {
+    return new BundledFunction(this, 'Function', {
       entry: FUNCTION_ENTRIES.authorization,
       description:
         'MCP authorization bridge (OAuth 2.1 authorization server in front of the sign-in provider)',
@@ -197,11 +207,6 @@ export class AuthorizationBridge extends Construct {
         BRIDGE_TABLE: this.table.tableName,
       },
     });
-    this.grant(props.upstream.clientSecret);
-    if (!props.httpApi === !props.restApi)
-      throw new Error('AuthorizationBridge: give exactly one of httpApi and restApi');
-    if (props.httpApi) this.route(props.httpApi);
-    else this.routeRest(props.restApi!);
   }
 
   /** Least privilege: three item operations on the table, sign and read the public key, read two secrets. */

@@ -12,13 +12,8 @@ export {
 export { type McpAuthProps, type McpEndpointAuth, type McpOAuthProps } from './endpoint/auth-props.ts';
 export { McpHttpApi, MCP_CORS_HEADERS, type McpHttpApiProps } from './mcp-http-api.ts';
 export { McpRestApi, type McpRestApiProps } from './mcp-rest-api.ts';
-export {
-  McpMonitoring,
-  type ApiStageMetrics,
-  type McpMonitoringProps,
-  type MonitoredFunction,
-  type ToolMetricsSource,
-} from './mcp-monitoring.ts';
+export { McpMonitoring, type McpMonitoringProps, type MonitoredFunction } from './mcp-monitoring.ts';
+export { type ApiStageMetrics, type ToolMetricsSource } from './monitoring-widgets.ts';
 export { OutputBucket, type OutputBucketProps } from './output-bucket.ts';
 export { TaskWorker, type TaskWorkerProps } from './task-worker.ts';
 export { AuthorizationApi, type AuthorizationApiProps } from './authorization-api.ts';

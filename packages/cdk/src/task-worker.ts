@@ -73,7 +73,7 @@ export interface TaskWorkerProps {
 }
 
 /**
- * Where tasks run and live (the tasks extension, README "Tasks"): a DynamoDB table of task records (conditional
+ * Where tasks run and live (the tasks extension, docs/tasks.md): a DynamoDB table of task records (conditional
  * writes, strongly consistent reads, TTL on `expiresAt`), the worker function that runs one task per asynchronous
  * invocation for up to 15 minutes, and what happens when a run fails outside the task's own error handling: no
  * retry (a tool must not run twice), a start that waited more than a minute is dropped, and the invocation
@@ -156,6 +156,11 @@ export class TaskWorker extends Construct {
     });
     this.grantRecords(this.workerFunction);
     props.outputs.grantStoreOutputs(this.workerFunction);
+    this.watchFailures(props);
+  }
+
+  /** Alarms on runs that failed outside the task and on starts dropped before a run. */
+  private watchFailures(props: TaskWorkerProps): void {
     this.alarm(
       'FailedRunsAlarm',
       this.failures.metricApproximateNumberOfMessagesVisible({

@@ -6,7 +6,7 @@ import { metadataPaths } from '@mcp-lambda/server/auth';
 import { ApiDomain } from '../api-domain.ts';
 import { ApiFirewall } from '../api-firewall.ts';
 import { McpHttpApi } from '../mcp-http-api.ts';
-import type { ApiStageMetrics } from '../mcp-monitoring.ts';
+import type { ApiStageMetrics } from '../monitoring-widgets.ts';
 import { McpRestApi } from '../mcp-rest-api.ts';
 import type { McpEndpointProps } from './props.ts';
 import type { EndpointSettings } from './settings.ts';
