@@ -3,10 +3,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const INFRA = fileURLToPath(new URL('../../infra/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** The construct sources (packages/cdk) and the app's stack. */
 const SOURCES = [
-  ...readdirSync(join(INFRA, 'constructs')).map((name) => join('constructs', name)),
-  'stack.ts',
+  ...readdirSync(join(ROOT, 'packages/cdk/src'), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => join('packages/cdk/src', name)),
+  'infra/stack.ts',
 ];
 
 /** Each optional property of the exported `…Props` interfaces, with the doc comment right above it. */
@@ -22,9 +25,22 @@ function optionalProps(source: string): { name: string; doc: string }[] {
 }
 
 describe('construct props documentation', () => {
-  it.each(SOURCES)('every optional prop in infra/%s states its default with @default', (file) => {
-    const props = optionalProps(readFileSync(join(INFRA, file), 'utf8'));
-    expect(props.length).toBeGreaterThan(0);
+  const documented = SOURCES.filter(
+    (file) => optionalProps(readFileSync(join(ROOT, file), 'utf8')).length > 0,
+  );
+
+  it('reads the props of every construct', () => {
+    expect(documented).toEqual(
+      expect.arrayContaining([
+        'packages/cdk/src/endpoint/props.ts',
+        'packages/cdk/src/mcp-monitoring.ts',
+        'infra/stack.ts',
+      ]),
+    );
+  });
+
+  it.each(documented)('every optional prop in %s states its default with @default', (file) => {
+    const props = optionalProps(readFileSync(join(ROOT, file), 'utf8'));
     expect(props.filter((p) => !/@default\b/.test(p.doc)).map((p) => p.name)).toEqual([]);
   });
 });
