@@ -11,10 +11,11 @@ import { parseArgs } from 'node:util';
 import { nodeOptionsFor } from '../../packages/cdk/src/bundling.ts';
 import { Defaults } from '../../packages/server/src/limits.ts';
 import { lambdaNode } from '../support/node-version.ts';
-import { buildArtifacts } from './bundle.ts';
+import { buildArtifacts, type Artifacts } from './bundle.ts';
 import { measureColdStarts } from './cold-start.ts';
 import { formatBench } from './format.ts';
-import { measureHttp, soak } from './http.ts';
+import { measureHttp } from './http.ts';
+import { soak } from './soak.ts';
 import { measureOffload } from './offload.ts';
 import { measureReadOutput } from './read-output.ts';
 import { measureStreaming } from './stream.ts';
@@ -60,66 +61,36 @@ function positiveInt(
   return value;
 }
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      quick: { type: 'boolean' },
-      runs: { type: 'string' },
-      'warm-runs': { type: 'string' },
-      connections: { type: 'string' },
-      duration: { type: 'string' },
-      rounds: { type: 'string' },
-      soak: { type: 'string' },
-      'stream-calls': { type: 'string' },
-      skip: { type: 'string' },
-      node: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const quick = values.quick ?? false;
-  const settings: BenchSettings = {
-    coldStartRuns: positiveInt(values.runs, 'runs', quick ? 3 : 11, 1, 200),
-    warmRuns: positiveInt(values['warm-runs'], 'warm-runs', quick ? 1 : 3, 1, 20),
+/** The counts and durations of a run: the defaults, shorter with `--quick`, or as given. */
+function settingsOf(values: Record<string, string | boolean | undefined>): BenchSettings {
+  const quick = values.quick === true;
+  const given = (name: string) => values[name] as string | undefined;
+  return {
+    coldStartRuns: positiveInt(given('runs'), 'runs', quick ? 3 : 11, 1, 200),
+    warmRuns: positiveInt(given('warm-runs'), 'warm-runs', quick ? 1 : 3, 1, 20),
     warmDurationMs: quick ? 1000 : 2000,
-    httpConnections: positiveInt(values.connections, 'connections', 16, 1, 1000),
-    httpDurationS: positiveInt(values.duration, 'duration', quick ? 1 : 4, 1, 600),
-    httpRounds: positiveInt(values.rounds, 'rounds', quick ? 1 : 2, 1, 20),
-    soakCalls: positiveInt(values.soak, 'soak', quick ? 10_000 : 100_000, 0, 10_000_000),
-    streamCalls: positiveInt(values['stream-calls'], 'stream-calls', quick ? 5 : 30, 1, 1000),
+    httpConnections: positiveInt(given('connections'), 'connections', 16, 1, 1000),
+    httpDurationS: positiveInt(given('duration'), 'duration', quick ? 1 : 4, 1, 600),
+    httpRounds: positiveInt(given('rounds'), 'rounds', quick ? 1 : 2, 1, 20),
+    soakCalls: positiveInt(given('soak'), 'soak', quick ? 10_000 : 100_000, 0, 10_000_000),
+    streamCalls: positiveInt(given('stream-calls'), 'stream-calls', quick ? 5 : 30, 1, 1000),
     taskPolls: quick ? 200 : 1_000,
     execArgv: FUNCTION_FLAGS,
   };
-  const skip = new Set((values.skip ?? '').split(',').filter(Boolean));
-  for (const part of skip) {
-    if (!['cold', 'warm', 'http', 'offload', 'stream', 'soak', 'read', 'tasks'].includes(part))
-      throw new Error(`--skip: unknown part ${part}`);
-  }
-  // The functions run on the Lambda runtime's major version unless another binary is named on purpose.
-  const node = values.node ?? lambdaNode('npm run bench');
-  const runtime: ChildRuntime = { node, execArgv: FUNCTION_FLAGS };
-  const progress = (message: string) => process.stderr.write(`… ${message}\n`);
+}
 
-  const started = performance.now();
-  const machine = describeMachine(node);
-  progress('bundling');
-  const artifacts = await buildArtifacts(OUT_DIR);
-  const results: BenchResults = {
-    date: new Date().toISOString(),
-    machine,
-    settings,
-    // Without the build paths: the results name no machine paths.
-    bundles: [...Object.values(artifacts.servers), ...(artifacts.resources ? [artifacts.resources] : [])].map(
-      ({ file: _file, ...bundle }) => bundle,
-    ),
-    targets: [],
-    durationS: 0,
-  };
+/** What every part of a run measures with. */
+interface Run {
+  readonly artifacts: Artifacts;
+  readonly runtime: ChildRuntime;
+  readonly skip: ReadonlySet<string>;
+  readonly progress: (message: string) => void;
+}
+
+/** Runs every part not skipped, in order, each writing its rows into `results`. */
+async function measureParts(results: BenchResults, run: Run): Promise<void> {
+  const { artifacts, runtime, skip, progress } = run;
+  const settings = results.settings;
   if (!skip.has('cold'))
     results.coldStart = await measureColdStarts(artifacts, runtime, settings.coldStartRuns, progress);
   if (!skip.has('warm')) {
@@ -146,6 +117,57 @@ async function main(): Promise<number> {
   if (!skip.has('read')) results.readOutput = await measureReadOutput(artifacts, runtime, progress);
   if (!skip.has('tasks'))
     results.tasks = await measureTaskPolls(artifacts, runtime, settings.taskPolls, progress);
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean' },
+      runs: { type: 'string' },
+      'warm-runs': { type: 'string' },
+      connections: { type: 'string' },
+      duration: { type: 'string' },
+      rounds: { type: 'string' },
+      soak: { type: 'string' },
+      'stream-calls': { type: 'string' },
+      skip: { type: 'string' },
+      node: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const settings = settingsOf(values);
+  const skip = new Set((values.skip ?? '').split(',').filter(Boolean));
+  for (const part of skip) {
+    if (!['cold', 'warm', 'http', 'offload', 'stream', 'soak', 'read', 'tasks'].includes(part))
+      throw new Error(`--skip: unknown part ${part}`);
+  }
+  // The functions run on the Lambda runtime's major version unless another binary is named on purpose.
+  const node = values.node ?? lambdaNode('npm run bench');
+  const runtime: ChildRuntime = { node, execArgv: FUNCTION_FLAGS };
+  const progress = (message: string) => process.stderr.write(`… ${message}\n`);
+
+  const started = performance.now();
+  const machine = describeMachine(node);
+  progress('bundling');
+  const artifacts = await buildArtifacts(OUT_DIR);
+  const results: BenchResults = {
+    date: new Date().toISOString(),
+    machine,
+    settings,
+    // Without the build paths: the results name no machine paths.
+    bundles: [...Object.values(artifacts.servers), ...(artifacts.resources ? [artifacts.resources] : [])].map(
+      ({ file: _file, ...bundle }) => bundle,
+    ),
+    targets: [],
+    durationS: 0,
+  };
+  await measureParts(results, { artifacts, runtime, skip, progress });
   results.targets = evaluateTargets(results);
   results.machine.loadEnd = currentLoad();
   results.durationS = (performance.now() - started) / 1000;

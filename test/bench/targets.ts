@@ -3,7 +3,8 @@
  * how much, and the report's notes say why.
  */
 import type { ColdStartResult } from './cold-start.ts';
-import type { HttpResult, SoakResult } from './http.ts';
+import type { HttpResult } from './http.ts';
+import type { SoakResult } from './soak.ts';
 import type { BenchResults, OffloadResult, TargetCheck } from './results.ts';
 import type { ReadOutputResult } from './read-output.ts';
 import type { WarmResult } from './warm.ts';
