@@ -3,7 +3,7 @@ import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { McpEndpoint } from '../../packages/cdk/src/mcp-endpoint.ts';
 import type { McpStackProps } from '../../infra/stack.ts';
-import { synthStack } from './synth.ts';
+import { SERVED_TOOL_NAMES, synthStack } from './synth.ts';
 import { lambdaFunction, only } from './template.ts';
 
 /** The deployable stack, open unless `auth` says otherwise (authorization has its own tests in auth.test.ts). */
@@ -82,8 +82,8 @@ describe('McpStack', () => {
     const { template } = build({ alarmTopicArn: topic });
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
     // Errors, throttles and p99 duration of three functions, API 5xx, the task worker's two own alarms, and the
-    // error rate of each of the seven tools.
-    expect(alarms).toHaveLength(12 + 7);
+    // error rate of each tool served.
+    expect(alarms).toHaveLength(12 + SERVED_TOOL_NAMES.length);
     for (const a of alarms) {
       expect(a.Properties.AlarmActions).toEqual([topic]);
       expect(a.Properties.OKActions).toEqual([topic]);
@@ -121,7 +121,7 @@ describe('McpStack defaults of the operating options', () => {
     const without = resourcesOf({ endpoint: { auth: { mode: 'none' }, toolMetrics: false } });
     const added = Object.keys(withMetrics).filter((id) => !(id in without));
     expect(Object.keys(without).filter((id) => !(id in withMetrics))).toEqual([]);
-    expect(added).toHaveLength(7);
+    expect(added).toHaveLength(SERVED_TOOL_NAMES.length);
     for (const id of added) {
       expect(withMetrics[id]!.Type).toBe('AWS::CloudWatch::Alarm');
       expect(id).toMatch(/ErrorRateAlarm/);
