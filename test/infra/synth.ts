@@ -11,11 +11,17 @@ export const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
   readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
 ).context;
 
+/** The template's tool names, as infra/app.ts hands them to the stack. */
+export const TEMPLATE_TOOL_NAMES: readonly string[] = tools.map((tool) => tool.name);
+
 /**
- * The tools the deployed MCP function serves: the template's list, whatever it holds, and read_output. A test counts
- * per-tool resources with it, never with a number, so a tool added to the template keeps it green.
+ * The tools a deployed MCP function serves given these names: each of them and read_output. Tests count per-tool
+ * resources with it, never with a number, so a tool added to the template keeps them green.
  */
-export const SERVED_TOOL_NAMES = [...tools.map((tool) => tool.name), READ_OUTPUT_TOOL];
+export const servedToolNames = (names: readonly string[] = TEMPLATE_TOOL_NAMES): string[] => [
+  ...names,
+  READ_OUTPUT_TOOL,
+];
 
 /** Options of {@link synthStack}. */
 export interface SynthOptions {
