@@ -54,6 +54,15 @@ export const exampleToolCalls: [string, string, Record<string, unknown>, (result
     },
   ],
   [
+    'safe_divide with a quotient too large to represent is an isError result, not "Infinity"',
+    'safe_divide',
+    { a: 1e308, b: 1e-308 },
+    (r) => {
+      expect(r.isError).toBe(true);
+      expect(r.content[0].text).toMatch(/too large to represent/);
+    },
+  ],
+  [
     'safe_divide with arguments outside its schema is an isError result naming the field',
     'safe_divide',
     { a: 1 },
