@@ -36,9 +36,9 @@ export interface AppSettings {
 }
 
 /** Where a setting goes: a prop of the endpoint (`auth` and `domain` are assembled from several keys), or the app's. */
-type Target =
-  | { readonly endpoint: keyof McpEndpointProps }
-  | { readonly app: 'stackName' | 'alarmTopicArn' | 'alarmEmail' };
+type Target = { readonly endpoint: keyof McpEndpointProps } | { readonly app: AppSetting };
+/** The settings that are the app's, not the endpoint's. */
+type AppSetting = 'stackName' | 'alarmTopicArn' | 'alarmEmail';
 
 /** One context setting: its key, how its value is read, where it goes, and what holds when it is left out. */
 interface Setting<K extends string, T> {
@@ -56,16 +56,30 @@ const row = <K extends string, T>(key: K, parse: Parser<T>, target: Target, fall
   ...(fallback === undefined ? {} : { default: fallback }),
 });
 const endpoint = (prop: keyof McpEndpointProps): Target => ({ endpoint: prop });
+const app = (setting: AppSetting): Target => ({ app: setting });
+
 const lowerCase: Parser<string> = (value, key) => text(value, key).toLowerCase();
+const apiKind = oneOf(MCP_API_KINDS, MCP_API_KINDS.map((k) => `"${k}"`).join(' or '), 'lower');
+const logLevel = oneOf(FUNCTION_LOG_LEVELS, `one of ${FUNCTION_LOG_LEVELS.join(', ')}`, 'upper');
+const authMode = oneOf(['oauth', 'none'] as const, '"oauth" or "none"', 'lower');
+const snsTopicArn = matching(
+  /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/,
+  'an SNS topic ARN',
+);
+const emailAddress = matching(/^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/, 'an email address');
+const noCallbackUrls = refused(
+  "left out: the Cognito app client has one callback, the authorization bridge's, and MCP clients register " +
+    'their own redirect URIs with the bridge',
+);
 // `body` stands for every body rule of the common rule set; rule names are checked by ApiFirewall.
 const countOnlyRules: Parser<string[]> = (value, key) =>
   list(value, key).flatMap((rule) => (rule.toLowerCase() === 'body' ? COMMON_RULE_SET_BODY_RULES : [rule]));
 
 /** Every setting the app reads, in the order of infra/README.md's configuration table (which lists their defaults). */
 const SETTINGS = [
-  row('stackName', text, { app: 'stackName' }, Defaults.stackName),
+  row('stackName', text, app('stackName'), Defaults.stackName),
   row('serverName', text, endpoint('serverName')),
-  row('api', oneOf(MCP_API_KINDS, MCP_API_KINDS.map((k) => `"${k}"`).join(' or '), 'lower'), endpoint('api')),
+  row('api', apiKind, endpoint('api')),
   row('stageName', text, endpoint('stageName')),
   row('allowedOrigins', list, endpoint('allowedOrigins')),
   row('throttleRateLimit', integer, endpoint('throttleRateLimit')),
@@ -76,22 +90,12 @@ const SETTINGS = [
   row('mcpTimeoutSeconds', seconds, endpoint('mcpTimeout')),
   row('resourcesMemorySize', integer, endpoint('resourcesMemorySize')),
   row('resourcesTimeoutSeconds', seconds, endpoint('resourcesTimeout')),
-  row(
-    'logLevel',
-    oneOf(FUNCTION_LOG_LEVELS, `one of ${FUNCTION_LOG_LEVELS.join(', ')}`, 'upper'),
-    endpoint('logLevel'),
-  ),
+  row('logLevel', logLevel, endpoint('logLevel')),
   row('logRetentionDays', retention, endpoint('logRetention')),
   row('removalPolicy', removalPolicy, endpoint('removalPolicy')),
-  row(
-    'alarmTopicArn',
-    matching(/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/, 'an SNS topic ARN'),
-    {
-      app: 'alarmTopicArn',
-    },
-  ),
-  row('alarmEmail', matching(/^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/, 'an email address'), { app: 'alarmEmail' }),
-  row('auth', oneOf(['oauth', 'none'] as const, '"oauth" or "none"', 'lower'), endpoint('auth')),
+  row('alarmTopicArn', snsTopicArn, app('alarmTopicArn')),
+  row('alarmEmail', emailAddress, app('alarmEmail')),
+  row('auth', authMode, endpoint('auth')),
   row('authIssuer', text, endpoint('auth')),
   row('authCognito', flag, endpoint('auth')),
   row('authResource', text, endpoint('auth')),
@@ -99,14 +103,7 @@ const SETTINGS = [
   row('authScopes', list, endpoint('auth')),
   row('authJwksUrl', text, endpoint('auth')),
   row('authCognitoDomainPrefix', text, endpoint('auth')),
-  row(
-    'authCognitoCallbackUrls',
-    refused(
-      "left out: the Cognito app client has one callback, the authorization bridge's, and MCP clients register " +
-        'their own redirect URIs with the bridge',
-    ),
-    endpoint('auth'),
-  ),
+  row('authCognitoCallbackUrls', noCallbackUrls, endpoint('auth')),
   row('toolMetrics', flag, endpoint('toolMetrics')),
   row('metricsNamespace', text, endpoint('metricsNamespace')),
   row('domainName', lowerCase, endpoint('domain')),
