@@ -1,16 +1,29 @@
-import { Duration } from 'aws-cdk-lib';
 import { Defaults } from '@mcp-lambda/server';
-import { FUNCTION_LOG_LEVELS, type FunctionLogLevel } from '@mcp-lambda/cdk';
 import {
+  COMMON_RULE_SET_BODY_RULES,
+  FUNCTION_LOG_LEVELS,
   MCP_API_KINDS,
-  type McpApiKind,
+  domainProblem,
   type McpAuthProps,
   type McpDomainProps,
   type McpEndpointProps,
 } from '@mcp-lambda/cdk';
-import { domainProblem } from '@mcp-lambda/cdk';
-import { COMMON_RULE_SET_BODY_RULES } from '@mcp-lambda/cdk';
-import { isLogRetention, removalPolicyNamed } from '@mcp-lambda/cdk';
+import {
+  ContextError,
+  fail,
+  flag,
+  given,
+  integer,
+  list,
+  matching,
+  oneOf,
+  refused,
+  removalPolicy,
+  retention,
+  seconds,
+  text,
+  type Parser,
+} from './context-parsers.ts';
 
 /** What `infra/app.ts` needs to build the stack, read from CDK context (cdk.json `context` or `-c key=value`). */
 export interface AppSettings {
@@ -23,270 +36,163 @@ export interface AppSettings {
   endpoint: McpEndpointProps;
 }
 
-/** Every context key the app reads; infra/README.md's configuration table lists the same keys with their defaults. */
-export const CONTEXT_KEYS = [
-  'stackName',
-  'serverName',
-  'api',
-  'stageName',
-  'allowedOrigins',
-  'throttleRateLimit',
-  'throttleBurstLimit',
-  'offloadThresholdBytes',
-  'offloadTtlDays',
-  'mcpMemorySize',
-  'mcpTimeoutSeconds',
-  'resourcesMemorySize',
-  'resourcesTimeoutSeconds',
-  'logLevel',
-  'logRetentionDays',
-  'removalPolicy',
-  'alarmTopicArn',
-  'alarmEmail',
-  'auth',
-  'authIssuer',
-  'authCognito',
-  'authResource',
-  'authAudiences',
-  'authScopes',
-  'authJwksUrl',
-  'authCognitoDomainPrefix',
-  'authCognitoCallbackUrls',
-  'toolMetrics',
-  'metricsNamespace',
-  'domainName',
-  'domainCertificateArn',
-  'domainHostedZoneId',
-  'domainHostedZoneName',
-  'disableExecuteApiEndpoint',
-  'waf',
-  'wafRateLimit',
-  'wafCountOnly',
-  'tracing',
+/** Where a setting goes: a prop of the endpoint (`auth` and `domain` are assembled from several keys), or the app's. */
+type Target = { readonly endpoint: keyof McpEndpointProps } | { readonly app: AppSetting };
+/** The settings that are the app's, not the endpoint's. */
+type AppSetting = 'stackName' | 'alarmTopicArn' | 'alarmEmail';
+
+/** One context setting: its key, how its value is read, where it goes, and what holds when it is left out. */
+interface Setting<K extends string, T> {
+  readonly key: K;
+  readonly parse: Parser<T>;
+  readonly target: Target;
+  /** The app's own default; without one, the construct's default holds (infra/README.md lists them all). */
+  readonly default?: T;
+}
+
+const row = <K extends string, T>(key: K, parse: Parser<T>, target: Target, fallback?: T): Setting<K, T> => ({
+  key,
+  parse,
+  target,
+  ...(fallback === undefined ? {} : { default: fallback }),
+});
+const endpoint = (prop: keyof McpEndpointProps): Target => ({ endpoint: prop });
+const app = (setting: AppSetting): Target => ({ app: setting });
+
+const lowerCase: Parser<string> = (value, key) => text(value, key).toLowerCase();
+const apiKind = oneOf(MCP_API_KINDS, MCP_API_KINDS.map((k) => `"${k}"`).join(' or '), 'lower');
+const logLevel = oneOf(FUNCTION_LOG_LEVELS, `one of ${FUNCTION_LOG_LEVELS.join(', ')}`, 'upper');
+const authMode = oneOf(['oauth', 'none'] as const, '"oauth" or "none"', 'lower');
+const snsTopicArn = matching(
+  /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/,
+  'an SNS topic ARN',
+);
+const emailAddress = matching(/^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/, 'an email address');
+const noCallbackUrls = refused(
+  "left out: the Cognito app client has one callback, the authorization bridge's, and MCP clients register " +
+    'their own redirect URIs with the bridge',
+);
+// `body` stands for every body rule of the common rule set; rule names are checked by ApiFirewall.
+const countOnlyRules: Parser<string[]> = (value, key) =>
+  list(value, key).flatMap((rule) => (rule.toLowerCase() === 'body' ? COMMON_RULE_SET_BODY_RULES : [rule]));
+
+/** Every setting the app reads, in the order of infra/README.md's configuration table (which lists their defaults). */
+const SETTINGS = [
+  row('stackName', text, app('stackName'), Defaults.stackName),
+  row('serverName', text, endpoint('serverName')),
+  row('api', apiKind, endpoint('api')),
+  row('stageName', text, endpoint('stageName')),
+  row('allowedOrigins', list, endpoint('allowedOrigins')),
+  row('throttleRateLimit', integer, endpoint('throttleRateLimit')),
+  row('throttleBurstLimit', integer, endpoint('throttleBurstLimit')),
+  row('offloadThresholdBytes', integer, endpoint('offloadThresholdBytes')),
+  row('offloadTtlDays', integer, endpoint('offloadTtlDays')),
+  row('mcpMemorySize', integer, endpoint('mcpMemorySize')),
+  row('mcpTimeoutSeconds', seconds, endpoint('mcpTimeout')),
+  row('resourcesMemorySize', integer, endpoint('resourcesMemorySize')),
+  row('resourcesTimeoutSeconds', seconds, endpoint('resourcesTimeout')),
+  row('logLevel', logLevel, endpoint('logLevel')),
+  row('logRetentionDays', retention, endpoint('logRetention')),
+  row('removalPolicy', removalPolicy, endpoint('removalPolicy')),
+  row('alarmTopicArn', snsTopicArn, app('alarmTopicArn')),
+  row('alarmEmail', emailAddress, app('alarmEmail')),
+  row('auth', authMode, endpoint('auth')),
+  row('authIssuer', text, endpoint('auth')),
+  row('authCognito', flag, endpoint('auth')),
+  row('authResource', text, endpoint('auth')),
+  row('authAudiences', list, endpoint('auth')),
+  row('authScopes', list, endpoint('auth')),
+  row('authJwksUrl', text, endpoint('auth')),
+  row('authCognitoDomainPrefix', text, endpoint('auth')),
+  row('authCognitoCallbackUrls', noCallbackUrls, endpoint('auth')),
+  row('toolMetrics', flag, endpoint('toolMetrics')),
+  row('metricsNamespace', text, endpoint('metricsNamespace')),
+  row('domainName', lowerCase, endpoint('domain')),
+  row('domainCertificateArn', text, endpoint('domain')),
+  row('domainHostedZoneId', text, endpoint('domain')),
+  row('domainHostedZoneName', lowerCase, endpoint('domain')),
+  row('disableExecuteApiEndpoint', flag, endpoint('domain')),
+  row('waf', flag, endpoint('waf')),
+  row('wafRateLimit', integer, endpoint('wafRateLimit')),
+  row('wafCountOnly', countOnlyRules, endpoint('wafCountOnlyRules')),
+  row('tracing', flag, endpoint('tracing')),
 ] as const;
 
-/** Context keys that only mean something with `auth=oauth`: every `auth…` key but `auth` itself. */
+export type ContextKey = (typeof SETTINGS)[number]['key'];
+
+/** Every context key the app reads; infra/README.md's configuration table lists the same keys with their defaults. */
+export const CONTEXT_KEYS: readonly ContextKey[] = SETTINGS.map((setting) => setting.key);
+
+/** The values given, each read by its row's parser. */
+type Values = { readonly [S in (typeof SETTINGS)[number] as S['key']]?: ReturnType<S['parse']> };
+/** The value of a key as given, for error messages. */
+type Raw = (key: ContextKey) => unknown;
+
+/** Keys that only mean something with `auth=oauth`: every `auth…` key but `auth` itself. */
 const OAUTH_KEYS = CONTEXT_KEYS.filter((key) => key.startsWith('auth') && key !== 'auth');
 
-export type ContextKey = (typeof CONTEXT_KEYS)[number];
-
-/** A context value the app cannot use: the user's to fix, so `infra/app.ts` prints its message alone. */
-export class ContextError extends Error {
-  override name = 'ContextError';
-}
-
-function fail(key: ContextKey, expected: string, value: unknown): never {
-  throw new ContextError(`Context "${key}" must be ${expected} (got ${JSON.stringify(value)})`);
-}
-
-/**
- * Reads the app settings from CDK context. Values from `-c key=value` arrive as strings and values from cdk.json
- * keep their JSON type; both are accepted. Only types are checked here; ranges are checked by the constructs.
- */
-export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
-  const text = (key: ContextKey): string | undefined => {
-    const value = get(key);
-    if (value === undefined || value === null || value === '') return undefined;
-    if (typeof value !== 'string') fail(key, 'a string', value);
-    return value;
-  };
-  const integer = (key: ContextKey): number | undefined => {
-    const value = get(key);
-    if (value === undefined || value === null || value === '') return undefined;
-    const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
-    if (typeof n !== 'number' || !Number.isInteger(n)) fail(key, 'an integer', value);
-    return n;
-  };
-  const list = (key: ContextKey): string[] | undefined => {
-    const value = get(key);
-    if (value === undefined || value === null || value === '') return undefined;
-    if (typeof value === 'string')
-      return value
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-    if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
-    fail(key, 'a comma-separated string or an array of strings', value);
-  };
-
-  const api = text('api')?.toLowerCase();
-  if (api !== undefined && !MCP_API_KINDS.includes(api as McpApiKind))
-    fail('api', MCP_API_KINDS.map((k) => `"${k}"`).join(' or '), get('api'));
-  const logLevel = text('logLevel')?.toUpperCase();
-  if (logLevel !== undefined && !FUNCTION_LOG_LEVELS.includes(logLevel as FunctionLogLevel))
-    fail('logLevel', `one of ${FUNCTION_LOG_LEVELS.join(', ')}`, get('logLevel'));
-  const retention = integer('logRetentionDays');
-  if (retention !== undefined && !isLogRetention(retention))
+/** The OAuth settings: an issuer of your own, or (the default when only OAuth keys are given) Cognito behind the bridge. */
+function readOAuth(v: Values, raw: Raw, implied: boolean): McpAuthProps {
+  const issuer = v.authIssuer;
+  const cognito = v.authCognito ?? (implied && !issuer);
+  if (!issuer === !cognito)
     fail(
-      'logRetentionDays',
-      'a CloudWatch Logs retention (1, 3, 5, 7, 14, 30, 60, 90, 180, 365, ...)',
-      retention,
+      'authIssuer',
+      'an issuer URL, or left out with authCognito=true (exactly one of them)',
+      raw('authIssuer'),
     );
-  const removal = text('removalPolicy')?.toLowerCase();
-  if (removal !== undefined && removal !== 'destroy' && removal !== 'retain')
-    fail('removalPolicy', '"destroy" or "retain"', get('removalPolicy'));
-  const seconds = (key: ContextKey) => {
-    const value = integer(key);
-    return value === undefined ? undefined : Duration.seconds(value);
-  };
-
-  const flag = (key: ContextKey): boolean | undefined => {
-    const value = get(key);
-    if (value === undefined || value === null || value === '') return undefined;
-    if (value === true || value === 'true') return true;
-    if (value === false || value === 'false') return false;
-    fail(key, 'true or false', value);
-  };
-  let auth: McpAuthProps | undefined;
-  const given = (key: ContextKey) => get(key) !== undefined && get(key) !== '';
-  // OAuth settings without `auth` mean auth=oauth: they are honoured, never silently dropped.
-  const implied = text('auth') === undefined && OAUTH_KEYS.some(given);
-  const mode = implied ? 'oauth' : text('auth')?.toLowerCase();
-  if (given('authCognitoCallbackUrls'))
-    fail(
-      'authCognitoCallbackUrls',
-      "left out: the Cognito app client has one callback, the authorization bridge's, and MCP clients register " +
-        'their own redirect URIs with the bridge',
-      get('authCognitoCallbackUrls'),
-    );
-  if (mode === 'none') {
-    const stray = OAUTH_KEYS.find(given);
-    if (stray) fail(stray, 'left out unless auth is "oauth"', get(stray));
-    auth = { mode: 'none' };
-  } else if (mode === 'oauth') {
-    const issuer = text('authIssuer');
-    // Implied oauth without an issuer of your own is the default: Cognito behind the bridge.
-    const cognito = flag('authCognito') ?? (implied && !issuer);
-    if (!issuer === !cognito)
-      fail(
-        'authIssuer',
-        'an issuer URL, or left out with authCognito=true (exactly one of them)',
-        get('authIssuer'),
-      );
-    const domainPrefix = text('authCognitoDomainPrefix');
-    if (!cognito && domainPrefix)
-      fail('authCognitoDomainPrefix', 'used only with authCognito=true', get('authCognitoDomainPrefix'));
-    const resource = text('authResource');
-    const audiences = list('authAudiences');
-    const scopes = list('authScopes');
-    const jwksUrl = text('authJwksUrl');
-    auth = {
-      mode: 'oauth',
-      ...(issuer ? { issuer } : {}),
-      ...(cognito ? { cognito: domainPrefix ? { domainPrefix } : {} } : {}),
-      ...(resource ? { resource } : {}),
-      ...(audiences ? { audiences } : {}),
-      ...(scopes ? { requiredScopes: scopes } : {}),
-      ...(jwksUrl ? { jwksUrl } : {}),
-    };
-  } else if (mode !== undefined) {
-    fail('auth', '"oauth" or "none"', get('auth'));
-  }
-
-  const waf = flag('waf');
-  const wafRateLimit = integer('wafRateLimit');
-  if (wafRateLimit !== undefined && !waf)
-    fail('wafRateLimit', 'used only with waf=true', get('wafRateLimit'));
-  // `body` stands for every body rule of the common rule set; rule names are checked by ApiFirewall.
-  const wafCountOnly = list('wafCountOnly')?.flatMap((rule) =>
-    rule.toLowerCase() === 'body' ? COMMON_RULE_SET_BODY_RULES : [rule],
-  );
-  if (wafCountOnly !== undefined && !waf)
-    fail('wafCountOnly', 'used only with waf=true', get('wafCountOnly'));
-  if (waf && api !== 'rest-streaming')
-    fail('waf', 'used with api=rest-streaming (AWS WAF protects REST API stages, not HTTP APIs)', get('waf'));
-
-  const domain = readDomain(get, text, flag);
-  if (domain && given('authResource'))
-    fail(
-      'authResource',
-      'left out with domainName (the endpoint on the custom domain is the resource)',
-      get('authResource'),
-    );
-
-  const endpoint: Record<string, unknown> = {
-    serverName: text('serverName'),
-    api,
-    stageName: text('stageName'),
-    allowedOrigins: list('allowedOrigins'),
-    throttleRateLimit: integer('throttleRateLimit'),
-    throttleBurstLimit: integer('throttleBurstLimit'),
-    offloadThresholdBytes: integer('offloadThresholdBytes'),
-    offloadTtlDays: integer('offloadTtlDays'),
-    mcpMemorySize: integer('mcpMemorySize'),
-    mcpTimeout: seconds('mcpTimeoutSeconds'),
-    resourcesMemorySize: integer('resourcesMemorySize'),
-    resourcesTimeout: seconds('resourcesTimeoutSeconds'),
-    logLevel,
-    logRetention: retention,
-    removalPolicy: removal === undefined ? undefined : removalPolicyNamed(removal),
-    auth,
-    toolMetrics: flag('toolMetrics'),
-    metricsNamespace: text('metricsNamespace'),
-    domain,
-    waf,
-    wafRateLimit,
-    wafCountOnlyRules: wafCountOnly,
-    tracing: flag('tracing'),
-  };
-  const alarmTopicArn = text('alarmTopicArn');
-  if (
-    alarmTopicArn !== undefined &&
-    !/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/.test(alarmTopicArn)
-  )
-    fail('alarmTopicArn', 'an SNS topic ARN', alarmTopicArn);
-  const alarmEmail = text('alarmEmail');
-  if (alarmEmail !== undefined && !/^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/.test(alarmEmail))
-    fail('alarmEmail', 'an email address', alarmEmail);
-  if (alarmEmail && alarmTopicArn)
-    fail(
-      'alarmEmail',
-      'left out when alarmTopicArn is set (subscribe the address to that topic)',
-      alarmEmail,
-    );
+  const domainPrefix = v.authCognitoDomainPrefix;
+  if (!cognito && domainPrefix)
+    fail('authCognitoDomainPrefix', 'used only with authCognito=true', raw('authCognitoDomainPrefix'));
   return {
-    stackName: text('stackName') ?? Defaults.stackName,
-    ...(alarmTopicArn ? { alarmTopicArn } : {}),
-    ...(alarmEmail ? { alarmEmail } : {}),
-    endpoint: Object.fromEntries(
-      Object.entries(endpoint).filter(([, v]) => v !== undefined),
-    ) as McpEndpointProps,
+    mode: 'oauth',
+    ...(issuer ? { issuer } : {}),
+    ...(cognito ? { cognito: domainPrefix ? { domainPrefix } : {} } : {}),
+    ...(v.authResource ? { resource: v.authResource } : {}),
+    ...(v.authAudiences ? { audiences: v.authAudiences } : {}),
+    ...(v.authScopes ? { requiredScopes: v.authScopes } : {}),
+    ...(v.authJwksUrl ? { jwksUrl: v.authJwksUrl } : {}),
   };
+}
+
+/** Who may call: OAuth settings without `auth` mean auth=oauth (honoured, never silently dropped). */
+function readAuth(v: Values, raw: Raw): McpAuthProps | undefined {
+  const implied = v.auth === undefined && OAUTH_KEYS.some((key) => v[key] !== undefined);
+  const mode = implied ? 'oauth' : v.auth;
+  if (mode === 'none') {
+    const stray = OAUTH_KEYS.find((key) => v[key] !== undefined);
+    if (stray) fail(stray, 'left out unless auth is "oauth"', raw(stray));
+    return { mode: 'none' };
+  }
+  return mode === 'oauth' ? readOAuth(v, raw, implied) : undefined;
 }
 
 /** The custom domain settings, all or nothing: a name and a certificate (an ARN, or a zone to make one in). */
-function readDomain(
-  get: (key: ContextKey) => unknown,
-  text: (key: ContextKey) => string | undefined,
-  flag: (key: ContextKey) => boolean | undefined,
-): McpDomainProps | undefined {
-  const name = text('domainName')?.toLowerCase();
-  const certificateArn = text('domainCertificateArn');
-  const hostedZoneId = text('domainHostedZoneId');
-  const zoneName = text('domainHostedZoneName')?.toLowerCase();
-  const disable = flag('disableExecuteApiEndpoint');
+function readDomain(v: Values, raw: Raw): McpDomainProps | undefined {
+  const { domainName: name, domainCertificateArn: certificateArn, domainHostedZoneId: hostedZoneId } = v;
+  const zoneName = v.domainHostedZoneName;
   if (name === undefined) {
     const keys = ['domainCertificateArn', 'domainHostedZoneId', 'domainHostedZoneName'] as const;
-    const stray = keys.find((key) => text(key) !== undefined);
-    if (stray) fail(stray, 'used only with domainName (the custom domain)', get(stray));
-    if (disable)
+    const stray = keys.find((key) => v[key] !== undefined);
+    if (stray) fail(stray, 'used only with domainName (the custom domain)', raw(stray));
+    if (v.disableExecuteApiEndpoint)
       fail(
         'disableExecuteApiEndpoint',
         'used only with domainName (without a custom domain the execute-api URL is the only one)',
-        get('disableExecuteApiEndpoint'),
+        raw('disableExecuteApiEndpoint'),
       );
     return undefined;
   }
   if ((hostedZoneId === undefined) !== (zoneName === undefined)) {
     const missing = hostedZoneId === undefined ? 'domainHostedZoneId' : 'domainHostedZoneName';
-    fail(missing, 'set too: the hosted zone is named by its id and its name together', get(missing));
+    fail(missing, 'set too: the hosted zone is named by its id and its name together', raw(missing));
   }
   if (certificateArn === undefined && hostedZoneId === undefined)
     fail(
       'domainName',
       'given with a certificate: domainCertificateArn (ACM, in the stack region), or domainHostedZoneId and ' +
         'domainHostedZoneName (a DNS-validated certificate is created there)',
-      get('domainName'),
+      raw('domainName'),
     );
   const hostedZone = hostedZoneId && zoneName ? { hostedZoneId, zoneName } : undefined;
   const problem = domainProblem({ domainName: name, certificateArn, hostedZone });
@@ -295,8 +201,57 @@ function readDomain(
     name,
     ...(certificateArn ? { certificateArn } : {}),
     ...(hostedZone ? { hostedZone } : {}),
-    ...(disable ? { disableExecuteApiEndpoint: true } : {}),
+    ...(v.disableExecuteApiEndpoint ? { disableExecuteApiEndpoint: true } : {}),
   };
+}
+
+/** The settings that only go together: the firewall's, the alarm destination, the resource beside a domain. */
+function checkCombinations(v: Values, raw: Raw, domain: McpDomainProps | undefined): void {
+  if (v.wafRateLimit !== undefined && !v.waf)
+    fail('wafRateLimit', 'used only with waf=true', raw('wafRateLimit'));
+  if (v.wafCountOnly !== undefined && !v.waf)
+    fail('wafCountOnly', 'used only with waf=true', raw('wafCountOnly'));
+  if (v.waf && v.api !== 'rest-streaming')
+    fail('waf', 'used with api=rest-streaming (AWS WAF protects REST API stages, not HTTP APIs)', raw('waf'));
+  if (domain && v.authResource !== undefined)
+    fail(
+      'authResource',
+      'left out with domainName (the endpoint on the custom domain is the resource)',
+      raw('authResource'),
+    );
+  if (v.alarmEmail && v.alarmTopicArn)
+    fail(
+      'alarmEmail',
+      'left out when alarmTopicArn is set (subscribe the address to that topic)',
+      v.alarmEmail,
+    );
+}
+
+/**
+ * Reads the app settings from CDK context: each key given is read by its row of the table above, then the keys
+ * that go together (authorization, custom domain, firewall, alarms) are checked and assembled.
+ */
+export function readSettings(get: (key: ContextKey) => unknown): AppSettings {
+  const values: Partial<Record<ContextKey, unknown>> = {};
+  for (const { key, parse } of SETTINGS) if (given(get(key))) values[key] = parse(get(key), key);
+  const v = values as Values;
+  const auth = readAuth(v, get);
+  const domain = readDomain(v, get);
+  checkCombinations(v, get, domain);
+  const assembled: Partial<Record<keyof McpEndpointProps, unknown>> = { auth, domain };
+  const app: Record<string, unknown> = {};
+  const props: Record<string, unknown> = {};
+  for (const setting of SETTINGS) {
+    const value = v[setting.key] ?? ('default' in setting ? setting.default : undefined);
+    if ('app' in setting.target) {
+      if (value !== undefined) app[setting.target.app] = value;
+    } else {
+      const prop = setting.target.endpoint;
+      const resolved = prop in assembled ? assembled[prop] : value;
+      if (resolved !== undefined && !(prop in props)) props[prop] = resolved;
+    }
+  }
+  return { ...(app as { stackName: string }), endpoint: props as McpEndpointProps };
 }
 
 /**

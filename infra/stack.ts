@@ -3,7 +3,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
-import { McpEndpoint, type McpEndpointProps } from '@mcp-lambda/cdk';
+import { McpEndpoint, type McpEndpointAuth, type McpEndpointProps } from '@mcp-lambda/cdk';
 
 /** Properties of the {@link McpStack}: the `StackProps` plus the ones below. */
 export interface McpStackProps extends StackProps {
@@ -25,6 +25,96 @@ export interface McpStackProps extends StackProps {
   readonly alarmEmail?: string;
 }
 
+/** One stack output: its id, what it is for, its value. */
+type OutputRow = readonly [id: string, description: string, value: string];
+
+/** With `auth: oauth`: who issues tokens and where clients learn it; with the bridge, how people sign in. */
+function authRows(auth: McpEndpointAuth, region: string): OutputRow[] {
+  const rows: OutputRow[] = [
+    [
+      'AuthorizationServer',
+      auth.bridge
+        ? 'The authorization bridge: MCP clients register, sign in and get tokens here (they find it from the endpoint)'
+        : 'Issuer of the access tokens this endpoint accepts',
+      auth.issuer,
+    ],
+    [
+      'ProtectedResourceMetadataUrl',
+      'RFC 9728 metadata that tells MCP clients where to get a token',
+      auth.metadataUrl,
+    ],
+  ];
+  if (!auth.cognito || !auth.bridge) return rows;
+  const poolId = auth.cognito.userPool.userPoolId;
+  return [
+    ...rows,
+    [
+      'CognitoUserPoolId',
+      'User pool people sign in with: add users here (admin-created; no self sign-up)',
+      poolId,
+    ],
+    [
+      'CreateUserCommand',
+      'Creates a user (replace the address); Cognito emails a temporary password, TOTP is set up at first sign-in',
+      `aws cognito-idp admin-create-user --user-pool-id ${poolId} ` +
+        `--region ${region} --username you@example.com ` +
+        '--user-attributes Name=email,Value=you@example.com Name=email_verified,Value=true',
+    ],
+    [
+      'CognitoSignInUrl',
+      'Managed sign-in domain the authorization bridge sends people to',
+      auth.cognito.domain.baseUrl(),
+    ],
+    [
+      'AuthorizationBridgeLogGroupName',
+      'Structured JSON logs of the authorization bridge (one "request" line per HTTP request)',
+      auth.bridge.function.logGroup.logGroupName,
+    ],
+    [
+      'SignOutCommand',
+      "Signs one user out everywhere (replace the subject: the user's sub, as the bridge's log names it)",
+      `npm run signout -- <subject> --table ${auth.bridge.table.tableName} --region ${region}`,
+    ],
+  ];
+}
+
+/** The outputs a user needs to connect to the endpoint and operate it, in the order `cdk deploy` prints them. */
+function outputRows(endpoint: McpEndpoint, region: string, emailTopic: sns.ITopic | undefined): OutputRow[] {
+  const { auth, domain, mcpFunction } = endpoint;
+  return [
+    ['McpEndpointUrl', 'MCP endpoint (Streamable HTTP): give this URL to MCP clients', endpoint.url],
+    ['OutputBucketName', 'Bucket holding large tool outputs until they expire', endpoint.outputs.bucketName],
+    ['McpFunctionName', 'MCP Lambda function', mcpFunction.functionName],
+    [
+      'McpLogGroupName',
+      'Structured JSON logs of the MCP function (one "request" line per HTTP request)',
+      mcpFunction.logGroup.logGroupName,
+    ],
+    ...(auth ? authRows(auth, region) : []),
+    ...(emailTopic
+      ? ([
+          [
+            'AlarmTopicArn',
+            'Alarm notifications; confirm the subscription from the email AWS sends to the address',
+            emailTopic.topicArn,
+          ],
+        ] as const)
+      : []),
+    ...(domain
+      ? ([
+          [
+            'DomainTarget',
+            domain.record
+              ? `Regional API Gateway domain the alias record of ${domain.host} points at`
+              : `Point a CNAME (or alias) record for ${domain.host} at this regional API Gateway domain`,
+            domain.regionalDomainName,
+          ],
+        ] as const)
+      : []),
+    ['DashboardUrl', 'CloudWatch dashboard of the endpoint', endpoint.monitoring.dashboardUrl],
+  ];
+}
+
 /** The deployable stack: it composes one MCP endpoint and states the outputs a user needs to connect to it. */
 export class McpStack extends Stack {
   readonly endpoint: McpEndpoint;
@@ -38,91 +128,8 @@ export class McpStack extends Stack {
       ...(alarmActions ? { alarmActions } : {}),
     });
 
-    const { auth, mcpFunction, monitoring } = this.endpoint;
-    const outputs: (readonly [id: string, description: string, value: string])[] = [
-      ['McpEndpointUrl', 'MCP endpoint (Streamable HTTP): give this URL to MCP clients', this.endpoint.url],
-      [
-        'OutputBucketName',
-        'Bucket holding large tool outputs until they expire',
-        this.endpoint.outputs.bucketName,
-      ],
-      ['McpFunctionName', 'MCP Lambda function', mcpFunction.functionName],
-      [
-        'McpLogGroupName',
-        'Structured JSON logs of the MCP function (one "request" line per HTTP request)',
-        mcpFunction.logGroup.logGroupName,
-      ],
-      ...(auth
-        ? ([
-            [
-              'AuthorizationServer',
-              auth.bridge
-                ? 'The authorization bridge: MCP clients register, sign in and get tokens here (they find it from the endpoint)'
-                : 'Issuer of the access tokens this endpoint accepts',
-              auth.issuer,
-            ],
-            [
-              'ProtectedResourceMetadataUrl',
-              'RFC 9728 metadata that tells MCP clients where to get a token',
-              auth.metadataUrl,
-            ],
-          ] as const)
-        : []),
-      ...(auth?.cognito && auth.bridge
-        ? ([
-            [
-              'CognitoUserPoolId',
-              'User pool people sign in with: add users here (admin-created; no self sign-up)',
-              auth.cognito.userPool.userPoolId,
-            ],
-            [
-              'CreateUserCommand',
-              'Creates a user (replace the address); Cognito emails a temporary password, TOTP is set up at first sign-in',
-              `aws cognito-idp admin-create-user --user-pool-id ${auth.cognito.userPool.userPoolId} ` +
-                `--region ${this.region} --username you@example.com ` +
-                '--user-attributes Name=email,Value=you@example.com Name=email_verified,Value=true',
-            ],
-            [
-              'CognitoSignInUrl',
-              'Managed sign-in domain the authorization bridge sends people to',
-              auth.cognito.domain.baseUrl(),
-            ],
-            [
-              'AuthorizationBridgeLogGroupName',
-              'Structured JSON logs of the authorization bridge (one "request" line per HTTP request)',
-              auth.bridge.function.logGroup.logGroupName,
-            ],
-            [
-              'SignOutCommand',
-              "Signs one user out everywhere (replace the subject: the user's sub, as the bridge's log names it)",
-              `npm run signout -- <subject> --table ${auth.bridge.table.tableName} --region ${this.region}`,
-            ],
-          ] as const)
-        : []),
-      ...(alarm && props.alarmEmail
-        ? ([
-            [
-              'AlarmTopicArn',
-              'Alarm notifications; confirm the subscription from the email AWS sends to the address',
-              alarm.topicArn,
-            ],
-          ] as const)
-        : []),
-      ...(this.endpoint.domain
-        ? ([
-            [
-              'DomainTarget',
-              this.endpoint.domain.record
-                ? `Regional API Gateway domain the alias record of ${this.endpoint.domain.host} points at`
-                : `Point a CNAME (or alias) record for ${this.endpoint.domain.host} at this regional API Gateway domain`,
-              this.endpoint.domain.regionalDomainName,
-            ],
-          ] as const)
-        : []),
-      ['DashboardUrl', 'CloudWatch dashboard of the endpoint', monitoring.dashboardUrl],
-    ];
-    for (const [outputId, description, value] of outputs)
-      new CfnOutput(this, outputId, { description, value });
+    const rows = outputRows(this.endpoint, this.region, alarm && props.alarmEmail ? alarm : undefined);
+    for (const [outputId, description, value] of rows) new CfnOutput(this, outputId, { description, value });
   }
 
   /** The alarm topic: an existing one by ARN, a new one with an email subscription, or none. */

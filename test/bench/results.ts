@@ -1,7 +1,8 @@
 /** Everything one `npm run bench` measured, as printed and as written with `--json`. */
 import type { BundleInfo } from './bundle.ts';
 import type { ColdStartResult } from './cold-start.ts';
-import type { HttpResult, SoakResult } from './http.ts';
+import type { HttpResult } from './http.ts';
+import type { SoakResult } from './soak.ts';
 import type { MachineInfo } from './machine.ts';
 import type { ReadOutputResult } from './read-output.ts';
 import type { StreamResult } from './stream.ts';
@@ -63,6 +64,8 @@ export interface BenchSettings {
   streamCalls: number;
   /** Sequential polls per row of the tasks part. */
   taskPolls: number;
+  /** Reads per kind of id in the existence timing part. */
+  idReads?: number;
   /** Asks per poll interval of the asking part. */
   asks?: number;
   /** Timed browser runs per view in the views part. */

@@ -12,10 +12,11 @@ import { parseArgs } from 'node:util';
 import { nodeOptionsFor } from '../../packages/cdk/src/bundling.ts';
 import { Defaults } from '../../packages/server/src/limits.ts';
 import { lambdaNode } from '../support/node-version.ts';
-import { buildArtifacts } from './bundle.ts';
+import { buildArtifacts, type Artifacts } from './bundle.ts';
 import { measureColdStarts } from './cold-start.ts';
 import { formatBench } from './format.ts';
-import { measureHttp, soak } from './http.ts';
+import { measureHttp } from './http.ts';
+import { soak } from './soak.ts';
 import { measureExistence } from './existence.ts';
 import { measureModelBytes } from './model-bytes.ts';
 import { measureOffload } from './offload.ts';
@@ -37,6 +38,22 @@ const OUT_DIR = join(ROOT, '.local', 'bench');
 /** The NODE_OPTIONS the stack gives the functions at the default log level, applied to every server alike. */
 const FUNCTION_FLAGS = (nodeOptionsFor(Defaults.logLevel) ?? '').split(/\s+/).filter(Boolean);
 
+/** The parts of a run, in the order they run; `--skip` and `--only` name them. */
+const PARTS = [
+  'cold',
+  'warm',
+  'http',
+  'offload',
+  'stream',
+  'soak',
+  'read',
+  'tasks',
+  'model',
+  'existence',
+  'asks',
+  'views',
+];
+
 function positiveInt(
   raw: string | undefined,
   name: string,
@@ -52,89 +69,51 @@ function positiveInt(
   return value;
 }
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      quick: { type: 'boolean' },
-      runs: { type: 'string' },
-      'warm-runs': { type: 'string' },
-      connections: { type: 'string' },
-      duration: { type: 'string' },
-      rounds: { type: 'string' },
-      soak: { type: 'string' },
-      'stream-calls': { type: 'string' },
-      'id-reads': { type: 'string' },
-      skip: { type: 'string' },
-      only: { type: 'string' },
-      node: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const quick = values.quick ?? false;
-  const settings: BenchSettings = {
-    coldStartRuns: positiveInt(values.runs, 'runs', quick ? 3 : 11, 1, 200),
-    warmRuns: positiveInt(values['warm-runs'], 'warm-runs', quick ? 1 : 3, 1, 20),
+/** The counts and durations of a run: the defaults, shorter with `--quick`, or as given. */
+function settingsOf(values: Record<string, string | boolean | undefined>): BenchSettings {
+  const quick = values.quick === true;
+  const given = (name: string) => values[name] as string | undefined;
+  return {
+    coldStartRuns: positiveInt(given('runs'), 'runs', quick ? 3 : 11, 1, 200),
+    warmRuns: positiveInt(given('warm-runs'), 'warm-runs', quick ? 1 : 3, 1, 20),
     warmDurationMs: quick ? 1000 : 2000,
-    httpConnections: positiveInt(values.connections, 'connections', 16, 1, 1000),
-    httpDurationS: positiveInt(values.duration, 'duration', quick ? 1 : 4, 1, 600),
-    httpRounds: positiveInt(values.rounds, 'rounds', quick ? 1 : 2, 1, 20),
-    soakCalls: positiveInt(values.soak, 'soak', quick ? 10_000 : 100_000, 0, 10_000_000),
-    streamCalls: positiveInt(values['stream-calls'], 'stream-calls', quick ? 5 : 30, 1, 1000),
+    httpConnections: positiveInt(given('connections'), 'connections', 16, 1, 1000),
+    httpDurationS: positiveInt(given('duration'), 'duration', quick ? 1 : 4, 1, 600),
+    httpRounds: positiveInt(given('rounds'), 'rounds', quick ? 1 : 2, 1, 20),
+    soakCalls: positiveInt(given('soak'), 'soak', quick ? 10_000 : 100_000, 0, 10_000_000),
+    streamCalls: positiveInt(given('stream-calls'), 'stream-calls', quick ? 5 : 30, 1, 1000),
     taskPolls: quick ? 200 : 1_000,
+    idReads: positiveInt(given('id-reads'), 'id-reads', quick ? 200 : 1_000, 10, 100_000),
     asks: quick ? 10 : 40,
     viewPaintRuns: quick ? 3 : 11,
     execArgv: FUNCTION_FLAGS,
   };
-  const PARTS = [
-    'cold',
-    'warm',
-    'http',
-    'offload',
-    'stream',
-    'soak',
-    'read',
-    'tasks',
-    'model',
-    'existence',
-    'asks',
-    'views',
-  ];
+}
+
+/** The parts to skip: those `--skip` names, and with `--only` (one row's part alone, say the views) all others. */
+function skippedParts(values: Record<string, string | boolean | undefined>): Set<string> {
   const listed = (option: 'skip' | 'only') => {
-    const parts = (values[option] ?? '').split(',').filter(Boolean);
+    const parts = ((values[option] as string | undefined) ?? '').split(',').filter(Boolean);
     const unknown = parts.find((part) => !PARTS.includes(part));
     if (unknown) throw new Error(`--${option}: unknown part ${unknown}`);
     return parts;
   };
-  // --only runs one row's part alone (say, the views): every other part is skipped.
   const only = listed('only');
-  const skip = new Set([...listed('skip'), ...(only.length ? PARTS.filter((p) => !only.includes(p)) : [])]);
-  // The functions run on the Lambda runtime's major version unless another binary is named on purpose.
-  const node = values.node ?? lambdaNode('npm run bench');
-  const runtime: ChildRuntime = { node, execArgv: FUNCTION_FLAGS };
-  const progress = (message: string) => process.stderr.write(`… ${message}\n`);
-  progress(runLine(quick));
+  return new Set([...listed('skip'), ...(only.length ? PARTS.filter((p) => !only.includes(p)) : [])]);
+}
 
-  const started = performance.now();
-  const machine = describeMachine(node);
-  progress('bundling');
-  const artifacts = await buildArtifacts(OUT_DIR);
-  const results: BenchResults = {
-    date: new Date().toISOString(),
-    machine,
-    settings,
-    // Without the build paths: the results name no machine paths.
-    bundles: [...Object.values(artifacts.servers), ...(artifacts.resources ? [artifacts.resources] : [])].map(
-      ({ file: _file, ...bundle }) => bundle,
-    ),
-    targets: [],
-    durationS: 0,
-  };
+/** What every part of a run measures with. */
+interface Run {
+  readonly artifacts: Artifacts;
+  readonly runtime: ChildRuntime;
+  readonly skip: ReadonlySet<string>;
+  readonly progress: (message: string) => void;
+}
+
+/** Runs the parts 1 to 8 not skipped, in order, each writing its rows into `results`. */
+async function measureServing(results: BenchResults, run: Run): Promise<void> {
+  const { artifacts, runtime, skip, progress } = run;
+  const settings = results.settings;
   if (!skip.has('cold'))
     results.coldStart = await measureColdStarts(artifacts, runtime, settings.coldStartRuns, progress);
   if (!skip.has('warm')) {
@@ -161,15 +140,72 @@ async function main(): Promise<number> {
   if (!skip.has('read')) results.readOutput = await measureReadOutput(artifacts, runtime, progress);
   if (!skip.has('tasks'))
     results.tasks = await measureTaskPolls(artifacts, runtime, settings.taskPolls, progress);
+}
+
+/** Runs the parts 9 to 12 not skipped: what the model is handed, refused reads, asking, views. */
+async function measureExtensions(results: BenchResults, run: Run): Promise<void> {
+  const { artifacts, runtime, skip, progress } = run;
+  const settings = results.settings;
   if (!skip.has('model')) results.modelBytes = await measureModelBytes();
   if (!skip.has('existence')) {
     progress('existence timing');
-    const tries = positiveInt(values['id-reads'], 'id-reads', quick ? 200 : 1_000, 10, 100_000);
-    results.existence = await measureExistence(tries);
+    results.existence = await measureExistence(settings.idReads ?? 1_000);
   }
   if (!skip.has('asks')) results.asks = await measureAsks(settings.asks ?? 40, progress);
   if (!skip.has('views'))
     results.views = await measureViews(artifacts, runtime, settings.viewPaintRuns, progress);
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      quick: { type: 'boolean' },
+      runs: { type: 'string' },
+      'warm-runs': { type: 'string' },
+      connections: { type: 'string' },
+      duration: { type: 'string' },
+      rounds: { type: 'string' },
+      soak: { type: 'string' },
+      'stream-calls': { type: 'string' },
+      'id-reads': { type: 'string' },
+      skip: { type: 'string' },
+      only: { type: 'string' },
+      node: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const settings = settingsOf(values);
+  const skip = skippedParts(values);
+  // The functions run on the Lambda runtime's major version unless another binary is named on purpose.
+  const node = values.node ?? lambdaNode('npm run bench');
+  const runtime: ChildRuntime = { node, execArgv: FUNCTION_FLAGS };
+  const progress = (message: string) => process.stderr.write(`… ${message}\n`);
+  progress(runLine(values.quick === true));
+
+  const started = performance.now();
+  const machine = describeMachine(node);
+  progress('bundling');
+  const artifacts = await buildArtifacts(OUT_DIR);
+  const results: BenchResults = {
+    date: new Date().toISOString(),
+    machine,
+    settings,
+    // Without the build paths: the results name no machine paths.
+    bundles: [...Object.values(artifacts.servers), ...(artifacts.resources ? [artifacts.resources] : [])].map(
+      ({ file: _file, ...bundle }) => bundle,
+    ),
+    targets: [],
+    durationS: 0,
+  };
+  const run = { artifacts, runtime, skip, progress };
+  await measureServing(results, run);
+  await measureExtensions(results, run);
   results.targets = evaluateTargets(results);
   results.machine.loadEnd = currentLoad();
   results.durationS = (performance.now() - started) / 1000;

@@ -1,14 +1,13 @@
 /**
- * The targets of issue 5, judged from a run's results. They are reported, never asserted: a missed target says by
- * how much, and the report's notes say why.
+ * The targets of issues 5 and 14, judged from a run's results. They are reported, never asserted: a missed target
+ * says by how much, and the report's notes say why. Speed and size are judged here; memory and throughput under
+ * large outputs in targets-capacity.ts, the later features' targets in targets-features.ts.
  */
 import type { ColdStartResult } from './cold-start.ts';
-import type { HttpResult, SoakResult } from './http.ts';
-import type { BenchResults, OffloadResult, TargetCheck } from './results.ts';
-import type { ExistenceResult } from './existence.ts';
-import type { ModelBytesResult } from './model-bytes.ts';
-import type { ReadOutputResult } from './read-output.ts';
-import type { ViewsResult } from './views.ts';
+import type { HttpResult } from './http.ts';
+import type { BenchResults, TargetCheck } from './results.ts';
+import { offloadChecks, readOutputChecks, soakCheck } from './targets-capacity.ts';
+import { existenceChecks, modelBytesChecks, viewChecks } from './targets-features.ts';
 import type { WarmResult } from './warm.ts';
 
 /** Cold start must be at least this many times faster than SDK 2.x. */
@@ -22,31 +21,12 @@ export const HTTP_SHARE = 0.7;
 export const COLD_CODE_SPEEDUP = 10;
 /** Issue 14: load+init of our bundle under this many ms. */
 export const LOAD_INIT_LIMIT_MS = 10;
-/** Issue 14: offload throughput for a 100 MB output, MB (10^6 bytes) per second. */
-export const OFFLOAD_MBPS = 50;
-/** Issue 14: peak RSS of the function storing and serving a 100 MB streamed output. */
-export const STREAM_RSS_LIMIT_BYTES = 200 * 1024 * 1024;
-/** Issue 21: each view's document at most this many bytes gzip. */
-export const VIEW_GZIP_LIMIT_BYTES = 100 * 1024;
-/** Issue 21: from the tool result to the view's first painted page, at the median, in ms. */
-export const VIEW_PAINT_LIMIT_MS = 500;
 /** The MCP function bundle must stay under this many bytes (minified). */
 export const BUNDLE_LIMIT_BYTES = 150 * 1024;
-/**
- * Soak growth that still counts as noise, the larger of a size and a share: RSS over the run's second half (the
- * first settles V8's heap sizing and the allocator), and live heap from start to end (both after a full GC).
- */
-export const SOAK_NOISE = {
-  bytes: 4 * 1024 * 1024,
-  share: 0.05,
-  heapBytes: 1024 * 1024,
-  heapShare: 0.1,
-} as const;
 
 const x = (n: number) => `${n.toFixed(1)}x`;
 const pct = (n: number) => `${Math.round(n * 100)}%`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** Ours versus SDK 2.x in each era, by a bigger-is-better ratio; the worse era decides. */
 function perEra<T extends { variant: { id: string } }>(
@@ -165,45 +145,6 @@ function coldCodeChecks(list: readonly ColdStartResult[]): TargetCheck[] {
   ];
 }
 
-/** MB/s of the store alone: the output over tools/call time less the tool's own time making it (measured apart). */
-export function storeOnlyMbps(r: OffloadResult): number | undefined {
-  const ms = r.callMs - r.toolMs;
-  return ms > 0 ? r.outputBytes / 1e6 / (ms / 1000) : undefined;
-}
-
-const storeOnly = (r: OffloadResult) => {
-  const mbps = storeOnlyMbps(r);
-  return mbps === undefined ? 'not separable' : `${mbps.toFixed(1)} MB/s`;
-};
-
-function offloadChecks(list: readonly OffloadResult[]): TargetCheck[] {
-  const big = list.find((r) => r.outputBytes >= 90_000_000);
-  if (!big) return [];
-  const endToEnd = big.outputBytes / 1e6 / (big.callMs / 1000);
-  // The target is the store's: the tool's own time making the report (measured apart) is not the offloader's.
-  const mbps = storeOnlyMbps(big) ?? endToEnd;
-  const size = `${(big.outputBytes / 1e6).toFixed(1)} MB`;
-  const rssMet = big.verified && big.peakRssBytes < STREAM_RSS_LIMIT_BYTES;
-  return [
-    {
-      name: `offload throughput, ${size}`,
-      goal: `≥ ${OFFLOAD_MBPS} MB/s (the store)`,
-      measured:
-        `store alone ${storeOnly(big)}; with the tool making it ${endToEnd.toFixed(1)} MB/s ` +
-        `(tools/call ${(big.callMs / 1000).toFixed(1)} s)`,
-      met: mbps >= OFFLOAD_MBPS,
-      ...(mbps >= OFFLOAD_MBPS ? {} : { note: `short by ${(OFFLOAD_MBPS - mbps).toFixed(1)} MB/s` }),
-    },
-    {
-      name: `${size} streamed output stored and read back`,
-      goal: `identical, peak RSS < ${mb(STREAM_RSS_LIMIT_BYTES)}`,
-      measured: `${big.verified ? 'SHA-256 identical' : 'BYTES DIFFER'}, peak RSS ${mb(big.peakRssBytes)}`,
-      met: rssMet,
-      ...(rssMet ? {} : { note: `over by ${mb(big.peakRssBytes - STREAM_RSS_LIMIT_BYTES)}` }),
-    },
-  ];
-}
-
 function bundleCheck(results: BenchResults): TargetCheck {
   const ours = results.bundles.find((b) => b.label === 'ours');
   if (!ours) return { name: 'MCP function bundle', goal: '', measured: 'not built', met: undefined };
@@ -224,104 +165,6 @@ function bundleCheck(results: BenchResults): TargetCheck {
   };
 }
 
-function soakCheck(soak: SoakResult): TargetCheck {
-  const first = soak.checkpoints[0]!.memory;
-  const half = soak.checkpoints[Math.floor((soak.checkpoints.length - 1) / 2)]!.memory;
-  const last = soak.checkpoints.at(-1)!.memory;
-  const rssGrowth = last.rssBytes - first.rssBytes;
-  const lateGrowth = last.rssBytes - half.rssBytes;
-  const heapGrowth = last.heapUsedBytes - first.heapUsedBytes;
-  const rssNoise = Math.max(SOAK_NOISE.bytes, first.rssBytes * SOAK_NOISE.share);
-  const heapNoise = Math.max(SOAK_NOISE.heapBytes, first.heapUsedBytes * SOAK_NOISE.heapShare);
-  const met = lateGrowth <= rssNoise && heapGrowth <= heapNoise;
-  const signed = (bytes: number) => `${bytes >= 0 ? '+' : ''}${mb(bytes)}`;
-  return {
-    name: `soak memory over ${soak.calls.toLocaleString('en-US')} calls`,
-    goal: 'no growth beyond noise',
-    measured:
-      `RSS ${mb(first.rssBytes)} → ${mb(last.rssBytes)} (${signed(rssGrowth)}; second half ${signed(lateGrowth)}), ` +
-      `heap ${signed(heapGrowth)}`,
-    met,
-    ...(met
-      ? {}
-      : {
-          note:
-            `noise allows ${mb(rssNoise)} of RSS over the second half and ${mb(heapNoise)} of heap; ` +
-            'growth in every quarter points to a leak',
-        }),
-  };
-}
-
-/** Growth of a function process's RSS while it reads one page of a 100 MB output (issue 10). */
-export const READ_PAGE_RSS_LIMIT_BYTES = 32 * 1024 * 1024;
-
-function readOutputChecks(result: ReadOutputResult): TargetCheck[] {
-  const [page, , search] = result.steps;
-  const size = `${(result.outputBytes / 1e6).toFixed(0)} MB`;
-  const checks: TargetCheck[] = [];
-  if (page) {
-    const worst = Math.max(page.mcp.peakGrowthBytes, page.companion.peakGrowthBytes);
-    const met = worst < READ_PAGE_RSS_LIMIT_BYTES && page.verified;
-    checks.push({
-      name: `read_output: one page of ${size}, RSS growth`,
-      goal: `< ${mb(READ_PAGE_RSS_LIMIT_BYTES)} per process`,
-      measured: `peak +${mb(page.mcp.peakGrowthBytes)} MCP function, +${mb(page.companion.peakGrowthBytes)} companion`,
-      met,
-      ...(met
-        ? {}
-        : {
-            note: `over by ${mb(worst - READ_PAGE_RSS_LIMIT_BYTES)}${page.verified ? '' : '; the page was wrong'}`,
-          }),
-    });
-  }
-  if (search) {
-    checks.push({
-      name: `read_output: search over ${size}`,
-      goal: 'completes, bounded memory',
-      measured:
-        `${search.verified ? 'all 3 matches' : 'WRONG matches'} in ${search.calls} call${search.calls === 1 ? '' : 's'}, ` +
-        `${(search.ms / 1000).toFixed(1)} s; companion peak ${mb(search.companion.peakRssBytes)} ` +
-        `(+${mb(search.companion.peakGrowthBytes)})`,
-      met: search.verified,
-    });
-  }
-  return checks;
-}
-
-/** Issue 23: read_output's definition in tools/list, bytes (sent with every model call). */
-export const READ_OUTPUT_DEFINITION_LIMIT_BYTES = 1_500;
-/** Issue 23: a read_output page through LangChain at most this share larger than through the AI SDK. */
-export const FRAMEWORK_PAGE_SPREAD = 0.1;
-
-function modelBytesChecks(result: ModelBytesResult): TargetCheck[] {
-  const definition = result.toolsList.readOutputBytes;
-  const spread = result.page.LangChain / result.page['AI SDK'] - 1;
-  return [
-    {
-      name: 'read_output definition in tools/list',
-      goal: `<= ${READ_OUTPUT_DEFINITION_LIMIT_BYTES.toLocaleString('en-US')} bytes`,
-      measured: `${definition.toLocaleString('en-US')} bytes`,
-      met: definition <= READ_OUTPUT_DEFINITION_LIMIT_BYTES,
-    },
-    {
-      name: 'a read_output page, LangChain vs AI SDK',
-      goal: `<= +${pct(FRAMEWORK_PAGE_SPREAD)}`,
-      measured: `${spread >= 0 ? '+' : ''}${(spread * 100).toFixed(1)}%`,
-      met: spread <= FRAMEWORK_PAGE_SPREAD,
-    },
-  ];
-}
-
-/** Issue 23: another caller's link and a never-issued id take the same time: 0 within the interval of their gap. */
-function existenceChecks(result: ExistenceResult): TargetCheck[] {
-  return result.gaps.map((g) => ({
-    name: `${g.path}: another caller's link vs a never-issued id`,
-    goal: 'indistinguishable (95% interval holds 0)',
-    measured: `${g.differenceMs >= 0 ? '+' : ''}${g.differenceMs.toFixed(3)} ms (${g.lowMs.toFixed(3)} to ${g.highMs.toFixed(3)})`,
-    met: g.lowMs <= 0 && g.highMs >= 0,
-  }));
-}
-
 /** Judges every target the run has data for. */
 export function evaluateTargets(results: BenchResults): TargetCheck[] {
   const checks: TargetCheck[] = [];
@@ -336,28 +179,5 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
   if (results.existence) checks.push(...existenceChecks(results.existence));
   if (results.offload && !('pending' in results.offload)) checks.push(...offloadChecks(results.offload));
   if (results.views) checks.push(...viewChecks(results.views));
-  return checks;
-}
-
-/** Issue 21: every view small enough, and quick to show its first page after the result. */
-function viewChecks(views: ViewsResult): TargetCheck[] {
-  const largest = views.sizes.reduce((a, b) => (b.gzipBytes > a.gzipBytes ? b : a));
-  const checks: TargetCheck[] = [
-    {
-      name: 'View size (gzip, largest view)',
-      goal: `<= ${VIEW_GZIP_LIMIT_BYTES / 1024} KB`,
-      measured: `${(largest.gzipBytes / 1024).toFixed(1)} KB (${largest.name})`,
-      met: largest.gzipBytes <= VIEW_GZIP_LIMIT_BYTES,
-    },
-  ];
-  if (!('skipped' in views.paints) && views.paints.length) {
-    const slowest = views.paints.reduce((a, b) => (b.p50Ms > a.p50Ms ? b : a));
-    checks.push({
-      name: 'Tool result to first painted page (p50, slowest view)',
-      goal: `<= ${VIEW_PAINT_LIMIT_MS} ms`,
-      measured: `${slowest.p50Ms.toFixed(0)} ms (${slowest.name})`,
-      met: slowest.p50Ms <= VIEW_PAINT_LIMIT_MS,
-    });
-  }
   return checks;
 }

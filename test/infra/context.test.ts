@@ -253,6 +253,10 @@ describe('app settings from CDK context', () => {
     expect(() => settings(context)).toThrow(message);
   });
 
+  it.each(CONTEXT_KEYS)('refuses a value of the wrong type for %s, naming the key', (key) => {
+    expect(() => settings({ [key]: { nested: true } })).toThrow(`Context "${key}" must be`);
+  });
+
   it('every context key has a row in the configuration table of infra/README.md', () => {
     const readme = readFileSync(new URL('../../infra/README.md', import.meta.url), 'utf8');
     const rows = CONTEXT_KEYS.filter((key) => new RegExp(`^\\|\\s*\`${key}\`\\s*\\|`, 'm').test(readme));

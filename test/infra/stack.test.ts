@@ -3,7 +3,7 @@ import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { McpEndpoint } from '../../packages/cdk/src/mcp-endpoint.ts';
 import type { McpStackProps } from '../../infra/stack.ts';
-import { synthStack } from './synth.ts';
+import { servedToolNames, synthStack, TEMPLATE_TOOL_NAMES } from './synth.ts';
 import { lambdaFunction, only } from './template.ts';
 
 /** The deployable stack, open unless `auth` says otherwise (authorization has its own tests in auth.test.ts). */
@@ -77,13 +77,20 @@ describe('McpStack', () => {
     expect(url).toContain(`{"Ref":"${apiId}"}`);
   });
 
-  it('an alarm topic receives alarm and recovery notifications of every alarm', () => {
+  // The same check with the template's list and with a tool a user adds to it: nothing counts the examples.
+  it.each<[string, readonly string[]]>([
+    ["the template's tools", TEMPLATE_TOOL_NAMES],
+    ["the template's tools and one a user adds", [...TEMPLATE_TOOL_NAMES, 'word_count']],
+  ])('with %s an alarm topic receives alarm and recovery notifications of every alarm', (_, toolNames) => {
     const topic = 'arn:aws:sns:eu-west-1:123456789012:mcp-alarms';
-    const { template } = build({ alarmTopicArn: topic });
+    const { template } = build({ alarmTopicArn: topic, endpoint: { toolNames } });
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
     // Errors, throttles and p99 duration of three functions, API 5xx, the task worker's two own alarms, and the
-    // error rate of each of the seven tools.
-    expect(alarms).toHaveLength(12 + 7);
+    // error rate of each tool served.
+    expect(alarms).toHaveLength(12 + servedToolNames(toolNames).length);
+    const described = alarms.map((a) => String(a.Properties.AlarmDescription));
+    for (const tool of servedToolNames(toolNames))
+      expect(described.filter((d) => d.includes(`of tool ${tool} failed`))).toHaveLength(1);
     for (const a of alarms) {
       expect(a.Properties.AlarmActions).toEqual([topic]);
       expect(a.Properties.OKActions).toEqual([topic]);
@@ -121,7 +128,7 @@ describe('McpStack defaults of the operating options', () => {
     const without = resourcesOf({ endpoint: { auth: { mode: 'none' }, toolMetrics: false } });
     const added = Object.keys(withMetrics).filter((id) => !(id in without));
     expect(Object.keys(without).filter((id) => !(id in withMetrics))).toEqual([]);
-    expect(added).toHaveLength(7);
+    expect(added).toHaveLength(servedToolNames().length);
     for (const id of added) {
       expect(withMetrics[id]!.Type).toBe('AWS::CloudWatch::Alarm');
       expect(id).toMatch(/ErrorRateAlarm/);

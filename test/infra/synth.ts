@@ -2,6 +2,7 @@ import './cdk-home.ts';
 import { readFileSync } from 'node:fs';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { READ_OUTPUT_TOOL } from '@mcp-lambda/server';
 import { tools } from '../../functions/mcp/tools/index.ts';
 import { McpStack, type McpStackProps } from '../../infra/stack.ts';
 
@@ -9,6 +10,18 @@ import { McpStack, type McpStackProps } from '../../infra/stack.ts';
 export const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
   readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
 ).context;
+
+/** The template's tool names, as infra/app.ts hands them to the stack. */
+export const TEMPLATE_TOOL_NAMES: readonly string[] = tools.map((tool) => tool.name);
+
+/**
+ * The tools a deployed MCP function serves given these names: each of them and read_output. Tests count per-tool
+ * resources with it, never with a number, so a tool added to the template keeps them green.
+ */
+export const servedToolNames = (names: readonly string[] = TEMPLATE_TOOL_NAMES): string[] => [
+  ...names,
+  READ_OUTPUT_TOOL,
+];
 
 /** Options of {@link synthStack}. */
 export interface SynthOptions {

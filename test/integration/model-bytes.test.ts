@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { measureModelBytes } from '../bench/model-bytes.ts';
 import { FRAMEWORKS, modelViews } from '../bench/model-view.ts';
-import { FRAMEWORK_PAGE_SPREAD, READ_OUTPUT_DEFINITION_LIMIT_BYTES } from '../bench/targets.ts';
+import { FRAMEWORK_PAGE_SPREAD, READ_OUTPUT_DEFINITION_LIMIT_BYTES } from '../bench/targets-features.ts';
 
 // What the model pays for (issue 23): the bench's part 9, checked here in bytes (never in time).
 

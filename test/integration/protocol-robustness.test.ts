@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMcpServer, defineTool, staticResources } from '../../packages/server/src/index.ts';
 import { MAX_RESULT_BYTES } from '../../packages/server/src/tools/result.ts';
-import { safeDivide } from '../../functions/mcp/tools/safe-divide.ts';
 import { send } from '../support/rpc.ts';
 
 /** JSON text of an array nested `depth` levels deep (too deep for JSON.stringify to write back). */
@@ -10,7 +9,6 @@ const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
 const server = createMcpServer({
   info: { name: 'robust', version: '1.0.0' },
   tools: [
-    safeDivide,
     defineTool({
       name: 'flood',
       description: 'returns more text than one response can carry',
@@ -63,14 +61,6 @@ describe('hostile or oversized input and output', () => {
     expect(res.json.result.isError).toBe(true);
     expect(res.json.result.content[0].text).toMatch(/too large to return in one response/);
     expect(res.body.length).toBeLessThan(2048);
-  });
-
-  it('a quotient that overflows is an isError result, not "Infinity"', async () => {
-    const res = await send(server, {
-      body: rpc('tools/call', { name: 'safe_divide', arguments: { a: 1e308, b: 1e-308 } }),
-    });
-    expect(res.json.result.isError).toBe(true);
-    expect(res.json.result.content[0].text).toMatch(/too large to represent/);
   });
 });
 

@@ -1,8 +1,10 @@
 import { expect } from 'vitest';
+import { tools } from '../../functions/mcp/tools/index.ts';
 
 /**
  * One call of every example tool in functions/mcp/tools and what a real client must get back from it. Shared by
- * the SDK 1.x and SDK 2.x interop tests so both clients are held to the same results in every era.
+ * the SDK 1.x and SDK 2.x interop tests so both clients are held to the same results in every era. Each row names
+ * its tool: a tool added to the template changes nothing here, a removed example tool takes its rows with it.
  */
 
 /** The part of both SDKs' clients these calls use. */
@@ -19,15 +21,8 @@ function expectPng(base64: string, width?: number, height?: number): void {
   if (height !== undefined) expect(bytes.readUInt32BE(20)).toBe(height);
 }
 
-/** The example tools, in the order tools/list shows them. */
-export const EXAMPLE_TOOL_NAMES = [
-  'ping',
-  'safe_divide',
-  'text_stats',
-  'content_gallery',
-  'generate_report',
-  'render_chart',
-];
+/** The tools the MCP function serves, as the template lists them (functions/mcp/tools/index.ts), in that order. */
+export const TEMPLATE_TOOL_NAMES = tools.map((tool) => tool.name);
 
 /** [description, tool, arguments, what the result must be]. */
 export const exampleToolCalls: [string, string, Record<string, unknown>, (result: any) => void][] = [
@@ -56,6 +51,15 @@ export const exampleToolCalls: [string, string, Record<string, unknown>, (result
     (r) => {
       expect(r.isError).toBe(true);
       expect(r.content[0].text).toMatch(/divide by zero.*non-zero/);
+    },
+  ],
+  [
+    'safe_divide with a quotient too large to represent is an isError result, not "Infinity"',
+    'safe_divide',
+    { a: 1e308, b: 1e-308 },
+    (r) => {
+      expect(r.isError).toBe(true);
+      expect(r.content[0].text).toMatch(/too large to represent/);
     },
   ],
   [

@@ -3,6 +3,7 @@ import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveMcpFunction, type RunningServer } from '../support/local.ts';
+import { TEMPLATE_TOOL_NAMES } from './example-tools.ts';
 import { finalResponse, recordingFetch } from './wire.ts';
 
 // One endpoint, two eras at once: a handshake-era SDK 1.x client and a 2026-07-28 SDK 2.x client take turns and
@@ -70,7 +71,7 @@ describe('a handshake and a stateless client on the same endpoint', () => {
         topWords: [{ word: 'b', count: i + 2 }],
       });
       expect(handshakeError.isError).toBe(true);
-      expect(statelessList.tools).toHaveLength(6);
+      expect(statelessList.tools).toHaveLength(TEMPLATE_TOOL_NAMES.length);
     });
   });
 

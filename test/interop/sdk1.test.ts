@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveMcpFunction, type RunningServer } from '../support/local.ts';
-import { EXAMPLE_TOOL_NAMES, exampleToolCalls } from './example-tools.ts';
+import { exampleToolCalls, TEMPLATE_TOOL_NAMES } from './example-tools.ts';
 import { finalResponse, recordingFetch } from './wire.ts';
 
 // The official TypeScript SDK 1.x client (handshake era only) against the real MCP function, over HTTP on
@@ -43,9 +43,9 @@ describe('SDK 1.x client (handshake era)', () => {
     expect(wire.calls('notifications/initialized')[0]?.status).toBe(202);
   });
 
-  it('lists the example tools in definition order', async () => {
+  it('lists the template tools in definition order', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(EXAMPLE_TOOL_NAMES);
+    expect(tools.map((t) => t.name)).toEqual(TEMPLATE_TOOL_NAMES);
     expect(tools.find((t) => t.name === 'text_stats')?.outputSchema).toMatchObject({ type: 'object' });
   });
 

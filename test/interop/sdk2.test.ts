@@ -1,7 +1,7 @@
 import { Client, ResourceNotFoundError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveMcpFunction, type RunningServer } from '../support/local.ts';
-import { EXAMPLE_TOOL_NAMES, exampleToolCalls } from './example-tools.ts';
+import { exampleToolCalls, TEMPLATE_TOOL_NAMES } from './example-tools.ts';
 import { finalResponse, recordingFetch } from './wire.ts';
 
 // The official TypeScript SDK 2.x client against the real MCP function, in each of its negotiation modes: the
@@ -77,9 +77,9 @@ describe.each(modes)('SDK 2.x client, $label', ({ mode, era, version }) => {
     });
   }
 
-  it('lists the example tools in definition order', async () => {
+  it('lists the template tools in definition order', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(EXAMPLE_TOOL_NAMES);
+    expect(tools.map((t) => t.name)).toEqual(TEMPLATE_TOOL_NAMES);
   });
 
   it.each(exampleToolCalls)('calls a tool: %s', async (_description, name, args, check) => {

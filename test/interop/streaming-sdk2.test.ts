@@ -3,7 +3,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineTool } from '../../packages/server/src/index.ts';
 import { serveStreamingHandler, serveStreamingServer, type RunningServer } from '../support/local.ts';
-import { EXAMPLE_TOOL_NAMES, exampleToolCalls } from './example-tools.ts';
+import { exampleToolCalls, TEMPLATE_TOOL_NAMES } from './example-tools.ts';
 
 // The official SDK 2.x client against the Lambda response-streaming adapter under the local server: progress
 // notifications reach its `onprogress` callback while the tool still runs, in both eras; and the real MCP
@@ -83,7 +83,7 @@ describe.each(modes)('SDK 2.x client, $label, against a streaming endpoint', ({ 
     const client = await connect(realFunction.url, mode);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(EXAMPLE_TOOL_NAMES);
+      expect(tools.map((t) => t.name)).toEqual(TEMPLATE_TOOL_NAMES);
       for (const [, name, args, check] of exampleToolCalls)
         check(await client.callTool({ name, arguments: args }));
     } finally {

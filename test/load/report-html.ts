@@ -5,7 +5,7 @@
  */
 import { KIND_LABELS, parameterRows, reportCharts, share, type RecordedRun } from './report-charts.ts';
 import { KINDS } from './samples.ts';
-import { escapeXml as esc, formatNumber } from './svg-chart.ts';
+import { escapeXml as esc, formatNumber } from './chart-scale.ts';
 
 const STYLE = `
   :root { color-scheme: light; }

@@ -4,7 +4,7 @@
  */
 import { KIND_LABELS, parameterRows, reportCharts, share, type RecordedRun } from './report-charts.ts';
 import { KINDS } from './samples.ts';
-import { escapeXml as esc, formatNumber } from './svg-chart.ts';
+import { escapeXml as esc, formatNumber } from './chart-scale.ts';
 
 const WIDTH = 960;
 const CHART_HEIGHT = 300;

@@ -22,6 +22,13 @@ const FACES = Object.fromEntries(
   }),
 );
 const PUBLIC_MODULES = Object.values(FACES).flat();
+/** Each package's export subpaths (`.`, `./auth`, …), by package folder name. */
+const SUBPATHS: Record<string, string[]> = Object.fromEntries(
+  PACKAGES.map((name) => {
+    const manifest = JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8'));
+    return [name, Object.keys(manifest.exports as Record<string, string>)];
+  }),
+);
 
 function sources(folder: string): string[] {
   return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })
@@ -29,8 +36,17 @@ function sources(folder: string): string[] {
     .map((f) => join(folder, f).split('\\').join('/'));
 }
 
-/** The packages held to the structure rules so far (the CDK constructs join them once split by concern). */
-const LIBRARY = ['packages/server/src', 'packages/bridge/src', 'packages/dev/src'].flatMap(sources);
+/** Every package's sources. */
+const LIBRARY = PACKAGES.flatMap((p) => sources(`packages/${p}/src`));
+
+/**
+ * The code held to the size rules: every package, the template's functions and CDK app, and the tools that run
+ * beside them (bench, load, stress); tests and generated files aside.
+ */
+const SIZED = [
+  ...LIBRARY,
+  ...['functions', 'infra', 'test/bench', 'test/load', 'test/stress'].flatMap(sources),
+].filter((file) => !file.endsWith('.test.ts'));
 
 const parse = (file: string) =>
   ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest, true);
@@ -104,6 +120,29 @@ describe('the public surface', () => {
     expect(crossing('packages/bridge/src/token.ts', './limits.ts')).toBe(false);
   });
 
+  // Each name a package is imported by resolves through its package.json `exports`: `@mcp-lambda/server/auth` is
+  // a face, a deep path into the package (its source files by name) is not.
+  it.each([...LIBRARY, ...sources('functions'), ...sources('infra')])(
+    '%s names only the faces of the packages it imports',
+    (file) => {
+      const named = specifiers(file).filter((s) => s.startsWith('@mcp-lambda/'));
+      const unknown = named.filter((s) => {
+        const [, name, subpath] = /^@mcp-lambda\/([^/]+)(\/.*)?$/.exec(s)!;
+        return !SUBPATHS[name!]?.includes(`.${subpath ?? ''}`);
+      });
+      expect(unknown).toEqual([]);
+    },
+  );
+
+  // The CDK app builds the stack from the package faces and its own settings; of the template it reads only the
+  // tool list it hands the stack (the constructs never see the example tools).
+  it.each(sources('infra'))('%s reaches the template only for its tool list', (file) => {
+    const reached = specifiers(file)
+      .map((s) => target(file, s))
+      .filter((t): t is string => t !== undefined && !t.startsWith('infra/'));
+    expect(reached.filter((t) => t !== 'functions/mcp/tools/index.ts')).toEqual([]);
+  });
+
   it.each(LIBRARY)('%s imports nothing from functions/ or infra/', (file) => {
     const outward = specifiers(file)
       .map((s) => target(file, s))
@@ -112,21 +151,60 @@ describe('the public surface', () => {
   });
 });
 
+/** What breaks the size rules in a source text: more than 300 lines, or a function over 80. */
+function sizeProblems(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const problems: string[] = [];
+  // Lines as an editor or `wc -l` counts them: a final newline ends the last line, it does not start another.
+  const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  if (lines > 300) problems.push(`${lines} lines`);
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
+      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      if (last - first + 1 > 80) problems.push(`function at line ${first + 1}: ${last - first + 1} lines`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return problems;
+}
+
 describe('sizes that one reading can hold', () => {
-  it.each(LIBRARY)('%s has at most 300 lines and no function over 80', (file) => {
-    const source = parse(file);
-    const long: string[] = [];
-    const visit = (node: ts.Node) => {
-      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
-        const first = source.getLineAndCharacterOfPosition(node.getStart()).line;
-        const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-        if (last - first + 1 > 80) long.push(`line ${first + 1}: ${last - first + 1} lines`);
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(source);
-    expect(source.getLineAndCharacterOfPosition(source.getEnd()).line + 1).toBeLessThanOrEqual(300);
-    expect(long).toEqual([]);
+  it.each(SIZED)('%s has at most 300 lines and no function over 80', (file) => {
+    expect(sizeProblems(file, readFileSync(join(root, file), 'utf8'))).toEqual([]);
+  });
+
+  it('covers every package, the functions, the CDK app and the tools', () => {
+    const folders = new Set(
+      SIZED.map((file) =>
+        file
+          .split('/')
+          .slice(0, file.startsWith('test/') ? 2 : 1)
+          .join('/'),
+      ),
+    );
+    expect([...folders].sort()).toEqual([
+      'functions',
+      'infra',
+      'packages',
+      'test/bench',
+      'test/load',
+      'test/stress',
+    ]);
+    expect(new Set(SIZED.filter((f) => f.startsWith('packages/')).map((f) => f.split('/')[1]))).toEqual(
+      new Set(PACKAGES),
+    );
+  });
+
+  it('finds a long function and a long file (the rule above, checked on samples)', () => {
+    const body = (n: number) => Array.from({ length: n - 2 }, (_, i) => `  const v${i} = ${i};`).join('\n');
+    expect(sizeProblems('a.ts', `function f() {\n${body(80)}\n}\n`)).toEqual([]);
+    expect(sizeProblems('a.ts', `function f() {\n${body(81)}\n}\n`)).toEqual([
+      'function at line 1: 81 lines',
+    ]);
+    expect(sizeProblems('a.ts', 'const x = 1;\n'.repeat(300))).toEqual([]);
+    expect(sizeProblems('a.ts', 'const x = 1;\n'.repeat(301))).toEqual(['301 lines']);
   });
 
   it('the dispatcher is the method table, availability and error mapping: under 150 lines', () => {

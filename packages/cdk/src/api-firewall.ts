@@ -130,6 +130,66 @@ const visibility = (metricName: string): wafv2.CfnWebACL.VisibilityConfigPropert
   sampledRequestsEnabled: true,
 });
 
+/** A bridge exemption: rules that block everywhere but under some path prefixes, found by their labels. */
+type Exemption = { name: string; rules: string[]; labels: string[]; exemptPathPrefixes: readonly string[] };
+
+/** The bridge exemptions still needed: a rule counted everywhere needs none. */
+function exemptionsOf(authorizationBridge: boolean, countOnly: readonly string[]): Exemption[] {
+  return (authorizationBridge ? BRIDGE_EXEMPTIONS : [])
+    .map((exemption) => {
+      const kept = exemption.rules
+        .map((rule, i) => ({ rule, label: exemption.labels[i]! }))
+        .filter(({ rule }) => !countOnly.includes(rule));
+      return { ...exemption, rules: kept.map((k) => k.rule), labels: kept.map((k) => k.label) };
+    })
+    .filter((exemption) => exemption.rules.length > 0);
+}
+
+/** An exempted rule counts in the group, then blocks every request it labelled outside the exempt paths. */
+const blockedOutside = (exemption: Exemption): Omit<wafv2.CfnWebACL.RuleProperty, 'priority'> => ({
+  name: exemption.name,
+  action: { block: {} },
+  statement: {
+    andStatement: {
+      statements: [
+        anyOf(exemption.labels.map((key) => ({ labelMatchStatement: { scope: 'LABEL', key } }))),
+        { notStatement: { statement: anyOf(exemption.exemptPathPrefixes.map(pathStartsWith)) } },
+      ],
+    },
+  },
+  visibilityConfig: visibility(exemption.name),
+});
+
+/** The managed rule groups in order, `counted` rules of the common rule set overridden to count, from priority 1. */
+function managedRules(
+  counted: readonly string[],
+  exemptions: readonly Exemption[],
+): wafv2.CfnWebACL.RuleProperty[] {
+  return MANAGED_RULE_GROUPS.flatMap((name): Omit<wafv2.CfnWebACL.RuleProperty, 'priority'>[] => [
+    {
+      name,
+      overrideAction: { none: {} },
+      statement: {
+        managedRuleGroupStatement: {
+          vendorName: 'AWS',
+          name,
+          ...(name === 'AWSManagedRulesCommonRuleSet' && counted.length > 0
+            ? {
+                ruleActionOverrides: counted.map((rule) => ({
+                  name: rule,
+                  actionToUse: { count: {} },
+                })),
+              }
+            : {}),
+        },
+      },
+      visibilityConfig: visibility(name),
+    },
+    // Labels exist only for rules that run after the group that adds them: right after it.
+    ...(name === 'AWSManagedRulesCommonRuleSet' ? exemptions.map(blockedOutside) : []),
+  ]).map((rule, i): wafv2.CfnWebACL.RuleProperty => ({ ...rule, priority: i + 1 }));
+}
+
 /**
  * A regional AWS WAF web ACL for the API (docs/operations.md): the AWS managed IP reputation list,
  * common rule set and known bad inputs, and a rate-based rule per client IP; everything else is allowed. AWS WAF
@@ -162,55 +222,9 @@ export class ApiFirewall extends Construct {
           `its body rules are ${COMMON_RULE_SET_BODY_RULES.join(', ')})`,
       );
     this.countOnlyRules = countOnly;
-    // A rule counted everywhere needs no exemption; the others count in the group and block after it.
-    const exemptions = (props.authorizationBridge ? BRIDGE_EXEMPTIONS : [])
-      .map((exemption) => {
-        const kept = exemption.rules
-          .map((rule, i) => ({ rule, label: exemption.labels[i]! }))
-          .filter(({ rule }) => !countOnly.includes(rule));
-        return { ...exemption, rules: kept.map((k) => k.rule), labels: kept.map((k) => k.label) };
-      })
-      .filter((exemption) => exemption.rules.length > 0);
+    const exemptions = exemptionsOf(props.authorizationBridge ?? false, countOnly);
     this.exemptedRules = exemptions.flatMap((exemption) => exemption.rules);
-    const counted = [...countOnly, ...this.exemptedRules];
-    const blockedOutsideBridge = exemptions.map(
-      (exemption): Omit<wafv2.CfnWebACL.RuleProperty, 'priority'> => ({
-        name: exemption.name,
-        action: { block: {} },
-        statement: {
-          andStatement: {
-            statements: [
-              anyOf(exemption.labels.map((key) => ({ labelMatchStatement: { scope: 'LABEL', key } }))),
-              { notStatement: { statement: anyOf(exemption.exemptPathPrefixes.map(pathStartsWith)) } },
-            ],
-          },
-        },
-        visibilityConfig: visibility(exemption.name),
-      }),
-    );
-    const managed = MANAGED_RULE_GROUPS.flatMap((name): Omit<wafv2.CfnWebACL.RuleProperty, 'priority'>[] => [
-      {
-        name,
-        overrideAction: { none: {} },
-        statement: {
-          managedRuleGroupStatement: {
-            vendorName: 'AWS',
-            name,
-            ...(name === 'AWSManagedRulesCommonRuleSet' && counted.length > 0
-              ? {
-                  ruleActionOverrides: counted.map((rule) => ({
-                    name: rule,
-                    actionToUse: { count: {} },
-                  })),
-                }
-              : {}),
-          },
-        },
-        visibilityConfig: visibility(name),
-      },
-      // Labels exist only for rules that run after the group that adds them: right after it.
-      ...(name === 'AWSManagedRulesCommonRuleSet' ? blockedOutsideBridge : []),
-    ]).map((rule, i): wafv2.CfnWebACL.RuleProperty => ({ ...rule, priority: i + 1 }));
+    const managed = managedRules([...countOnly, ...this.exemptedRules], exemptions);
     this.webAcl = new wafv2.CfnWebACL(this, 'WebAcl', {
       scope: 'REGIONAL',
       description: 'MCP endpoint: AWS managed rules and a per-IP rate limit',

@@ -175,13 +175,30 @@ export class AuthorizationBridge extends Construct {
         'once, so it is rotated by hand when needed (docs/authorization.md, "Threat model"), not on a schedule.',
     });
 
+    this.function = this.bridgeFunction(props, removalPolicy);
+    this.grant(props.upstream.clientSecret);
+    if (props.tracing)
+      Validations.of(this.function.role!).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'Active tracing grants xray:PutTraceSegments and xray:PutTelemetryRecords, the only X-Ray actions the ' +
+          'function uses; X-Ray supports no resource-level permissions for them, so the resource is "*".',
+      });
+    if (!props.httpApi === !props.restApi)
+      throw new Error('AuthorizationBridge: give exactly one of httpApi and restApi');
+    if (props.httpApi) this.route(props.httpApi);
+    else this.routeRest(props.restApi!);
+  }
+
+  /** The bridge's function, given its issuer, its upstream and where its table, key and secret are. */
+  private bridgeFunction(props: AuthorizationBridgeProps, removalPolicy: RemovalPolicy): BundledFunction {
     const scopes = props.scopes ?? [Defaults.bridgeScope];
     const timeout = props.timeout ?? Duration.seconds(BridgeLimits.functionTimeoutSeconds);
     if (timeout.toSeconds() > Platform.httpApiIntegrationTimeoutSeconds)
       throw new Error(
         `AuthorizationBridge: timeout must be at most ${Platform.httpApiIntegrationTimeoutSeconds} seconds (the HTTP API limit)`,
       );
-    this.function = new BundledFunction(this, 'Function', {
+    return new BundledFunction(this, 'Function', {
       entry: FUNCTION_ENTRIES.authorization,
       description:
         'MCP authorization bridge (OAuth 2.1 authorization server in front of the sign-in provider)',
@@ -207,18 +224,6 @@ export class AuthorizationBridge extends Construct {
         BRIDGE_TABLE: this.table.tableName,
       },
     });
-    this.grant(props.upstream.clientSecret);
-    if (props.tracing)
-      Validations.of(this.function.role!).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason:
-          'Active tracing grants xray:PutTraceSegments and xray:PutTelemetryRecords, the only X-Ray actions the ' +
-          'function uses; X-Ray supports no resource-level permissions for them, so the resource is "*".',
-      });
-    if (!props.httpApi === !props.restApi)
-      throw new Error('AuthorizationBridge: give exactly one of httpApi and restApi');
-    if (props.httpApi) this.route(props.httpApi);
-    else this.routeRest(props.restApi!);
   }
 
   /** Least privilege: three item operations on the table, sign and read the public key, read two secrets. */

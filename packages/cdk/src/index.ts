@@ -3,25 +3,18 @@
  * `Props` interface whose every field is documented with its default.
  */
 // ## Constructs and bundling (experimental)
+export { McpEndpoint } from './mcp-endpoint.ts';
 export {
-  McpEndpoint,
   MCP_API_KINDS,
   type McpApiKind,
-  type McpAuthProps,
   type McpDomainProps,
-  type McpEndpointAuth,
   type McpEndpointProps,
-  type McpOAuthProps,
-} from './mcp-endpoint.ts';
+} from './endpoint/props.ts';
+export { type McpAuthProps, type McpEndpointAuth, type McpOAuthProps } from './endpoint/auth-props.ts';
 export { McpHttpApi, MCP_CORS_HEADERS, type McpHttpApiProps } from './mcp-http-api.ts';
 export { McpRestApi, type McpRestApiProps } from './mcp-rest-api.ts';
-export {
-  McpMonitoring,
-  type ApiStageMetrics,
-  type McpMonitoringProps,
-  type MonitoredFunction,
-  type ToolMetricsSource,
-} from './mcp-monitoring.ts';
+export { McpMonitoring, type McpMonitoringProps, type MonitoredFunction } from './mcp-monitoring.ts';
+export { type ApiStageMetrics, type ToolMetricsSource } from './monitoring-widgets.ts';
 export { OutputBucket, type OutputBucketProps } from './output-bucket.ts';
 export { TaskWorker, type TaskWorkerProps } from './task-worker.ts';
 export { AskRendezvous, type AskRendezvousProps } from './ask-rendezvous.ts';

@@ -6,6 +6,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CORS_MAX_AGE_SECONDS, Defaults, MCP_CORS_HEADERS, Platform } from '@mcp-lambda/server';
+import { checkedOrigins, checkedThrottle } from './api-checks.ts';
 import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from './defaults.ts';
 
 /** Request headers an MCP client sends (Streamable HTTP, all revisions); browsers need them allowed by CORS. */
@@ -90,6 +91,19 @@ const ACCESS_LOG_FORMAT = {
   lambdaRequestId: '$context.integration.requestId',
 };
 
+/** CORS preflights for the allowed origins: the MCP headers, and the challenge and session headers readable. */
+const corsPreflightOf = (origins: readonly string[], props: McpHttpApiProps): apigw.CorsPreflightOptions => ({
+  allowOrigins: [...origins],
+  // GET only for the public metadata documents, when the endpoint requires tokens.
+  allowMethods: props.metadataPaths?.length
+    ? [apigw.CorsHttpMethod.POST, apigw.CorsHttpMethod.GET]
+    : [apigw.CorsHttpMethod.POST],
+  allowHeaders: [...MCP_CORS_HEADERS, ...(props.extraCorsHeaders ?? [])],
+  // A browser client must read the 401/403 challenge to find the authorization server, and its session.
+  exposeHeaders: ['www-authenticate', 'mcp-session-id'],
+  maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
+});
+
 /**
  * The public HTTP side: an API Gateway HTTP API (payload format 2.0) whose MCP path routes POST, GET and DELETE to
  * the MCP function (the function answers GET and DELETE with 405, as the transport rules require), one stage with
@@ -116,41 +130,15 @@ export class McpHttpApi extends Construct {
         `McpHttpApi: stage name ${JSON.stringify(stageName)} must be "$default" or 1-128 of A-Z a-z 0-9 _ -`,
       );
     }
-    const rateLimit = props.throttleRateLimit ?? Defaults.throttleRateLimit;
-    const burstLimit = props.throttleBurstLimit ?? Defaults.throttleBurstLimit;
-    if (!(Number.isFinite(rateLimit) && rateLimit > 0))
-      throw new Error('McpHttpApi: throttleRateLimit must be a positive number of requests per second');
-    if (!(Number.isInteger(burstLimit) && burstLimit > 0))
-      throw new Error('McpHttpApi: throttleBurstLimit must be a positive integer');
-    const origins = props.allowedOrigins ?? [];
-    const badOrigin = origins.find((o) => o !== '*' && !/^https?:\/\/[^/*]+$/.test(o));
-    if (badOrigin !== undefined) {
-      throw new Error(
-        `McpHttpApi: allowed origin ${JSON.stringify(badOrigin)} is not an exact origin; API Gateway CORS needs ` +
-          '"scheme://host[:port]" or "*"',
-      );
-    }
+    const { rateLimit, burstLimit } = checkedThrottle('McpHttpApi', props);
+    const origins = checkedOrigins('McpHttpApi', props.allowedOrigins);
 
     this.api = new apigw.HttpApi(this, 'Api', {
       apiName: `${Stack.of(this).stackName}-mcp`,
       description: 'MCP Streamable HTTP endpoint (stateless, JSON responses)',
       createDefaultStage: false,
       ...(props.disableExecuteApiEndpoint ? { disableExecuteApiEndpoint: true } : {}),
-      ...(origins.length
-        ? {
-            corsPreflight: {
-              allowOrigins: [...origins],
-              // GET only for the public metadata documents, when the endpoint requires tokens.
-              allowMethods: props.metadataPaths?.length
-                ? [apigw.CorsHttpMethod.POST, apigw.CorsHttpMethod.GET]
-                : [apigw.CorsHttpMethod.POST],
-              allowHeaders: [...MCP_CORS_HEADERS, ...(props.extraCorsHeaders ?? [])],
-              // A browser client must read the 401/403 challenge to find the authorization server, and its session.
-              exposeHeaders: ['www-authenticate', 'mcp-session-id'],
-              maxAge: Duration.seconds(CORS_MAX_AGE_SECONDS),
-            },
-          }
-        : {}),
+      ...(origins.length ? { corsPreflight: corsPreflightOf(origins, props) } : {}),
     });
 
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
@@ -167,6 +155,13 @@ export class McpHttpApi extends Construct {
       },
     });
 
+    this.route(path, props);
+    this.path = path;
+    this.url = `${this.stage.url.replace(/\/$/, '')}${path}`;
+  }
+
+  /** The MCP path (POST, GET, DELETE) and the metadata paths (GET), all to the MCP function. */
+  private route(path: string, props: McpHttpApiProps): void {
     const integration = new HttpLambdaIntegration('McpIntegration', props.handler, {
       payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
     });
@@ -198,8 +193,5 @@ export class McpHttpApi extends Construct {
           'shape; with auth=none the endpoint is deliberately open. Metadata routes are public by RFC 9728.',
       });
     }
-
-    this.path = path;
-    this.url = `${this.stage.url.replace(/\/$/, '')}${path}`;
   }
 }

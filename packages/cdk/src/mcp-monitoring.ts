@@ -3,9 +3,17 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { ToolMetrics } from '@mcp-lambda/server';
 import { Defaults } from '@mcp-lambda/server';
 import { DEFAULT_ALARM_PERIOD } from './defaults.ts';
+import {
+  apiWidgets,
+  functionWidgets,
+  requestTableWidget,
+  toolCallMetrics,
+  toolWidgets,
+  type ApiStageMetrics,
+  type ToolMetricsSource,
+} from './monitoring-widgets.ts';
 
 /** A function to watch, with what the alarms need to know about it. */
 export interface MonitoredFunction {
@@ -15,28 +23,6 @@ export interface MonitoredFunction {
   readonly function: lambda.IFunction;
   /** Its invocation time limit; the p99 duration alarm fires well before it. Required. */
   readonly timeout: Duration;
-}
-
-/**
- * The metrics of an API stage the monitoring reads: an HTTP API stage (`apigatewayv2.HttpStage`) and a REST API
- * stage (`apigateway.Stage`) both have them.
- */
-export interface ApiStageMetrics {
-  metricCount(props?: cloudwatch.MetricOptions): cloudwatch.IMetric;
-  metricClientError(props?: cloudwatch.MetricOptions): cloudwatch.IMetric;
-  metricServerError(props?: cloudwatch.MetricOptions): cloudwatch.IMetric;
-  metricLatency(props?: cloudwatch.MetricOptions): cloudwatch.IMetric;
-  metricIntegrationLatency(props?: cloudwatch.MetricOptions): cloudwatch.IMetric;
-}
-
-/** Where the MCP function writes its per-tool metrics (embedded metric format), and which tools it has. */
-export interface ToolMetricsSource {
-  /** CloudWatch namespace (MCP_METRICS_NAMESPACE). Required. */
-  readonly namespace: string;
-  /** The `service` dimension: the function's Powertools service name (its server name). Required. */
-  readonly service: string;
-  /** The registered tool names; known at synth time, one dashboard row and one alarm each. Required. */
-  readonly tools: readonly string[];
 }
 
 /** Properties of an {@link McpMonitoring}. */
@@ -105,93 +91,23 @@ export class McpMonitoring extends Construct {
   readonly dashboard: cloudwatch.Dashboard;
   /** The dashboard in the CloudWatch console of the stack's region. */
   readonly dashboardUrl: string;
+  private readonly props: McpMonitoringProps;
+  private readonly period: Duration;
 
   constructor(scope: Construct, id: string, props: McpMonitoringProps) {
     super(scope, id);
-    const period = props.period ?? DEFAULT_ALARM_PERIOD;
-    const errorThreshold = props.errorThreshold ?? Defaults.alarmErrorThreshold;
+    this.props = props;
+    this.period = props.period ?? DEFAULT_ALARM_PERIOD;
     const ratio = props.durationAlarmRatio ?? Defaults.alarmDurationRatio;
     if (!(ratio > 0 && ratio <= 1))
       throw new Error('McpMonitoring: durationAlarmRatio must be above 0 and at most 1');
 
-    const alarm = (alarmId: string, metric: cloudwatch.IMetric, options: Partial<cloudwatch.AlarmProps>) => {
-      const created = new cloudwatch.Alarm(this, alarmId, {
-        metric,
-        threshold: errorThreshold,
-        evaluationPeriods: 1,
-        datapointsToAlarm: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        ...options,
-      });
-      for (const action of props.alarmActions ?? []) {
-        created.addAlarmAction(action);
-        created.addOkAction(action);
-      }
-      this.alarms.push(created);
-      return created;
-    };
-
-    const api5xx = props.stage.metricServerError({ period, statistic: 'Sum' });
-    alarm('Api5xxAlarm', api5xx, {
+    const api5xx = props.stage.metricServerError({ period: this.period, statistic: 'Sum' });
+    this.alarm('Api5xxAlarm', api5xx, {
       alarmDescription:
         'The MCP endpoint answered with 5xx: the function failed or timed out. Check the function alarms and logs.',
     });
-
-    const functionRows: cloudwatch.IWidget[][] = [];
-    for (const watched of props.functions) {
-      const { label, function: fn, timeout } = watched;
-      const errors = fn.metricErrors({ period, statistic: 'Sum' });
-      const throttles = fn.metricThrottles({ period, statistic: 'Sum' });
-      const p99 = fn.metricDuration({ period, statistic: 'p99' });
-      const durationLimitMs = Math.round(timeout.toMilliseconds() * ratio);
-      alarm(`${label}ErrorsAlarm`, errors, {
-        alarmDescription: `The ${label} function failed (uncaught error or timeout). Its log group has the request id.`,
-      });
-      alarm(`${label}ThrottlesAlarm`, throttles, {
-        threshold: 1,
-        alarmDescription: `The ${label} function was throttled: raise its concurrency or lower the API stage limits.`,
-      });
-      alarm(`${label}DurationP99Alarm`, p99, {
-        threshold: durationLimitMs,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 3,
-        datapointsToAlarm: 2,
-        alarmDescription:
-          `The ${label} function's p99 duration is above ${durationLimitMs} ms ` +
-          `(${Math.round(ratio * 100)}% of its timeout): calls are close to being cut off.`,
-      });
-      functionRows.push([
-        new cloudwatch.GraphWidget({
-          title: `${label} function: invocations, errors, throttles`,
-          left: [fn.metricInvocations({ period, statistic: 'Sum' }), errors, throttles],
-          width: 8,
-        }),
-        new cloudwatch.GraphWidget({
-          title: `${label} function: duration (ms)`,
-          left: [
-            fn.metricDuration({ period, statistic: 'p50' }),
-            p99,
-            fn.metricDuration({ period, statistic: 'Maximum' }),
-          ],
-          leftAnnotations: [{ value: timeout.toMilliseconds(), label: 'timeout' }],
-          width: 8,
-        }),
-        new cloudwatch.GraphWidget({
-          title: `${label} function: concurrent executions`,
-          left: [
-            new cloudwatch.Metric({
-              namespace: 'AWS/Lambda',
-              metricName: 'ConcurrentExecutions',
-              dimensionsMap: { FunctionName: fn.functionName },
-              period,
-              statistic: 'Maximum',
-            }),
-          ],
-          width: 8,
-        }),
-      ]);
-    }
+    const functionRows = props.functions.map((watched) => this.watchFunction(watched, ratio));
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       ...(props.dashboardName ? { dashboardName: props.dashboardName } : {}),
@@ -200,88 +116,73 @@ export class McpMonitoring extends Construct {
     this.dashboardUrl =
       `https://console.aws.amazon.com/cloudwatch/home?region=${Stack.of(this).region}` +
       `#dashboards:name=${this.dashboard.dashboardName}`;
-    this.dashboard.addWidgets(
-      new cloudwatch.GraphWidget({
-        title: 'API: requests and errors',
-        left: [props.stage.metricCount({ period, statistic: 'Sum' })],
-        right: [props.stage.metricClientError({ period, statistic: 'Sum' }), api5xx],
-        width: 12,
-      }),
-      new cloudwatch.GraphWidget({
-        title: 'API: latency (ms)',
-        left: [
-          props.stage.metricLatency({ period, statistic: 'p50' }),
-          props.stage.metricLatency({ period, statistic: 'p99' }),
-          props.stage.metricIntegrationLatency({ period, statistic: 'p99' }),
-        ],
-        width: 12,
-      }),
-    );
+    this.dashboard.addWidgets(...apiWidgets(props.stage, this.period, api5xx));
     for (const row of functionRows) this.dashboard.addWidgets(...row);
     if (props.toolMetrics) {
-      for (const row of this.toolRows(props, period, alarm)) this.dashboard.addWidgets(...row);
+      for (const row of this.toolRows(props.toolMetrics)) this.dashboard.addWidgets(...row);
     }
     this.dashboard.addWidgets(
       new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 4 }),
     );
-    if (props.requestLogGroup) {
-      this.dashboard.addWidgets(
-        new cloudwatch.LogQueryWidget({
-          title: 'MCP requests by method and HTTP status (structured logs)',
-          logGroupNames: [props.requestLogGroup.logGroupName],
-          queryLines: [
-            'filter message = "request"',
-            'stats count(*) as requests, avg(durationMs) as avgMs, pct(durationMs, 99) as p99Ms by rpcMethod, status',
-            'sort requests desc',
-          ],
-          width: 24,
-          height: 6,
-        }),
-      );
+    if (props.requestLogGroup) this.dashboard.addWidgets(requestTableWidget(props.requestLogGroup));
+  }
+
+  /** An alarm with the shared defaults (at or above the error threshold in one period) and the alarm actions. */
+  private alarm(alarmId: string, metric: cloudwatch.IMetric, options: Partial<cloudwatch.AlarmProps>): void {
+    const created = new cloudwatch.Alarm(this, alarmId, {
+      metric,
+      threshold: this.props.errorThreshold ?? Defaults.alarmErrorThreshold,
+      evaluationPeriods: 1,
+      datapointsToAlarm: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      ...options,
+    });
+    for (const action of this.props.alarmActions ?? []) {
+      created.addAlarmAction(action);
+      created.addOkAction(action);
     }
+    this.alarms.push(created);
+  }
+
+  /** A function's alarms (errors, throttles, p99 duration near its timeout) and its dashboard row. */
+  private watchFunction(watched: MonitoredFunction, ratio: number): cloudwatch.IWidget[] {
+    const { label, function: fn, timeout } = watched;
+    const period = this.period;
+    const errors = fn.metricErrors({ period, statistic: 'Sum' });
+    const throttles = fn.metricThrottles({ period, statistic: 'Sum' });
+    const p99 = fn.metricDuration({ period, statistic: 'p99' });
+    const durationLimitMs = Math.round(timeout.toMilliseconds() * ratio);
+    this.alarm(`${label}ErrorsAlarm`, errors, {
+      alarmDescription: `The ${label} function failed (uncaught error or timeout). Its log group has the request id.`,
+    });
+    this.alarm(`${label}ThrottlesAlarm`, throttles, {
+      threshold: 1,
+      alarmDescription: `The ${label} function was throttled: raise its concurrency or lower the API stage limits.`,
+    });
+    this.alarm(`${label}DurationP99Alarm`, p99, {
+      threshold: durationLimitMs,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+      datapointsToAlarm: 2,
+      alarmDescription:
+        `The ${label} function's p99 duration is above ${durationLimitMs} ms ` +
+        `(${Math.round(ratio * 100)}% of its timeout): calls are close to being cut off.`,
+    });
+    return functionWidgets(label, fn, timeout, period, { errors, throttles, p99 });
   }
 
   /** Per tool: an error-rate alarm and a dashboard row (calls and errors, duration, bytes stored). */
-  private toolRows(
-    props: McpMonitoringProps,
-    period: Duration,
-    alarm: (
-      id: string,
-      metric: cloudwatch.IMetric,
-      options: Partial<cloudwatch.AlarmProps>,
-    ) => cloudwatch.Alarm,
-  ): cloudwatch.IWidget[][] {
-    const source = props.toolMetrics!;
-    const rate = props.toolErrorRateThreshold ?? Defaults.toolErrorRateThreshold;
-    const minCalls = props.toolErrorAlarmMinCalls ?? Defaults.toolErrorAlarmMinCalls;
+  private toolRows(source: ToolMetricsSource): cloudwatch.IWidget[][] {
+    const rate = this.props.toolErrorRateThreshold ?? Defaults.toolErrorRateThreshold;
+    const minCalls = this.props.toolErrorAlarmMinCalls ?? Defaults.toolErrorAlarmMinCalls;
     if (!(rate > 0 && rate <= 1))
       throw new Error('McpMonitoring: toolErrorRateThreshold must be above 0 and at most 1');
     if (!(Number.isInteger(minCalls) && minCalls >= 1))
       throw new Error('McpMonitoring: toolErrorAlarmMinCalls must be a positive integer');
     return source.tools.map((tool) => {
-      const metric = (name: string, statistic: string, label: string) =>
-        new cloudwatch.Metric({
-          namespace: source.namespace,
-          metricName: name,
-          dimensionsMap: { service: source.service, [ToolMetrics.dimension]: tool },
-          period,
-          statistic,
-          label,
-        });
-      const calls = metric(ToolMetrics.invocations.name, 'Sum', 'calls');
-      const toolErrors = metric(ToolMetrics.toolErrors.name, 'Sum', 'tool failures');
-      const protocolErrors = metric(ToolMetrics.protocolErrors.name, 'Sum', 'server JSON-RPC errors');
-      // Missing scopes, arguments that do not fit, invalid params: any client can cause them at will, so they are
-      // shown but never alarm (a client must not be able to page the operator).
-      const clientErrors = metric(ToolMetrics.clientErrors.name, 'Sum', 'client errors');
-      // Errors are written only when they happen: a period without any reads as 0. Quiet periods never alarm.
-      const errorRate = new cloudwatch.MathExpression({
-        expression: `IF(calls >= ${minCalls}, (FILL(toolErrors, 0) + FILL(protocolErrors, 0)) / calls, 0)`,
-        usingMetrics: { calls, toolErrors, protocolErrors },
-        period,
-        label: 'error rate',
-      });
-      alarm(`Tool${tool}ErrorRateAlarm`, errorRate, {
+      const metrics = toolCallMetrics(source, tool, this.period, minCalls);
+      this.alarm(`Tool${tool}ErrorRateAlarm`, metrics.errorRate, {
         threshold: rate,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         alarmDescription:
@@ -289,29 +190,7 @@ export class McpMonitoring extends Construct {
           `JSON-RPC error the server caused; client errors do not count) in a period with at least ${minCalls} ` +
           `calls. The MCP function's request lines (tool, outcome, errorCode) say which.`,
       });
-      return [
-        new cloudwatch.GraphWidget({
-          title: `Tool ${tool}: calls and errors`,
-          left: [calls, toolErrors, protocolErrors, clientErrors],
-          right: [errorRate],
-          rightYAxis: { min: 0, max: 1, showUnits: false },
-          width: 8,
-        }),
-        new cloudwatch.GraphWidget({
-          title: `Tool ${tool}: duration (ms)`,
-          left: [
-            metric(ToolMetrics.duration.name, 'p50', 'p50'),
-            metric(ToolMetrics.duration.name, 'p99', 'p99'),
-            metric(ToolMetrics.duration.name, 'Maximum', 'max'),
-          ],
-          width: 8,
-        }),
-        new cloudwatch.GraphWidget({
-          title: `Tool ${tool}: bytes stored (offloaded outputs)`,
-          left: [metric(ToolMetrics.offloadedBytes.name, 'Sum', 'bytes')],
-          width: 8,
-        }),
-      ];
+      return toolWidgets(source, tool, this.period, metrics);
     });
   }
 }

@@ -5,6 +5,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as xray from 'aws-cdk-lib/aws-xray';
 import { Construct } from 'constructs';
 import { CORS_MAX_AGE_SECONDS, Defaults, MCP_CORS_HEADERS, Platform } from '@mcp-lambda/server';
+import { checkedOrigins, checkedThrottle } from './api-checks.ts';
 import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from './defaults.ts';
 import type { ApiFirewall } from './api-firewall.ts';
 
@@ -151,25 +152,13 @@ export class McpRestApi extends Construct {
     const stageName = props.stageName ?? Defaults.restStageName;
     if (!/^[A-Za-z0-9_-]{1,128}$/.test(stageName))
       throw new Error(`McpRestApi: stage name ${JSON.stringify(stageName)} must be 1-128 of A-Z a-z 0-9 _ -`);
-    const rateLimit = props.throttleRateLimit ?? Defaults.throttleRateLimit;
-    const burstLimit = props.throttleBurstLimit ?? Defaults.throttleBurstLimit;
-    if (!(Number.isFinite(rateLimit) && rateLimit > 0))
-      throw new Error('McpRestApi: throttleRateLimit must be a positive number of requests per second');
-    if (!(Number.isInteger(burstLimit) && burstLimit > 0))
-      throw new Error('McpRestApi: throttleBurstLimit must be a positive integer');
+    const { rateLimit, burstLimit } = checkedThrottle('McpRestApi', props);
     const timeout = props.integrationTimeout ?? Duration.seconds(Platform.restStreamingMaxSeconds);
     if (timeout.toSeconds() > Platform.restStreamingMaxSeconds)
       throw new Error(
         `McpRestApi: integrationTimeout must be at most ${Platform.restStreamingMaxSeconds} seconds (streaming limit)`,
       );
-    const origins = props.allowedOrigins ?? [];
-    const badOrigin = origins.find((o) => o !== '*' && !/^https?:\/\/[^/*]+$/.test(o));
-    if (badOrigin !== undefined) {
-      throw new Error(
-        `McpRestApi: allowed origin ${JSON.stringify(badOrigin)} is not an exact origin; API Gateway CORS needs ` +
-          '"scheme://host[:port]" or "*"',
-      );
-    }
+    const origins = checkedOrigins('McpRestApi', props.allowedOrigins);
 
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: props.accessLogRetention ?? DEFAULT_LOG_RETENTION,
@@ -194,6 +183,20 @@ export class McpRestApi extends Construct {
     });
     this.stage = this.api.deploymentStage;
 
+    this.route(path, origins, timeout, props);
+    props.firewall?.protect('RestApiStage', this.stage);
+    this.acknowledge(props);
+
+    const { region, urlSuffix } = Stack.of(this);
+    this.path = path;
+    this.stageUrl = `https://${this.api.restApiId}.execute-api.${region}.${urlSuffix}/${stageName}`;
+    this.url = `${this.stageUrl}${path}`;
+    this.tracing = props.tracing ?? false;
+    this.segmentName = `${this.api.restApiName}/${stageName}`;
+  }
+
+  /** The MCP path (POST, GET, DELETE) and the metadata paths (GET), streamed from the MCP function. */
+  private route(path: string, origins: readonly string[], timeout: Duration, props: McpRestApiProps): void {
     const integration = new apigw.LambdaIntegration(props.handler, {
       proxy: true,
       responseTransferMode: apigw.ResponseTransferMode.STREAM,
@@ -217,14 +220,16 @@ export class McpRestApi extends Construct {
     };
     route(path, ['POST', 'GET', 'DELETE']);
     for (const metadataPath of props.metadataPaths ?? []) route(metadataPath, ['GET']);
+  }
 
+  /** The cdk-nag rules that do not apply here, each with the reason. */
+  private acknowledge(props: McpRestApiProps): void {
     for (const method of this.api.methods) {
       Validations.of(method).acknowledge(
         { id: 'AwsSolutions-APIG4', reason: AUTH_IN_FUNCTION },
         { id: 'AwsSolutions-COG4', reason: AUTH_IN_FUNCTION },
       );
     }
-    props.firewall?.protect('RestApiStage', this.stage);
     Validations.of(this.api).acknowledge({
       id: 'AwsSolutions-APIG2',
       reason:
@@ -239,7 +244,6 @@ export class McpRestApi extends Construct {
           'The web application firewall is an option (waf=true, off by default: it has a monthly cost); a REST API ' +
           'stage can be put behind a web ACL, which is one reason this option uses a REST API, not a function URL.',
       });
-
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
     if (cloudWatchRole)
       Validations.of(cloudWatchRole).acknowledge({
@@ -249,13 +253,6 @@ export class McpRestApi extends Construct {
           'role API Gateway writes REST API logs with; it grants log writes only (set cloudWatchRole: false when ' +
           'the account already has such a role).',
       });
-
-    const { region, urlSuffix } = Stack.of(this);
-    this.path = path;
-    this.stageUrl = `https://${this.api.restApiId}.execute-api.${region}.${urlSuffix}/${stageName}`;
-    this.url = `${this.stageUrl}${path}`;
-    this.tracing = props.tracing ?? false;
-    this.segmentName = `${this.api.restApiName}/${stageName}`;
   }
 
   /**

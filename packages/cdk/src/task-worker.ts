@@ -156,6 +156,11 @@ export class TaskWorker extends Construct {
     });
     this.grantRecords(this.workerFunction);
     props.outputs.grantStoreOutputs(this.workerFunction);
+    this.watchFailures(props);
+  }
+
+  /** Alarms on runs that failed outside the task and on starts dropped before a run. */
+  private watchFailures(props: TaskWorkerProps): void {
     this.alarm(
       'FailedRunsAlarm',
       this.failures.metricApproximateNumberOfMessagesVisible({

@@ -3,7 +3,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
 import { LAMBDA_RUNTIME } from '../../../packages/cdk/src/bundled-function.ts';
-import { McpEndpoint, type McpEndpointProps } from '../../../packages/cdk/src/mcp-endpoint.ts';
+import { McpEndpoint, type McpEndpointProps } from '@mcp-lambda/cdk';
 import { loadConfig } from '../../../packages/server/src/config.ts';
 import { Defaults } from '../../../packages/server/src/limits.ts';
 import { BRIDGE_ROUTE_KEYS } from '../bridge-routes.ts';
