@@ -8,14 +8,8 @@ import { sha256Hex, toAttributes } from './object-info.ts';
 import type { OffloadContext } from './offload-context.ts';
 import { PartCutter } from './part-cutter.ts';
 import type { OffloadLimits } from './policy.ts';
-import {
-  formatSize,
-  linesSummary,
-  payloadLinks,
-  payloadNotice,
-  previewOf,
-  type StoredPayload,
-} from './summary.ts';
+import { formatSize } from './sizes.ts';
+import { linesSummary, payloadLinks, payloadNotice, previewOf, type StoredPayload } from './summary.ts';
 import { outputKey, outputUri } from './uri.ts';
 import { removeAll, WriteQueue } from './writes.ts';
 
