@@ -1,7 +1,7 @@
 import type { TaskKey, TaskRecord } from './types.ts';
 
 /**
- * Durable task records, as one small interface the core receives (docs/tasks.md): `dynamodb-store.ts` implements
+ * Durable task records, as one small interface the core receives (docs/tasks.md): `dynamodb-records.ts` implements
  * it for AWS, `memory-store.ts` for one process. A store knows nothing of task semantics; expiry and state
  * transitions are decided in `policy.ts` and applied through `records.ts`.
  */
