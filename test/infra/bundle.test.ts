@@ -355,6 +355,14 @@ describe('the deployed bundles', () => {
           ),
         );
         expect(views.size).toBe(3);
+        // read_output's paging (its call and queries, the companion's page client), reading streamed outputs, the
+        // task table's calls and the stored-output notices load on first use, never at a cold start.
+        const onFirstCall =
+          /src\/(outputs\/(read-call|read-query|summary|companion\/page-client)|tools\/stream-reading|tasks\/dynamodb-records)\.ts$/;
+        expect(inputsOf(startup).filter((input) => onFirstCall.test(input))).toEqual([]);
+        expect(
+          new Set(lazy.filter((input) => onFirstCall.test(input) && !input.startsWith('lazy-module:'))).size,
+        ).toBe(6);
         // Sealing and opening requestState, and reading its keys, load with the asking chunk on the first state
         // (packages/server/src/asking/lazy.ts): a cold start pays for neither.
         const sealing = /src\/(input\/request-state|sessions\/session-keys)\.ts$/;
