@@ -355,6 +355,14 @@ describe('the deployed bundles', () => {
           ),
         );
         expect(views.size).toBe(3);
+        // read_output's paging (its call and queries, the companion's page client), reading streamed outputs, the
+        // task table's calls and the stored-output notices load on first use, never at a cold start.
+        const onFirstCall =
+          /src\/(outputs\/(read-call|read-query|summary|companion\/page-client)|tools\/stream-reading|tasks\/dynamodb-records)\.ts$/;
+        expect(inputsOf(startup).filter((input) => onFirstCall.test(input))).toEqual([]);
+        expect(
+          new Set(lazy.filter((input) => onFirstCall.test(input) && !input.startsWith('lazy-module:'))).size,
+        ).toBe(6);
         // Sealing and opening requestState, and reading its keys, load with the asking chunk on the first state
         // (packages/server/src/asking/lazy.ts): a cold start pays for neither.
         const sealing = /src\/(input\/request-state|sessions\/session-keys)\.ts$/;
@@ -363,6 +371,12 @@ describe('the deployed bundles', () => {
           new Set(lazy.filter((input) => sealing.test(input) && !input.startsWith('lazy-module:'))).size,
         ).toBe(2);
       }
+      // An import() in a module a function keeps no code of gets no chunk (packages/cdk/src/startup-chunk.ts), so
+      // what it would load never counts as used: the companion, which runs no tool, holds tracing's chunk alone.
+      if (name === 'companion')
+        expect(
+          code.filter((out) => !startup.includes(out)).map((out) => metafile.outputs[out]!.entryPoint),
+        ).toEqual(['lazy-module:functions/mcp/tracing.ts']);
       // All start-up code in one chunk beside the handler module (packages/cdk/src/startup-chunk.ts): each file is a
       // module load of its own in a cold start.
       expect(startup.length).toBeLessThanOrEqual(2);

@@ -1,5 +1,5 @@
 import { defineTool } from '@mcp-lambda/server';
-import { ABOUT_URI, aboutText } from '../resources.ts';
+import { ABOUT_URI, aboutText } from '../about.ts';
 import { encodePng, encodeToneWav } from './media.ts';
 
 // Built on the first call and kept for the container's life: the blocks never change, and a cold start that

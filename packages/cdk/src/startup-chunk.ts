@@ -10,11 +10,15 @@
  * each lazily loaded module of the project as if it also imported the package faces the function's entry imports:
  * all start-up code then has the same entry points, so it stays in one chunk beside `index.mjs`. Nothing changes at
  * run time: the faces are loaded before any `import()` runs, and they use no top-level await, so a lazily loaded
- * module never waits on the module that imports it.
+ * module never waits on the module that imports it. An `import()` in a module the function keeps no code of (a face
+ * re-exports its whole package, so most functions hold many such modules) never runs: it gets no chunk, since its
+ * code would otherwise count as used and land in the start-up chunk wherever it shares a file with start-up code.
+ * For the same reason (esbuild places whole files), code only a lazily loaded module uses belongs in a file the
+ * start-up code does not import: a helper beside start-up code in one file loads with every cold start.
  */
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { buildSync, type Plugin } from 'esbuild';
+import { buildSync, type BuildOptions, type Plugin } from 'esbuild';
 
 /** The scope of this project's packages: their faces are what the start-up chunk is built around. */
 export const PACKAGE_SCOPE = '@mcp-lambda/';
@@ -40,6 +44,31 @@ export function facesOf(entry: string, root: string): string[] {
   return [...new Set(faces.map((item) => item.path))].sort();
 }
 
+/**
+ * The project modules of a function that hold code it can run: one bundle of the entry with the function's own
+ * settings but no code splitting, where a lazily loaded module is inlined (so every module reached through a live
+ * `import()` counts). A module of which nothing is left there can start no lazy loading.
+ */
+export function liveModules(entry: string, root: string, options: BuildOptions): Set<string> {
+  const { metafile } = buildSync({
+    entryPoints: [entry],
+    absWorkingDir: root,
+    bundle: true,
+    write: false,
+    outdir: 'live',
+    metafile: true,
+    platform: options.platform,
+    format: options.format,
+    target: options.target,
+    mainFields: options.mainFields,
+    external: options.external,
+    treeShaking: true,
+    logLevel: 'silent',
+  });
+  const inputs = Object.values(metafile.outputs).flatMap((output) => Object.entries(output.inputs));
+  return new Set(inputs.filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path));
+}
+
 /** The stand-in for a lazily loaded module: its exports, and (unused) the faces, so the chunks form as above. */
 function standIn(path: string, faces: readonly string[], root: string): string {
   const target = JSON.stringify(`./${path}`);
@@ -60,8 +89,12 @@ export function startupChunk(entry: string): Plugin {
       const root = build.initialOptions.absWorkingDir ?? process.cwd();
       const faces = facesOf(entry, root);
       if (faces.length === 0) return;
+      const live = liveModules(entry, root, build.initialOptions);
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.kind !== 'dynamic-import' || args.pluginData === LAZY) return undefined;
+        // An import() in a module of which the function keeps no code never runs: it gets no chunk, so the code
+        // it would load cannot enter the start-up chunk through the files that chunk shares with it.
+        if (!live.has(relative(root, args.importer))) return { path: args.path, external: true };
         const found = await build.resolve(args.path, {
           kind: args.kind,
           importer: args.importer,

@@ -18,6 +18,9 @@ export interface OutputObjectInfo {
   owner?: string;
 }
 
+/** `_meta` key on links (and read contents) with the stored output's facts. */
+export const OUTPUT_META_KEY = 'mcp-lambda-template/output';
+
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const DIGITS = /^(0|[1-9][0-9]{0,15})$/;
 

@@ -10,7 +10,8 @@ import {
   textPayload,
   type PlannedPayload,
 } from './payloads.ts';
-import { describeJson, formatSize, payloadLinks, payloadNotice, type StoredPayload } from './summary.ts';
+import { formatSize } from './sizes.ts';
+import { describeJson, payloadLinks, payloadNotice, type StoredPayload } from './summary.ts';
 import { MAX_PARTS } from './uri.ts';
 
 /**

@@ -1,9 +1,7 @@
-import type { CallToolResult, JSONObject, JsonSchema } from '../protocol/types.ts';
-import { clientText } from '../protocol/client-text.ts';
+import type { JsonSchema } from '../protocol/types.ts';
 import { defineTool, type ToolDefinition } from '../tools/define.ts';
-import { ToolError } from '../tools/tool-error.ts';
-import type { OutputPage, OutputPager } from './paging/page.ts';
-import { pageBudget, readQuery, type ReadOutputArgs } from './read-query.ts';
+import type { ReadOutputToolOptions } from './read-call.ts';
+import type { ReadOutputArgs } from './read-query.ts';
 
 /**
  * `read_output`: the built-in tool that lets a model follow the pointer a large output became, a bounded page at a
@@ -63,38 +61,8 @@ const DESCRIPTION =
   'Pass the uri alone to start; each page says what to pass next. To start elsewhere pass one of offset, line, ' +
   'search, pointer or row.';
 
-/** What the tool needs: a way to read pages, and the offload threshold its pages must stay under. */
-export interface ReadOutputToolOptions {
-  pager: OutputPager;
-  thresholdBytes: number;
-}
-
-/** The not-found answer, the same for unknown, expired, malformed and other callers' URIs. */
-const notFound = (uri: string) =>
-  `No stored output was found for uri ${JSON.stringify(clientText(uri))}. Stored outputs expire, and each is ` +
-  'readable only by the caller it was made for. Pass the uri exactly as the resource link gave it, or call the ' +
-  'tool that produced the output again.';
-
-/**
- * A page as the model and the client get it: the summary, then the page text exactly (no block when it is empty),
- * and the page's position in `structuredContent`, without any text of the output or prose.
- */
-export function pageResult(page: OutputPage): CallToolResult {
-  const { text, summary, note: _note, search, csv, ...facts } = page;
-  const position: JSONObject = {
-    ...facts,
-    ...(search ? { search: { ...search, matches: search.matches.map((m) => m.line) } } : {}),
-    ...(csv ? { csv: (({ header: _header, ...rest }) => rest)(csv) } : {}),
-  };
-  return {
-    content: [{ type: 'text', text: summary }, ...(text ? [{ type: 'text' as const, text }] : [])],
-    structuredContent: position,
-  };
-}
-
 /** The built-in tool, bound to a pager. */
 export function readOutputTool(options: ReadOutputToolOptions): ToolDefinition {
-  const budget = pageBudget(options.thresholdBytes);
   return defineTool({
     name: READ_OUTPUT_TOOL,
     title: 'Read a stored output',
@@ -102,29 +70,9 @@ export function readOutputTool(options: ReadOutputToolOptions): ToolDefinition {
     inputSchema: READ_OUTPUT_INPUT_SCHEMA,
     outputSchema: READ_OUTPUT_OUTPUT_SCHEMA,
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    handler: async (args, ctx) => {
-      const query = readQuery(args as ReadOutputArgs, budget);
-      if ('refuse' in query) throw new ToolError(query.refuse);
-      const outcome = await options.pager.readPage(args.uri, query, {
-        era: ctx.era,
-        requestId: ctx.requestId,
-        log: ctx.log,
-        // The companion invoke ends with the tool's time budget.
-        signal: ctx.signal,
-        ...(ctx.principal !== undefined ? { principal: ctx.principal.key } : {}),
-      });
-      switch (outcome.status) {
-        case 'page':
-          return pageResult(outcome.page);
-        case 'not_found':
-          throw new ToolError(notFound(args.uri));
-        case 'refused':
-          throw new ToolError(outcome.message);
-        case 'unavailable':
-          throw new ToolError(
-            `The stored output could not be read right now (request id ${ctx.requestId}); try again shortly.`,
-          );
-      }
-    },
+    // Turning the arguments into a query and a page into a result is loaded on the first call: listing the tool
+    // needs only its definition.
+    handler: async (args, ctx) =>
+      (await import('./read-call.ts')).readOutputPage(options, args as ReadOutputArgs, ctx),
   });
 }

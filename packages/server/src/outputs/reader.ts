@@ -1,7 +1,6 @@
 import { nodeCrypto } from '../crypto.ts';
 import { errorFields, type Logger } from '../log.ts';
-import { fromStored, ownerTag, type OutputObjectInfo } from './object-info.ts';
-import { OUTPUT_META_KEY } from './summary.ts';
+import { fromStored, OUTPUT_META_KEY, ownerTag, type OutputObjectInfo } from './object-info.ts';
 import { hasOutputScheme, outputKey, outputUriParser } from './uri.ts';
 import { OutputUnavailableError } from '../protocol/errors.ts';
 import type { ResourceContents } from '../protocol/types.ts';

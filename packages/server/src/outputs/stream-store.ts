@@ -2,20 +2,15 @@ import { nodeCrypto } from '../crypto.ts';
 import { errorFields } from '../log.ts';
 import type { StorageWriter } from '../storage/storage.ts';
 import { ToolError } from '../tools/tool-error.ts';
-import { chunksOf, inlineBlock, type StreamedContent, type SunkStream } from '../tools/streamed.ts';
+import { chunksOf, inlineBlock } from '../tools/stream-reading.ts';
+import type { StreamedContent, SunkStream } from '../tools/streamed.ts';
 import { layoutMetadata, partFacts, type PartFacts } from './layout.ts';
 import { sha256Hex, toAttributes } from './object-info.ts';
 import type { OffloadContext } from './offload-context.ts';
 import { PartCutter } from './part-cutter.ts';
 import type { OffloadLimits } from './policy.ts';
-import {
-  formatSize,
-  linesSummary,
-  payloadLinks,
-  payloadNotice,
-  previewOf,
-  type StoredPayload,
-} from './summary.ts';
+import { formatSize } from './sizes.ts';
+import { linesSummary, payloadLinks, payloadNotice, previewOf, type StoredPayload } from './summary.ts';
 import { outputKey, outputUri } from './uri.ts';
 import { removeAll, WriteQueue } from './writes.ts';
 

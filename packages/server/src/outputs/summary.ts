@@ -1,4 +1,6 @@
 import type { Annotations, ResourceLink, TextContent } from '../protocol/types.ts';
+import { OUTPUT_META_KEY } from './object-info.ts';
+import { count, formatSize } from './sizes.ts';
 
 /** What a stored output was before it was stored (drives the wording of links and notices). */
 export type PayloadSource = 'text' | 'image' | 'audio' | 'binary' | 'resource' | 'structured' | 'explicit';
@@ -27,9 +29,6 @@ export interface StoredPayload {
   title?: string;
   description?: string;
 }
-
-/** `_meta` key on links (and read contents) with the stored output's facts. */
-export const OUTPUT_META_KEY = 'mcp-lambda-template/output';
 
 const PREVIEW_LINES = 10;
 const PREVIEW_CHARS = 400;
@@ -62,21 +61,6 @@ const KIND: Record<PayloadSource, string> = {
   structured: 'structured output (JSON)',
   explicit: 'payload',
 };
-
-const count = (n: number) => n.toLocaleString('en-US');
-
-/** "1,048,576 bytes (1.0 MiB)". */
-export function formatSize(bytes: number): string {
-  const units = ['KiB', 'MiB', 'GiB'];
-  let value = bytes;
-  let unit = '';
-  for (const u of units) {
-    if (value < 1024) break;
-    value /= 1024;
-    unit = u;
-  }
-  return unit ? `${count(bytes)} bytes (${value.toFixed(1)} ${unit})` : `${count(bytes)} bytes`;
-}
 
 /** Cuts a string to at most `max` UTF-16 units without splitting a surrogate pair. */
 function cut(text: string, max: number): string {

@@ -1,94 +1,12 @@
-import { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../aws-client.ts';
-import { storageKey, TaskStoreError, type TaskStore } from './store.ts';
-import type { TaskRecord } from './types.ts';
+import { deferredTaskStore, type TaskStore } from './store.ts';
+import type { DynamoTaskStoreOptions } from './task-table.ts';
 
-/** Where the records live and how to reach the service (request timeout default 5,000 ms). */
-export interface DynamoTaskStoreOptions extends AwsClientOptions {
-  /** Table with a string partition key `pk` and TTL on the number attribute `expiresAt` (the stack creates it). */
-  table: string;
-}
-
-/** Attribute names of a task item; the key schema and TTL attribute must match the table's. */
-export const TaskTableAttributes = { partitionKey: 'pk', ttl: 'expiresAt' } as const;
-
-const isConditionFailure = (error: unknown) =>
-  (error as { name?: string })?.name === 'ConditionalCheckFailedException';
+export { TaskTableAttributes, type DynamoTaskStoreOptions } from './task-table.ts';
 
 /**
- * Task records in DynamoDB, one item each: the key, the revision, the expiry (the table's TTL attribute, in epoch
- * seconds, so DynamoDB deletes the item some time after the task expired) and the record as one JSON string.
- * Every write is conditional: a create only where no item is, a replace only over the revision that was read, so
- * two writers can never both win a state transition. Reads are strongly consistent, so a task is readable the
- * moment `create` returns (SEP-2663 "durably created"). Each call ends when its signal fires (the invocation's
- * deadline), whatever the SDK's own timeouts. The SDK is imported on first use and is provided by the
- * Lambda runtime, so the bundles do not carry it.
+ * Task records in a DynamoDB table, for every instance of a deployed function (dynamodb-records.ts): a stand-in made
+ * at cold start whose code loads on the first task operation, so a function that runs no task never loads it.
  */
 export function dynamoTaskStore(options: DynamoTaskStoreOptions): TaskStore {
-  const load = lazyAwsClient(
-    () => import('@aws-sdk/client-dynamodb'),
-    (sdk) => new sdk.DynamoDBClient(awsClientConfig(options, 5_000)),
-    options.instrument,
-  );
-  const { partitionKey: PK, ttl: TTL } = TaskTableAttributes;
-  const item = (record: TaskRecord) => ({
-    [PK]: { S: storageKey(record) },
-    rev: { N: String(record.revision) },
-    [TTL]: { N: String(Math.ceil(record.expiresAt / 1000)) },
-    doc: { S: JSON.stringify(record) },
-  });
-
-  return {
-    async create(record, call) {
-      try {
-        const { sdk, client } = await load();
-        await client.send(
-          new sdk.PutItemCommand({
-            TableName: options.table,
-            Item: item(record),
-            ConditionExpression: 'attribute_not_exists(#pk)',
-            ExpressionAttributeNames: { '#pk': PK },
-          }),
-          { abortSignal: call?.signal },
-        );
-      } catch (error) {
-        throw new TaskStoreError('create', { cause: error });
-      }
-    },
-    async get(key, call) {
-      try {
-        const { sdk, client } = await load();
-        const out = await client.send(
-          new sdk.GetItemCommand({
-            TableName: options.table,
-            Key: { [PK]: { S: storageKey(key) } },
-            ConsistentRead: true,
-          }),
-          { abortSignal: call?.signal },
-        );
-        const doc = out.Item?.doc?.S;
-        return doc === undefined ? undefined : (JSON.parse(doc) as TaskRecord);
-      } catch (error) {
-        throw new TaskStoreError('get', { cause: error });
-      }
-    },
-    async replace(record, call) {
-      try {
-        const { sdk, client } = await load();
-        await client.send(
-          new sdk.PutItemCommand({
-            TableName: options.table,
-            Item: item(record),
-            ConditionExpression: '#rev = :read',
-            ExpressionAttributeNames: { '#rev': 'rev' },
-            ExpressionAttributeValues: { ':read': { N: String(record.revision - 1) } },
-          }),
-          { abortSignal: call?.signal },
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw new TaskStoreError('replace', { cause: error });
-      }
-    },
-  };
+  return deferredTaskStore(async () => (await import('./dynamodb-records.ts')).dynamoTaskRecords(options));
 }

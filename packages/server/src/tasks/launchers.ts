@@ -1,36 +1,12 @@
 import { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../aws-client.ts';
-import { nodeCrypto } from '../crypto.ts';
-import { Defaults } from '../limits.ts';
-import { errorFields, withKeys, type Logger } from '../log.ts';
 import { eraToWire } from '../protocol/versions.ts';
 import type { TaskJob, TaskLauncher } from './job.ts';
-import type { TaskRunner } from './runner.ts';
 
 /**
  * A job as the invocation payload carries it: JSON, the era by its wire name (`parseTaskJob` reads it back). Here,
  * not in job.ts, so the MCP function's start-up graph gets no part of the worker's parsing (the task policy).
  */
 export const taskJobPayload = (job: TaskJob): string => JSON.stringify({ ...job, era: eraToWire(job.era) });
-
-/**
- * Runs every task in this process, as the worker function would (`npm start`, tests, single-process embedding):
- * the run starts after the request that created it has been answered, and gets the worker's time limit.
- */
-export function inProcessLauncher(
-  runner: TaskRunner,
-  options: { log: Logger; timeoutMs?: number },
-): TaskLauncher {
-  const timeoutMs = options.timeoutMs ?? Defaults.workerFunctionTimeoutSeconds * 1000;
-  return async (job: TaskJob) => {
-    const requestId = nodeCrypto().randomUUID();
-    const log = withKeys(options.log, { requestId, taskId: job.taskId });
-    setImmediate(() => {
-      runner(job, { requestId, deadline: Date.now() + timeoutMs, log }).catch((error) =>
-        log.error('task run failed', { error: errorFields(error, { stack: true }) }),
-      );
-    });
-  };
-}
 
 /** Which worker function to start and how to reach the Lambda service (request timeout default 5,000 ms). */
 export interface LambdaTaskLauncherOptions extends AwsClientOptions {

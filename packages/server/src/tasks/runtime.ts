@@ -3,7 +3,7 @@ import { silentLogger, type Logger } from '../log.ts';
 import type { ResultOffloader } from '../outputs/offloader.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
 import type { TaskLauncher } from './job.ts';
-import { inProcessLauncher } from './launchers.ts';
+import { inProcessLauncher } from './in-process-launcher.ts';
 import { taskRecords, type TaskRecords } from './records.ts';
 import { createTaskRunner } from './runner.ts';
 import type { TaskStore } from './store.ts';

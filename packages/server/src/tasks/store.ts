@@ -1,7 +1,7 @@
 import type { TaskKey, TaskRecord } from './types.ts';
 
 /**
- * Durable task records, as one small interface the core receives (docs/tasks.md): `dynamodb-store.ts` implements
+ * Durable task records, as one small interface the core receives (docs/tasks.md): `dynamodb-records.ts` implements
  * it for AWS, `memory-store.ts` for one process. A store knows nothing of task semantics; expiry and state
  * transitions are decided in `policy.ts` and applied through `records.ts`.
  */
@@ -39,4 +39,15 @@ export class TaskStoreError extends Error {
     );
     this.name = 'TaskStoreError';
   }
+}
+
+/** A store made on its first operation (the module implementing it loads then). */
+export function deferredTaskStore(make: () => Promise<TaskStore>): TaskStore {
+  let real: Promise<TaskStore> | undefined;
+  const store = () => (real ??= make());
+  return {
+    create: async (...args) => (await store()).create(...args),
+    get: async (...args) => (await store()).get(...args),
+    replace: async (...args) => (await store()).replace(...args),
+  };
 }

@@ -12,7 +12,7 @@ import type { CallContext, Handler } from './budget.ts';
 import { checkTaskSupport } from './task-support.ts';
 import { scanParamHeaders, type ParamHeader } from './param-headers.ts';
 import { contentBlockProblem, MAX_RESULT_BYTES, toCallToolResult, toolErrorResult } from './result.ts';
-import { inlineStreams, resolveStreams } from './streamed.ts';
+import { resolveStreams, type StreamSink } from './streamed.ts';
 import { toolMetaWithView } from '../views/tool-meta.ts';
 import {
   assertSupportedSchema,
@@ -35,6 +35,12 @@ interface RegisteredTool {
 }
 
 export type { CallContext } from './budget.ts';
+
+/** Without storage, a call's streamed outputs are collected inline; the reading code loads with the first one. */
+const inlineStreams =
+  (tool: string): StreamSink =>
+  async (content, signal) =>
+    (await import('./stream-reading.ts')).collectInline(content, signal, tool, MAX_RESULT_BYTES);
 
 /** The `isError` results that refuse a call's arguments: the client's mistake, not the tool's failure. */
 const ARGUMENT_REFUSALS = new WeakSet<CallToolResult>();
@@ -157,7 +163,7 @@ export class ToolRegistry {
     if (invalid) return invalid;
     // Streamed outputs are read (and stored) inside the call's budget: producing them is the tool's work. A store
     // still waiting on storage when the budget ends gets time to say so.
-    const { sink, grace, stored } = callStreams(options, () => inlineStreams(name, MAX_RESULT_BYTES));
+    const { sink, grace, stored } = callStreams(options, () => inlineStreams(name));
     const handler = entry.definition.handler;
     const produce: Handler = async (input, toolCtx) =>
       resolveStreams(await handler(input, toolCtx), sink, () => toolCtx.signal);

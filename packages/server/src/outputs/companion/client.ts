@@ -4,7 +4,6 @@ import { parseStoredReadResponse, STORED_READ_VERSION, type StoredReadRequest } 
 import { OutputUnavailableError } from '../../protocol/errors.ts';
 import type { OutputPager } from '../paging/page.ts';
 import { askCompanion, requestEnvelope, type RemoteStoredOutputsOptions } from './ask.ts';
-import { remoteOutputPager } from './page-client.ts';
 
 /**
  * Serves `resources/read` for stored outputs by handing each request to the companion resources function, which
@@ -16,7 +15,9 @@ export function remoteStoredOutputs(options: RemoteStoredOutputsOptions): Resour
   const parse = outputUriParser(options.prefix);
   return {
     owns: hasOutputScheme,
-    readPage: remoteOutputPager(options).readPage,
+    // Paging code (contract version 2) loads with the first page asked for: most cold starts read none.
+    readPage: async (uri, query, ctx) =>
+      (await import('./page-client.ts')).remoteOutputPager(options).readPage(uri, query, ctx),
     async read(uri: string, ctx: ResourceContext): Promise<ResourceReadResult | undefined> {
       if (!parse(uri)) return undefined;
       // The era goes by its wire name (`requestEnvelope`); the rest is the request as the contract types it.

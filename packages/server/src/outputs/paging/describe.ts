@@ -1,5 +1,5 @@
 import { clientText } from '../../protocol/client-text.ts';
-import { formatSize } from '../summary.ts';
+import { formatSize } from '../sizes.ts';
 import { count, type OutputPage } from './page.ts';
 
 /**

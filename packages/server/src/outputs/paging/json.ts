@@ -1,7 +1,7 @@
 import { clientText } from '../../protocol/client-text.ts';
 import { OutputLimits } from '../../limits.ts';
 import type { RangeReader } from '../../storage/storage.ts';
-import { formatSize } from '../summary.ts';
+import { formatSize } from '../sizes.ts';
 import { locateValue } from './json-locate.ts';
 import { formatPointer, jsonType, parsePointer, resolvePointer } from './json-pointer.ts';
 import { readBytes, type LocatedOutput } from './locate.ts';

@@ -116,5 +116,4 @@ export function fitText(text: string, budget: number): string {
   return pageCost(text) <= budget ? text : splitText(text, Math.max(8, budget))[0]!;
 }
 
-/** "1,234". */
-export const count = (n: number) => n.toLocaleString('en-US');
+export { count } from '../sizes.ts';

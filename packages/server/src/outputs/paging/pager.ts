@@ -3,7 +3,7 @@ import { OutputLimits } from '../../limits.ts';
 import type { ResourceContext } from '../../resources/provider.ts';
 import { StorageError, type RangeReader } from '../../storage/storage.ts';
 import { ownerTag } from '../object-info.ts';
-import { formatSize } from '../summary.ts';
+import { formatSize } from '../sizes.ts';
 import { outputUriParser } from '../uri.ts';
 import { bytesPage } from './bytes.ts';
 import { csvPage } from './csv-page.ts';
