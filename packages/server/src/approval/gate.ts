@@ -28,16 +28,16 @@ interface Gate {
   warned: boolean;
 }
 
+/** The ledger the options name: the given one, else the DynamoDB table, else this process's memory. */
+const ledgerOf = (options: ApprovalOptions): ApprovalLedger =>
+  options.ledger ?? (options.dynamodb ? dynamoApprovalLedger(options.dynamodb) : memoryApprovalLedger());
+
 /** One gate per server (its options object): the key is derived and the ledger made on first use. */
 const gates = new WeakMap<ApprovalOptions, Gate>();
 const gateOf = (options: ApprovalOptions): Gate => {
   let gate = gates.get(options);
   if (!gate) {
-    gate = {
-      proofs: createProofCodec(options.secret),
-      ledger: options.ledger ?? memoryApprovalLedger(),
-      warned: false,
-    };
+    gate = { proofs: createProofCodec(options.secret), ledger: ledgerOf(options), warned: false };
     gates.set(options, gate);
   }
   return gate;
