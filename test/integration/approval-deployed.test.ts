@@ -8,7 +8,13 @@ import {
   type McpServer,
 } from '../../packages/server/src/index.ts';
 import { send } from '../support/rpc.ts';
-import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
+import { dynamoApprovalLedger } from '../../packages/server/src/approval/dynamodb-ledger.ts';
+import {
+  LOCAL_DYNAMO_CREDENTIALS,
+  losingFirstResponse,
+  startLocalDynamo,
+  type LocalDynamo,
+} from '../support/dynamodb.ts';
 
 /**
  * The approval gate as deployed: several instances (one server each, as Lambda runs them) behind one endpoint, with
@@ -111,5 +117,34 @@ describe('a DynamoDB ledger shared by the instances', () => {
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/could not be recorded right now .* so nothing was done/);
     expect(transfers).toEqual([]);
+  });
+});
+
+describe('the DynamoDB ledger when a write succeeded and its response was lost (the SDK sends it again)', () => {
+  const ledger = (lose?: boolean) =>
+    dynamoApprovalLedger({
+      table: dynamo.tableName,
+      endpoint: dynamo.endpoint,
+      credentials: LOCAL_DYNAMO_CREDENTIALS,
+      ...(lose ? { instrument: losingFirstResponse('PutItemCommand') } : {}),
+    });
+
+  it('the approval recorded on the first attempt counts as this call’s, not as used before', async () => {
+    const id = `lost-${Date.now()}`;
+    expect(await ledger(true).consume(id, Date.now() + 60_000)).toBe(true);
+    // Anyone else with the same approval is still refused.
+    expect(await ledger().consume(id, Date.now() + 60_000)).toBe(false);
+  });
+
+  it('through the server: the person’s approval acts, once', async () => {
+    const { transfers, instance } = deployment(() => ({
+      ...tableLedger(),
+      ledger: ledger(true),
+    }));
+    const server = instance();
+    const approve = await propose(server, 42);
+    expect(text(await call(server, 'transfer_approved', approve))).toBe('Transferred 42.');
+    expect((await call(instance(), 'transfer_approved', approve)).isError).toBe(true);
+    expect(transfers).toEqual([42]);
   });
 });
