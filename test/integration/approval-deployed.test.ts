@@ -6,6 +6,7 @@ import {
   defineView,
   type ApprovalOptions,
   type McpServer,
+  type McpServerOptions,
 } from '../../packages/server/src/index.ts';
 import { send } from '../support/rpc.ts';
 import { dynamoApprovalLedger } from '../../packages/server/src/approval/dynamodb-ledger.ts';
@@ -37,7 +38,7 @@ const approvalView = defineView({
 });
 
 /** A consequential fixture shared by every instance: each transfer it really made is counted. */
-function deployment(approvals: () => ApprovalOptions) {
+function deployment(approvals: () => ApprovalOptions, more: () => Partial<McpServerOptions> = () => ({})) {
   const transfers: number[] = [];
   const transfer = defineTool({
     name: 'transfer',
@@ -55,7 +56,12 @@ function deployment(approvals: () => ApprovalOptions) {
   });
   /** One more instance of the function: its own memory, the deployment's configuration. */
   const instance = () =>
-    createMcpServer({ info: { name: 'approvals', version: '1' }, tools: [transfer], approvals: approvals() });
+    createMcpServer({
+      info: { name: 'approvals', version: '1' },
+      tools: [transfer],
+      approvals: approvals(),
+      ...more(),
+    });
   return { transfers, instance };
 }
 
@@ -146,5 +152,57 @@ describe('the DynamoDB ledger when a write succeeded and its response was lost (
     expect(text(await call(server, 'transfer_approved', approve))).toBe('Transferred 42.');
     expect((await call(instance(), 'transfer_approved', approve)).isError).toBe(true);
     expect(transfers).toEqual([42]);
+  });
+});
+
+describe('proof keys as deployed: derived from the session keys, like requestState', () => {
+  const KEY_A = 'session-key-A-at-least-thirty-two-characters';
+  const KEY_B = 'session-key-B-at-least-thirty-two-characters';
+  /** The deployed configuration: the task table as the ledger, no secret of its own, the session keys. */
+  const deployed = (keys: () => readonly string[] | ((signal: AbortSignal) => Promise<string>)) =>
+    deployment(
+      () => ({
+        dynamodb: {
+          table: dynamo.tableName,
+          endpoint: dynamo.endpoint,
+          credentials: LOCAL_DYNAMO_CREDENTIALS,
+        },
+      }),
+      () => ({ sessions: { keys: keys() } }),
+    );
+
+  it('a proof issued by one instance is accepted by another', async () => {
+    const { transfers, instance } = deployed(() => [KEY_A]);
+    const approve = await propose(instance(), 5);
+    expect(text(await call(instance(), 'transfer_approved', approve))).toBe('Transferred 5.');
+    expect(transfers).toEqual([5]);
+  });
+
+  it('keys read from the secret store: a proof of the previous key works after a rotation, a removed key fails', async () => {
+    let secret = KEY_A;
+    const { transfers, instance } = deployed(() => async () => secret);
+    const before = await propose(instance(), 1);
+    const alsoBefore = await propose(instance(), 2);
+    secret = `${KEY_B},${KEY_A}`;
+    const after = await propose(instance(), 3);
+    expect(after.proof.split('.')[1]).not.toBe(before.proof.split('.')[1]);
+    expect(text(await call(instance(), 'transfer_approved', before))).toBe('Transferred 1.');
+    secret = KEY_B;
+    const removed = await call(instance(), 'transfer_approved', alsoBefore);
+    expect(removed.isError).toBe(true);
+    expect(text(removed)).toMatch(/does not match this call/);
+    expect(text(await call(instance(), 'transfer_approved', after))).toBe('Transferred 3.');
+    expect(transfers).toEqual([1, 3]);
+  });
+
+  it('a secret store that fails: nothing is proposed or done, and the call says to try again', async () => {
+    const { transfers, instance } = deployed(() => async () => {
+      throw new Error('AccessDenied: not for the client to see');
+    });
+    const result = await call(instance(), 'transfer', { amount: 9 });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/could not be signed right now .*nothing was done/);
+    expect(text(result)).not.toMatch(/AccessDenied/);
+    expect(transfers).toEqual([]);
   });
 });

@@ -230,13 +230,16 @@ describe('the view path', () => {
     ['a forged signature', (p: any) => ({ arguments: p.arguments, proof: `${p.proof.slice(0, -4)}AAAA` })],
     [
       'a later expiry',
-      (p: any) => ({ arguments: p.arguments, proof: p.proof.replace(/^a1\.[0-9a-z]+/, 'a1.zzzzzzz') }),
+      (p: any) => ({
+        arguments: p.arguments,
+        proof: p.proof.replace(/^(a2\.[0-9a-f]{8})\.[0-9a-z]+/, '$1.zzzzzzz'),
+      }),
     ],
     [
       'a made-up proof',
       (p: any) => ({
         arguments: p.arguments,
-        proof: 'a1.abc.AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+        proof: `${p.proof.slice(0, 12)}abc.AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`,
       }),
     ],
     ['no proof at all', (p: any) => ({ arguments: p.arguments, proof: '' })],

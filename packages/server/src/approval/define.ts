@@ -54,6 +54,6 @@ export interface ApprovalOptions {
   ledger?: import('./ledger.ts').ApprovalLedger;
   /** Records used approvals in this DynamoDB table (the task table fits); its code loads on the first approval. */
   dynamodb?: import('./dynamodb-ledger.ts').DynamoApprovalLedgerOptions;
-  /** Key material (at least 16 bytes) signing proofs; the same on every instance. Default: a random key. */
+  /** Key material (at least 16 bytes) signing proofs, the same on every instance. Default: see `createMcpServer`. */
   secret?: string | Uint8Array;
 }

@@ -15,12 +15,18 @@ import {
 import { dynamoApprovalLedger } from './dynamodb-ledger.ts';
 import { memoryApprovalLedger, type ApprovalLedger } from './ledger.ts';
 import { createProofCodec, type ProofBinding, type ProofCodec } from './proof.ts';
+import type { SessionKeySource } from '../sessions/session-keys.ts';
 
 /**
  * The approval gate's checks, loaded on the first gated call: a gated tool's call proposes (or asks, or refuses), and
  * its app-only executing tool runs the handler only for a proof this server issued for this caller, tool and
  * arguments, before it expires, once. Every refusal says why and that nothing was done.
  */
+
+/** What the server gives the gate: the user's options, and the session keys that sign proofs without a secret. */
+export interface GateOptions extends ApprovalOptions {
+  sessionKeys?: SessionKeySource;
+}
 
 interface Gate {
   proofs: ProofCodec;
@@ -29,15 +35,23 @@ interface Gate {
 }
 
 /** The ledger the options name: the given one, else the DynamoDB table, else this process's memory. */
-const ledgerOf = (options: ApprovalOptions): ApprovalLedger =>
+const ledgerOf = (options: GateOptions): ApprovalLedger =>
   options.ledger ?? (options.dynamodb ? dynamoApprovalLedger(options.dynamodb) : memoryApprovalLedger());
 
 /** One gate per server (its options object): the key is derived and the ledger made on first use. */
-const gates = new WeakMap<ApprovalOptions, Gate>();
-const gateOf = (options: ApprovalOptions): Gate => {
+const gates = new WeakMap<GateOptions, Gate>();
+const gateOf = (options: GateOptions): Gate => {
   let gate = gates.get(options);
   if (!gate) {
-    gate = { proofs: createProofCodec(options.secret), ledger: ledgerOf(options), warned: false };
+    const { secret, sessionKeys } = options;
+    gate = {
+      proofs: createProofCodec({
+        ...(secret !== undefined ? { secret } : {}),
+        ...(sessionKeys !== undefined ? { sessionKeys } : {}),
+      }),
+      ledger: ledgerOf(options),
+      warned: false,
+    };
     gates.set(options, gate);
   }
   return gate;
@@ -48,6 +62,20 @@ const binding = (tool: ToolDefinition, args: unknown, ctx: ToolContext): ProofBi
   arguments: args,
   ...(ctx.principal !== undefined ? { principal: ctx.principal.key } : {}),
 });
+
+/** A proof signed or checked; keys that cannot be read (a secret store that fails) stop the call. */
+async function withKeys<T>(work: () => Promise<T>, what: 'signed' | 'checked', ctx: ToolContext): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    ctx.log.error('approval proof keys cannot be read', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    throw new ToolError(
+      `The approval could not be ${what} right now (request id ${ctx.requestId}), so nothing was done. Try again shortly.`,
+    );
+  }
+}
 
 /** Records an approval as used; false when it was used before. A ledger that cannot be reached stops the call. */
 async function consume(gate: Gate, id: string, expiresAt: number, ctx: ToolContext): Promise<boolean> {
@@ -68,7 +96,7 @@ export async function propose(
   tool: ToolDefinition,
   args: JSONObject,
   ctx: ToolContext,
-  options: ApprovalOptions,
+  options: GateOptions,
 ): Promise<unknown> {
   const spec = tool.approval as ApprovalSpec;
   const gate = gateOf(options);
@@ -87,12 +115,17 @@ export async function propose(
         `(MCP Apps) nor ask the person (elicitation), so nothing was done. Tell the person what you wanted to do; ` +
         `it needs a client that does either.`,
     );
-  const { proof, expiresAt } = gate.proofs.issue(binding(tool, args, ctx), ttlMs);
+  const { proof, expiresAt } = await withKeys(
+    () => gate.proofs.issue(binding(tool, args, ctx), ttlMs, ctx.signal),
+    'signed',
+    ctx,
+  );
   if (gate.proofs.ephemeral && !gate.warned) {
     gate.warned = true;
-    ctx.log.warn('approval proofs are signed with a key random to this instance; set the server secret', {
-      tool: tool.name,
-    });
+    ctx.log.warn(
+      'approval proofs are signed with a key random to this instance; set session keys or the approvals secret',
+      { tool: tool.name },
+    );
   }
   const until = new Date(expiresAt).toISOString();
   const proposal: Proposal = {
@@ -149,10 +182,14 @@ export async function execute(
   tool: ToolDefinition,
   input: { arguments: JSONObject; proof: string; decision: 'approve' | 'reject' },
   ctx: ToolContext,
-  options: ApprovalOptions,
+  options: GateOptions,
 ): Promise<unknown> {
   const gate = gateOf(options);
-  const checked = gate.proofs.check(input.proof, binding(tool, input.arguments, ctx));
+  const checked = await withKeys(
+    () => gate.proofs.check(input.proof, binding(tool, input.arguments, ctx), ctx.signal),
+    'checked',
+    ctx,
+  );
   if (checked === 'invalid') {
     ctx.log.warn('approval proof refused', { tool: tool.name, reason: 'invalid' });
     throw new ToolError(

@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../protocol/types.ts';
 import type { ToolDefinition } from '../tools/define.ts';
-import { approvedToolName, type ApprovalOptions } from './define.ts';
+import { approvedToolName } from './define.ts';
+import type { GateOptions } from './gate.ts';
 
 /**
  * The tools a server lists for its gated tools: each tool declaring `approval` proposes instead of acting, and, when
@@ -37,10 +38,7 @@ function checkApproval(tool: ToolDefinition): void {
 }
 
 /** Expands every gated tool into its proposing form and, with a view, its app-only executing tool. */
-export function withApprovals(
-  tools: readonly ToolDefinition[],
-  options: ApprovalOptions = {},
-): ToolDefinition[] {
+export function withApprovals(tools: readonly ToolDefinition[], options: GateOptions = {}): ToolDefinition[] {
   return tools.flatMap((tool) => {
     if (tool.approval === undefined) return [tool];
     checkApproval(tool);
