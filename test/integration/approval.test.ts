@@ -257,6 +257,29 @@ describe('the view path', () => {
     ).toBe('Erased "alpha".');
   });
 
+  it('a proof for null is refused for a number that parses as Infinity (1e999), which JSON writes as null', async () => {
+    const runs: unknown[] = [];
+    const limit = defineTool({
+      name: 'set_limit',
+      description: 'Sets a spending limit; null removes it.',
+      inputSchema: { type: 'object', properties: { limit: { type: ['number', 'null'] } } } as const,
+      approval: { view: approvalView, describe: ({ limit }) => `Set the limit to ${limit}.` },
+      handler: ({ limit }) => {
+        runs.push(limit);
+        return `Limit ${limit}.`;
+      },
+    });
+    const server = createMcpServer({ info: { name: 'limits', version: '1' }, tools: [limit] });
+    const p = (await call(server, 'set_limit', { limit: null }))._meta[APPROVAL_META_KEY];
+    const raw =
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"set_limit_approved","arguments":` +
+      `{"arguments":{"limit":1e999},"proof":${JSON.stringify(p.proof)},"decision":"approve"}}}`;
+    const refused = (await send(server, { raw })).json.result;
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/does not match this call/);
+    expect(runs).toEqual([]);
+  });
+
   it('a proof from another server (another key) is refused', async () => {
     const a = fixture();
     const b = fixture('another secret, another deployment');

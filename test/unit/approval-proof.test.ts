@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { approvalAnswer, approvalPath } from '../../packages/server/src/approval/ask.ts';
 import { memoryApprovalLedger } from '../../packages/server/src/approval/ledger.ts';
-import { createProofCodec } from '../../packages/server/src/approval/proof.ts';
+import { argumentsDigest, createProofCodec } from '../../packages/server/src/approval/proof.ts';
 
 /** The approval gate's pure parts: proofs, the ledger of used approvals, and how the person is asked. */
 
@@ -27,6 +27,15 @@ describe('approval proofs', () => {
     const codec = createProofCodec(keys);
     const { proof } = await codec.issue(binding, 60_000);
     expect(await codec.check(proof, other)).toBe('invalid');
+  });
+
+  it.each([
+    ['null and a number too large for a double (1e999 parses as Infinity)', { n: null }, { n: Infinity }],
+    ['Infinity and -Infinity', { n: Infinity }, { n: -Infinity }],
+    ['null and NaN', [null], [NaN]],
+    ['the string "Infinity" and Infinity', { n: 'Infinity' }, { n: Infinity }],
+  ])('arguments that differ only in %s have different digests', (_label, a, b) => {
+    expect(argumentsDigest(a)).not.toBe(argumentsDigest(b));
   });
 
   it('expires', async () => {
