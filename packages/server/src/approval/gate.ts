@@ -3,7 +3,7 @@ import { isJsonObject } from '../protocol/json.ts';
 import type { CallToolResult, JSONObject } from '../protocol/types.ts';
 import { type ToolContext, type ToolDefinition } from '../tools/define.ts';
 import { ToolError } from '../tools/tool-error.ts';
-import { approvalAnswer, approvalPath, askPerson } from './ask.ts';
+import { approvalAnswer, approvalPath, askNow, askPerson } from './ask.ts';
 import {
   APPROVAL_META_KEY,
   approvedToolName,
@@ -105,16 +105,12 @@ export async function propose(
   const description = await spec.describe(args, ctx);
   const ttlMs = spec.ttlMs ?? DEFAULT_APPROVAL_TTL_MS;
   const path = approvalPath(ctx, spec.view !== undefined);
+  if (path === 'elicit' && !ctx.asksInRounds) return askedNow(tool, args, ctx, description);
   if (path === 'elicit') {
     const id = nodeCrypto().randomBytes(16).toString('base64url');
     return askPerson(description, { id, expiresAt: Date.now() + ttlMs });
   }
-  if (path === 'refuse')
-    throw new ToolError(
-      `This needs the person's approval first: ${description} This client can neither show the approval view ` +
-        `(MCP Apps) nor ask the person (elicitation), so nothing was done. Tell the person what you wanted to do; ` +
-        `it needs a client that does either.`,
-    );
+  if (path === 'refuse') throw cannotAsk(description);
   const { proof, expiresAt } = await withKeys(
     () => gate.proofs.issue(binding(tool, args, ctx), ttlMs, ctx.signal),
     'signed',
@@ -151,6 +147,30 @@ export async function propose(
   return result;
 }
 
+/** The refusal where the person can be reached neither way. */
+const cannotAsk = (description: string) =>
+  new ToolError(
+    `This needs the person's approval first: ${description} This client can neither show the approval view ` +
+      `(MCP Apps) nor ask the person (elicitation) here, so nothing was done. Tell the person what you wanted to ` +
+      `do; it needs a client that does either.`,
+  );
+
+const DECLINED = 'The person did not approve, so nothing was done.';
+
+/** Asked mid-call (the handshake era): a yes runs the handler in this very call, so once. */
+async function askedNow(
+  tool: ToolDefinition,
+  args: JSONObject,
+  ctx: ToolContext,
+  description: string,
+): Promise<unknown> {
+  const answer = await askNow(ctx, description);
+  if (answer === undefined) throw cannotAsk(description);
+  if (answer === 'declined') return DECLINED;
+  ctx.log.info('approved action runs', { tool: tool.name, via: 'elicitation' });
+  return tool.handler(args, ctx);
+}
+
 /** The retry after an elicitation: acts once on an approval, does nothing on anything else. */
 async function answered(
   tool: ToolDefinition,
@@ -172,7 +192,7 @@ async function answered(
     throw new ToolError(
       `This question was already answered; each approval acts at most once, so nothing more was done.`,
     );
-  if (answer === 'declined') return `The person did not approve, so nothing was done.`;
+  if (answer === 'declined') return DECLINED;
   ctx.log.info('approved action runs', { tool: tool.name, via: 'elicitation' });
   return tool.handler(args, ctx);
 }
