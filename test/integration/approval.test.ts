@@ -6,6 +6,7 @@ import {
   defineView,
   ToolError,
   type McpServer,
+  type ToolDefinition,
 } from '../../packages/server/src/index.ts';
 import { silentLogger } from '../../packages/server/src/log.ts';
 import { BASE_HEADERS, statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
@@ -418,6 +419,11 @@ describe('declarations that could only fail later are refused at start-up', () =
       /approval with task or outputSchema/,
     ],
     ['without describe', gated({ approval: { view: approvalView } }), /approval with no describe function/],
+    ...[Infinity, Number.NaN, 0, -60_000, '600000'].map((ttlMs): [string, ToolDefinition, RegExp] => [
+      `with a ttlMs of ${String(ttlMs)}`,
+      gated({ approval: { describe: () => 'x', view: approvalView, ttlMs } }),
+      /approval with a ttlMs that is not a positive number of milliseconds/,
+    ]),
   ])('%s', (_label, tool, message) => {
     expect(() => createMcpServer({ info, tools: [tool] })).toThrow(message);
   });

@@ -33,7 +33,9 @@ function checkApproval(tool: ToolDefinition): void {
         ? 'task or outputSchema too (its first answer is a proposal, in the request)'
         : tool.view && approval.view && tool.view !== approval.view
           ? 'another view than the approval view'
-          : undefined;
+          : approval.ttlMs !== undefined && !(Number.isFinite(approval.ttlMs) && approval.ttlMs > 0)
+            ? 'a ttlMs that is not a positive number of milliseconds'
+            : undefined;
   if (problem) throw new Error(`Tool "${tool.name}" declares approval with ${problem}`);
 }
 
