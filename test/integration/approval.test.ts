@@ -389,6 +389,42 @@ describe('the elicitation path (2026-07-28)', () => {
   });
 });
 
+describe('a handler that asks once approved (2026-07-28)', () => {
+  it('is told at once that it cannot, instead of ending the approved call with a question', async () => {
+    // A question would end the call, and its answer come back as a new round that is no longer approved (each
+    // approval acts once): the person would be asked to approve again, and again, for ever.
+    const steps: string[] = [];
+    const rename = defineTool({
+      name: 'rename',
+      description: 'Renames, asking for the new name.',
+      approval: { describe: () => 'Rename the record.' },
+      handler: async (_args, ctx) => {
+        steps.push('started');
+        const answer = await ctx.elicit({
+          message: 'New name?',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+        });
+        return `Renamed to ${String(answer.content?.name)}.`;
+      },
+    });
+    const server = createMcpServer({ info: { name: 'asks', version: '1' }, tools: [rename] });
+    const call = (extra: Record<string, unknown> = {}) =>
+      stateless(server, { name: 'rename', arguments: {}, ...extra }, { elicitation: {} });
+    const first = (await call()).json.result;
+    expect(first.inputRequests.approval).toBeDefined();
+    const approved = (
+      await call({
+        inputResponses: { approval: { action: 'accept', content: { approve: true } } },
+        requestState: first.requestState,
+      })
+    ).json.result;
+    expect(approved.resultType).toBe('complete');
+    expect(approved.isError).toBe(true);
+    expect(text(approved)).toMatch(/cannot ask the person after the approval/);
+    expect(steps).toEqual(['started']);
+  });
+});
+
 describe('no way to ask', () => {
   it('2026-07-28 without views or elicitation: refused, saying what is needed', async () => {
     const { server, erased } = fixture();

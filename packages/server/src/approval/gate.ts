@@ -1,3 +1,4 @@
+import { AskError } from '../asking/types.ts';
 import { nodeCrypto } from '../crypto.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import type { CallToolResult, JSONObject } from '../protocol/types.ts';
@@ -72,7 +73,8 @@ async function withKeys<T>(work: () => Promise<T>, what: 'signed' | 'checked', c
       error: error instanceof Error ? error.message : String(error),
     });
     throw new ToolError(
-      `The approval could not be ${what} right now (request id ${ctx.requestId}), so nothing was done. Try again shortly.`,
+      `The approval could not be ${what} right now (request id ${ctx.requestId}), so nothing was done. ` +
+        `Try again shortly.`,
     );
   }
 }
@@ -168,7 +170,26 @@ async function askedNow(
   if (answer === undefined) throw cannotAsk(description);
   if (answer === 'declined') return DECLINED;
   ctx.log.info('approved action runs', { tool: tool.name, via: 'elicitation' });
-  return tool.handler(args, ctx);
+  return tool.handler(args, approvedContext(ctx));
+}
+
+/**
+ * The context an approved handler runs with. In 2026-07-28 a question would end the approved call and come back as a
+ * new round that is no longer approved (each approval acts once), so the person would be asked to approve again and
+ * again: the handler's questions are refused at once instead, as the AskError a handler may catch.
+ */
+function approvedContext(ctx: ToolContext): ToolContext {
+  if (!ctx.asksInRounds) return ctx;
+  const refuse = () =>
+    Promise.reject(
+      new AskError(
+        'unavailable',
+        'A tool gated with approval cannot ask the person after the approval in protocol revision 2026-07-28 ' +
+          '(the question would end the approved call); nothing more was asked. What the action needs belongs in ' +
+          'its arguments.',
+      ),
+    );
+  return { ...ctx, elicit: refuse, sample: refuse, roots: refuse };
 }
 
 /** The retry after an elicitation: acts once on an approval, does nothing on anything else. */
@@ -194,7 +215,7 @@ async function answered(
     );
   if (answer === 'declined') return DECLINED;
   ctx.log.info('approved action runs', { tool: tool.name, via: 'elicitation' });
-  return tool.handler(args, ctx);
+  return tool.handler(args, approvedContext(ctx));
 }
 
 /** The app-only executing tool: checks the proof, records it used, then records a rejection or runs the tool. */
@@ -231,5 +252,5 @@ export async function execute(
   }
   if (input.decision === 'reject') return `The person rejected it, so nothing was done.`;
   ctx.log.info('approved action runs', { tool: tool.name, via: 'view' });
-  return tool.handler(input.arguments, ctx);
+  return tool.handler(input.arguments, approvedContext(ctx));
 }
