@@ -52,8 +52,15 @@ async function open(
   tool: string,
   args: Record<string, unknown>,
   theme = 'light',
+  clockAheadMs = 0,
 ): Promise<{ page: Page; view: FrameLocator }> {
   const page = await browser.newPage({ viewport: { width: 1000, height: 1000 } });
+  // A person whose computer's clock is off: Date.now in the page and in the view's frame.
+  if (clockAheadMs)
+    await page.addInitScript((ms) => {
+      const now = Date.now.bind(Date);
+      Date.now = () => now() + ms;
+    }, clockAheadMs);
   const query = new URLSearchParams({ tool, args: JSON.stringify(args), theme });
   await page.goto(`${host.url}/?${query}`);
   await expect.poll(() => page.textContent('#status'), { timeout: 20_000 }).toBe(`${tool}: shown`);
@@ -234,6 +241,16 @@ describe.skipIf(!chromiumPath)('views in a real browser', () => {
     );
     expect((await callTool('read_output', { uri })).isError).toBeUndefined();
     await shoot(page, 'approval-rejected');
+    await page.close();
+  });
+
+  it('approval: a person whose clock is an hour ahead still gets the whole time to decide', async () => {
+    const uri = await storedReport(3000);
+    const { page, view } = await open('delete_output', { uri }, 'light', 60 * 60_000);
+    await expect.poll(() => view.locator('button.approve').isEnabled(), { timeout: 15_000 }).toBe(true);
+    expect(await view.locator('.deadline').textContent()).toMatch(/^Decide within (10:00|9:[0-5]\d)\.$/);
+    await view.locator('button.approve').click();
+    await expect.poll(() => view.locator('.status').textContent()).toMatch(/^Deleted the stored output/);
     await page.close();
   });
 });

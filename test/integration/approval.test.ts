@@ -135,6 +135,9 @@ describe('the view path', () => {
       arguments: { record: 'alpha' },
       approveWith: 'erase_approved',
     });
+    // The time left, for a view whose clock may be off: the default ten minutes, less the call's own time.
+    expect(proposal.expiresInMs).toBeGreaterThan(10 * 60_000 - 5_000);
+    expect(proposal.expiresInMs).toBeLessThanOrEqual(10 * 60_000);
     expect(text(result)).not.toContain(proposal.proof);
     expect(result.structuredContent).toBeUndefined();
   });

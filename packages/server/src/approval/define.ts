@@ -40,6 +40,8 @@ export interface Proposal {
   arguments: Record<string, unknown>;
   /** When the proof expires (ISO 8601). */
   expiresAt: string;
+  /** The same, in ms from the proposal: a view counts down from it by its own clock, which may be off. */
+  expiresInMs: number;
   /** The app-only tool to call with the proof. */
   approveWith: string;
   proof: string;

@@ -131,6 +131,7 @@ export async function propose(
     description,
     arguments: args,
     expiresAt: until,
+    expiresInMs: Math.max(0, expiresAt - Date.now()),
     approveWith: approvedToolName(tool.name),
     proof,
   };
