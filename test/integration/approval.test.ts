@@ -8,6 +8,7 @@ import {
   type McpServer,
   type ToolDefinition,
 } from '../../packages/server/src/index.ts';
+import { callersByName } from '../support/callers.ts';
 import { silentLogger } from '../../packages/server/src/log.ts';
 import { BASE_HEADERS, statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
 
@@ -295,6 +296,38 @@ describe('the view path', () => {
     });
     expect(refused.isError).toBe(true);
     expect(b.erased).toEqual([]);
+  });
+
+  it('a proof issued to one caller does nothing for another', async () => {
+    const erased: string[] = [];
+    const erase = defineTool({
+      name: 'erase',
+      description: 'Erases.',
+      approval: { view: approvalView, describe: () => 'Erase.' },
+      handler: (_args, ctx) => {
+        erased.push(ctx.principal!.subject);
+        return 'Erased.';
+      },
+    });
+    const server = createMcpServer({
+      info: { name: 'callers', version: '1' },
+      tools: [erase],
+      auth: callersByName,
+    });
+    const as = async (who: string, name: string, args: Record<string, unknown>) =>
+      (
+        await send(server, {
+          headers: { authorization: `Bearer ${who}` },
+          body: { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name, arguments: args } },
+        })
+      ).json.result;
+    const proposal = (await as('alice', 'erase', {}))._meta[APPROVAL_META_KEY];
+    const approve = { arguments: proposal.arguments, proof: proposal.proof, decision: 'approve' };
+    const mallory = await as('mallory', 'erase_approved', approve);
+    expect(mallory.isError).toBe(true);
+    expect(text(mallory)).toMatch(/does not match this call/);
+    expect(text(await as('alice', 'erase_approved', approve))).toBe('Erased.');
+    expect(erased).toEqual(['alice']);
   });
 
   it('a direct call without the proposal is refused by the schema, saying what is missing', async () => {
