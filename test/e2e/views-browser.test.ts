@@ -253,4 +253,26 @@ describe.skipIf(!chromiumPath)('views in a real browser', () => {
     await expect.poll(() => view.locator('.status').textContent()).toMatch(/^Deleted the stored output/);
     await page.close();
   });
+
+  it('approval: when the approval went through but its answer was lost, the view does not say it was not sent', async () => {
+    const uri = await storedReport(3000);
+    const { page, view } = await open('delete_output', { uri });
+    await expect.poll(() => view.locator('button.approve').isEnabled(), { timeout: 15_000 }).toBe(true);
+    // The executing call reaches the server (which deletes), and then the connection drops before the answer.
+    await page.route('**/mcp', async (route) => {
+      if (!route.request().postData()?.includes('delete_output_approved')) return route.fallback();
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await view.locator('button.approve').click();
+    await expect
+      .poll(() => view.locator('.status').textContent(), { timeout: 15_000 })
+      .toMatch(/^No outcome came back .*it may have been done/);
+    await shoot(page, 'approval-answer-lost');
+    expect(text(await callTool('read_output', { uri }))).toMatch(/^No stored output was found/);
+    await expect
+      .poll(() => page.locator('#log li[data-kind="model context"]').textContent())
+      .toMatch(/may have been done: check before proposing it again/);
+    await page.close();
+  });
 });

@@ -82,7 +82,11 @@ async function decide(
     outcome = resultText(result) || (result.isError ? 'It failed without saying why.' : 'Done.');
     setStatus(status, outcome, result.isError ? 'error' : 'info');
   } catch (error) {
-    outcome = `The decision could not be sent: ${(error as Error).message}`;
+    // The call may have reached the server and acted, its answer lost on the way back: never say it was not sent,
+    // or the action may be proposed, approved and done twice.
+    outcome =
+      `No outcome came back (${(error as Error).message}), so it may have been done: ` +
+      'check before proposing it again.';
     setStatus(status, outcome, 'error');
   }
   heading.textContent = decision === 'approve' ? 'Approved' : 'Rejected';
