@@ -52,8 +52,15 @@ async function open(
   tool: string,
   args: Record<string, unknown>,
   theme = 'light',
+  clockAheadMs = 0,
 ): Promise<{ page: Page; view: FrameLocator }> {
   const page = await browser.newPage({ viewport: { width: 1000, height: 1000 } });
+  // A person whose computer's clock is off: Date.now in the page and in the view's frame.
+  if (clockAheadMs)
+    await page.addInitScript((ms) => {
+      const now = Date.now.bind(Date);
+      Date.now = () => now() + ms;
+    }, clockAheadMs);
   const query = new URLSearchParams({ tool, args: JSON.stringify(args), theme });
   await page.goto(`${host.url}/?${query}`);
   await expect.poll(() => page.textContent('#status'), { timeout: 20_000 }).toBe(`${tool}: shown`);
@@ -234,6 +241,38 @@ describe.skipIf(!chromiumPath)('views in a real browser', () => {
     );
     expect((await callTool('read_output', { uri })).isError).toBeUndefined();
     await shoot(page, 'approval-rejected');
+    await page.close();
+  });
+
+  it('approval: a person whose clock is an hour ahead still gets the whole time to decide', async () => {
+    const uri = await storedReport(3000);
+    const { page, view } = await open('delete_output', { uri }, 'light', 60 * 60_000);
+    await expect.poll(() => view.locator('button.approve').isEnabled(), { timeout: 15_000 }).toBe(true);
+    expect(await view.locator('.deadline').textContent()).toMatch(/^Decide within (10:00|9:[0-5]\d)\.$/);
+    await view.locator('button.approve').click();
+    await expect.poll(() => view.locator('.status').textContent()).toMatch(/^Deleted the stored output/);
+    await page.close();
+  });
+
+  it('approval: when the approval went through but its answer was lost, the view does not say it was not sent', async () => {
+    const uri = await storedReport(3000);
+    const { page, view } = await open('delete_output', { uri });
+    await expect.poll(() => view.locator('button.approve').isEnabled(), { timeout: 15_000 }).toBe(true);
+    // The executing call reaches the server (which deletes), and then the connection drops before the answer.
+    await page.route('**/mcp', async (route) => {
+      if (!route.request().postData()?.includes('delete_output_approved')) return route.fallback();
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await view.locator('button.approve').click();
+    await expect
+      .poll(() => view.locator('.status').textContent(), { timeout: 15_000 })
+      .toMatch(/^No outcome came back .*it may have been done/);
+    await shoot(page, 'approval-answer-lost');
+    expect(text(await callTool('read_output', { uri }))).toMatch(/^No stored output was found/);
+    await expect
+      .poll(() => page.locator('#log li[data-kind="model context"]').textContent())
+      .toMatch(/may have been done: check before proposing it again/);
     await page.close();
   });
 });

@@ -6,7 +6,9 @@ import {
   defineView,
   ToolError,
   type McpServer,
+  type ToolDefinition,
 } from '../../packages/server/src/index.ts';
+import { callersByName } from '../support/callers.ts';
 import { silentLogger } from '../../packages/server/src/log.ts';
 import { BASE_HEADERS, statelessHeaders, statelessMeta, send } from '../support/rpc.ts';
 
@@ -134,6 +136,9 @@ describe('the view path', () => {
       arguments: { record: 'alpha' },
       approveWith: 'erase_approved',
     });
+    // The time left, for a view whose clock may be off: the default ten minutes, less the call's own time.
+    expect(proposal.expiresInMs).toBeGreaterThan(10 * 60_000 - 5_000);
+    expect(proposal.expiresInMs).toBeLessThanOrEqual(10 * 60_000);
     expect(text(result)).not.toContain(proposal.proof);
     expect(result.structuredContent).toBeUndefined();
   });
@@ -230,13 +235,16 @@ describe('the view path', () => {
     ['a forged signature', (p: any) => ({ arguments: p.arguments, proof: `${p.proof.slice(0, -4)}AAAA` })],
     [
       'a later expiry',
-      (p: any) => ({ arguments: p.arguments, proof: p.proof.replace(/^a1\.[0-9a-z]+/, 'a1.zzzzzzz') }),
+      (p: any) => ({
+        arguments: p.arguments,
+        proof: p.proof.replace(/^(a2\.[0-9a-f]{8})\.[0-9a-z]+/, '$1.zzzzzzz'),
+      }),
     ],
     [
       'a made-up proof',
       (p: any) => ({
         arguments: p.arguments,
-        proof: 'a1.abc.AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+        proof: `${p.proof.slice(0, 12)}abc.AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`,
       }),
     ],
     ['no proof at all', (p: any) => ({ arguments: p.arguments, proof: '' })],
@@ -254,6 +262,29 @@ describe('the view path', () => {
     ).toBe('Erased "alpha".');
   });
 
+  it('a proof for null is refused for a number that parses as Infinity (1e999), which JSON writes as null', async () => {
+    const runs: unknown[] = [];
+    const limit = defineTool({
+      name: 'set_limit',
+      description: 'Sets a spending limit; null removes it.',
+      inputSchema: { type: 'object', properties: { limit: { type: ['number', 'null'] } } } as const,
+      approval: { view: approvalView, describe: ({ limit }) => `Set the limit to ${limit}.` },
+      handler: ({ limit }) => {
+        runs.push(limit);
+        return `Limit ${limit}.`;
+      },
+    });
+    const server = createMcpServer({ info: { name: 'limits', version: '1' }, tools: [limit] });
+    const p = (await call(server, 'set_limit', { limit: null }))._meta[APPROVAL_META_KEY];
+    const raw =
+      `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"set_limit_approved","arguments":` +
+      `{"arguments":{"limit":1e999},"proof":${JSON.stringify(p.proof)},"decision":"approve"}}}`;
+    const refused = (await send(server, { raw })).json.result;
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/does not match this call/);
+    expect(runs).toEqual([]);
+  });
+
   it('a proof from another server (another key) is refused', async () => {
     const a = fixture();
     const b = fixture('another secret, another deployment');
@@ -265,6 +296,38 @@ describe('the view path', () => {
     });
     expect(refused.isError).toBe(true);
     expect(b.erased).toEqual([]);
+  });
+
+  it('a proof issued to one caller does nothing for another', async () => {
+    const erased: string[] = [];
+    const erase = defineTool({
+      name: 'erase',
+      description: 'Erases.',
+      approval: { view: approvalView, describe: () => 'Erase.' },
+      handler: (_args, ctx) => {
+        erased.push(ctx.principal!.subject);
+        return 'Erased.';
+      },
+    });
+    const server = createMcpServer({
+      info: { name: 'callers', version: '1' },
+      tools: [erase],
+      auth: callersByName,
+    });
+    const as = async (who: string, name: string, args: Record<string, unknown>) =>
+      (
+        await send(server, {
+          headers: { authorization: `Bearer ${who}` },
+          body: { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name, arguments: args } },
+        })
+      ).json.result;
+    const proposal = (await as('alice', 'erase', {}))._meta[APPROVAL_META_KEY];
+    const approve = { arguments: proposal.arguments, proof: proposal.proof, decision: 'approve' };
+    const mallory = await as('mallory', 'erase_approved', approve);
+    expect(mallory.isError).toBe(true);
+    expect(text(mallory)).toMatch(/does not match this call/);
+    expect(text(await as('alice', 'erase_approved', approve))).toBe('Erased.');
+    expect(erased).toEqual(['alice']);
   });
 
   it('a direct call without the proposal is refused by the schema, saying what is missing', async () => {
@@ -362,6 +425,42 @@ describe('the elicitation path (2026-07-28)', () => {
   });
 });
 
+describe('a handler that asks once approved (2026-07-28)', () => {
+  it('is told at once that it cannot, instead of ending the approved call with a question', async () => {
+    // A question would end the call, and its answer come back as a new round that is no longer approved (each
+    // approval acts once): the person would be asked to approve again, and again, for ever.
+    const steps: string[] = [];
+    const rename = defineTool({
+      name: 'rename',
+      description: 'Renames, asking for the new name.',
+      approval: { describe: () => 'Rename the record.' },
+      handler: async (_args, ctx) => {
+        steps.push('started');
+        const answer = await ctx.elicit({
+          message: 'New name?',
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+        });
+        return `Renamed to ${String(answer.content?.name)}.`;
+      },
+    });
+    const server = createMcpServer({ info: { name: 'asks', version: '1' }, tools: [rename] });
+    const call = (extra: Record<string, unknown> = {}) =>
+      stateless(server, { name: 'rename', arguments: {}, ...extra }, { elicitation: {} });
+    const first = (await call()).json.result;
+    expect(first.inputRequests.approval).toBeDefined();
+    const approved = (
+      await call({
+        inputResponses: { approval: { action: 'accept', content: { approve: true } } },
+        requestState: first.requestState,
+      })
+    ).json.result;
+    expect(approved.resultType).toBe('complete');
+    expect(approved.isError).toBe(true);
+    expect(text(approved)).toMatch(/cannot ask the person after the approval/);
+    expect(steps).toEqual(['started']);
+  });
+});
+
 describe('no way to ask', () => {
   it('2026-07-28 without views or elicitation: refused, saying what is needed', async () => {
     const { server, erased } = fixture();
@@ -392,6 +491,11 @@ describe('declarations that could only fail later are refused at start-up', () =
       /approval with task or outputSchema/,
     ],
     ['without describe', gated({ approval: { view: approvalView } }), /approval with no describe function/],
+    ...[Infinity, Number.NaN, 0, -60_000, '600000'].map((ttlMs): [string, ToolDefinition, RegExp] => [
+      `with a ttlMs of ${String(ttlMs)}`,
+      gated({ approval: { describe: () => 'x', view: approvalView, ttlMs } }),
+      /approval with a ttlMs that is not a positive number of milliseconds/,
+    ]),
   ])('%s', (_label, tool, message) => {
     expect(() => createMcpServer({ info, tools: [tool] })).toThrow(message);
   });

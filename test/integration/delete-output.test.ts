@@ -12,6 +12,7 @@ import {
   type McpServer,
 } from '../../packages/server/src/index.ts';
 import { removeStoredOutput } from '../../packages/server/src/outputs/remove.ts';
+import { callersByName } from '../support/callers.ts';
 import { send } from '../support/rpc.ts';
 
 /**
@@ -38,7 +39,7 @@ const big = defineTool({
       : text.repeat(times),
 });
 
-function fixture(limits?: { partBudgetBytes?: number }) {
+function fixture(limits?: { partBudgetBytes?: number }, auth?: typeof callersByName) {
   const storage = memoryStorage();
   const server = createMcpServer({
     info: { name: 'delete-fixture', version: '1' },
@@ -53,6 +54,7 @@ function fixture(limits?: { partBudgetBytes?: number }) {
     }),
     outputPages: storedOutputPages({ storage, prefix: 'outputs/' }),
     deleteOutputTool: { view: approvalView },
+    ...(auth ? { auth } : {}),
   });
   return { server, storage };
 }
@@ -126,6 +128,28 @@ describe('delete_output', () => {
     const result = await call(server, 'delete_output', { uri });
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/so there is nothing to delete/);
+  });
+
+  it("another caller's output: nothing to delete for them, and it stays", async () => {
+    const { server, storage } = fixture(undefined, callersByName);
+    const as = async (who: string, name: string, args: Record<string, unknown>) =>
+      (
+        await send(server, {
+          headers: { authorization: `Bearer ${who}` },
+          body: { jsonrpc: '2.0', id: ++id, method: 'tools/call', params: { name, arguments: args } },
+        })
+      ).json.result;
+    const uri = linkOf(await as('alice', 'big', { text: 'mine\n', times: 2000 }));
+    const refused = await as('mallory', 'delete_output', { uri });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/belong to another caller\), so there is nothing to delete/);
+    expect(storage.objects.size).toBe(1);
+    const proposal = (await as('alice', 'delete_output', { uri }))._meta[APPROVAL_META_KEY];
+    const approve = { arguments: proposal.arguments, proof: proposal.proof, decision: 'approve' };
+    expect((await as('mallory', 'delete_output_approved', approve)).isError).toBe(true);
+    expect(storage.objects.size).toBe(1);
+    expect(text(await as('alice', 'delete_output_approved', approve))).toMatch(/^Deleted the stored output/);
+    expect(storage.objects.size).toBe(0);
   });
 
   it('an output deleted after the proposal: the approval says it is gone', async () => {

@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
+import type { InstrumentClient } from '../../packages/server/src/instrument.ts';
 import type { AddressInfo } from 'node:net';
 
 export interface LocalDynamo {
@@ -42,3 +43,28 @@ export async function startLocalDynamo(tableName = 'bridge-test'): Promise<Local
 
 /** The static credentials `startLocalDynamo` puts in the environment, for clients given credentials explicitly. */
 export const LOCAL_DYNAMO_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+/**
+ * Wraps an SDK client so that the first response to one of `commands` is lost after DynamoDB acted on it (a socket
+ * reset): the SDK sends the same write again, as it does in production.
+ */
+export function losingFirstResponse(...commands: string[]): InstrumentClient {
+  return (client) => {
+    let lost = false;
+    const stack = (client as unknown as { middlewareStack: { add: (...args: unknown[]) => void } })
+      .middlewareStack;
+    stack.add(
+      (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) =>
+        async (args: unknown) => {
+          const out = await next(args);
+          if (commands.includes(context.commandName ?? '') && !lost) {
+            lost = true;
+            throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+          }
+          return out;
+        },
+      { step: 'deserialize', priority: 'high' },
+    );
+    return client;
+  };
+}

@@ -17,6 +17,8 @@ interface Proposal {
   description: string;
   arguments: Record<string, unknown>;
   expiresAt: string;
+  /** The time left when it was proposed: the person's clock may be off, so the countdown starts from this. */
+  expiresInMs?: number;
   approveWith: string;
   proof: string;
 }
@@ -80,7 +82,11 @@ async function decide(
     outcome = resultText(result) || (result.isError ? 'It failed without saying why.' : 'Done.');
     setStatus(status, outcome, result.isError ? 'error' : 'info');
   } catch (error) {
-    outcome = `The decision could not be sent: ${(error as Error).message}`;
+    // The call may have reached the server and acted, its answer lost on the way back: never say it was not sent,
+    // or the action may be proposed, approved and done twice.
+    outcome =
+      `No outcome came back (${(error as Error).message}), so it may have been done: ` +
+      'check before proposing it again.';
     setStatus(status, outcome, 'error');
   }
   heading.textContent = decision === 'approve' ? 'Approved' : 'Rejected';
@@ -93,8 +99,9 @@ async function decide(
     .catch(() => undefined);
 }
 
-/** Counts down to the proof's expiry; at zero the buttons go. */
+/** Counts down to the proof's expiry (by this computer's clock); at zero the buttons go. */
 function countDown(expiresAt: number): void {
+  clearInterval(timer);
   const tick = () => {
     const left = Math.max(0, Math.round((expiresAt - Date.now()) / 1000));
     deadline.textContent =
@@ -123,7 +130,10 @@ function show(result: CallToolResult): void {
   reject.onclick = () => void decide(view, proposal, 'reject');
   approve.disabled = reject.disabled = false;
   setStatus(status, 'Nothing happens until you approve.');
-  countDown(Date.parse(proposal.expiresAt));
+  const left = proposal.expiresInMs;
+  countDown(
+    typeof left === 'number' && Number.isFinite(left) ? Date.now() + left : Date.parse(proposal.expiresAt),
+  );
 }
 
 connectView({

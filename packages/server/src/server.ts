@@ -67,8 +67,8 @@ export interface McpServerOptions {
   deleteOutputTool?: { view?: ViewDefinition };
   /**
    * How approvals of tools declaring `approval` are checked: the ledger of used approvals (share one between
-   * instances, e.g. `dynamoApprovalLedger`) and the key signing proofs (default `requestStateSecret`).
-   * Default: this process's memory and key, which suits local use only.
+   * instances, e.g. `dynamoApprovalLedger`) and the key signing proofs (default `requestStateSecret`, else a key
+   * derived from `sessions.keys`). Default: this process's memory, which suits local use only.
    */
   approvals?: ApprovalOptions;
   /**
@@ -168,9 +168,11 @@ function capabilitiesOf(
 /** Builds a stateless MCP server: a registry, a dispatcher and the HTTP transport in front of them. */
 export function createMcpServer(options: McpServerOptions) {
   const builtIn = builtInTools(options);
-  const approvals: ApprovalOptions = {
+  // Proofs are signed as requestState is sealed: the explicit secret, else a key of their own from the session keys.
+  const approvals = {
     ...options.approvals,
     secret: options.approvals?.secret ?? options.requestStateSecret,
+    ...(options.sessions ? { sessionKeys: options.sessions.keys } : {}),
   };
   const definitions = withApprovals([...(options.tools ?? []), ...builtIn], approvals);
   const tools = new ToolRegistry(definitions, {

@@ -1,13 +1,15 @@
+import { AskError, type ElicitRequest } from '../asking/types.ts';
 import { inputRequired, type InputRequired } from '../input/input-required.ts';
 import { isJsonObject } from '../protocol/json.ts';
+import type { JSONObject } from '../protocol/types.ts';
 import type { ToolContext } from '../tools/context.ts';
 import { UI_EXTENSION, VIEW_MIME_TYPE } from '../views/define.ts';
 import { APPROVAL_INPUT_KEY } from './define.ts';
 
 /**
- * How the person is asked, in one place: through the approval view, through elicitation, or not at all. Asking by
- * elicitation is `askPerson` and `approvalAnswer` alone, so it can move to mid-call elicitation when the server has
- * it, without touching the gate.
+ * How the person is asked, in one place: through the approval view, through elicitation, or not at all. Elicitation
+ * goes mid-call in the handshake era (`askNow`, on the streaming API) and as an `inputRequired` round in 2026-07-28
+ * (`askPerson` and `approvalAnswer`, whose single use the gate's ledger keeps).
  */
 
 /** How a gated call reaches the person. */
@@ -32,30 +34,52 @@ export function approvalPath(ctx: Pick<ToolContext, 'clientCapabilities'>, hasVi
   return isJsonObject(capabilities.elicitation) ? 'elicit' : 'refuse';
 }
 
-/** Asks the person to approve (an elicitation form with one yes/no field), carrying `state` to the answer. */
+/** The question: a yes/no form saying what will happen. */
+const question = (description: string): ElicitRequest => ({
+  message: `Approve this? ${description}`,
+  requestedSchema: {
+    type: 'object',
+    properties: {
+      approve: { type: 'boolean', title: 'Approve', description: 'Yes to do it now; no to do nothing.' },
+    },
+    required: ['approve'],
+  },
+});
+
+/** Approved only on an accepted form saying yes. */
+const approvedBy = (action: unknown, content: unknown): 'approved' | 'declined' =>
+  action === 'accept' && isJsonObject(content) && content.approve === true ? 'approved' : 'declined';
+
+/** Asks the person to approve in a 2026-07-28 round, carrying `state` to the answer. */
 export function askPerson(description: string, state: { id: string; expiresAt: number }): InputRequired {
   return inputRequired(
     {
       [APPROVAL_INPUT_KEY]: {
         method: 'elicitation/create',
-        params: {
-          message: `Approve this? ${description}`,
-          requestedSchema: {
-            type: 'object',
-            properties: {
-              approve: {
-                type: 'boolean',
-                title: 'Approve',
-                description: 'Yes to do it now; no to do nothing.',
-              },
-            },
-            required: ['approve'],
-          },
-        },
+        params: question(description) as unknown as JSONObject,
       },
     },
     { approval: state },
   );
+}
+
+/**
+ * Asks the person mid-call (the handshake era) and waits for the answer; undefined when this client cannot be asked
+ * here (the buffered API, a request without a session). Other failures (no answer in time, a cancelled call)
+ * propagate with their own words.
+ */
+export async function askNow(
+  ctx: Pick<ToolContext, 'elicit'>,
+  description: string,
+): Promise<'approved' | 'declined' | undefined> {
+  try {
+    const answer = await ctx.elicit(question(description));
+    return approvedBy(answer.action, answer.content);
+  } catch (error) {
+    if (error instanceof AskError && (error.reason === 'unavailable' || error.reason === 'not-declared'))
+      return undefined;
+    throw error;
+  }
 }
 
 /** The person's answer in a retried call, if this is one: approved only on an accepted form saying yes. */
@@ -63,9 +87,5 @@ export function approvalAnswer(
   ctx: Pick<ToolContext, 'inputResponses'>,
 ): 'approved' | 'declined' | undefined {
   const response = ctx.inputResponses?.[APPROVAL_INPUT_KEY];
-  if (response === undefined) return undefined;
-  const content = response.content;
-  return response.action === 'accept' && isJsonObject(content) && content.approve === true
-    ? 'approved'
-    : 'declined';
+  return response === undefined ? undefined : approvedBy(response.action, response.content);
 }

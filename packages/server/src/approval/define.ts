@@ -40,6 +40,8 @@ export interface Proposal {
   arguments: Record<string, unknown>;
   /** When the proof expires (ISO 8601). */
   expiresAt: string;
+  /** The same, in ms from the proposal: a view counts down from it by its own clock, which may be off. */
+  expiresInMs: number;
   /** The app-only tool to call with the proof. */
   approveWith: string;
   proof: string;
@@ -54,6 +56,6 @@ export interface ApprovalOptions {
   ledger?: import('./ledger.ts').ApprovalLedger;
   /** Records used approvals in this DynamoDB table (the task table fits); its code loads on the first approval. */
   dynamodb?: import('./dynamodb-ledger.ts').DynamoApprovalLedgerOptions;
-  /** Key material (at least 16 bytes) signing proofs; the same on every instance. Default: a random key. */
+  /** Key material (at least 16 bytes) signing proofs, the same on every instance. Default: see `createMcpServer`. */
   secret?: string | Uint8Array;
 }

@@ -1,4 +1,5 @@
 import { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../aws-client.ts';
+import { nodeCrypto } from '../crypto.ts';
 import { TaskTableAttributes } from '../tasks/dynamodb-store.ts';
 import type { ApprovalLedger } from './ledger.ts';
 
@@ -16,8 +17,10 @@ const isConditionFailure = (error: unknown) =>
 
 /**
  * Used approvals in DynamoDB: one conditional put per approval (only where no item is), so of two instances racing
- * with the same proof exactly one wins. The item expires with the approval (the table's TTL). The SDK is imported on
- * first use and is provided by the Lambda runtime.
+ * with the same proof exactly one wins. The item carries a token of its own write, so that when the SDK sends the
+ * put again (its first response was lost after the table took it) the failed condition is recognised as this call's
+ * own record, not as an approval used before. The item expires with the approval (the table's TTL). The SDK is
+ * imported on first use and is provided by the Lambda runtime.
  */
 export function dynamoApprovalLedger(options: DynamoApprovalLedgerOptions): ApprovalLedger {
   const load = lazyAwsClient(
@@ -30,11 +33,13 @@ export function dynamoApprovalLedger(options: DynamoApprovalLedgerOptions): Appr
     shared: true,
     async consume(id, expiresAt, call) {
       const { sdk, client } = await load();
+      const key = { [PK]: { S: `approval#${id}` } };
+      const writer = nodeCrypto().randomBytes(12).toString('base64url');
       try {
         await client.send(
           new sdk.PutItemCommand({
             TableName: options.table,
-            Item: { [PK]: { S: `approval#${id}` }, [TTL]: { N: String(Math.ceil(expiresAt / 1000)) } },
+            Item: { ...key, [TTL]: { N: String(Math.ceil(expiresAt / 1000)) }, writer: { S: writer } },
             ConditionExpression: 'attribute_not_exists(#pk)',
             ExpressionAttributeNames: { '#pk': PK },
           }),
@@ -42,8 +47,12 @@ export function dynamoApprovalLedger(options: DynamoApprovalLedgerOptions): Appr
         );
         return true;
       } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
+        if (!isConditionFailure(error)) throw error;
+        const held = await client.send(
+          new sdk.GetItemCommand({ TableName: options.table, Key: key, ConsistentRead: true }),
+          { abortSignal: call?.signal },
+        );
+        return held.Item?.writer?.S === writer;
       }
     },
   };

@@ -1,10 +1,11 @@
+import { AskError } from '../asking/types.ts';
 import { nodeCrypto } from '../crypto.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import type { CallToolResult, JSONObject } from '../protocol/types.ts';
 import type { ToolContext } from '../tools/context.ts';
 import type { ToolDefinition } from '../tools/define.ts';
 import { ToolError } from '../tools/tool-error.ts';
-import { approvalAnswer, approvalPath, askPerson } from './ask.ts';
+import { approvalAnswer, approvalPath, askNow, askPerson } from './ask.ts';
 import {
   APPROVAL_META_KEY,
   approvedToolName,
@@ -16,6 +17,7 @@ import {
 import { dynamoApprovalLedger } from './dynamodb-ledger.ts';
 import { memoryApprovalLedger, type ApprovalLedger } from './ledger.ts';
 import { createProofCodec, type ProofBinding, type ProofCodec } from './proof.ts';
+import type { SessionKeySource } from '../sessions/session-keys.ts';
 
 /**
  * The approval gate's checks, loaded on the first gated call: a gated tool's call proposes (or asks, or refuses), and
@@ -23,20 +25,33 @@ import { createProofCodec, type ProofBinding, type ProofCodec } from './proof.ts
  * arguments, before it expires, once. Every refusal says why and that nothing was done.
  */
 
+/** What the server gives the gate: the user's options, and the session keys that sign proofs without a secret. */
+export interface GateOptions extends ApprovalOptions {
+  sessionKeys?: SessionKeySource;
+}
+
 interface Gate {
   proofs: ProofCodec;
   ledger: ApprovalLedger;
   warned: boolean;
 }
 
+/** The ledger the options name: the given one, else the DynamoDB table, else this process's memory. */
+const ledgerOf = (options: GateOptions): ApprovalLedger =>
+  options.ledger ?? (options.dynamodb ? dynamoApprovalLedger(options.dynamodb) : memoryApprovalLedger());
+
 /** One gate per server (its options object): the key is derived and the ledger made on first use. */
-const gates = new WeakMap<ApprovalOptions, Gate>();
-const gateOf = (options: ApprovalOptions): Gate => {
+const gates = new WeakMap<GateOptions, Gate>();
+const gateOf = (options: GateOptions): Gate => {
   let gate = gates.get(options);
   if (!gate) {
+    const { secret, sessionKeys } = options;
     gate = {
-      proofs: createProofCodec(options.secret),
-      ledger: options.ledger ?? memoryApprovalLedger(),
+      proofs: createProofCodec({
+        ...(secret !== undefined ? { secret } : {}),
+        ...(sessionKeys !== undefined ? { sessionKeys } : {}),
+      }),
+      ledger: ledgerOf(options),
       warned: false,
     };
     gates.set(options, gate);
@@ -49,6 +64,21 @@ const binding = (tool: ToolDefinition, args: unknown, ctx: ToolContext): ProofBi
   arguments: args,
   ...(ctx.principal !== undefined ? { principal: ctx.principal.key } : {}),
 });
+
+/** A proof signed or checked; keys that cannot be read (a secret store that fails) stop the call. */
+async function withKeys<T>(work: () => Promise<T>, what: 'signed' | 'checked', ctx: ToolContext): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    ctx.log.error('approval proof keys cannot be read', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    throw new ToolError(
+      `The approval could not be ${what} right now (request id ${ctx.requestId}), so nothing was done. ` +
+        `Try again shortly.`,
+    );
+  }
+}
 
 /** Records an approval as used; false when it was used before. A ledger that cannot be reached stops the call. */
 async function consume(gate: Gate, id: string, expiresAt: number, ctx: ToolContext): Promise<boolean> {
@@ -69,7 +99,7 @@ export async function propose(
   tool: ToolDefinition,
   args: JSONObject,
   ctx: ToolContext,
-  options: ApprovalOptions,
+  options: GateOptions,
 ): Promise<unknown> {
   const spec = tool.approval as ApprovalSpec;
   const gate = gateOf(options);
@@ -78,22 +108,23 @@ export async function propose(
   const description = await spec.describe(args, ctx);
   const ttlMs = spec.ttlMs ?? DEFAULT_APPROVAL_TTL_MS;
   const path = approvalPath(ctx, spec.view !== undefined);
+  if (path === 'elicit' && !ctx.asksInRounds) return askedNow(tool, args, ctx, description);
   if (path === 'elicit') {
     const id = nodeCrypto().randomBytes(16).toString('base64url');
     return askPerson(description, { id, expiresAt: Date.now() + ttlMs });
   }
-  if (path === 'refuse')
-    throw new ToolError(
-      `This needs the person's approval first: ${description} This client can neither show the approval view ` +
-        `(MCP Apps) nor ask the person (elicitation), so nothing was done. Tell the person what you wanted to do; ` +
-        `it needs a client that does either.`,
-    );
-  const { proof, expiresAt } = gate.proofs.issue(binding(tool, args, ctx), ttlMs);
+  if (path === 'refuse') throw cannotAsk(description);
+  const { proof, expiresAt } = await withKeys(
+    () => gate.proofs.issue(binding(tool, args, ctx), ttlMs, ctx.signal),
+    'signed',
+    ctx,
+  );
   if (gate.proofs.ephemeral && !gate.warned) {
     gate.warned = true;
-    ctx.log.warn('approval proofs are signed with a key random to this instance; set the server secret', {
-      tool: tool.name,
-    });
+    ctx.log.warn(
+      'approval proofs are signed with a key random to this instance; set session keys or the approvals secret',
+      { tool: tool.name },
+    );
   }
   const until = new Date(expiresAt).toISOString();
   const proposal: Proposal = {
@@ -101,6 +132,7 @@ export async function propose(
     description,
     arguments: args,
     expiresAt: until,
+    expiresInMs: Math.max(0, expiresAt - Date.now()),
     approveWith: approvedToolName(tool.name),
     proof,
   };
@@ -117,6 +149,49 @@ export async function propose(
     _meta: { [APPROVAL_META_KEY]: proposal as unknown as JSONObject },
   };
   return result;
+}
+
+/** The refusal where the person can be reached neither way. */
+const cannotAsk = (description: string) =>
+  new ToolError(
+    `This needs the person's approval first: ${description} This client can neither show the approval view ` +
+      `(MCP Apps) nor ask the person (elicitation) here, so nothing was done. Tell the person what you wanted to ` +
+      `do; it needs a client that does either.`,
+  );
+
+const DECLINED = 'The person did not approve, so nothing was done.';
+
+/** Asked mid-call (the handshake era): a yes runs the handler in this very call, so once. */
+async function askedNow(
+  tool: ToolDefinition,
+  args: JSONObject,
+  ctx: ToolContext,
+  description: string,
+): Promise<unknown> {
+  const answer = await askNow(ctx, description);
+  if (answer === undefined) throw cannotAsk(description);
+  if (answer === 'declined') return DECLINED;
+  ctx.log.info('approved action runs', { tool: tool.name, via: 'elicitation' });
+  return tool.handler(args, approvedContext(ctx));
+}
+
+/**
+ * The context an approved handler runs with. In 2026-07-28 a question would end the approved call and come back as a
+ * new round that is no longer approved (each approval acts once), so the person would be asked to approve again and
+ * again: the handler's questions are refused at once instead, as the AskError a handler may catch.
+ */
+function approvedContext(ctx: ToolContext): ToolContext {
+  if (!ctx.asksInRounds) return ctx;
+  const refuse = () =>
+    Promise.reject(
+      new AskError(
+        'unavailable',
+        'A tool gated with approval cannot ask the person after the approval in protocol revision 2026-07-28 ' +
+          '(the question would end the approved call); nothing more was asked. What the action needs belongs in ' +
+          'its arguments.',
+      ),
+    );
+  return { ...ctx, elicit: refuse, sample: refuse, roots: refuse };
 }
 
 /** The retry after an elicitation: acts once on an approval, does nothing on anything else. */
@@ -140,9 +215,9 @@ async function answered(
     throw new ToolError(
       `This question was already answered; each approval acts at most once, so nothing more was done.`,
     );
-  if (answer === 'declined') return `The person did not approve, so nothing was done.`;
+  if (answer === 'declined') return DECLINED;
   ctx.log.info('approved action runs', { tool: tool.name, via: 'elicitation' });
-  return tool.handler(args, ctx);
+  return tool.handler(args, approvedContext(ctx));
 }
 
 /** The app-only executing tool: checks the proof, records it used, then records a rejection or runs the tool. */
@@ -150,10 +225,14 @@ export async function execute(
   tool: ToolDefinition,
   input: { arguments: JSONObject; proof: string; decision: 'approve' | 'reject' },
   ctx: ToolContext,
-  options: ApprovalOptions,
+  options: GateOptions,
 ): Promise<unknown> {
   const gate = gateOf(options);
-  const checked = gate.proofs.check(input.proof, binding(tool, input.arguments, ctx));
+  const checked = await withKeys(
+    () => gate.proofs.check(input.proof, binding(tool, input.arguments, ctx), ctx.signal),
+    'checked',
+    ctx,
+  );
   if (checked === 'invalid') {
     ctx.log.warn('approval proof refused', { tool: tool.name, reason: 'invalid' });
     throw new ToolError(
@@ -175,5 +254,5 @@ export async function execute(
   }
   if (input.decision === 'reject') return `The person rejected it, so nothing was done.`;
   ctx.log.info('approved action runs', { tool: tool.name, via: 'view' });
-  return tool.handler(input.arguments, ctx);
+  return tool.handler(input.arguments, approvedContext(ctx));
 }

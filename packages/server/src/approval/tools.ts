@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../protocol/types.ts';
 import type { ToolDefinition } from '../tools/define.ts';
-import { approvedToolName, type ApprovalOptions } from './define.ts';
+import { approvedToolName } from './define.ts';
+import type { GateOptions } from './gate.ts';
 
 /**
  * The tools a server lists for its gated tools: each tool declaring `approval` proposes instead of acting, and, when
@@ -32,15 +33,14 @@ function checkApproval(tool: ToolDefinition): void {
         ? 'task or outputSchema too (its first answer is a proposal, in the request)'
         : tool.view && approval.view && tool.view !== approval.view
           ? 'another view than the approval view'
-          : undefined;
+          : approval.ttlMs !== undefined && !(Number.isFinite(approval.ttlMs) && approval.ttlMs > 0)
+            ? 'a ttlMs that is not a positive number of milliseconds'
+            : undefined;
   if (problem) throw new Error(`Tool "${tool.name}" declares approval with ${problem}`);
 }
 
 /** Expands every gated tool into its proposing form and, with a view, its app-only executing tool. */
-export function withApprovals(
-  tools: readonly ToolDefinition[],
-  options: ApprovalOptions = {},
-): ToolDefinition[] {
+export function withApprovals(tools: readonly ToolDefinition[], options: GateOptions = {}): ToolDefinition[] {
   return tools.flatMap((tool) => {
     if (tool.approval === undefined) return [tool];
     checkApproval(tool);

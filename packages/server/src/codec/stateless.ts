@@ -104,6 +104,7 @@ export class StatelessCodec implements RevisionCodec {
     const inputResponses = readInputResponses(params.inputResponses);
     return {
       clientCapabilities: this.revision.clientCapabilities ?? {},
+      asksInRounds: true,
       inputResponses,
       requestState:
         params.requestState === undefined

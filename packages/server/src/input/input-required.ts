@@ -31,6 +31,11 @@ export interface InputContext {
   inputResponses: InputResponses;
   /** The state handed to `inputRequired` in the previous round, verified; undefined in round one. */
   requestState: JSONValue | undefined;
+  /**
+   * True where a question to the client ends the call, which the client retries with the answer (2026-07-28);
+   * absent where a question is asked mid-call (the handshake era).
+   */
+  asksInRounds?: boolean;
 }
 
 /** The handler's request for client input; the server turns it into an InputRequiredResult. */

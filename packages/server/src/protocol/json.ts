@@ -6,7 +6,8 @@ export const isJsonObject = (value: unknown): value is JSONObject =>
 
 /**
  * A value's JSON with object keys sorted at every level: two values that differ only in key order give the same
- * text, so a digest of it identifies the value (e.g. the arguments a sealed `requestState` belongs to).
+ * text, so a digest of it identifies the value (e.g. the arguments a sealed `requestState` or an approval proof
+ * belongs to). Values that differ otherwise never give the same text (0 and -0 aside, as JSON itself has them).
  */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(',')}]`;
@@ -16,5 +17,8 @@ export function canonicalJson(value: unknown): string {
       .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
   }
+  // JSON.stringify writes null for Infinity and NaN (a number like 1e999 parses as Infinity), which would make them
+  // one value with null: they get spellings of their own, which no JSON text has.
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   return JSON.stringify(value) ?? 'null';
 }
