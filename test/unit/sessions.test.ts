@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSessions } from '../../packages/server/src/sessions/sessions.ts';
+import { keyRingLoader, SESSION_KEY_LABELS } from '../../packages/server/src/sessions/session-keys.ts';
 
 const KEY_A = 'session-key-a-0123456789abcdefghijkl';
 const KEY_B = 'session-key-b-0123456789abcdefghijkl';
@@ -199,5 +200,26 @@ describe('sealed session ids of hostile or unusual declarations', () => {
     const opened = await sessions.open(id, undefined, signal());
     expect(opened).toBeDefined();
     expect(opened!.capabilities.elicitation).toBeDefined();
+  });
+});
+
+describe('a key ring read from a secret store', () => {
+  it('is at hand for five minutes only, so a synchronous user (requestState) reads it again and drops a removed key', async () => {
+    let now = 0;
+    let value = KEY_A;
+    const keys = keyRingLoader(
+      async () => value,
+      SESSION_KEY_LABELS,
+      () => now,
+    );
+    const first = await keys.ring(signal());
+    expect(keys.loaded()).toBe(first);
+    value = KEY_B;
+    now += 5 * 60_000;
+    expect(keys.loaded()).toBeUndefined();
+    const second = await keys.ring(signal());
+    expect(second.current.id.equals(first.current.id)).toBe(false);
+    expect(second.byId.has(first.current.id.toString('hex'))).toBe(false);
+    expect(keys.loaded()).toBe(second);
   });
 });

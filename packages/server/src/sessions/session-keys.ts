@@ -118,6 +118,7 @@ export function keyRingLoader(
     ring: (signal: AbortSignal) =>
       current && now() - loadedAt >= REFRESH_AFTER_MS ? refresh(signal) : first(signal),
     reload: refresh,
-    loaded: () => settled,
+    // A ring due for its five-minute re-read is not at hand: the caller reads it (and a removed key stops working).
+    loaded: () => (settled && now() - loadedAt < REFRESH_AFTER_MS ? settled : undefined),
   };
 }
