@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -165,5 +165,14 @@ describe('commands the documents show', () => {
     const shown = blocks.filter((b) => b.code.includes('generate_report') && /\(text\/[\w-]+,/.test(b.code));
     expect(shown.length).toBeGreaterThan(0);
     for (const block of shown) expect(block.code, block.path).not.toMatch(/\(text\/(?!csv)[\w-]+,/);
+  });
+});
+
+describe('documents a newcomer reads in ten minutes', () => {
+  it.each([
+    ['README.md', 400],
+    ['BENCHMARKS.md', 250],
+  ] as const)('%s has at most %i lines', (path, max) => {
+    expect(readFileSync(join(ROOT, path), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(max);
   });
 });
