@@ -11,6 +11,7 @@ export {
   type McpEndpointProps,
 } from './endpoint/props.ts';
 export { type McpAuthProps, type McpEndpointAuth, type McpOAuthProps } from './endpoint/auth-props.ts';
+export type { McpApiProps } from './api-props.ts';
 export { McpHttpApi, MCP_CORS_HEADERS, type McpHttpApiProps } from './mcp-http-api.ts';
 export { McpRestApi, type McpRestApiProps } from './mcp-rest-api.ts';
 export { McpMonitoring, type McpMonitoringProps, type MonitoredFunction } from './mcp-monitoring.ts';

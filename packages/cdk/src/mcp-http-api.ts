@@ -2,58 +2,23 @@ import { Duration, Stack, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CORS_MAX_AGE_SECONDS, Defaults, MCP_CORS_HEADERS, Platform } from '@mcp-lambda/server';
 import { checkedOrigins, checkedThrottle } from './api-checks.ts';
+import type { McpApiProps } from './api-props.ts';
 import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from './defaults.ts';
 
 /** Request headers an MCP client sends (Streamable HTTP, all revisions); browsers need them allowed by CORS. */
 export { MCP_CORS_HEADERS };
 
 /** Properties of an {@link McpHttpApi}. */
-export interface McpHttpApiProps {
-  /** The MCP function every route of the endpoint invokes. Required. */
-  readonly handler: lambda.IFunction;
-  /**
-   * Path of the MCP endpoint (MCP_PATH).
-   * @default '/mcp' (`Defaults.mcpPath` in packages/server/src/limits.ts)
-   */
-  readonly path?: string;
+export interface McpHttpApiProps extends McpApiProps {
   /**
    * Stage name; `$default` serves the endpoint at the root of the API URL, any other name prefixes it.
    * @default '$default' (`Defaults.stageName`)
    */
   readonly stageName?: string;
-  /**
-   * Steady-state request rate limit of the stage, requests per second.
-   * @default 50 (`Defaults.throttleRateLimit`)
-   */
-  readonly throttleRateLimit?: number;
-  /**
-   * Burst limit of the stage, requests.
-   * @default 100 (`Defaults.throttleBurstLimit`)
-   */
-  readonly throttleBurstLimit?: number;
-  /**
-   * Browser origins allowed to call the endpoint (MCP_ALLOWED_ORIGINS): exact origins such as
-   * `https://app.example.com`, or `*`. When set, API Gateway answers CORS preflights for them; the function still
-   * rejects any other Origin with 403.
-   * @default - none: no CORS preflight (non-browser clients need none)
-   */
-  readonly allowedOrigins?: readonly string[];
-  /**
-   * Paths of the OAuth protected resource metadata (RFC 9728), routed to the MCP function for GET when the
-   * endpoint requires tokens, e.g. `/.well-known/oauth-protected-resource/mcp`.
-   * @default - none (an endpoint without authorization)
-   */
-  readonly metadataPaths?: readonly string[];
-  /**
-   * Extra request headers browsers may send, beyond {@link MCP_CORS_HEADERS} (e.g. `mcp-param-region`).
-   * @default - none
-   */
-  readonly extraCorsHeaders?: readonly string[];
   /**
    * Retention of the access log group.
    * @default logs.RetentionDays.ONE_MONTH (`Defaults.logRetentionDays`)

@@ -1,55 +1,21 @@
 import { Duration, Names, Stack, Token, Validations, type RemovalPolicy } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigateway';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as xray from 'aws-cdk-lib/aws-xray';
 import { Construct } from 'constructs';
 import { CORS_MAX_AGE_SECONDS, Defaults, MCP_CORS_HEADERS, Platform } from '@mcp-lambda/server';
 import { checkedOrigins, checkedThrottle } from './api-checks.ts';
+import type { McpApiProps } from './api-props.ts';
 import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from './defaults.ts';
 import type { ApiFirewall } from './api-firewall.ts';
 
 /** Properties of an {@link McpRestApi}. */
-export interface McpRestApiProps {
-  /** The MCP function every method of the endpoint invokes; it must be a response-streaming handler. Required. */
-  readonly handler: lambda.IFunction;
-  /**
-   * Path of the MCP endpoint (MCP_PATH).
-   * @default '/mcp' (`Defaults.mcpPath` in packages/server/src/limits.ts)
-   */
-  readonly path?: string;
+export interface McpRestApiProps extends McpApiProps {
   /**
    * Stage name; a REST API serves every stage under its name, `https://…/prod/mcp`.
    * @default 'prod' (`Defaults.restStageName`)
    */
   readonly stageName?: string;
-  /**
-   * Steady-state request rate limit of the stage, requests per second.
-   * @default 50 (`Defaults.throttleRateLimit`)
-   */
-  readonly throttleRateLimit?: number;
-  /**
-   * Burst limit of the stage, requests.
-   * @default 100 (`Defaults.throttleBurstLimit`)
-   */
-  readonly throttleBurstLimit?: number;
-  /**
-   * Browser origins allowed to call the endpoint (MCP_ALLOWED_ORIGINS), exact or `*`: API Gateway answers their
-   * CORS preflights; the function adds the CORS headers to its answers and refuses any other Origin with 403.
-   * @default - none: no CORS preflight (non-browser clients need none)
-   */
-  readonly allowedOrigins?: readonly string[];
-  /**
-   * Paths of the OAuth protected resource metadata (RFC 9728) as the function sees them (without the stage),
-   * routed to the MCP function for GET when the endpoint requires tokens.
-   * @default - none (an endpoint without authorization)
-   */
-  readonly metadataPaths?: readonly string[];
-  /**
-   * Extra request headers browsers may send, beyond {@link MCP_CORS_HEADERS} (e.g. `mcp-param-region`).
-   * @default - none
-   */
-  readonly extraCorsHeaders?: readonly string[];
   /**
    * How long API Gateway keeps a streamed response open: at most 15 minutes, the REST API streaming limit.
    * @default Duration.minutes(15) (`Platform.restStreamingMaxSeconds`)
