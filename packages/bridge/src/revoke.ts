@@ -1,11 +1,10 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server';
-import { authenticateClient } from './client-auth.ts';
-import { clientLabel, type BridgeDeps, type RequestNote } from './endpoints.ts';
+import type { BridgeDeps, RequestNote } from './endpoints.ts';
 import { deadlineSignal, sha256 } from './http.ts';
 import { BridgeLimits } from './limits.ts';
 import { REFRESH_TOKEN } from './refresh-token.ts';
-import { tokenForm } from './token.ts';
+import { clientForm } from './token.ts';
 import { tokenFailure } from './token-errors.ts';
 
 /**
@@ -63,11 +62,9 @@ export async function revoke(
   deps: BridgeDeps,
   note: RequestNote,
 ): Promise<HttpResponse> {
-  const form = tokenForm(req, note);
-  if (!('get' in form)) return form;
-  const auth = authenticateClient(req, form, deps);
-  if (auth.clientId) note.client = clientLabel(auth.clientId);
-  if (!auth.ok) return tokenFailure(note, 'invalid_client', auth.description, auth.basic);
+  const authenticated = clientForm(req, deps, note);
+  if (!('form' in authenticated)) return authenticated;
+  const { form, client } = authenticated;
   const token = form.get('token');
   if (!token) return tokenFailure(note, 'invalid_request', 'token is missing');
   // §2.1: token_type_hint only speeds up a lookup; both kinds are looked for whatever it says.
@@ -79,7 +76,7 @@ export async function revoke(
     return revoked();
   }
   // §2.1: the token must have been issued to the client asking; otherwise the request is refused.
-  if (target.clientHash !== sha256(auth.client.id))
+  if (target.clientHash !== sha256(client.id))
     return tokenFailure(note, 'invalid_grant', 'the token was issued to another client; nothing was revoked');
   await deps.store.revokeFamily(target.familyId, target.retainUntil, deadlineSignal(ctx));
   note.reason = 'revoked';

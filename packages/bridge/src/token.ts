@@ -46,6 +46,20 @@ export function tokenForm(req: HttpRequest, note: RequestNote): Params | HttpRes
   return form;
 }
 
+/** The form of a token or revocation request and its authenticated client, or the error that refuses it. */
+export function clientForm(
+  req: HttpRequest,
+  deps: BridgeDeps,
+  note: RequestNote,
+): { form: Params; client: BridgeClient } | HttpResponse {
+  const form = tokenForm(req, note);
+  if (!('get' in form)) return form;
+  const auth = authenticateClient(req, form, deps);
+  if (auth.clientId) note.client = clientLabel(auth.clientId);
+  if (!auth.ok) return tokenFailure(note, 'invalid_client', auth.description, auth.basic);
+  return { form, client: auth.client };
+}
+
 /** POST /oauth/token */
 export async function token(
   req: HttpRequest,
@@ -53,12 +67,9 @@ export async function token(
   deps: BridgeDeps,
   note: RequestNote,
 ): Promise<HttpResponse> {
-  const form = tokenForm(req, note);
-  if (!('get' in form)) return form;
-  const auth = authenticateClient(req, form, deps);
-  if (auth.clientId) note.client = clientLabel(auth.clientId);
-  if (!auth.ok) return tokenFailure(note, 'invalid_client', auth.description, auth.basic);
-  const { client } = auth;
+  const authenticated = clientForm(req, deps, note);
+  if (!('form' in authenticated)) return authenticated;
+  const { form, client } = authenticated;
   const resource = form.get('resource');
   if (resource !== undefined && !resourceAccepted(resource, deps.resource))
     return tokenFailure(note, 'invalid_target', 'this server issues tokens only for its own MCP endpoint');
