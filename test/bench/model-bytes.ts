@@ -7,7 +7,7 @@
  */
 import { Defaults } from '../../packages/server/src/limits.ts';
 import { silentLogger } from '../../packages/server/src/log.ts';
-import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import { createOffloader } from '../../packages/server/src/index.ts';
 import { storedOutputPages } from '../../packages/server/src/outputs/paging/pager.ts';
 import { READ_OUTPUT_TOOL } from '../../packages/server/src/outputs/read-tool.ts';
 import { storedOutputs } from '../../packages/server/src/outputs/reader.ts';

@@ -11,8 +11,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createOAuthAuthenticator } from '../../packages/server/src/auth/oauth.ts';
-import { createMcpServer } from '../../packages/server/src/index.ts';
+import { createMcpServer, loadOAuthAuthenticator } from '../../packages/server/src/index.ts';
 import { createLambdaHandler } from '../../packages/server/src/lambda/adapter.ts';
 import { startLocalAuthorization } from '../../packages/dev/src/local/authorization.ts';
 import { silentLogger } from '../../packages/server/src/log.ts';
@@ -42,6 +41,7 @@ export async function runAuthorizationConformance(
   root: string,
   resultsDir: string,
 ): Promise<AuthorizationRun> {
+  const createOAuthAuthenticator = await loadOAuthAuthenticator();
   const stack = await startLocalAuthorization({
     port: 0,
     password: PASSWORD,

@@ -1,14 +1,18 @@
 import './cdk-home.ts';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { READ_OUTPUT_TOOL } from '@mcp-lambda/server';
 import { tools } from '../../functions/mcp/tools/index.ts';
 import { McpStack, type McpStackProps } from '../../infra/stack.ts';
 
-/** The feature flags and settings of cdk.json: `new App({ context })` does not read cdk.json by itself. */
+/**
+ * The feature flags and settings of the project's cdk.json (tests run at the project root): `new App({ context })`
+ * does not read cdk.json by itself.
+ */
 export const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
-  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
+  readFileSync(join(process.cwd(), 'cdk.json'), 'utf8'),
 ).context;
 
 /** The template's tool names, as infra/app.ts hands them to the stack. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../packages/server/src/log.ts';
-import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import { createOffloader } from '../../packages/server/src/index.ts';
 import { startCompanion, type TestCompanion } from '../support/companion.ts';
 import { serveMcpFunction, type RunningServer } from '../support/local.ts';
 import { statelessHeaders, statelessMeta } from '../support/rpc.ts';

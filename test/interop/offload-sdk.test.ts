@@ -4,7 +4,7 @@ import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderChart } from '../../functions/mcp/tools/render-chart.ts';
-import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import { createOffloader } from '../../packages/server/src/index.ts';
 import { storedOutputs } from '../../packages/server/src/outputs/reader.ts';
 import { defineTool } from '../../packages/server/src/tools/define.ts';
 import { serveMcpFunction, serveServer, type RunningServer } from '../support/local.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_S3_CREDENTIALS } from '../../packages/dev/src/local/s3.ts';
 import { remoteStoredOutputs } from '../../packages/server/src/outputs/companion/client.ts';
 import { lambdaInvoker } from '../../packages/server/src/outputs/companion/lambda-invoker.ts';
-import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import { createOffloader } from '../../packages/server/src/index.ts';
 import { defineTool } from '../../packages/server/src/tools/define.ts';
 import { startCompanion, type TestCompanion } from '../support/companion.ts';
 import { serveMcpFunction, serveServer, type RunningServer } from '../support/local.ts';

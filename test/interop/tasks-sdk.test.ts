@@ -9,13 +9,13 @@ import {
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createOAuthAuthenticator } from '../../packages/server/src/auth/oauth.ts';
-import { taskJobPayload } from '../../packages/server/src/tasks/launchers.ts';
 import {
   defineTool,
   dynamoTaskStore,
+  loadOAuthAuthenticator,
   memoryTaskStore,
   TASKS_EXTENSION,
+  taskJobPayload,
   type TaskJob,
   type ToolDefinition,
 } from '../../packages/server/src/index.ts';
@@ -147,7 +147,11 @@ beforeAll(async () => {
     info: { name: 'tasks-interop', version: '1.0.0' },
     tools: [...conformanceTaskTools, ...probeTools],
     tasks: { store: memoryTaskStore(), pollIntervalMs: 500, inProcess: { heartbeatMs: 200 } },
-    auth: createOAuthAuthenticator({ issuer: issuer.issuer, resource: RESOURCE, requiredScopes: ['mcp'] }),
+    auth: (await loadOAuthAuthenticator())({
+      issuer: issuer.issuer,
+      resource: RESOURCE,
+      requiredScopes: ['mcp'],
+    }),
   });
   alice = await connect(server.url, await issuer.token({ sub: 'alice' }));
   bob = await connect(server.url, await issuer.token({ sub: 'bob' }));

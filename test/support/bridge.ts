@@ -2,8 +2,7 @@
  * The local authorization setup for tests: the bridge, the embedded OpenID provider and an MCP server that
  * accepts only the bridge's tokens, behind one local HTTP server (as `MCP_AUTH_MODE=oauth npm start` runs them).
  */
-import { createOAuthAuthenticator } from '../../packages/server/src/auth/oauth.ts';
-import { createMcpServer, defineTool } from '../../packages/server/src/index.ts';
+import { createMcpServer, defineTool, loadOAuthAuthenticator } from '../../packages/server/src/index.ts';
 import { createLambdaHandler } from '../../packages/server/src/lambda/adapter.ts';
 import {
   startLocalAuthorization,
@@ -30,6 +29,7 @@ export async function startBridgeStack(
   options: { metadataCa?: string; now?: () => number; log?: Logger } = {},
 ): Promise<BridgeStack> {
   const password = 'correct horse battery staple';
+  const createOAuthAuthenticator = await loadOAuthAuthenticator();
   const stack = await startLocalAuthorization({
     port: 0,
     password,

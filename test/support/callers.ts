@@ -1,5 +1,5 @@
 import type { Authenticator } from '../../packages/server/src/index.ts';
-import { principalKey } from '../../packages/server/src/auth/principal.ts';
+import { principalKey } from '../../packages/server/src/auth/kit.ts';
 
 /**
  * An authenticator for tests about who may do what: the bearer token is the caller's name, and each name gets a
