@@ -4,10 +4,7 @@
  */
 import { createMcpServer, defineTool, loadOAuthAuthenticator } from '../../packages/server/src/index.ts';
 import { createLambdaHandler } from '../../packages/server/src/lambda/adapter.ts';
-import {
-  startLocalAuthorization,
-  type LocalAuthorization,
-} from '../../packages/dev/src/local/authorization.ts';
+import type { LocalAuthorization } from '../../packages/dev/src/local/authorization.ts';
 import { silentLogger, type Logger } from '../../packages/server/src/log.ts';
 
 export const whoami = defineTool({
@@ -30,6 +27,8 @@ export async function startBridgeStack(
 ): Promise<BridgeStack> {
   const password = 'correct horse battery staple';
   const createOAuthAuthenticator = await loadOAuthAuthenticator();
+  // The bridge and the OpenID provider load when one starts, not with the helpers beside this one.
+  const { startLocalAuthorization } = await import('../../packages/dev/src/local/authorization.ts');
   const stack = await startLocalAuthorization({
     port: 0,
     password,

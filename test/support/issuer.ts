@@ -4,16 +4,10 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  exportJWK,
-  exportSPKI,
-  generateKeyPair,
-  SignJWT,
-  UnsecuredJWT,
-  type CryptoKey,
-  type JWK,
-  type JWTPayload,
-} from 'jose';
+import type { CryptoKey, JWK, JWTPayload } from 'jose';
+
+/** jose, loaded by the issuer that needs it: a test that only imports the helpers beside it never pays for it. */
+type Jose = typeof import('jose');
 
 interface SigningKey {
   kid: string;
@@ -22,10 +16,10 @@ interface SigningKey {
   spki: string;
 }
 
-async function newKey(kid: string): Promise<SigningKey> {
-  const { privateKey, publicKey } = await generateKeyPair('RS256');
-  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
-  return { kid, privateKey, publicJwk, spki: await exportSPKI(publicKey) };
+async function newKey(jose: Jose, kid: string): Promise<SigningKey> {
+  const { privateKey, publicKey } = await jose.generateKeyPair('RS256');
+  const publicJwk = { ...(await jose.exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
+  return { kid, privateKey, publicJwk, spki: await jose.exportSPKI(publicKey) };
 }
 
 /** How a token should deviate from a good one. */
@@ -60,9 +54,10 @@ export interface TestIssuer {
 
 /** Starts a test issuer; `audience` is the default `aud` of its tokens (the resource URL under test). */
 export async function startIssuer(options: { audience: string; scope?: string }): Promise<TestIssuer> {
+  const jose = await import('jose');
   let generation = 1;
-  let current = await newKey(`key-${generation}`);
-  const foreign = await newKey('foreign');
+  let current = await newKey(jose, `key-${generation}`);
+  const foreign = await newKey(jose, 'foreign');
   let available = true;
   const hits = { jwks: 0, metadata: 0 };
 
@@ -121,21 +116,21 @@ export async function startIssuer(options: { audience: string; scope?: string })
     hits,
     async token(claims = {}, tokenOptions = {}) {
       const key = tokenOptions.foreignKey ? foreign : current;
-      return new SignJWT(payloadOf(claims, tokenOptions.omit))
+      return new jose.SignJWT(payloadOf(claims, tokenOptions.omit))
         .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: tokenOptions.kid ?? current.kid })
         .sign(key.privateKey);
     },
     unsecured(claims = {}) {
-      return new UnsecuredJWT(payloadOf(claims)).encode();
+      return new jose.UnsecuredJWT(payloadOf(claims)).encode();
     },
     hmacWithPublicKey(claims = {}) {
-      return new SignJWT(payloadOf(claims))
+      return new jose.SignJWT(payloadOf(claims))
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: current.kid })
         .sign(new TextEncoder().encode(current.spki));
     },
     async rotate() {
       generation += 1;
-      current = await newKey(`key-${generation}`);
+      current = await newKey(jose, `key-${generation}`);
     },
     setAvailable(value) {
       available = value;

@@ -2,12 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  LOCAL_S3_CREDENTIALS,
-  startLocalS3,
-  type LocalS3,
-  type LocalS3Request,
-} from '../../packages/dev/src/local/s3.ts';
+import type { LocalS3, LocalS3Request } from '../../packages/dev/src/local/s3.ts';
 import { s3Storage } from '../../packages/server/src/storage/s3.ts';
 import { s3RangeReader } from '../../packages/server/src/storage/s3-ranges.ts';
 import type { RangeReader } from '../../packages/server/src/storage/storage.ts';
@@ -34,6 +29,8 @@ export const TEST_BUCKET = 'test-outputs';
 export async function startTestS3(): Promise<TestS3> {
   const directory = await mkdtemp(join(tmpdir(), 'mcp-s3-'));
   const requests: LocalS3Request[] = [];
+  // The S3 server loads when one starts: a test that only imports the helpers beside it never pays for it.
+  const { LOCAL_S3_CREDENTIALS, startLocalS3 } = await import('../../packages/dev/src/local/s3.ts');
   const s3 = await startLocalS3({ directory, bucket: TEST_BUCKET, onRequest: (r) => requests.push(r) });
   const options = {
     bucket: TEST_BUCKET,
