@@ -2,7 +2,7 @@
  * A test authorization server: signing keys generated with jose in the test process, its metadata and key set
  * served on 127.0.0.1 (port chosen by the OS), and helpers that mint good and deliberately bad access tokens.
  */
-import { createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CryptoKey, JWK, JWTPayload } from 'jose';
 
@@ -52,15 +52,16 @@ export interface TestIssuer {
   close(): Promise<void>;
 }
 
-/** Starts a test issuer; `audience` is the default `aud` of its tokens (the resource URL under test). */
-export async function startIssuer(options: { audience: string; scope?: string }): Promise<TestIssuer> {
-  const jose = await import('jose');
-  let generation = 1;
-  let current = await newKey(jose, `key-${generation}`);
-  const foreign = await newKey(jose, 'foreign');
-  let available = true;
-  const hits = { jwks: 0, metadata: 0 };
+/** What the issuer's documents show at the moment they are asked for. */
+interface Published {
+  hits: TestIssuer['hits'];
+  available(): boolean;
+  publicJwk(): JWK;
+}
 
+/** Serves the issuer's metadata and key set on 127.0.0.1 (port chosen by the OS); resolves to its identifier. */
+async function serveDocuments(published: Published): Promise<{ issuer: string; server: Server }> {
+  const { hits } = published;
   const server = createServer((req, res) => {
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -68,8 +69,8 @@ export async function startIssuer(options: { audience: string; scope?: string })
     };
     if (req.url === '/jwks.json') {
       hits.jwks += 1;
-      if (!available) return send(503, { error: 'unavailable' });
-      return send(200, { keys: [current.publicJwk] });
+      if (!published.available()) return send(503, { error: 'unavailable' });
+      return send(200, { keys: [published.publicJwk()] });
     }
     if (req.url === '/.well-known/oauth-authorization-server') {
       hits.metadata += 1;
@@ -91,6 +92,22 @@ export async function startIssuer(options: { audience: string; scope?: string })
   });
   const { port } = server.address() as AddressInfo;
   const issuer = `http://127.0.0.1:${port}`;
+  return { issuer, server };
+}
+
+/** Starts a test issuer; `audience` is the default `aud` of its tokens (the resource URL under test). */
+export async function startIssuer(options: { audience: string; scope?: string }): Promise<TestIssuer> {
+  const jose = await import('jose');
+  let generation = 1;
+  let current = await newKey(jose, `key-${generation}`);
+  const foreign = await newKey(jose, 'foreign');
+  let available = true;
+  const hits = { jwks: 0, metadata: 0 };
+  const { issuer, server } = await serveDocuments({
+    hits,
+    available: () => available,
+    publicJwk: () => current.publicJwk,
+  });
 
   const defaults = (): JWTPayload & Record<string, unknown> => {
     const now = Math.floor(Date.now() / 1000);
