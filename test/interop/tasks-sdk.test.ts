@@ -18,11 +18,17 @@ import {
   taskJobPayload,
   type TaskJob,
   type ToolDefinition,
-} from '../../packages/server/src/index.ts';
+} from '@mcp-lambda/server';
 import { conformanceTaskTools } from '../conformance/fixtures/tasks.ts';
-import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
-import { startIssuer, type TestIssuer } from '../support/issuer.ts';
-import { serveServer, type RunningServer } from '../support/local.ts';
+import {
+  LOCAL_DYNAMO_CREDENTIALS,
+  startLocalDynamo,
+  type LocalDynamo,
+  startIssuer,
+  type TestIssuer,
+  serveServer,
+  type RunningServer,
+} from '@mcp-lambda/dev/testing';
 import { finalResponse, recordingFetch } from './wire.ts';
 
 // The tasks extension with the official SDK 2.x client (2026-07-28). SDK 2.4 has no tasks runtime: `callTool`
