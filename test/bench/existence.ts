@@ -9,8 +9,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@mcp-lambda/dev';
-import { silentLogger, storedOutputPages, storedOutputs, s3RangeReader, s3Storage } from '@mcp-lambda/server';
-import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import {
+  createOffloader,
+  silentLogger,
+  storedOutputPages,
+  storedOutputs,
+  s3RangeReader,
+  s3Storage,
+} from '@mcp-lambda/server';
 import { readQuery } from '../../packages/server/src/outputs/read-query.ts';
 import { median, percentile } from './stats.ts';
 
