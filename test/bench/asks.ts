@@ -10,11 +10,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { defineTool, dynamoRendezvous, type RendezvousStore } from '../../packages/server/src/index.ts';
-import { silentLogger } from '../../packages/server/src/log.ts';
-import { answer, initialize, startCall } from '../support/asking.ts';
-import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
-import { serveStreamingServer } from '../support/local.ts';
+import { defineTool, dynamoRendezvous, type RendezvousStore, silentLogger } from '@mcp-lambda/server';
+import {
+  answer,
+  initialize,
+  startCall,
+  LOCAL_DYNAMO_CREDENTIALS,
+  startLocalDynamo,
+  type LocalDynamo,
+  serveStreamingServer,
+} from '@mcp-lambda/dev/testing';
 import { ASSUMED_WAIT_S, PRICE_PER_GB_SECOND_USD } from './cost.ts';
 import type { AskResult } from './results.ts';
 import { median, percentile } from './stats.ts';

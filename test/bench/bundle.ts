@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 import { build, type Metafile } from 'esbuild';
-import { esbuildOptions, FUNCTION_ENTRIES } from '../../packages/cdk/src/bundling.ts';
+import { esbuildOptions, FUNCTION_ENTRIES } from '@mcp-lambda/cdk/bundling';
 
 /** The servers under test. */
 export const SERVERS = {

@@ -8,14 +8,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '../../packages/dev/src/local/s3.ts';
-import { silentLogger } from '../../packages/server/src/log.ts';
-import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
-import { storedOutputPages } from '../../packages/server/src/outputs/paging/pager.ts';
+import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@mcp-lambda/dev';
+import {
+  createOffloader,
+  silentLogger,
+  storedOutputPages,
+  storedOutputs,
+  s3RangeReader,
+  s3Storage,
+} from '@mcp-lambda/server';
 import { readQuery } from '../../packages/server/src/outputs/read-query.ts';
-import { storedOutputs } from '../../packages/server/src/outputs/reader.ts';
-import { s3RangeReader } from '../../packages/server/src/storage/s3-ranges.ts';
-import { s3Storage } from '../../packages/server/src/storage/s3.ts';
 import { median, percentile } from './stats.ts';
 
 const BUCKET = 'bench-existence';

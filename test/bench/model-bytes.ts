@@ -5,14 +5,17 @@
  * notice of a stored report; and a default read_output page, whole and as its envelope (all but the page text).
  * Counted through the server in-process, with the template's tools and the default offload threshold.
  */
-import { Defaults } from '../../packages/server/src/limits.ts';
-import { silentLogger } from '../../packages/server/src/log.ts';
-import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
-import { storedOutputPages } from '../../packages/server/src/outputs/paging/pager.ts';
-import { READ_OUTPUT_TOOL } from '../../packages/server/src/outputs/read-tool.ts';
-import { storedOutputs } from '../../packages/server/src/outputs/reader.ts';
-import { createMcpServer, type McpServer } from '../../packages/server/src/server.ts';
-import { memoryStorage } from '../../packages/server/src/storage/memory.ts';
+import {
+  Defaults,
+  silentLogger,
+  createOffloader,
+  storedOutputPages,
+  READ_OUTPUT_TOOL,
+  storedOutputs,
+  createMcpServer,
+  type McpServer,
+  memoryStorage,
+} from '@mcp-lambda/server';
 import { tools } from '../../functions/mcp/tools/index.ts';
 import { validators } from '../../functions/mcp/validators.generated.ts';
 import { modelViews, type Framework, type ToolResultView } from './model-view.ts';

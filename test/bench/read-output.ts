@@ -8,16 +8,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '../../packages/dev/src/local/s3.ts';
-import { silentLogger } from '../../packages/server/src/log.ts';
-import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
-import { s3Storage } from '../../packages/server/src/storage/s3.ts';
+import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@mcp-lambda/dev';
+import { createOffloader, silentLogger, s3Storage } from '@mcp-lambda/server';
 import { messagesOf } from '../load/classify.ts';
 import { toolCallRequest } from '../load/mcp-request.ts';
 import type { Artifacts } from './bundle.ts';
 import { startServeChild, type MemoryStats, type ServeChild } from './http.ts';
 import type { ChildRuntime } from './probe.ts';
-import { pageOf } from '../support/pages.ts';
+import { pageOf } from '@mcp-lambda/dev/testing';
 
 const BUCKET = 'bench-read-outputs';
 const COMPANION = 'mcp-resources-bench';

@@ -6,13 +6,15 @@
  * first event. Server and client share this process, so both read one clock (`performance.now()`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createLambdaHandler } from '../../packages/server/src/lambda/adapter.ts';
-import { createStreamingLambdaHandler } from '../../packages/server/src/lambda/streaming.ts';
-import { startLocalServer } from '../../packages/dev/src/local/dev-server.ts';
-import { silentLogger } from '../../packages/server/src/log.ts';
-import { createMcpServer } from '../../packages/server/src/server.ts';
-import { defineTool } from '../../packages/server/src/tools/define.ts';
-import { readEvents } from '../support/sse.ts';
+import {
+  createLambdaHandler,
+  createStreamingLambdaHandler,
+  silentLogger,
+  createMcpServer,
+  defineTool,
+} from '@mcp-lambda/server';
+import { startLocalServer } from '@mcp-lambda/dev';
+import { readEvents } from '@mcp-lambda/dev/testing';
 import { median, percentile } from './stats.ts';
 
 /** How long the tool works between its first progress event and its answer. */

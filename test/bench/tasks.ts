@@ -5,11 +5,10 @@
  * strongly consistent GetItem of the same record, and a tools/call ping through the same server.
  */
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { dynamoTaskStore } from '../../packages/server/src/tasks/dynamodb-store.ts';
+import { dynamoTaskStore, TASKS_EXTENSION, type TaskRecord } from '@mcp-lambda/server';
 import { newRecord, newTaskId, settle } from '../../packages/server/src/tasks/policy.ts';
 import { storageKey } from '../../packages/server/src/tasks/store.ts';
-import { TASKS_EXTENSION, type TaskRecord } from '../../packages/server/src/tasks/types.ts';
-import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo } from '../support/dynamodb.ts';
+import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo } from '@mcp-lambda/dev/testing';
 import type { Artifacts } from './bundle.ts';
 import { startServeChild } from './http.ts';
 import type { ChildRuntime } from './probe.ts';

@@ -11,12 +11,14 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createOAuthAuthenticator } from '../../packages/server/src/auth/oauth.ts';
-import { createMcpServer } from '../../packages/server/src/index.ts';
-import { createLambdaHandler } from '../../packages/server/src/lambda/adapter.ts';
-import { startLocalAuthorization } from '../../packages/dev/src/local/authorization.ts';
-import { silentLogger } from '../../packages/server/src/log.ts';
-import { browse } from '../support/oauth.ts';
+import {
+  createMcpServer,
+  loadOAuthAuthenticator,
+  createLambdaHandler,
+  silentLogger,
+} from '@mcp-lambda/server';
+import { startLocalAuthorization } from '@mcp-lambda/dev';
+import { browse } from '@mcp-lambda/dev/testing';
 
 const TIMEOUT_MS = 120_000;
 const PASSWORD = 'conformance-password';
@@ -42,6 +44,7 @@ export async function runAuthorizationConformance(
   root: string,
   resultsDir: string,
 ): Promise<AuthorizationRun> {
+  const createOAuthAuthenticator = await loadOAuthAuthenticator();
   const stack = await startLocalAuthorization({
     port: 0,
     password: PASSWORD,

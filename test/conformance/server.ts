@@ -1,5 +1,5 @@
-import { memoryRendezvous, memoryTaskStore, type McpServerOptions } from '../../packages/server/src/index.ts';
-import { serveServer, serveStreamingServer, type RunningServer } from '../support/local.ts';
+import { memoryRendezvous, memoryTaskStore, type McpServerOptions } from '@mcp-lambda/server';
+import { serveServer, serveStreamingServer, type RunningServer } from '@mcp-lambda/dev/testing';
 import { conformancePrompts } from './fixtures/prompts.ts';
 import { conformanceResources } from './fixtures/resources.ts';
 import { conformanceTaskTools } from './fixtures/tasks.ts';

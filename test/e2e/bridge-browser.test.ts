@@ -7,9 +7,8 @@ import {
 } from '@modelcontextprotocol/client';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridgeStack, type BridgeStack } from '../support/bridge.ts';
+import { startBridgeStack, type BridgeStack, MemoryOAuthProvider } from '@mcp-lambda/dev/testing';
 import { requireChromium } from '../support/chromium.ts';
-import { MemoryOAuthProvider } from '../support/oauth.ts';
 
 /**
  * A real headless browser (Debian's chromium, driven by playwright-core) walks the authorization flow an MCP

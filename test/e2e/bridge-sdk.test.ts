@@ -6,9 +6,15 @@ import {
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBridgeStack, type BridgeStack } from '../support/bridge.ts';
-import { startHttpsFixture, type HttpsFixture } from '../support/https.ts';
-import { browse, MemoryOAuthProvider, pkce } from '../support/oauth.ts';
+import {
+  startBridgeStack,
+  type BridgeStack,
+  startHttpsFixture,
+  type HttpsFixture,
+  browse,
+  MemoryOAuthProvider,
+  pkce,
+} from '@mcp-lambda/dev/testing';
 
 /**
  * The official SDK clients' own OAuth support, end to end through the local bridge: discovery from the 401,

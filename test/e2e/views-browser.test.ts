@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startViewHost, type ViewHost } from '../../packages/dev/src/view-host/server.ts';
+import { startViewHost, type ViewHost } from '@mcp-lambda/dev/view-host';
 import { startCompanion, type TestCompanion } from '../support/companion.ts';
-import { serveMcpFunction, type RunningServer } from '../support/local.ts';
-import { startTestS3, type TestS3 } from '../support/s3.ts';
+import { serveMcpFunction } from '../support/local.ts';
+import { type RunningServer, startTestS3, type TestS3 } from '@mcp-lambda/dev/testing';
 import { requireChromium } from '../support/chromium.ts';
 
 /**

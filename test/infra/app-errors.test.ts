@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SCRATCH_HOME } from './cdk-home.ts';
+import { SCRATCH_HOME } from '@mcp-lambda/cdk/testing';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -1,7 +1,7 @@
 /**
  * The deployed authorization bridge bundle, run for real: built with the stack's esbuild settings, given only the
  * AWS SDK the Lambda runtime provides, configured through the same variables the construct sets, and pointed at
- * local stand-ins for its AWS services: DynamoDB (dynalite), KMS and Secrets Manager (test/support/fake-aws.ts),
+ * local stand-ins for its AWS services: DynamoDB (dynalite), KMS and Secrets Manager (packages/dev/src/testing/fake-aws.ts),
  * with the embedded OpenID provider as the upstream sign-in. A whole sign-in, token exchange, refresh and code
  * replay go through it.
  */
@@ -12,15 +12,21 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions, FUNCTION_ENTRIES } from '../../packages/cdk/src/bundling.ts';
-import { startLocalServer, type LambdaHttpHandler } from '../../packages/dev/src/local/dev-server.ts';
+import { esbuildOptions, FUNCTION_ENTRIES } from '@mcp-lambda/cdk/bundling';
 import {
+  startLocalServer,
+  type LambdaHttpHandler,
   startLocalOidcProvider,
   type LocalOidcProvider,
-} from '../../packages/dev/src/local/oidc-provider.ts';
-import { startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
-import { startFakeAws, type FakeAws } from '../support/fake-aws.ts';
-import { browse, pkce } from '../support/oauth.ts';
+} from '@mcp-lambda/dev';
+import {
+  startLocalDynamo,
+  type LocalDynamo,
+  startFakeAws,
+  type FakeAws,
+  browse,
+  pkce,
+} from '@mcp-lambda/dev/testing';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const ARN = 'arn:aws:secretsmanager:us-east-1:111122223333:secret:';

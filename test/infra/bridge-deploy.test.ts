@@ -4,8 +4,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { applyAuthDefault, readSettings } from '../../infra/context.ts';
 import { McpStack, type McpStackProps } from '../../infra/stack.ts';
-import { CDK_JSON_CONTEXT, synthStack } from './synth.ts';
-import { BRIDGE_ROUTE_KEYS } from './bridge-routes.ts';
+import { CDK_JSON_CONTEXT, BRIDGE_ROUTE_KEYS } from '@mcp-lambda/cdk/testing';
+import { synthStack } from './synth.ts';
 
 /**
  * The authorization bridge in the deployed stack: what `npx cdk deploy` with no auth flags creates (the bridge in

@@ -17,14 +17,13 @@ import {
   esbuildOptions,
   FUNCTION_ENTRIES,
   VALIDATOR_GENERATOR,
-} from '../../packages/cdk/src/bundling.ts';
-import { LAMBDA_RUNTIME } from '../../packages/cdk/src/bundled-function.ts';
-import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../packages/dev/src/local/s3.ts';
+} from '@mcp-lambda/cdk/bundling';
+import { LAMBDA_RUNTIME } from '@mcp-lambda/cdk';
+import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '@mcp-lambda/dev';
 import { startupOutputs } from '../bench/bundle.ts';
 import { lambdaNode } from '../support/node-version.ts';
-import { statelessHeaders, statelessMeta } from '../support/rpc.ts';
+import { statelessHeaders, statelessMeta, pageOf } from '@mcp-lambda/dev/testing';
 import { synthStack } from './synth.ts';
-import { pageOf } from '../support/pages.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DRIVER = fileURLToPath(new URL('./lambda-invoke-driver.mjs', import.meta.url));

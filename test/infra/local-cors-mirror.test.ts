@@ -2,12 +2,10 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { localGatewayCors } from '../../functions/local/settings.ts';
-import { McpHttpApi } from '../../packages/cdk/src/mcp-http-api.ts';
-import { McpRestApi } from '../../packages/cdk/src/mcp-rest-api.ts';
-import { gatewayPreflight } from '../../packages/dev/src/local/gateway-cors.ts';
-import { metadataPaths } from '../../packages/server/src/auth/metadata.ts';
-import { newStack } from './synth.ts';
-import { only, type Resource } from './template.ts';
+import { McpHttpApi, McpRestApi } from '@mcp-lambda/cdk';
+import { gatewayPreflight } from '@mcp-lambda/dev';
+import { metadataPaths } from '@mcp-lambda/server/auth';
+import { newStack, only, type Resource } from '@mcp-lambda/cdk/testing';
 
 // `npm start` emulates API Gateway's CORS from MCP_ALLOWED_ORIGINS; the stack configures it from the same setting.
 // For one origin, both must answer a browser's preflight alike.

@@ -1,10 +1,10 @@
 import { CfnResource } from 'aws-cdk-lib';
 import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { McpEndpoint } from '../../packages/cdk/src/mcp-endpoint.ts';
+import { McpEndpoint } from '@mcp-lambda/cdk';
 import type { McpStackProps } from '../../infra/stack.ts';
 import { servedToolNames, synthStack, TEMPLATE_TOOL_NAMES } from './synth.ts';
-import { lambdaFunction, only } from './template.ts';
+import { lambdaFunction, only } from '@mcp-lambda/cdk/testing';
 
 /** The deployable stack, open unless `auth` says otherwise (authorization has its own tests in auth.test.ts). */
 function build(props: McpStackProps = {}) {

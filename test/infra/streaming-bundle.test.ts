@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions, FUNCTION_ENTRIES } from '../../packages/cdk/src/bundling.ts';
+import { esbuildOptions, FUNCTION_ENTRIES } from '@mcp-lambda/cdk/bundling';
 import { lambdaNode } from '../support/node-version.ts';
 
 /**

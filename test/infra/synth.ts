@@ -1,15 +1,10 @@
-import './cdk-home.ts';
-import { readFileSync } from 'node:fs';
-import { App, Stack } from 'aws-cdk-lib';
+import { CDK_JSON_CONTEXT } from '@mcp-lambda/cdk/testing';
+
+import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { READ_OUTPUT_TOOL } from '@mcp-lambda/server';
 import { tools } from '../../functions/mcp/tools/index.ts';
 import { McpStack, type McpStackProps } from '../../infra/stack.ts';
-
-/** The feature flags and settings of cdk.json: `new App({ context })` does not read cdk.json by itself. */
-export const CDK_JSON_CONTEXT: Record<string, unknown> = JSON.parse(
-  readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8'),
-).context;
 
 /** The template's tool names, as infra/app.ts hands them to the stack. */
 export const TEMPLATE_TOOL_NAMES: readonly string[] = tools.map((tool) => tool.name);
@@ -51,13 +46,4 @@ export function synthStack(props: McpStackProps = {}, options: SynthOptions = {}
   const endpoint = { toolNames: tools.map((tool) => tool.name), ...props.endpoint };
   const stack = new McpStack(app, 'McpServer', { ...props, endpoint });
   return { app, stack, template: Template.fromStack(stack) };
-}
-
-/** A fresh, empty stack for the test of one construct: cdk.json flags, no bundling, no CloudFormation validation. */
-export function newStack(): Stack {
-  const app = new App({
-    context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [] },
-    builtinCloudFormationValidation: false,
-  });
-  return new Stack(app, 'Test');
 }

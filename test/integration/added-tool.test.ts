@@ -2,9 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createMcpServer, defineTool, ToolError } from '@mcp-lambda/server';
 import { serverResources } from '../../functions/mcp/resources.ts';
 import { tools } from '../../functions/mcp/tools/index.ts';
-import { generateValidatorModules } from '../../packages/server/src/build/validators.ts';
-import { schemaHash } from '../../packages/server/src/tools/validation.ts';
-import { send } from '../support/rpc.ts';
+import { generateValidatorModules, schemaHash } from '@mcp-lambda/server/build';
+import { send } from '@mcp-lambda/dev/testing';
 
 /**
  * A user adds a tool to the template, as README's "Add a tool" shows with word_count: the checks the root tests

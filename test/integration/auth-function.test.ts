@@ -8,9 +8,14 @@ import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startIssuer, type TestIssuer } from '../support/issuer.ts';
-import { serveMcpFunction, type RunningServer } from '../support/local.ts';
-import { startTestS3, type TestS3 } from '../support/s3.ts';
+import {
+  startIssuer,
+  type TestIssuer,
+  type RunningServer,
+  startTestS3,
+  type TestS3,
+} from '@mcp-lambda/dev/testing';
+import { serveMcpFunction } from '../support/local.ts';
 
 /**
  * The real MCP function (`functions/mcp/handler.ts`) in `MCP_AUTH_MODE=oauth`, with a local issuer and a local

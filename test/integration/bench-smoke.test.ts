@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXTERNAL_MODULES } from '../../packages/cdk/src/bundling.ts';
+import { EXTERNAL_MODULES } from '@mcp-lambda/cdk/bundling';
 import { buildArtifacts, type Artifacts } from '../bench/bundle.ts';
 import type { ColdStartReport, WarmReport } from '../bench/children/protocol.ts';
 import { failuresOf, startServeChild } from '../bench/http.ts';

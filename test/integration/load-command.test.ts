@@ -10,7 +10,8 @@ import type { LoadOptions } from '../load/options.ts';
 import { prepare, PreflightError } from '../load/preflight.ts';
 import { fire, runLoad, type LoadReport } from '../load/run.ts';
 import { RunRecorder } from '../load/samples.ts';
-import { serveMcpFunction, type RunningServer } from '../support/local.ts';
+import { serveMcpFunction } from '../support/local.ts';
+import type { RunningServer } from '@mcp-lambda/dev/testing';
 
 let server: RunningServer;
 

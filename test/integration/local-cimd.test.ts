@@ -2,9 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpsFixture, type HttpsFixture } from '../support/https.ts';
+import { startHttpsFixture, type HttpsFixture, pkce } from '@mcp-lambda/dev/testing';
 import { start } from '../support/npm-start.ts';
-import { pkce } from '../support/oauth.ts';
 
 // A Client ID Metadata Document on this machine, against `MCP_AUTH_MODE=oauth npm start`, exactly as README says
 // it takes: the document served over https on loopback (a client_id URL is https by the spec), the certificate's

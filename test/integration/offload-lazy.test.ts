@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestS3, type TestS3 } from '../support/s3.ts';
+import { startTestS3, type TestS3 } from '@mcp-lambda/dev/testing';
 
 // Cold-start discipline (rare paths load lazily): the S3 and Lambda SDKs are imported only when an output is actually
 // stored or read, never at start-up or for small results. Checked in a fresh Node process, where the module cache

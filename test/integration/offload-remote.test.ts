@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveMcpFunction, type RunningServer } from '../support/local.ts';
+import { serveMcpFunction } from '../support/local.ts';
+import { type RunningServer, startTestS3, type TestS3, pageOf } from '@mcp-lambda/dev/testing';
 import { reportText } from '../support/report.ts';
-import { startTestS3, type TestS3 } from '../support/s3.ts';
-import { pageOf } from '../support/pages.ts';
 
 // The deployed arrangement: the real MCP function writes outputs and hands resources/read for them to the real
 // companion function by direct Lambda invoke (over @aws-sdk/client-lambda, pointed at a loopback stand-in for

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { serverResources } from '../../functions/mcp/resources.ts';
 import { tools as exampleTools } from '../../functions/mcp/tools/index.ts';
-import { createMcpServer, defineTool, staticResources, ToolError } from '../../packages/server/src/index.ts';
-import { send } from '../support/rpc.ts';
+import { createMcpServer, defineTool, staticResources, ToolError } from '@mcp-lambda/server';
+import { send } from '@mcp-lambda/dev/testing';
 
 /**
  * The handshake-era rules (Streamable HTTP transport, lifecycle, tools, resources and utilities of revisions

@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../packages/server/src/log.ts';
-import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
+import { silentLogger, createOffloader } from '@mcp-lambda/server';
 import { startCompanion, type TestCompanion } from '../support/companion.ts';
-import { serveMcpFunction, type RunningServer } from '../support/local.ts';
-import { statelessHeaders, statelessMeta } from '../support/rpc.ts';
-import { startTestS3, type TestS3 } from '../support/s3.ts';
-import { pageOf } from '../support/pages.ts';
+import { serveMcpFunction } from '../support/local.ts';
+import {
+  type RunningServer,
+  statelessHeaders,
+  statelessMeta,
+  startTestS3,
+  type TestS3,
+  pageOf,
+} from '@mcp-lambda/dev/testing';
 
 // read_output under abuse, against the real MCP function and companion: every bad number, string, pointer and URI
 // is an isError result the model can act on (never a protocol error or a stack trace), other callers', expired and

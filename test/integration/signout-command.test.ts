@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDynamoStore } from '../../packages/bridge/src/dynamodb-store.ts';
-import { startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
+import { createDynamoStore } from '@mcp-lambda/bridge';
+import { startLocalDynamo, type LocalDynamo } from '@mcp-lambda/dev/testing';
 
 /**
  * `npm run signout`, run as an operator runs it: against a DynamoDB table (dynalite standing in for the deployed

@@ -3,8 +3,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
-import { serveMcpFunction, type RunningServer } from '../support/local.ts';
+import {
+  LOCAL_DYNAMO_CREDENTIALS,
+  startLocalDynamo,
+  type LocalDynamo,
+  type RunningServer,
+} from '@mcp-lambda/dev/testing';
+import { serveMcpFunction } from '../support/local.ts';
 
 // The deployed arrangement of the tasks extension, with the real entry points: the MCP function
 // (functions/mcp/handler.ts) keeps task records in DynamoDB (dynalite here) and starts each run by an asynchronous

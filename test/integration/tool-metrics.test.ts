@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiGatewayEvent, lambdaContext, type BenchHandler } from '../bench/lambda-event.ts';
 import { toolCallRequest } from '../load/mcp-request.ts';
-import { startTestS3, type TestS3 } from '../support/s3.ts';
+import { startTestS3, type TestS3 } from '@mcp-lambda/dev/testing';
 
 /**
  * Per-tool metrics end to end: the real MCP function (`functions/mcp/handler.ts`) with MCP_TOOL_METRICS on, as the

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiGatewayEvent, lambdaContext, type BenchHandler } from '../bench/lambda-event.ts';
 import { toolCallRequest } from '../load/mcp-request.ts';
-import { startTestS3, type TestS3 } from '../support/s3.ts';
+import { startTestS3, type TestS3 } from '@mcp-lambda/dev/testing';
 
 /**
  * X-Ray tracing end to end: the real MCP function (`functions/mcp/handler.ts`) with MCP_TRACING on, in what
@@ -194,7 +194,7 @@ describe('X-Ray tracing of the MCP function', () => {
 
   it('starts the worker with the trace header too (the same instrumented Lambda client, an Event invoke)', async () => {
     const { xrayTracing } = await import('../../functions/mcp/tracing.ts');
-    const { lambdaTaskLauncher } = await import('../../packages/server/src/index.ts');
+    const { lambdaTaskLauncher } = await import('@mcp-lambda/server');
     // The MCP function's wiring (functions/mcp/handler.ts), outside a request: the trace is the invocation's.
     const launch = lambdaTaskLauncher({
       functionName: 'worker-under-test',

@@ -10,7 +10,7 @@ import {
   ListRootsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
+import { startLocalDynamo, type LocalDynamo } from '@mcp-lambda/dev/testing';
 import { EVERY_SHAPE } from './asking-tools.ts';
 
 // The official SDK 1.x and 2.x clients, with elicitation, sampling and roots handlers, against two instances of a

@@ -1,4 +1,4 @@
-import { defineTool, type FormSchema, type ToolDefinition } from '../../packages/server/src/index.ts';
+import { defineTool, type FormSchema, type ToolDefinition } from '@mcp-lambda/server';
 import { askingTools } from '../conformance/fixtures/asking.ts';
 
 /**

@@ -6,7 +6,7 @@ import {
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../support/local.ts';
+import type { RunningServer } from '@mcp-lambda/dev/testing';
 import { serveConformanceServer } from '../conformance/server.ts';
 import { finalResponse, recordingFetch } from './wire.ts';
 

@@ -2,7 +2,8 @@ import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveMcpFunction, type RunningServer } from '../support/local.ts';
+import { serveMcpFunction } from '../support/local.ts';
+import type { RunningServer } from '@mcp-lambda/dev/testing';
 import { TEMPLATE_TOOL_NAMES } from './example-tools.ts';
 import { finalResponse, recordingFetch } from './wire.ts';
 

@@ -4,12 +4,10 @@ import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderChart } from '../../functions/mcp/tools/render-chart.ts';
-import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
-import { storedOutputs } from '../../packages/server/src/outputs/reader.ts';
-import { defineTool } from '../../packages/server/src/tools/define.ts';
-import { serveMcpFunction, serveServer, type RunningServer } from '../support/local.ts';
+import { createOffloader, storedOutputs, defineTool } from '@mcp-lambda/server';
+import { serveMcpFunction } from '../support/local.ts';
+import { serveServer, type RunningServer, startTestS3, type TestS3 } from '@mcp-lambda/dev/testing';
 import { reportText } from '../support/report.ts';
-import { startTestS3, type TestS3 } from '../support/s3.ts';
 
 // The official SDK clients (1.x in the handshake era, 2.x in 2026-07-28) against local servers over HTTP, with
 // outputs stored in a real local S3-compatible server: what a tool produced is what the client reads back.

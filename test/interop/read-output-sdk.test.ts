@@ -2,16 +2,12 @@ import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_S3_CREDENTIALS } from '../../packages/dev/src/local/s3.ts';
-import { remoteStoredOutputs } from '../../packages/server/src/outputs/companion/client.ts';
-import { lambdaInvoker } from '../../packages/server/src/outputs/companion/lambda-invoker.ts';
-import { createOffloader } from '../../packages/server/src/outputs/offloader.ts';
-import { defineTool } from '../../packages/server/src/tools/define.ts';
+import { LOCAL_S3_CREDENTIALS } from '@mcp-lambda/dev';
+import { remoteStoredOutputs, lambdaInvoker, createOffloader, defineTool } from '@mcp-lambda/server';
 import { startCompanion, type TestCompanion } from '../support/companion.ts';
-import { serveMcpFunction, serveServer, type RunningServer } from '../support/local.ts';
+import { serveMcpFunction } from '../support/local.ts';
+import { serveServer, type RunningServer, startTestS3, type TestS3, pageOf } from '@mcp-lambda/dev/testing';
 import { reportText } from '../support/report.ts';
-import { startTestS3, type TestS3 } from '../support/s3.ts';
-import { pageOf } from '../support/pages.ts';
 
 // The official SDK clients (1.x, and 2.x in both eras) following stored-output pointers with read_output only, as a
 // model limited to tools would: the real MCP function and a server of test tools, both reading through the real

@@ -1,6 +1,7 @@
 import { Client, ResourceNotFoundError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serveMcpFunction, type RunningServer } from '../support/local.ts';
+import { serveMcpFunction } from '../support/local.ts';
+import type { RunningServer } from '@mcp-lambda/dev/testing';
 import { exampleToolCalls, TEMPLATE_TOOL_NAMES } from './example-tools.ts';
 import { finalResponse, recordingFetch } from './wire.ts';
 

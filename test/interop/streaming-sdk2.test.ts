@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineTool } from '../../packages/server/src/index.ts';
-import { serveStreamingHandler, serveStreamingServer, type RunningServer } from '../support/local.ts';
+import { defineTool } from '@mcp-lambda/server';
+import { serveStreamingHandler, serveStreamingServer, type RunningServer } from '@mcp-lambda/dev/testing';
 import { exampleToolCalls, TEMPLATE_TOOL_NAMES } from './example-tools.ts';
 
 // The official SDK 2.x client against the Lambda response-streaming adapter under the local server: progress

@@ -9,20 +9,26 @@ import {
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createOAuthAuthenticator } from '../../packages/server/src/auth/oauth.ts';
-import { taskJobPayload } from '../../packages/server/src/tasks/launchers.ts';
 import {
   defineTool,
   dynamoTaskStore,
+  loadOAuthAuthenticator,
   memoryTaskStore,
   TASKS_EXTENSION,
+  taskJobPayload,
   type TaskJob,
   type ToolDefinition,
-} from '../../packages/server/src/index.ts';
+} from '@mcp-lambda/server';
 import { conformanceTaskTools } from '../conformance/fixtures/tasks.ts';
-import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
-import { startIssuer, type TestIssuer } from '../support/issuer.ts';
-import { serveServer, type RunningServer } from '../support/local.ts';
+import {
+  LOCAL_DYNAMO_CREDENTIALS,
+  startLocalDynamo,
+  type LocalDynamo,
+  startIssuer,
+  type TestIssuer,
+  serveServer,
+  type RunningServer,
+} from '@mcp-lambda/dev/testing';
 import { finalResponse, recordingFetch } from './wire.ts';
 
 // The tasks extension with the official SDK 2.x client (2026-07-28). SDK 2.4 has no tasks runtime: `callTool`
@@ -147,7 +153,11 @@ beforeAll(async () => {
     info: { name: 'tasks-interop', version: '1.0.0' },
     tools: [...conformanceTaskTools, ...probeTools],
     tasks: { store: memoryTaskStore(), pollIntervalMs: 500, inProcess: { heartbeatMs: 200 } },
-    auth: createOAuthAuthenticator({ issuer: issuer.issuer, resource: RESOURCE, requiredScopes: ['mcp'] }),
+    auth: (await loadOAuthAuthenticator())({
+      issuer: issuer.issuer,
+      resource: RESOURCE,
+      requiredScopes: ['mcp'],
+    }),
   });
   alice = await connect(server.url, await issuer.token({ sub: 'alice' }));
   bob = await connect(server.url, await issuer.token({ sub: 'bob' }));

@@ -4,10 +4,9 @@
  * ASK_TABLE at DYNAMODB_ENDPOINT. Prints `{"url": ...}` once it listens. Two of them sharing the table show that an
  * answer POSTed to one reaches the call waiting on the other.
  */
-import { dynamoRendezvous, silentLogger } from '../../packages/server/src/index.ts';
+import { dynamoRendezvous, silentLogger } from '@mcp-lambda/server';
 import { askingFixtureTools } from '../interop/asking-tools.ts';
-import { LOCAL_DYNAMO_CREDENTIALS } from './dynamodb.ts';
-import { serveStreamingServer } from './local.ts';
+import { LOCAL_DYNAMO_CREDENTIALS, serveStreamingServer } from '@mcp-lambda/dev/testing';
 
 const { ASK_TABLE, DYNAMODB_ENDPOINT, SESSION_KEY } = process.env;
 const server = await serveStreamingServer(

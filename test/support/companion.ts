@@ -1,4 +1,4 @@
-import { startLocalLambda } from '../../packages/dev/src/local/lambda-invoke.ts';
+import { startLocalLambda } from '@mcp-lambda/dev';
 
 /** The companion function running locally, and what reaching it takes. */
 export interface TestCompanion {

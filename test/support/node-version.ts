@@ -3,7 +3,7 @@
  * Node binary. Whatever needs the Lambda runtime's major version (the bundle test, the conformance suites, the
  * benchmarks) asks for it here and stops with a clear message on an older Node.
  */
-import { NODE_TARGET } from '../../packages/cdk/src/bundling.ts';
+import { NODE_TARGET } from '@mcp-lambda/cdk/bundling';
 
 /** Node.js major of the Lambda runtime the functions are built for (`node22` → 22); `.nvmrc` names the same. */
 export const LAMBDA_NODE_MAJOR = Number(NODE_TARGET.replace(/^node/, ''));

@@ -5,10 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { dynamoTaskStore, silentLogger } from '../../packages/server/src/index.ts';
-import { createTaskWorker } from '../../packages/server/src/tasks/index.ts';
+import { dynamoTaskStore, silentLogger } from '@mcp-lambda/server';
+import { createTaskWorker } from '@mcp-lambda/server/worker';
 import { conformanceTaskTools } from '../conformance/fixtures/tasks.ts';
-import { LOCAL_DYNAMO_CREDENTIALS } from './dynamodb.ts';
+import { LOCAL_DYNAMO_CREDENTIALS } from '@mcp-lambda/dev/testing';
 
 const { TASK_JOB, TASKS_TABLE, DYNAMODB_ENDPOINT } = process.env;
 const handler = createTaskWorker({

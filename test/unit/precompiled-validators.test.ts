@@ -3,16 +3,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { tools } from '../../functions/mcp/tools/index.ts';
 import { validators as generated } from '../../functions/mcp/validators.generated.ts';
-import { generateValidatorModules } from '../../packages/server/src/build/validators.ts';
+import { generateValidatorModules, schemaHash } from '@mcp-lambda/server/build';
 import { ToolRegistry } from '../../packages/server/src/tools/registry.ts';
-import {
-  AJV_OPTIONS,
-  compileSchema,
-  describeErrors,
-  schemaHash,
-  type PrecompiledValidators,
-  type Validator,
-} from '../../packages/server/src/tools/validation.ts';
+import { AJV_OPTIONS, compileSchema, describeErrors } from '../../packages/server/src/tools/validation.ts';
+import type { PrecompiledValidators, Validator } from '@mcp-lambda/server';
 
 const validators: PrecompiledValidators = generated;
 

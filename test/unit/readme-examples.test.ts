@@ -6,12 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
-import {
-  createMcpServer,
-  createOffloader,
-  memoryStorage,
-  type ToolDefinition,
-} from '../../packages/server/src/index.ts';
+import { createMcpServer, createOffloader, memoryStorage, type ToolDefinition } from '@mcp-lambda/server';
 import { commentsOnly } from '../support/references.ts';
 import {
   codeBlocks,
@@ -21,7 +16,7 @@ import {
   tableNames,
   typeErrors,
 } from '../support/markdown.ts';
-import { send } from '../support/rpc.ts';
+import { send } from '@mcp-lambda/dev/testing';
 
 /**
  * The examples of README.md and docs/ are checked against the code: the tool example compiles against the library's

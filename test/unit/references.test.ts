@@ -44,7 +44,7 @@ describe('the reference check itself', () => {
     const text = [
       'see `packages/server/src/nowhere.ts`, src/offload/policy.ts and `docs/missing.md`',
       'the rules of mcp-checklist.md, `STYLE.md` and constructs/bundled-function.ts',
-      'but `packages/server/src/index.ts`, `bundling.ts`, cdk/src/bundling.ts and `test/integration/bridge-*`',
+      'but `packages/server/src/index.ts`, `bundling.ts`, cdk/src/bundling.ts and `packages/bridge/test/integration/bridge-*`',
     ].join('\n');
     expect(check('docs/x.md', text)).toEqual([
       'packages/server/src/nowhere.ts',

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createMcpServer,
-  createOffloader,
-  defineTool,
-  memoryStorage,
-  ToolError,
-} from '../../packages/server/src/index.ts';
+import { createMcpServer, createOffloader, defineTool, memoryStorage, ToolError } from '@mcp-lambda/server';
 import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
 import { renderChart } from '../../functions/mcp/tools/render-chart.ts';
-import { send } from '../support/rpc.ts';
+import { send } from '@mcp-lambda/dev/testing';
 
 /** Keeps the CPU busy for `ms` without yielding: what a computing tool does between checkpoints. */
 function spin(ms: number): void {

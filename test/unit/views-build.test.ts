@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { parse } from 'parse5';
 import { describe, expect, it } from 'vitest';
-import { buildView, viewModule, viewSources } from '../../packages/server/src/build/views.ts';
+import { buildView, viewModule, viewSources } from '@mcp-lambda/server/build';
 
 /**
  * The views as built: each committed module is exactly what the build makes of its sources today (`npm run

@@ -147,7 +147,7 @@ export type { TasksOptions } from './tasks/runtime.ts';
 export type { TaskStore } from './tasks/store.ts';
 export { memoryTaskStore } from './tasks/memory-store.ts';
 export { dynamoTaskStore, type DynamoTaskStoreOptions } from './tasks/dynamodb-store.ts';
-export { lambdaTaskLauncher, type LambdaTaskLauncherOptions } from './tasks/launchers.ts';
+export { lambdaTaskLauncher, taskJobPayload, type LambdaTaskLauncherOptions } from './tasks/launchers.ts';
 export type { TaskJob, TaskLauncher } from './tasks/job.ts';
 export {
   TASKS_EXTENSION,

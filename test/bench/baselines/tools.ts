@@ -10,13 +10,16 @@ import { ping } from '../../../functions/mcp/tools/ping.ts';
 import { renderChart } from '../../../functions/mcp/tools/render-chart.ts';
 import { safeDivide } from '../../../functions/mcp/tools/safe-divide.ts';
 import { textStats } from '../../../functions/mcp/tools/text-stats.ts';
-import { silentLogger } from '../../../packages/server/src/log.ts';
-import type { CallToolResult, ToolAnnotations } from '../../../packages/server/src/protocol/types.ts';
-import type { ToolContext } from '../../../packages/server/src/tools/context.ts';
-import type { ToolDefinition } from '../../../packages/server/src/tools/define.ts';
-import { ToolError } from '../../../packages/server/src/tools/tool-error.ts';
+import {
+  silentLogger,
+  type CallToolResult,
+  type ToolAnnotations,
+  type ToolContext,
+  type ToolDefinition,
+  ToolError,
+  StreamedContent,
+} from '@mcp-lambda/server';
 import { toCallToolResult } from '../../../packages/server/src/tools/result.ts';
-import { StreamedContent } from '../../../packages/server/src/tools/streamed.ts';
 
 /** One tool in SDK terms. */
 export interface BaselineTool {

@@ -9,8 +9,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { startLocalServer, type LambdaHttpHandler } from '../../../packages/dev/src/local/dev-server.ts';
-import { startLocalLambda, type InvokedHandler } from '../../../packages/dev/src/local/lambda-invoke.ts';
+import {
+  startLocalServer,
+  type LambdaHttpHandler,
+  startLocalLambda,
+  type InvokedHandler,
+} from '@mcp-lambda/dev';
 import type { ServeCommand, ServeMessage } from './protocol.ts';
 
 /** What the bare server answers to every POST: the same bytes our server answers to `tools/call ping`. */

@@ -2,13 +2,16 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
-import { LAMBDA_RUNTIME } from '../../../packages/cdk/src/bundled-function.ts';
-import { McpEndpoint, type McpEndpointProps } from '@mcp-lambda/cdk';
-import { loadConfig } from '../../../packages/server/src/config.ts';
-import { Defaults } from '../../../packages/server/src/limits.ts';
-import { BRIDGE_ROUTE_KEYS } from '../bridge-routes.ts';
-import { newStack } from '../synth.ts';
-import { expectLeastPrivilege, lambdaFunction, logGroupArnOf, only } from '../template.ts';
+import { LAMBDA_RUNTIME, McpEndpoint, type McpEndpointProps } from '@mcp-lambda/cdk';
+import { loadConfig, Defaults } from '@mcp-lambda/server';
+import {
+  BRIDGE_ROUTE_KEYS,
+  newStack,
+  expectLeastPrivilege,
+  lambdaFunction,
+  logGroupArnOf,
+  only,
+} from '@mcp-lambda/cdk/testing';
 
 /** An McpEndpoint in a fresh stack (open unless `auth` says otherwise: these tests are not about auth). */
 /** The tools a fixture function serves, as a CDK app names them to the endpoint. */

@@ -10,7 +10,7 @@ export {
   type LocalHandler,
   type LocalServerOptions,
 } from './dev-server.ts';
-export type { GatewayCors } from './gateway-cors.ts';
+export { gatewayPreflight, type GatewayCors } from './gateway-cors.ts';
 export { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3, type LocalS3Options } from './s3.ts';
 export {
   startLocalLambda,

@@ -1,0 +1,9 @@
+/**
+ * `@mcp-lambda/server/build`: the build steps `npm run generate` runs on the template (the precompiled tool
+ * validators, one self-contained document per view), for checks that what is committed is what they make today. Build
+ * time only: no function's bundle imports it.
+ */
+// ## Build steps (experimental)
+export { generateValidatorModules, type GeneratedValidators } from './validators.ts';
+export { schemaHash } from '../tools/validation.ts';
+export { buildView, generateViews, viewModule, viewSources, type BuiltView } from './views.ts';

@@ -1,0 +1,202 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callerOf, parseWireId } from '../../src/asking/ask-ids.ts';
+import { answerDesk } from '../../src/asking/desk.ts';
+import { midCallAsker } from '../../src/asking/mid-call.ts';
+import { dynamoRendezvous } from '../../src/asking/dynamodb-rendezvous.ts';
+import { memoryRendezvous, type RendezvousStore } from '../../src/asking/rendezvous.ts';
+import type { JSONObject } from '../../src/protocol/types.ts';
+import { silentLogger } from '../../src/log.ts';
+import type { InstrumentClient } from '../../src/instrument.ts';
+import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '@mcp-lambda/dev/testing';
+
+// The rendezvous of a mid-call question and its answer, on each store: what a client that races, retries or
+// replays gets, and what the waiting call sees. The answer is written as another instance writes it (straight into
+// the store, nothing wakes the wait), so only what the store holds reaches the call.
+
+let dynamo: LocalDynamo;
+
+beforeAll(async () => {
+  dynamo = await startLocalDynamo('rendezvous-under-test');
+});
+
+afterAll(async () => {
+  await dynamo?.close();
+});
+
+const SESSION = {
+  id: 'session-under-test',
+  protocolVersion: '2025-11-25',
+  capabilities: { elicitation: {} },
+};
+const QUESTION = {
+  method: 'elicitation/create' as const,
+  params: { message: 'Delete it?', requestedSchema: { type: 'object', properties: {} } as JSONObject },
+};
+
+/** An asker whose call has `budgetMs` left, reading the store every `pollMs`; `sent` holds what went out. */
+function asking(store: RendezvousStore, budgetMs: number, pollMs: number) {
+  const sent: JSONObject[] = [];
+  const asker = midCallAsker({
+    live: { send: (message) => void sent.push(message as unknown as JSONObject) },
+    rendezvous: { store, pollIntervalMs: pollMs },
+    session: SESSION,
+    callId: 1,
+    log: silentLogger,
+  });
+  const started = Date.now();
+  const call = { signal: new AbortController().signal, remainingMs: () => budgetMs - (Date.now() - started) };
+  return { ask: asker.ask(QUESTION, call), sent };
+}
+
+/** Waits for the question to go out; its slot and askId. */
+async function question(sent: JSONObject[]) {
+  while (!sent.length) await sleep(5);
+  return parseWireId(sent[0]!.id)!;
+}
+
+describe.each([
+  ['memory', () => memoryRendezvous()],
+  [
+    'DynamoDB',
+    () =>
+      dynamoRendezvous({
+        table: dynamo.tableName,
+        endpoint: dynamo.endpoint,
+        credentials: LOCAL_DYNAMO_CREDENTIALS,
+      }),
+  ],
+])('the rendezvous in %s', (_label, makeStore) => {
+  it('an answer accepted just before the wait times out reaches the call, not a timeout', async () => {
+    const store = makeStore();
+    // 1.6 s of budget: the wait ends after 0.6 s; the only read is the first one.
+    const { ask, sent } = asking(store, 1_600, 60_000);
+    const { slot, askId } = await question(sent);
+    await sleep(300);
+    const answer = { result: { action: 'decline' } };
+    expect(await store.answer(slot, askId, callerOf(SESSION.id, undefined), answer, Date.now())).toBe(true);
+    await expect(ask).resolves.toEqual({ action: 'decline' });
+  });
+
+  it('refuses what no waiting question of that caller asked for, and changes nothing', async () => {
+    const store = makeStore();
+    const me = callerOf(SESSION.id, undefined);
+    const other = callerOf('another-session', undefined);
+    const slot = 'S'.repeat(22);
+    const askId = `A${Date.now()}`.padEnd(22, 'a');
+    const now = Date.now();
+    const answer = { result: { action: 'accept', content: {} } };
+    // Before the question is recorded: nothing is written, so nothing pre-answers it.
+    expect(await store.answer(slot, askId, me, answer, now)).toBe('unknown');
+    expect(await store.cancel(slot, me, now)).toBe('unknown');
+    await store.open({ slot, askId, caller: me, expiresAt: now + 60_000 });
+    expect(await store.read(slot, askId, now)).toBeUndefined();
+    // Another caller, a guessed askId: refused; the question still waits.
+    expect(await store.answer(slot, askId, other, answer, now)).toBe('other-caller');
+    expect(await store.cancel(slot, other, now)).toBe('other-caller');
+    expect(await store.answer(slot, 'B'.repeat(22), me, answer, now)).toBe('unknown');
+    expect(await store.answer(slot, askId, me, answer, now + 60_000)).toBe('expired');
+    expect(await store.read(slot, askId, now)).toBeUndefined();
+    // The answer, then its replay and a cancellation after it: refused, the first answer stands.
+    expect(await store.answer(slot, askId, me, { result: { action: 'decline' } }, now)).toBe(true);
+    expect(await store.answer(slot, askId, me, answer, now)).toBe('settled');
+    expect(await store.cancel(slot, me, now)).toBe('settled');
+    expect(await store.read(slot, askId, now)).toEqual({
+      state: 'answered',
+      answer: { result: { action: 'decline' } },
+    });
+    // Removed: a late answer finds nothing to answer.
+    expect(await store.close(slot, askId)).toEqual({ result: { action: 'decline' } });
+    expect(await store.answer(slot, askId, me, answer, now)).not.toBe(true);
+    expect(await store.read(slot, askId, now)).toEqual({ state: 'gone' });
+  });
+
+  it('an answer over 256 KB in UTF-8 (not in characters) reaches the call as unusable, not as a store failure', async () => {
+    const store = makeStore();
+    const { ask, sent } = asking(store, 10_000, 20);
+    const { slot, askId } = await question(sent);
+    // 150,000 characters, 450,000 bytes: under a 1 MiB body, over a DynamoDB item.
+    const message = {
+      jsonrpc: '2.0',
+      id: `${slot}.${askId}`,
+      result: { action: 'accept', note: '€'.repeat(150_000) },
+    };
+    const desk = answerDesk({ store, pollIntervalMs: 20 });
+    expect(await desk.deliver(message, { session: SESSION }, silentLogger)).toBe('accepted');
+    await expect(ask).rejects.toThrow("The client's answer could not be used: it was larger than 256 KB.");
+  });
+});
+
+describe('a waiting call', () => {
+  it('ends on time with a store whose read outlasts the wait (a store that ignores the signal)', async () => {
+    const store = memoryRendezvous();
+    const slow: RendezvousStore = {
+      ...store,
+      read: async (...args) => {
+        await sleep(900);
+        return store.read(...args);
+      },
+    };
+    // The wait ends 0.5 s in, during the first read; the next read would come 5 s later.
+    const started = Date.now();
+    const { ask } = asking(slow, 1_500, 5_000);
+    await expect(ask).rejects.toThrow(/^No answer came within/);
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+});
+
+/** A client whose first response to one of `commands` is lost after DynamoDB acted on it: the SDK sends it again. */
+function losingFirst(...commands: string[]): InstrumentClient {
+  return (client) => {
+    let lost = false;
+    const stack = (client as unknown as { middlewareStack: { add: (...args: unknown[]) => void } })
+      .middlewareStack;
+    stack.add(
+      (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) =>
+        async (args: unknown) => {
+          const out = await next(args);
+          if (commands.includes(context.commandName ?? '') && !lost) {
+            lost = true;
+            throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+          }
+          return out;
+        },
+      { step: 'deserialize', priority: 'high' },
+    );
+    return client;
+  };
+}
+
+describe('the DynamoDB rendezvous when a write succeeded and its response was lost (the SDK retries it)', () => {
+  const store = (instrument?: InstrumentClient) =>
+    dynamoRendezvous({
+      table: dynamo.tableName,
+      endpoint: dynamo.endpoint,
+      credentials: LOCAL_DYNAMO_CREDENTIALS,
+      ...(instrument ? { instrument } : {}),
+    });
+  const me = callerOf(SESSION.id, undefined);
+  const answer = { result: { action: 'accept', content: {} } };
+
+  it('an answer written on the first attempt is accepted, not refused as its own replay', async () => {
+    const slot = `L${Date.now()}`.padEnd(22, 'l');
+    const askId = 'C'.repeat(22);
+    await store().open({ slot, askId, caller: me, expiresAt: Date.now() + 60_000 });
+    expect(await store(losingFirst('UpdateItemCommand')).answer(slot, askId, me, answer, Date.now())).toBe(
+      true,
+    );
+    // A replay by the client is still refused.
+    expect(await store().answer(slot, askId, me, answer, Date.now())).toBe('settled');
+  });
+
+  it('a question removed on the first attempt still hands back the answer it held', async () => {
+    const slot = `R${Date.now()}`.padEnd(22, 'r');
+    const askId = 'D'.repeat(22);
+    await store().open({ slot, askId, caller: me, expiresAt: Date.now() + 60_000 });
+    expect(await store().answer(slot, askId, me, answer, Date.now())).toBe(true);
+    expect(await store(losingFirst('UpdateItemCommand', 'DeleteItemCommand')).close(slot, askId)).toEqual(
+      answer,
+    );
+    expect(await store().answer(slot, askId, me, answer, Date.now())).not.toBe(true);
+  });
+});

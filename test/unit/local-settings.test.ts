@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { GatewayCors } from '@mcp-lambda/dev';
+import { localGatewayCors, readLocalSettings } from '../../functions/local/settings.ts';
+
+/** The template's local settings: what `npm start` hands the local gateway, from the same settings as the stack. */
+
+const LOCAL_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*'];
+const HTTP_API: GatewayCors = { api: 'http', allowedOrigins: LOCAL_ORIGINS, allowMethods: ['POST'] };
+
+describe('npm start takes its CORS from MCP_ALLOWED_ORIGINS, as the stack does', () => {
+  const config = { allowedOrigins: LOCAL_ORIGINS, mcpPath: '/mcp', auth: { mode: 'none' as const } };
+
+  it('HTTP API: POST, and GET too with local authorization (the metadata and the bridge)', () => {
+    expect(localGatewayCors('http', config, false)).toEqual(HTTP_API);
+    expect(localGatewayCors('http', config, true)).toMatchObject({ allowMethods: ['POST', 'GET'] });
+    expect(localGatewayCors('http', { ...config, allowedOrigins: [] }, false)).toBeUndefined();
+  });
+
+  it('REST API: the MCP path, and with an issuer of your own the metadata paths', () => {
+    expect(localGatewayCors('rest-streaming', config, false)).toEqual({
+      api: 'rest',
+      allowedOrigins: LOCAL_ORIGINS,
+      routes: { '/mcp': ['POST', 'GET', 'DELETE'] },
+    });
+    const oauth = {
+      mode: 'oauth',
+      issuer: 'https://login.example.com',
+      resource: 'http://127.0.0.1:3000/mcp',
+    };
+    const cors = localGatewayCors('rest-streaming', { ...config, auth: oauth as never }, false);
+    expect(cors).toMatchObject({
+      routes: {
+        '/mcp': ['POST', 'GET', 'DELETE'],
+        '/.well-known/oauth-protected-resource/mcp': ['GET'],
+        '/.well-known/oauth-protected-resource': ['GET'],
+      },
+    });
+  });
+
+  it('reads the local settings with their defaults', () => {
+    expect(readLocalSettings({})).toEqual({
+      ports: { PORT: 3000, LOCAL_S3_PORT: 0, LOCAL_LAMBDA_PORT: 0, LOCAL_OIDC_PORT: 0 },
+      api: 'http',
+      localAuthorization: false,
+      loopbackMetadata: true,
+    });
+    expect(readLocalSettings({ MCP_AUTH_MODE: 'oauth', BRIDGE_CIMD_ALLOW_LOOPBACK: 'false' })).toMatchObject({
+      localAuthorization: true,
+      loopbackMetadata: false,
+    });
+    expect(() => readLocalSettings({ MCP_AUTH_MODE: 'oauth', LOCAL_API: 'rest-streaming' })).toThrow(
+      /LOCAL_API=rest-streaming runs without the local authorization bridge/,
+    );
+  });
+});
