@@ -22,8 +22,13 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const INSTANCE = fileURLToPath(new URL('../support/asking-instance.ts', import.meta.url));
 let dynamo: LocalDynamo;
 const instances: { child: ChildProcess; url: string }[] = [];
-/** HTTP statuses of the answers the second instance received. */
-const answered: number[] = [];
+/**
+ * HTTP statuses of the answers the second instance received, as promises: the instance stores an answer before it
+ * says 202, so the call can finish (on the first instance) before the 202 reaches the client.
+ */
+const answered: Promise<number>[] = [];
+/** The statuses of every answer sent so far, once each has been answered. */
+const answerStatuses = () => Promise.all(answered);
 
 /** Starts one instance and waits for its URL. */
 function startInstance(): Promise<{ child: ChildProcess; url: string }> {
@@ -50,8 +55,14 @@ const crossing: typeof fetch = async (input, init) => {
   const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }) : undefined;
   const isAnswer = body !== undefined && body.method === undefined;
   const url = instances[isAnswer ? 1 : 0]!.url;
-  const response = await fetch(url, init);
-  if (isAnswer) answered.push(response.status);
+  const response = fetch(url, init);
+  if (isAnswer)
+    answered.push(
+      response.then(
+        (r) => r.status,
+        () => 0,
+      ),
+    ); // 0: the answer never reached the instance
   return response;
 };
 
@@ -140,7 +151,7 @@ describe.each([
           text: 'User response: action=accept, content={"username":"testuser","email":"test@example.com"}',
         },
       ]);
-      expect(answered).toEqual([202]);
+      expect(await answerStatuses()).toEqual([202]);
     } finally {
       await client.close();
     }
@@ -157,7 +168,7 @@ describe.each([
       expect(sampled.content).toEqual([{ type: 'text', text: 'LLM response: Paris.' }]);
       const roots = await client.callTool({ name: 'list_roots', arguments: {} });
       expect(roots.content).toEqual([{ type: 'text', text: 'work file:///work' }]);
-      expect(answered).toEqual([202, 202]);
+      expect(await answerStatuses()).toEqual([202, 202]);
     } finally {
       await client.close();
     }
