@@ -17,6 +17,10 @@ function deferredStore(make: () => Promise<RendezvousStore>): RendezvousStore {
     cancel: async (...args) => (await store()).cancel(...args),
     read: async (...args) => (await store()).read(...args),
     close: async (...args) => (await store()).close(...args),
+    startLog: async (...args) => (await store()).startLog(...args),
+    appendEvent: async (...args) => (await store()).appendEvent(...args),
+    readHead: async (...args) => (await store()).readHead(...args),
+    readEvent: async (...args) => (await store()).readEvent(...args),
   };
 }
 
