@@ -2,11 +2,19 @@ import type { Dispatch } from '../dispatcher.ts';
 import { errorFields } from '../log.ts';
 import { InternalError } from '../protocol/errors.ts';
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse } from '../protocol/types.ts';
-import { SSE_HEADERS, sseEvent } from './replies.ts';
+import { eventId, newStreamId } from '../resume/event-ids.ts';
+import type { EventSink, LoggedEvent, StreamResumption } from '../resume/event-log.ts';
+import { SSE_HEADERS, sseFrame } from './replies.ts';
 import type { InvocationContext, StreamedHttpResponse } from './types.ts';
 
 /** An SSE comment: clients ignore it (HTML "event stream" format), gateways see traffic. */
 const KEEP_ALIVE = ': keep-alive\n\n';
+/** Events a resumable stream keeps in memory for its log, should it start: the last few, and at most this size. */
+const KEPT_EVENTS = 32;
+const KEPT_CHARS = 128 * 1024;
+/** Most events one stream logs, and the largest: a flood stays bounded (the response is always logged). */
+export const MAX_LOGGED_EVENTS = 1_000;
+export const MAX_LOGGED_BYTES = 300 * 1024;
 
 /**
  * The per-request event stream of a response sent while it is produced (response streaming). Nothing is committed
@@ -15,6 +23,11 @@ const KEEP_ALIVE = ': keep-alive\n\n';
  * Gateway REST APIs after 5 minutes). A request that finishes before either is answered as it would be without
  * streaming, so an error keeps its own HTTP status (2026-07-28: a missing client capability is a 400). Events queue
  * here as they happen and leave as the adapter iterates; the response ends the stream.
+ *
+ * A resumable stream (SEP-1699: handshake era, with a session) opens with a priming event (an id, the `retry` field,
+ * empty data) and gives its events ids. Once it has been open `logAfterMs`, or when it is cut (`cut`: the HTTP
+ * response ends and the call goes on), its events also go to the log that `GET` with `Last-Event-ID` resumes from
+ * (resume/), the last few it sent first. A stream that ends sooner writes nothing.
  */
 export class LiveStream implements AsyncIterable<string> {
   /** Settles when the stream opens; it may never do so (the answer is then an ordinary response). */
@@ -24,9 +37,19 @@ export class LiveStream implements AsyncIterable<string> {
   private readonly chunks: string[] = [];
   private wake: (() => void) | undefined;
   private readonly heartbeat: ReturnType<typeof setInterval>;
+  private logTimer: ReturnType<typeof setTimeout> | undefined;
   private markOpened!: () => void;
+  private streamId = '';
+  private position = 0;
+  private sent: LoggedEvent[] = [];
+  private sentChars = 0;
+  private sink: EventSink | undefined;
+  private logged = 0;
 
-  constructor(heartbeatMs: number) {
+  constructor(
+    heartbeatMs: number,
+    private readonly resumption?: StreamResumption,
+  ) {
     this.opened = new Promise((resolve) => (this.markOpened = resolve));
     this.heartbeat = setInterval(() => {
       this.commit();
@@ -39,16 +62,43 @@ export class LiveStream implements AsyncIterable<string> {
     return this.isOpen;
   }
 
+  /** Whether the stream gives its events ids and can be cut. */
+  get resumable(): boolean {
+    return this.resumption !== undefined;
+  }
+
   /** Sends a message now, opening the stream if need be. */
-  send(message: JSONRPCNotification | JSONRPCRequest | JSONRPCResponse): void {
-    const event = sseEvent(message);
+  send(message: JSONRPCNotification | JSONRPCRequest): void {
+    this.write(JSON.stringify(message), false);
+  }
+
+  /** Sends the call's response, the stream's last event, and ends the stream. */
+  finish(response: JSONRPCResponse): void {
+    this.write(JSON.stringify(response), true);
+    this.end();
+  }
+
+  /**
+   * Ends the HTTP response now while the call goes on, its later events going to the log (resumable streams
+   * only). Whether the stream is cut: false for one that cannot be resumed or has ended.
+   */
+  cut(): boolean {
+    if (!this.sink && (!this.resumption || this.ended)) return false;
     this.commit();
-    this.push(event);
+    this.startLog();
+    this.end();
+    return true;
+  }
+
+  /** Settles once every logged event is written (at once for a stream that never logged). */
+  drained(): Promise<void> {
+    return this.sink ? this.sink.drained() : Promise.resolve();
   }
 
   /** Ends the stream after the events already queued (or drops it, unopened, when the answer went out plainly). */
   end(): void {
     clearInterval(this.heartbeat);
+    clearTimeout(this.logTimer);
     this.ended = true;
     this.wakeReader();
   }
@@ -62,9 +112,45 @@ export class LiveStream implements AsyncIterable<string> {
     }
   }
 
+  private write(data: string, last: boolean): void {
+    this.commit();
+    if (!this.resumption) return this.push(sseFrame(data));
+    // Past the log's bounds an event still goes out live, without an id: it cannot be resumed.
+    const loggable =
+      !this.sink || last || (this.logged < MAX_LOGGED_EVENTS && Buffer.byteLength(data) <= MAX_LOGGED_BYTES);
+    if (!loggable) return this.push(sseFrame(data));
+    const event = { position: ++this.position, data, ...(last ? { last } : {}) };
+    if (this.sink) {
+      this.logged++;
+      this.sink.append(event);
+    } else this.keep(event);
+    this.push(sseFrame(data, eventId(this.streamId, event.position)));
+  }
+
+  /** Keeps the last events sent, should the log start (the client may not have received them). */
+  private keep(event: LoggedEvent): void {
+    this.sent.push(event);
+    this.sentChars += event.data.length;
+    while (this.sent.length > KEPT_EVENTS || this.sentChars > KEPT_CHARS)
+      this.sentChars -= this.sent.shift()!.data.length;
+  }
+
+  /** From now on every event goes to the log too, which starts with the events kept. */
+  private startLog(): void {
+    if (this.sink) return;
+    this.sink = this.resumption!.startLog(this.streamId, this.sent, this.position + 1);
+    this.sent = [];
+  }
+
   private commit(): void {
     if (this.isOpen || this.ended) return;
     this.isOpen = true;
+    if (this.resumption) {
+      // The priming event (SEP-1699): an id to resume from, and how long to wait before resuming.
+      this.streamId = newStreamId();
+      this.push(`id: ${eventId(this.streamId, 0)}\nretry: ${this.resumption.retryMs}\ndata: \n\n`);
+      this.logTimer = setTimeout(() => this.startLog(), this.resumption.logAfterMs);
+    }
     this.markOpened();
   }
 
@@ -101,31 +187,42 @@ export function liveAnswer(
   const finished = dispatching.then(
     (outcome) => {
       try {
-        live.send(outcome.response);
+        live.finish(outcome.response);
       } catch (error) {
-        live.send(internal('response could not be sent', error));
+        live.finish(internal('response could not be sent', error));
       }
-      live.end();
       return outcome.audit;
     },
     (error: unknown) => {
-      live.send(internal('request failed unexpectedly', error));
-      live.end();
+      live.finish(internal('request failed unexpectedly', error));
       return undefined;
     },
   );
-  return { response: { status: 200, headers: { ...SSE_HEADERS }, body: live }, finished };
+  // A cut stream's call goes on after its body ends: the invocation lasts until its last event is logged.
+  const after = finished.then(() => live.drained());
+  return { response: { status: 200, headers: { ...SSE_HEADERS }, body: live, after }, finished };
 }
 
-/** A streamed body that writes the request's log line once it has been read to its end. */
-export async function* loggedAtEnd(
-  body: AsyncIterable<string>,
+/**
+ * A streamed response whose request is logged once its body has been read to the end and its call has finished
+ * (a cut stream's body ends first); `after` then settles too, so the adapter keeps the invocation until it does.
+ */
+export function loggedAtEnd(
+  response: StreamedHttpResponse,
   finished: Promise<Record<string, unknown> | undefined>,
   logLine: (audit: Record<string, unknown> | undefined) => void,
-): AsyncGenerator<string, void, undefined> {
-  try {
-    yield* body;
-  } finally {
-    logLine(await finished.catch(() => undefined));
+): StreamedHttpResponse {
+  let bodyEnded!: () => void;
+  const ended = new Promise<void>((resolve) => (bodyEnded = resolve));
+  async function* body(): AsyncGenerator<string, void, undefined> {
+    try {
+      yield* response.body;
+    } finally {
+      bodyEnded();
+    }
   }
+  const after = Promise.all([finished.catch(() => undefined), ended, response.after]).then(([audit]) =>
+    logLine(audit),
+  );
+  return { ...response, body: body(), after };
 }

@@ -8,14 +8,15 @@ import type { JSONRPCNotification, JSONRPCRequest } from '../protocol/types.ts';
 import { classifyEra, type Revision } from '../protocol/versions.ts';
 import type { ParamHeader } from '../tools/param-headers.ts';
 import type { AnswerDesk } from '../asking/desk.ts';
+import type { Rendezvous } from '../asking/rendezvous.ts';
 import type { Session } from '../sessions/session-id.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import { admit, type Admitted } from './admit.ts';
 import { checkStatelessHeaders } from './mcp-headers.ts';
 import { corsHeaders } from './origin.ts';
 import { loadAsking } from '../asking/lazy.ts';
-import { Defaults } from '../limits.ts';
-import { liveAnswer, loggedAtEnd, LiveStream } from './live.ts';
+import { liveAnswer, loggedAtEnd } from './live.ts';
+import { cancelOnDisconnect, liveStreamFor } from './resumable.ts';
 import { ACCEPTED, errorReply, json, sse } from './replies.ts';
 import { PRE_DISPATCH_STATUS, responseStatus } from './status.ts';
 import type { TransportOptions } from './transport-options.ts';
@@ -48,6 +49,8 @@ export interface TransportParts {
   sessions?: Sessions;
   /** Where clients' answers to mid-call questions go (loaded on the first one); absent: they are acknowledged. */
   answers?: () => Promise<AnswerDesk>;
+  /** Where the events of cut streams wait for their client (with sessions: SEP-1699); absent: none resumes. */
+  resume?: Rendezvous;
 }
 
 /** A transport's parts and options, passed to each step. */
@@ -142,7 +145,7 @@ async function respond(
   const streaming = 'streaming' in ctx ? ctx.streaming : undefined;
   const live =
     streaming && admitted.accepts.sse
-      ? new LiveStream(options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs)
+      ? liveStreamFor(options, parts.resume, { revision, session, admitted, ctx })
       : undefined;
   const dispatching = parts.dispatch(request, {
     revision,
@@ -150,7 +153,7 @@ async function respond(
     log: ctx.log,
     ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
     ...(admitted.principal ? { principal: admitted.principal } : {}),
-    ...(streaming ? { signal: streaming.disconnected } : {}),
+    ...(streaming ? { signal: cancelOnDisconnect(streaming.disconnected, live) } : {}),
     ...(live ? { live } : {}),
     ...(session ? { session } : {}),
   });
@@ -209,8 +212,15 @@ export function createTransport(parts: TransportParts, options: TransportOptions
     const started = monotonicMs();
     let handled: Handled;
     try {
-      const admitted = await admit(parts.authenticator, options, req, ctx);
-      handled = 'status' in admitted ? { response: admitted } : await answer(setup, req, ctx, admitted);
+      // A GET resumes a cut stream, where streams can be cut: behind a streaming adapter, with sessions.
+      const resumes = 'streaming' in ctx && parts.resume !== undefined && parts.sessions !== undefined;
+      const admitted = await admit(parts.authenticator, options, req, ctx, resumes);
+      handled =
+        'status' in admitted
+          ? { response: admitted }
+          : req.method === 'GET'
+            ? await (await loadAsking()).resumeStream(setup, req, admitted, ctx as StreamingInvocationContext)
+            : await answer(setup, req, ctx, admitted);
     } catch (error) {
       // Nothing below should throw; if something does (say, a value that cannot be serialized), the client still
       // gets a JSON-RPC error rather than a gateway failure, and the details stay in the log.
@@ -244,7 +254,7 @@ export function createTransport(parts: TransportParts, options: TransportOptions
       logLine(audit);
       return response;
     }
-    return { ...response, body: loggedAtEnd(response.body, finished, logLine) };
+    return loggedAtEnd(response as StreamedHttpResponse, finished, logLine);
   }
 
   return transport as Transport;
