@@ -14,7 +14,7 @@ export { dynamoRendezvous as dynamoRendezvousStore } from './dynamodb-rendezvous
 export { createSessions } from '../sessions/sessions.ts';
 export { secretsManagerReader } from '../sessions/secrets-manager.ts';
 export { createRequestStateCodec } from '../input/request-state.ts';
-export { streamLogSink } from '../resume/stream-log.ts';
+export { resumableStream } from '../resume/resumable-stream.ts';
 export { resumeStream } from '../resume/resume.ts';
 export {
   namedSession,

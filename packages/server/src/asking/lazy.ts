@@ -7,8 +7,6 @@ import type { Rendezvous } from './rendezvous.ts';
 import type { Sessions, SessionOptions } from '../sessions/sessions.ts';
 import type { MidCallSetup } from './mid-call.ts';
 import type { AskCall, Asker } from './types.ts';
-import type { StreamResumption } from '../resume/event-log.ts';
-import type { StreamLogSetup } from '../resume/stream-log.ts';
 
 /**
  * Asking as the start-up graph sees it: thin stand-ins that load the asking extension (extension.ts) on first use.
@@ -52,27 +50,6 @@ export const replayAsker = (input: InputContext): Asker => deferred((m) => m.rep
 export const handshakeAsker = (
   setup: Omit<MidCallSetup, 'live' | 'session' | 'rendezvous'> & Partial<MidCallSetup>,
 ): Asker => deferred((m) => m.handshakeAsker(setup));
-
-/** How a POST stream of a session becomes resumable: its log's code (resume/stream-log.ts) loads when it starts. */
-export function streamResumption(
-  setup: StreamLogSetup,
-  timing: Omit<StreamResumption, 'startLog'>,
-): StreamResumption {
-  return {
-    ...timing,
-    startLog(streamId, sent, next) {
-      const sink = loadAsking().then((m) => m.streamLogSink(setup, streamId, sent, next));
-      return {
-        append: (event) =>
-          void sink.then(
-            (s) => s.append(event),
-            () => undefined,
-          ),
-        drained: () => sink.then((s) => s.drained()).catch(() => undefined),
-      };
-    },
-  };
-}
 
 /** The answer desk of a rendezvous (desk.ts), loaded on the first answer a client sends. */
 export function lazyDesk(rendezvous: Rendezvous): () => Promise<AnswerDesk> {

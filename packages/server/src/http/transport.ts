@@ -15,8 +15,9 @@ import { admit, type Admitted } from './admit.ts';
 import { checkStatelessHeaders } from './mcp-headers.ts';
 import { corsHeaders } from './origin.ts';
 import { loadAsking } from '../asking/lazy.ts';
+import { Defaults } from '../limits.ts';
 import { liveAnswer, loggedAtEnd } from './live.ts';
-import { cancelOnDisconnect, liveStreamFor } from './resumable.ts';
+import { LiveStream } from './live-stream.ts';
 import { ACCEPTED, errorReply, json, sse } from './replies.ts';
 import { PRE_DISPATCH_STATUS, responseStatus } from './status.ts';
 import type { TransportOptions } from './transport-options.ts';
@@ -129,6 +130,21 @@ async function answer(
 }
 
 /**
+ * The live stream of a request: resumable (SEP-1699, resume/) in the handshake era with a session, where cut
+ * streams' events can wait; 2026-07-28 has no `GET` to resume from. Its code comes with the session's.
+ */
+async function liveStream(
+  { parts, options }: Setup,
+  revision: Revision,
+  request: { session: Session | undefined; admitted: Admitted; ctx: InvocationContext },
+): Promise<LiveStream> {
+  const { session } = request;
+  if (parts.resume && session && revision.era === 'handshake')
+    return (await loadAsking()).resumableStream(options, parts.resume, { ...request, session });
+  return new LiveStream(options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs);
+}
+
+/**
  * Dispatches a request and puts the outcome on the wire: JSON, or an SSE stream when there is more to send. When the
  * adapter can stream and the client reads event streams, the stream opens with the request's first notification
  * (or its first keep-alive), each later one leaves as it is emitted and the response ends it; an answer that never
@@ -145,7 +161,7 @@ async function respond(
   const streaming = 'streaming' in ctx ? ctx.streaming : undefined;
   const live =
     streaming && admitted.accepts.sse
-      ? liveStreamFor(options, parts.resume, { revision, session, admitted, ctx })
+      ? await liveStream({ parts, options }, revision, { session, admitted, ctx })
       : undefined;
   const dispatching = parts.dispatch(request, {
     revision,
@@ -153,7 +169,7 @@ async function respond(
     log: ctx.log,
     ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
     ...(admitted.principal ? { principal: admitted.principal } : {}),
-    ...(streaming ? { signal: cancelOnDisconnect(streaming.disconnected, live) } : {}),
+    ...(streaming ? { signal: live ? live.cancelling(streaming.disconnected) : streaming.disconnected } : {}),
     ...(live ? { live } : {}),
     ...(session ? { session } : {}),
   });

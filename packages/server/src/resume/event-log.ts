@@ -77,13 +77,3 @@ export interface EventSink {
   /** Settles once every appended event is written or given up on (never rejects). */
   drained(): Promise<void>;
 }
-
-/** What makes a POST stream resumable: the `retry` its client is told, and how its log starts. */
-export interface StreamResumption {
-  /** Milliseconds the client waits before it resumes (the SSE `retry` field). */
-  retryMs: number;
-  /** A stream still open after this long starts its log (a cut the function cannot see still resumes). */
-  logAfterMs: number;
-  /** Starts the log of stream `streamId`: `sent` are its last events so far, `next` the next position. */
-  startLog(streamId: string, sent: LoggedEvent[], next: number): EventSink;
-}
