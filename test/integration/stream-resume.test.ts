@@ -49,6 +49,15 @@ const tools: ToolDefinition[] = [
     },
   }),
   defineTool({
+    name: 'chatty_cut',
+    description: 'Sends forty log messages, then cuts its stream and answers',
+    handler: (_args, ctx) => {
+      for (let n = 1; n <= 40; n++) ctx.notify('info', n);
+      ctx.closeStream();
+      return 'chatted';
+    },
+  }),
+  defineTool({
     name: 'talks',
     description: 'Sends a log message, then answers',
     handler: (_args, ctx) => {
@@ -337,6 +346,23 @@ describe('a GET that cannot resume', () => {
     skewMs = 0;
     expect(res.status).toBe(status);
     expect(warnings).toContainEqual({ message: 'stream resumption refused', reason });
+  });
+
+  it('refuses a resume from before what the log kept (404): the client would miss events', async () => {
+    const res = await post(
+      streaming.url,
+      { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'chatty_cut' } },
+      session,
+    );
+    const events = await eventsOf(res);
+    expect(events).toHaveLength(41);
+    warnings.length = 0;
+    expect((await resume(streaming.url, session, events[3]!.id)).status).toBe(404);
+    expect(warnings).toContainEqual({ message: 'stream resumption refused', reason: 'before-log' });
+    const kept = (await eventsOf(await resume(streaming.url, session, events[8]!.id))).filter(
+      (e) => e.message,
+    );
+    expect(kept.map(positionOf)).toEqual([...Array.from({ length: 32 }, (_, i) => i + 9), 41]);
   });
 
   it.each([
