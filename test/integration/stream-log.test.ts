@@ -133,7 +133,7 @@ describe('a stream log whose store fails', () => {
     await sink.drained();
     expect(await store.readEvent(streamId, 1)).toBeDefined();
     expect(await store.readEvent(streamId, 3)).toBeUndefined();
-    expect(errors).toEqual(['stream log write failed: the rest of the stream is lost']);
+    expect(errors).toEqual(['rendezvous write failed: the rest of the stream log is lost']);
   });
 
   it('bounds every write by the invocation deadline', async () => {

@@ -63,7 +63,9 @@ export function streamLogSink(
   let chain: Promise<boolean> = store.startLog(head, signal()).then(
     () => true,
     (error: unknown) => {
-      log.error('stream log write failed: the stream cannot be resumed', { error: errorFields(error) });
+      log.error('rendezvous write failed: the stream log could not start, so the stream cannot be resumed', {
+        error: errorFields(error),
+      });
       return false;
     },
   );
@@ -71,7 +73,7 @@ export function streamLogSink(
     try {
       await store.appendEvent(streamId, fitted(event, log), until, signal());
     } catch (error) {
-      log.error('stream log write failed: the rest of the stream is lost', { error: errorFields(error) });
+      log.error('rendezvous write failed: the rest of the stream log is lost', { error: errorFields(error) });
       return false;
     }
     wake(logWaitKey(streamId));
