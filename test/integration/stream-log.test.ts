@@ -6,6 +6,7 @@ import { memoryRendezvous } from '../../packages/server/src/asking/rendezvous.ts
 import { silentLogger, type Logger } from '../../packages/server/src/log.ts';
 import type { EventLog, LoggedEvent } from '../../packages/server/src/resume/event-log.ts';
 import { newStreamId } from '../../packages/server/src/resume/event-ids.ts';
+import { ResumableStream } from '../../packages/server/src/resume/resumable-stream.ts';
 import { streamLogSink } from '../../packages/server/src/resume/stream-log.ts';
 import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '../support/dynamodb.ts';
 
@@ -110,6 +111,39 @@ describe.each([
       error: { code: -32603, message: expect.stringMatching(/too large/) },
     });
     expect(warnings).toHaveLength(1);
+  });
+});
+
+describe('the head of a DynamoDB stream log', () => {
+  it('fits its item with the most a stream keeps: 128 KB of events that JSON escaping doubles', async () => {
+    const store = dynamoRendezvous({
+      table: dynamo.tableName,
+      endpoint: dynamo.endpoint,
+      credentials: LOCAL_DYNAMO_CREDENTIALS,
+    });
+    const errors: string[] = [];
+    const log: Logger = { ...silentLogger, error: (message) => void errors.push(message) };
+    const live = new ResumableStream(60_000, {
+      retryMs: 1_000,
+      logAfterMs: 60_000,
+      log: { store, sessionId: 's', log },
+    });
+    // '€' is three bytes in UTF-8 for one character; quotes and backslashes double when the head is JSON.
+    const noisy = {
+      jsonrpc: '2.0' as const,
+      method: 'notifications/message',
+      params: { data: '€€€€€€€"\\'.repeat(1_000) },
+    };
+    for (let n = 0; n < 40; n++) live.send(noisy);
+    live.cut();
+    live.end();
+    let streamId = '';
+    for await (const chunk of live) streamId ||= /^id: ([^.]+)\./m.exec(chunk)![1]!;
+    await live.drained();
+    expect(errors).toEqual([]);
+    const head = (await store.readHead(streamId, Date.now()))!;
+    expect(head.sent.length).toBeGreaterThan(0);
+    expect(head.sent.length).toBeLessThan(32);
   });
 });
 

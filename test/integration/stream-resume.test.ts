@@ -348,6 +348,21 @@ describe('a GET that cannot resume', () => {
     expect(warnings).toContainEqual({ message: 'stream resumption refused', reason });
   });
 
+  it('refuses a resume from the response (the stream has ended) and from past any position it can reach (404)', async () => {
+    const { events } = await cutCall(streaming.url, session);
+    release.open();
+    const all = await eventsOf(await resume(streaming.url, session, events[0]!.id));
+    const response = all.filter((e) => e.message).at(-1)!;
+    expect(response.message?.result).toBeDefined();
+    warnings.length = 0;
+    const ended = await resume(streaming.url, session, response.id);
+    expect(ended.status).toBe(404);
+    expect(((await ended.json()) as { error: { message: string } }).error.message).toMatch(/has ended/);
+    const [streamId] = response.id!.split('.');
+    expect((await resume(streaming.url, session, `${streamId}.1002`)).status).toBe(404);
+    expect(warnings.map((w) => w.reason)).toEqual(['ended', 'beyond-log']);
+  });
+
   it('refuses a resume from before what the log kept (404): the client would miss events', async () => {
     const res = await post(
       streaming.url,

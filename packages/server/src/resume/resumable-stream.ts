@@ -10,9 +10,12 @@ import { eventId, newStreamId } from './event-ids.ts';
 import type { EventSink, LoggedEvent } from './event-log.ts';
 import { streamLogSink, type StreamLogSetup } from './stream-log.ts';
 
-/** Events a stream keeps in memory for its log, should it start: the last few, and at most this size. */
+/**
+ * Events a stream keeps in memory for its log, should it start: the last few, and at most this many UTF-8 bytes (the
+ * head item holds them as JSON, which at worst doubles them: well inside DynamoDB's 400 KB).
+ */
 const KEPT_EVENTS = 32;
-const KEPT_CHARS = 128 * 1024;
+const KEPT_BYTES = 128 * 1024;
 /** Most events one stream logs, and the largest: a flood stays bounded (the response is always logged). */
 export const MAX_LOGGED_EVENTS = 1_000;
 export const MAX_LOGGED_BYTES = 300 * 1024;
@@ -35,7 +38,7 @@ export class ResumableStream extends LiveStream {
   private streamId = '';
   private position = 0;
   private sent: LoggedEvent[] = [];
-  private sentChars = 0;
+  private sentBytes = 0;
   private sink: EventSink | undefined;
   private logged = 0;
   private logTimer: ReturnType<typeof setTimeout> | undefined;
@@ -106,9 +109,9 @@ export class ResumableStream extends LiveStream {
   /** Keeps the last events sent, should the log start (the client may not have received them). */
   private keep(event: LoggedEvent): void {
     this.sent.push(event);
-    this.sentChars += event.data.length;
-    while (this.sent.length > KEPT_EVENTS || this.sentChars > KEPT_CHARS)
-      this.sentChars -= this.sent.shift()!.data.length;
+    this.sentBytes += Buffer.byteLength(event.data);
+    while (this.sent.length > KEPT_EVENTS || this.sentBytes > KEPT_BYTES)
+      this.sentBytes -= Buffer.byteLength(this.sent.shift()!.data);
   }
 
   /** From now on every event goes to the log too, which starts with the events kept. */

@@ -17,7 +17,8 @@ import { clientText } from '../protocol/client-text.ts';
 import { isHandshakeVersion, isStatelessVersion } from '../protocol/versions.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import { parseEventId } from './event-ids.ts';
-import type { StreamHead } from './event-log.ts';
+import type { EventLog, StreamHead } from './event-log.ts';
+import { MAX_LOGGED_EVENTS } from './resumable-stream.ts';
 import { resumedStream } from './resumed-stream.ts';
 
 /**
@@ -42,12 +43,28 @@ const STREAM_NOT_FOUND = refusal(
   'Not found: no stream of this session has that event id (unknown, expired, or not yours); call again with POST',
 );
 
-/** Why a head does not resume at `position` for `caller` (for the log line), or undefined when it does. */
+/** A stream that ended with the event the client names: it has the response already. */
+const STREAM_ENDED = refusal(404, 'Not found: that stream has ended; its last event was the response');
+
+/**
+ * Why a head does not resume at `position` for `caller` (for the log line), or undefined when it does: a log that
+ * no longer reaches back to the position would leave a gap, and one that cannot reach it (a forged position) would
+ * hold a GET open for nothing.
+ */
 function refusalOf(head: StreamHead | undefined, caller: string, position: number): string | undefined {
   if (!head) return 'unknown';
   if (head.caller !== caller) return 'other-caller';
   const first = head.sent[0]?.position ?? head.next;
-  return position + 1 < first ? 'before-log' : undefined;
+  if (position + 1 < first) return 'before-log';
+  return position >= head.next + MAX_LOGGED_EVENTS ? 'beyond-log' : undefined;
+}
+
+/**
+ * Whether the event at `position` was the stream's last: a client that has the response has nothing to resume
+ * (one that resumes anyway, as SDK 1.x does after a JSON-RPC error, must not be held open until the deadline).
+ */
+async function endsAt(store: EventLog, head: StreamHead, position: number, signal?: AbortSignal) {
+  return position >= head.next && (await store.readEvent(head.streamId, position, signal))?.last === true;
 }
 
 /** The checks of a resuming `GET` in order; the refusal, or the stream and where to resume it. */
@@ -72,21 +89,23 @@ async function check(
   if (!named.session)
     return refusal(400, 'Bad Request: resuming a stream needs the Mcp-Session-Id it was opened in');
   const caller = callerOf(named.session.id, admitted.principal?.key);
+  const { store } = parts.resume!;
+  const signal = deadlineSignal(ctx.deadline);
   let head: StreamHead | undefined;
+  let refused: string | undefined;
   try {
-    head = await parts.resume!.store.readHead(id.streamId, Date.now(), deadlineSignal(ctx.deadline));
+    head = await store.readHead(id.streamId, Date.now(), signal);
+    refused = refusalOf(head, caller, id.position);
+    if (!refused && (await endsAt(store, head!, id.position, signal))) refused = 'ended';
   } catch (error) {
     ctx.log.error('stream log read failed', { error: errorFields(error) });
     return refusal(503, 'Service unavailable: the stream cannot be read right now; retry shortly', {
       'retry-after': '1',
     });
   }
-  const refused = refusalOf(head, caller, id.position);
-  if (refused) {
-    ctx.log.warn('stream resumption refused', { reason: refused });
-    return STREAM_NOT_FOUND;
-  }
-  return { head: head!, position: id.position };
+  if (!refused) return { head: head!, position: id.position };
+  ctx.log.warn('stream resumption refused', { reason: refused });
+  return refused === 'ended' ? STREAM_ENDED : STREAM_NOT_FOUND;
 }
 
 /** Answers a `GET`: the refusal, or the events after `Last-Event-ID`, then the rest as the call goes on. */
