@@ -30,4 +30,15 @@ export const resumeFixtureTools: ToolDefinition[] = [
       return `${answer.action} ${JSON.stringify(answer.content ?? {})}`;
     },
   }),
+  defineTool({
+    name: 'cut_and_stamp',
+    description:
+      'Cuts its stream, waits 100 to 600 ms (at random, so no poll interval lines up with it), then answers with ' +
+      'the epoch time (ms) at which it answered',
+    handler: async (_args, ctx) => {
+      ctx.closeStream();
+      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 500));
+      return String(performance.timeOrigin + performance.now());
+    },
+  }),
 ];
