@@ -7,7 +7,9 @@ import {
   type RendezvousStore,
   type ToolDefinition,
 } from '../../packages/server/src/index.ts';
+import { createOAuthAuthenticator } from '../../packages/server/src/auth/oauth.ts';
 import { silentLogger } from '../../packages/server/src/log.ts';
+import { startIssuer, type TestIssuer } from '../support/issuer.ts';
 import { answer, initialize, post } from '../support/asking.ts';
 import { serveServer, serveStreamingServer, type RunningServer } from '../support/local.ts';
 import { statelessHeaders, statelessMeta } from '../support/rpc.ts';
@@ -417,5 +419,75 @@ describe('a GET that cannot resume', () => {
     const res = await answer(streaming.url, session, 'x', {});
     expect(res.status).toBe(400);
     expect((await resume(streaming.url, session, cutId)).status).toBe(200);
+  });
+});
+
+describe('resuming with authorization on: the token proves the caller, the log is bound to it', () => {
+  const RESOURCE = 'https://mcp.example.com/mcp';
+  let issuer: TestIssuer;
+  let guarded: RunningServer;
+  beforeAll(async () => {
+    issuer = await startIssuer({ audience: RESOURCE, scope: 'mcp' });
+    const auth = createOAuthAuthenticator({
+      issuer: issuer.issuer,
+      resource: RESOURCE,
+      requiredScopes: ['mcp'],
+      resourceName: 'Resume fixture',
+    });
+    guarded = await serveStreamingServer({ ...options, auth }, { log });
+  });
+  afterAll(async () => {
+    await guarded?.close();
+    await issuer?.close();
+  });
+
+  /** A raw handshake-era request with a bearer token. */
+  const send = (token: string, body: unknown, session?: string) =>
+    fetch(guarded.url, {
+      method: 'POST',
+      headers: {
+        ...JSON_POST,
+        authorization: `Bearer ${token}`,
+        ...(session ? { 'mcp-session-id': session } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+  async function sessionOf(token: string): Promise<string> {
+    const res = await send(token, {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    await res.text();
+    return res.headers.get('mcp-session-id')!;
+  }
+
+  it("answers only the caller who opened the stream: no token 401, another's token 404", async () => {
+    const [alice, bob] = [await issuer.token({ sub: 'alice' }), await issuer.token({ sub: 'bob' })];
+    const [aliceSession, bobSession] = [await sessionOf(alice), await sessionOf(bob)];
+    release = gate();
+    const res = await send(
+      alice,
+      { jsonrpc: '2.0', id: 'a1', method: 'tools/call', params: { name: 'cut_midway' } },
+      aliceSession,
+    );
+    const cutId = (await eventsOf(res))[0]!.id!;
+    release.open();
+    const get = (token: string | undefined, session: string) =>
+      resume(guarded.url, session, cutId, token ? { authorization: `Bearer ${token}` } : {});
+    expect((await get(undefined, aliceSession)).status).toBe(401);
+    // Alice's session does not open for Bob; Bob's own session does not own Alice's stream.
+    const stolenSession = await get(bob, aliceSession);
+    expect(stolenSession.status).toBe(404);
+    expect(((await stolenSession.json()) as { error: { code: number } }).error.code).toBe(-32001);
+    warnings.length = 0;
+    expect((await get(bob, bobSession)).status).toBe(404);
+    expect(warnings).toContainEqual({ message: 'stream resumption refused', reason: 'other-caller' });
+    const own = (await eventsOf(await get(alice, aliceSession))).filter((e) => e.message);
+    expect(own.at(-1)!.message).toMatchObject({
+      id: 'a1',
+      result: { content: [{ text: 'done after the cut' }] },
+    });
   });
 });
