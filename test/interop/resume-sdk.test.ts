@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -11,7 +12,8 @@ import { readEvents } from '../support/sse.ts';
 // Streams that survive a cut (SEP-1699) across instances: two streaming servers in processes of their own share one
 // local DynamoDB table, as Lambda instances share the rendezvous table. Every POST goes to the first, every GET to
 // the second, so a stream cut on the first provably resumes on the second from the log (docs/streaming.md). The
-// official SDK 1.x client resumes on its own when it sees event ids and a retry; a raw client shows the bytes.
+// official SDK clients (1.x, and 2.x in the handshake era) resume on their own when they see event ids and a retry;
+// a raw client shows the bytes.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const INSTANCE = fileURLToPath(new URL('../support/asking-instance.ts', import.meta.url));
@@ -60,21 +62,42 @@ afterAll(async () => {
   await dynamo?.close();
 });
 
-async function connect(onLog: (data: unknown) => void = () => {}) {
+/** What the tests need of a connected client, whichever SDK. */
+interface Connected {
+  callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<any>;
+  close(): Promise<void>;
+}
+const HERE = { action: 'accept' as const, content: { here: true } };
+
+async function sdk1(onLog: (data: unknown) => void): Promise<Connected> {
   const client = new Client(
     { name: 'resume-sdk1', version: '1.0.0' },
     { capabilities: { elicitation: { form: {} } } },
   );
   client.setNotificationHandler(LoggingMessageNotificationSchema, async (n) => onLog(n.params.data));
-  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { here: true } }));
+  client.setRequestHandler(ElicitRequestSchema, async () => HERE);
   await client.connect(new StreamableHTTPClientTransport(new URL(instances[0]!.url), { fetch: crossing }));
   return client;
 }
 
-describe('the official SDK 1.x client, its stream cut on one instance and resumed on another', () => {
+async function sdk2(onLog: (data: unknown) => void): Promise<Connected> {
+  const client = new Client2(
+    { name: 'resume-sdk2', version: '2.0.0' },
+    { versionNegotiation: { mode: 'legacy' }, capabilities: { elicitation: { form: {} } } },
+  );
+  client.setNotificationHandler('notifications/message', async (n) => onLog(n.params.data));
+  client.setRequestHandler('elicitation/create', async () => HERE);
+  await client.connect(new Transport2(new URL(instances[0]!.url), { fetch: crossing }));
+  return client as unknown as Connected;
+}
+
+describe.each([
+  { label: 'SDK 1.x', connect: sdk1 },
+  { label: 'SDK 2.x (handshake era)', connect: sdk2 },
+])('the official $label client, its stream cut on one instance and resumed on another', ({ connect }) => {
   it('gets every event and the result of a call whose stream the tool cut', async () => {
     const logs: unknown[] = [];
-    const client = await connect((data) => logs.push(data));
+    const client = await connect((data: unknown) => void logs.push(data));
     try {
       resumed.length = 0;
       const result = await client.callTool({ name: 'cut_midway', arguments: {} });
@@ -92,7 +115,7 @@ describe('the official SDK 1.x client, its stream cut on one instance and resume
   });
 
   it('is asked mid-call on the resumed stream, and its answer reaches the call on the first instance', async () => {
-    const client = await connect();
+    const client = await connect(() => {});
     try {
       resumed.length = 0;
       const result = await client.callTool({ name: 'cut_then_ask', arguments: {} });
