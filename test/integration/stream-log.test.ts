@@ -46,12 +46,22 @@ describe.each([
     const streamId = newStreamId();
     const until = Date.now() + 60_000;
     const sent = [event(1, '{"a":1}'), event(2, '{"b":"é"}')];
-    await store.startLog({ streamId, caller: 'caller-a', until, sent, next: 3 });
+    await store.startLog({
+      streamId,
+      caller: 'caller-a',
+      callId: 'call-7',
+      ends: until - 1,
+      until,
+      sent,
+      next: 3,
+    });
     await store.appendEvent(streamId, event(3, '{"c":3}'), until);
     await store.appendEvent(streamId, event(4, response(1, 'done'), true), until);
     expect(await store.readHead(streamId, Date.now())).toEqual({
       streamId,
       caller: 'caller-a',
+      callId: 'call-7',
+      ends: until - 1,
       until,
       sent,
       next: 3,
@@ -66,7 +76,7 @@ describe.each([
     const store: EventLog = makeStore();
     const streamId = newStreamId();
     const until = Date.now() + 1_000;
-    await store.startLog({ streamId, caller: 'c', until, sent: [], next: 1 });
+    await store.startLog({ streamId, caller: 'c', callId: 2, ends: until, until, sent: [], next: 1 });
     expect(await store.readHead(streamId, until - 1)).toBeDefined();
     expect(await store.readHead(streamId, until)).toBeUndefined();
   });
@@ -77,6 +87,7 @@ describe.each([
     const sink = streamLogSink(
       {
         store,
+        callId: 1,
         sessionId: 'session-1',
         principal: 'principal-1',
         deadline: Date.now() + 30_000,
@@ -102,7 +113,7 @@ describe.each([
     const streamId = newStreamId();
     const warnings: string[] = [];
     const log: Logger = { ...silentLogger, warn: (message) => void warnings.push(message) };
-    const sink = streamLogSink({ store, sessionId: 's', log }, streamId, [], 1);
+    const sink = streamLogSink({ store, callId: 1, sessionId: 's', log }, streamId, [], 1);
     sink.append(event(1, response(4, 'x'.repeat(400 * 1024)), true));
     await sink.drained();
     const logged = JSON.parse((await store.readEvent(streamId, 1))!.data);
@@ -126,7 +137,7 @@ describe('the head of a DynamoDB stream log', () => {
     const live = new ResumableStream(60_000, {
       retryMs: 1_000,
       logAfterMs: 60_000,
-      log: { store, sessionId: 's', log },
+      log: { store, callId: 1, sessionId: 's', log },
     });
     // '€' is three bytes in UTF-8 for one character; quotes and backslashes double when the head is JSON.
     const noisy = {
@@ -160,7 +171,7 @@ describe('a stream log whose store fails', () => {
     const errors: string[] = [];
     const log: Logger = { ...silentLogger, error: (message) => void errors.push(message) };
     const streamId = newStreamId();
-    const sink = streamLogSink({ store: failing, sessionId: 's', log }, streamId, [], 1);
+    const sink = streamLogSink({ store: failing, callId: 1, sessionId: 's', log }, streamId, [], 1);
     sink.append(event(1, '{"n":1}'));
     sink.append(event(2, '{"n":2}'));
     sink.append(event(3, '{"n":3}'));
@@ -179,7 +190,7 @@ describe('a stream log whose store fails', () => {
       appendEvent: async (_id, _event, _until, signal) => void seen.push(signal),
     };
     const sink = streamLogSink(
-      { store: watching, sessionId: 's', deadline: Date.now() + 1_500, log: silentLogger },
+      { store: watching, callId: 1, sessionId: 's', deadline: Date.now() + 1_500, log: silentLogger },
       newStreamId(),
       [],
       1,

@@ -9,6 +9,8 @@ import {
 } from '../../packages/server/src/index.ts';
 import { createOAuthAuthenticator } from '../../packages/server/src/auth/oauth.ts';
 import { silentLogger } from '../../packages/server/src/log.ts';
+import { callerOf } from '../../packages/server/src/asking/ask-ids.ts';
+import { newStreamId } from '../../packages/server/src/resume/event-ids.ts';
 import { startIssuer, type TestIssuer } from '../support/issuer.ts';
 import { answer, initialize, post } from '../support/asking.ts';
 import { serveServer, serveStreamingServer, type RunningServer } from '../support/local.ts';
@@ -363,6 +365,23 @@ describe('a GET that cannot resume', () => {
     const [streamId] = response.id!.split('.');
     expect((await resume(streaming.url, session, `${streamId}.1002`)).status).toBe(404);
     expect(warnings.map((w) => w.reason)).toEqual(['ended', 'beyond-log']);
+  });
+
+  it('ends a resumed stream with an error for the call when the call ended without its response in the log', async () => {
+    // A log as an instance leaves it when it stops mid-call: the head, no response, the call's deadline past.
+    const streamId = newStreamId();
+    const now = Date.now();
+    const head = { streamId, caller: callerOf(session!, undefined), callId: 'lost-1', sent: [], next: 1 };
+    await store.startLog({ ...head, ends: now - 10_000, until: now + 60_000 });
+    const events = (await eventsOf(await resume(streaming.url, session, `${streamId}.0`))).filter(
+      (e) => e.message,
+    );
+    expect(events).toHaveLength(1);
+    expect(events[0]!.id).toBeUndefined();
+    expect(events[0]!.message).toMatchObject({
+      id: 'lost-1',
+      error: { code: -32603, message: expect.stringMatching(/result is lost; call the tool again/) },
+    });
   });
 
   it('refuses a resume from before what the log kept (404): the client would miss events', async () => {

@@ -22,7 +22,7 @@ function stream(logAfterMs = 60_000) {
   const live = new ResumableStream(60_000, {
     retryMs: 500,
     logAfterMs,
-    log: { store, sessionId: 'session', log: silentLogger },
+    log: { store, callId: 1, sessionId: 'session', log: silentLogger },
   });
   return { live, store };
 }

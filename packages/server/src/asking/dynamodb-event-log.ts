@@ -1,4 +1,5 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { RequestId } from '../protocol/types.ts';
 import type { EventLog, LoggedEvent, StreamHead } from '../resume/event-log.ts';
 import { RendezvousTableAttributes } from './rendezvous-table.ts';
 
@@ -28,7 +29,8 @@ const ttlOf = (until: number) => ({
 });
 
 /**
- * Event logs in the rendezvous table: a head item `log.<stream>` (`caller`, `until`, `next`, the events sent before
+ * Event logs in the rendezvous table: a head item `log.<stream>` (`caller`, `callId`, `ends`, `until`, `next`, the
+ * events sent before
  * the cut as JSON) and an item `log.<stream>.<position>` per later event (`data`, `last`), each with the table's TTL.
  * Reads are strongly consistent, so a reader sees an event on its next read. Writes are plain puts of fresh keys:
  * sent again by the SDK, they write the same item.
@@ -52,6 +54,8 @@ export function dynamoEventLog(table: RendezvousTable): EventLog {
         {
           ...headKey(head.streamId),
           caller: { S: head.caller },
+          callId: { S: JSON.stringify(head.callId) },
+          ends: { N: String(head.ends) },
           until: { N: String(head.until) },
           next: { N: String(head.next) },
           sent: { S: JSON.stringify(head.sent) },
@@ -75,6 +79,8 @@ export function dynamoEventLog(table: RendezvousTable): EventLog {
       return {
         streamId,
         caller: item.caller?.S ?? '',
+        callId: JSON.parse(item.callId?.S ?? 'null') as RequestId,
+        ends: Number(item.ends?.N),
         until: Number(item.until!.N),
         next: Number(item.next?.N),
         sent: JSON.parse(item.sent?.S ?? '[]') as LoggedEvent[],

@@ -4,7 +4,7 @@ import { errorFields } from '../log.ts';
 import { clientText } from '../protocol/client-text.ts';
 import { InternalError, type McpError } from '../protocol/errors.ts';
 import { parseMessage } from '../protocol/jsonrpc.ts';
-import type { JSONRPCNotification, JSONRPCRequest } from '../protocol/types.ts';
+import type { JSONRPCNotification, JSONRPCRequest, RequestId } from '../protocol/types.ts';
 import { classifyEra, type Revision } from '../protocol/versions.ts';
 import type { ParamHeader } from '../tools/param-headers.ts';
 import type { AnswerDesk } from '../asking/desk.ts';
@@ -136,7 +136,7 @@ async function answer(
 async function liveStream(
   { parts, options }: Setup,
   revision: Revision,
-  request: { session: Session | undefined; admitted: Admitted; ctx: InvocationContext },
+  request: { callId: RequestId; session: Session | undefined; admitted: Admitted; ctx: InvocationContext },
 ): Promise<LiveStream> {
   const { session } = request;
   if (parts.resume && session && revision.era === 'handshake')
@@ -161,7 +161,7 @@ async function respond(
   const streaming = 'streaming' in ctx ? ctx.streaming : undefined;
   const live =
     streaming && admitted.accepts.sse
-      ? await liveStream({ parts, options }, revision, { session, admitted, ctx })
+      ? await liveStream({ parts, options }, revision, { callId: request.id, session, admitted, ctx })
       : undefined;
   const dispatching = parts.dispatch(request, {
     revision,

@@ -1,3 +1,5 @@
+import type { RequestId } from '../protocol/types.ts';
+
 /**
  * The event log of resumable streams (SEP-1699), kept in the rendezvous store. A stream's events go only to its
  * client at first, so a short call writes nothing. Once the stream has been open a while, or is cut (the tool
@@ -19,6 +21,10 @@ export interface StreamHead {
   streamId: string;
   /** Digest of the session and the authenticated caller the stream was opened for. */
   caller: string;
+  /** The JSON-RPC id of the call whose stream it is. */
+  callId: RequestId;
+  /** Epoch ms by which the call has ended (its invocation's deadline): no event comes later. */
+  ends: number;
   /** Epoch ms after which the log is not served. */
   until: number;
   /** Events sent on the POST stream before the log started, oldest first (only the most recent are kept). */

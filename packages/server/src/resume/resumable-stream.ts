@@ -5,6 +5,7 @@ import { sseFrame } from '../http/replies.ts';
 import type { TransportOptions } from '../http/transport-options.ts';
 import type { InvocationContext } from '../http/types.ts';
 import { Defaults } from '../limits.ts';
+import type { RequestId } from '../protocol/types.ts';
 import type { Session } from '../sessions/session-id.ts';
 import { eventId, newStreamId } from './event-ids.ts';
 import type { EventSink, LoggedEvent } from './event-log.ts';
@@ -126,14 +127,15 @@ export class ResumableStream extends LiveStream {
 export function resumableStream(
   options: TransportOptions,
   rendezvous: Rendezvous,
-  request: { session: Session; admitted: Admitted; ctx: InvocationContext },
+  request: { callId: RequestId; session: Session; admitted: Admitted; ctx: InvocationContext },
 ): ResumableStream {
-  const { session, admitted, ctx } = request;
+  const { callId, session, admitted, ctx } = request;
   return new ResumableStream(options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs, {
     retryMs: options.streamRetryMs ?? Defaults.streamRetryMs,
     logAfterMs: options.streamLogAfterMs ?? Defaults.streamLogAfterMs,
     log: {
       store: rendezvous.store,
+      callId,
       sessionId: session.id,
       ...(admitted.principal ? { principal: admitted.principal.key } : {}),
       ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),

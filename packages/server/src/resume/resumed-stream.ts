@@ -4,6 +4,7 @@ import { anySignal, deadlineSignal } from '../deadline.ts';
 import { SSE_HEADERS, sseFrame } from '../http/replies.ts';
 import type { StreamedHttpResponse, StreamingInvocationContext } from '../http/types.ts';
 import { errorFields } from '../log.ts';
+import { ErrorCode, McpError } from '../protocol/errors.ts';
 import { eventId } from './event-ids.ts';
 import type { LoggedEvent, StreamHead } from './event-log.ts';
 import { logWaitKey } from './stream-log.ts';
@@ -18,14 +19,19 @@ export interface ResumedStreamOptions {
 }
 
 const retry = (ms: number) => `retry: ${ms}\n\n`;
+/** Time after a call's deadline for its last write to land in the log. */
+const CALL_END_MARGIN_MS = 2_000;
+const CALL_LOST =
+  'The call ended without its result reaching the stream log (its server instance stopped, or the log could not be ' +
+  'written), so the result is lost; call the tool again.';
 const frame = (streamId: string, event: LoggedEvent) =>
   sseFrame(event.data, eventId(streamId, event.position));
 
 /**
  * The events of a cut stream after `position`, then each later one as the call logs it, read every poll interval
  * (at once when the call runs in this process); the stream ends with the call's response. It ends sooner, with a
- * fresh `retry` so the client polls again, a margin before this invocation's deadline or when the log expires; and
- * when this client goes away.
+ * fresh `retry` so the client polls again, a margin before this invocation's deadline; when this client goes away;
+ * and, with a JSON-RPC error for the call, once the call has ended without its response reaching the log.
  */
 async function* events(
   head: StreamHead,
@@ -43,9 +49,11 @@ async function* events(
     position = event.position;
   }
   position = Math.max(position, head.next - 1);
+  // Past the call's end (and the time its last write may take), nothing more can come.
+  const over = head.ends + CALL_END_MARGIN_MS + rendezvous.pollIntervalMs;
   const signal = anySignal(
     deadlineSignal(ctx.deadline),
-    AbortSignal.timeout(Math.max(0, head.until - Date.now())),
+    AbortSignal.timeout(Math.max(0, Math.min(head.until, over) - Date.now())),
     ctx.streaming.disconnected,
   )!;
   let beat = Date.now();
@@ -68,6 +76,12 @@ async function* events(
       yield ': keep-alive\n\n';
     }
     await pause(logWaitKey(streamId), rendezvous.pollIntervalMs, signal);
+  }
+  if (Date.now() >= over && !ctx.streaming.disconnected.aborted) {
+    // The call ended without its response in the log (its instance stopped, or a write failed): say so, for its id.
+    ctx.log.warn('resumed stream ended without the response: the call ended first');
+    yield sseFrame(JSON.stringify(new McpError(ErrorCode.InternalError, CALL_LOST).toResponse(head.callId)));
+    return;
   }
   // Out of time here, not done: the client resumes again from the last id it saw.
   yield retry(options.retryMs);

@@ -28,15 +28,19 @@ export interface StreamLogSetup {
   principal?: string;
   /** The invocation's deadline (epoch ms), if any: the call ends by then, and every write is bounded by it. */
   deadline?: number;
+  /** The JSON-RPC id of the call: a resumed stream that outlives the call without its response ends with an error for it. */
+  callId: RequestId;
   log: Logger;
 }
 
 /** The key local readers of a stream's log wait on (waiting.ts), woken when an event is written here. */
 export const logWaitKey = (streamId: string) => `log.${streamId}`;
 
-/** How long a client has to come back for the log: the call's end at the latest, plus the grace. */
-export const logUntil = (deadline: number | undefined, now: number) =>
-  (deadline ?? now + NO_DEADLINE_MS) + Defaults.streamLogGraceMs;
+/** When the call has ended at the latest (its deadline), and until when its log is served (the grace after it). */
+export function logTimes(deadline: number | undefined, now: number): { ends: number; until: number } {
+  const ends = deadline ?? now + NO_DEADLINE_MS;
+  return { ends, until: ends + Defaults.streamLogGraceMs };
+}
 
 /** The event as it can be logged: whole, or a response too large replaced by an error saying so. */
 function fitted(event: LoggedEvent, log: Logger): LoggedEvent {
@@ -57,9 +61,10 @@ export function streamLogSink(
   next: number,
 ): EventSink {
   const { store, log } = setup;
-  const until = logUntil(setup.deadline, Date.now());
+  const { ends, until } = logTimes(setup.deadline, Date.now());
   const signal = () => deadlineSignal(setup.deadline);
-  const head = { streamId, caller: callerOf(setup.sessionId, setup.principal), until, sent, next };
+  const caller = callerOf(setup.sessionId, setup.principal);
+  const head = { streamId, caller, callId: setup.callId, ends, until, sent, next };
   let chain: Promise<boolean> = store.startLog(head, signal()).then(
     () => true,
     (error: unknown) => {
