@@ -188,6 +188,19 @@ describe('event ids on the POST streams of the streaming API', () => {
     expect(streamOf(first)).not.toBe(streamOf(second));
   });
 
+  it('gives no ids to the stream of a call whose id is too long to repeat in a log (more than 256 characters)', async () => {
+    const session = await initialize(streaming.url, LOGGING);
+    const id = 'x'.repeat(257);
+    const res = await post(
+      streaming.url,
+      { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'talks' } },
+      session,
+    );
+    const events = await eventsOf(res);
+    expect(events.map((e) => e.message?.id ?? e.message?.method)).toEqual(['notifications/message', id]);
+    for (const event of events) expect(event.id).toBeUndefined();
+  });
+
   it('gives 2026-07-28 streams no ids: that revision has no GET to resume from', async () => {
     const res = await fetch(streaming.url, {
       method: 'POST',

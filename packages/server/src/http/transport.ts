@@ -1,7 +1,7 @@
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Dispatch } from '../dispatcher.ts';
 import { errorFields } from '../log.ts';
-import { clientText } from '../protocol/client-text.ts';
+import { clientText, isShortEcho } from '../protocol/client-text.ts';
 import { InternalError, type McpError } from '../protocol/errors.ts';
 import { parseMessage } from '../protocol/jsonrpc.ts';
 import type { JSONRPCNotification, JSONRPCRequest, RequestId } from '../protocol/types.ts';
@@ -139,7 +139,8 @@ async function liveStream(
   request: { callId: RequestId; session: Session | undefined; admitted: Admitted; ctx: InvocationContext },
 ): Promise<LiveStream> {
   const { session } = request;
-  if (parts.resume && session && revision.era === 'handshake')
+  // A log repeats the call's id: one too long to repeat (a hostile client's) gets a stream that cannot be resumed.
+  if (parts.resume && session && revision.era === 'handshake' && isShortEcho(request.callId))
     return (await loadAsking()).resumableStream(options, parts.resume, { ...request, session });
   return new LiveStream(options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs);
 }
