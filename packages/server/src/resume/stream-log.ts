@@ -11,7 +11,7 @@ import type { EventLog, EventSink, LoggedEvent } from './event-log.ts';
  * Writing a stream's log (loaded when the first log starts): the head first, bound to the caller, with the last
  * events the stream had sent; then each later event in order, every write bounded by the invocation's deadline. A
  * response too large for a store item is replaced by an error saying so (results above 32 KB are offloaded anyway;
- * the stream bounds the other events, http/live.ts). A write that fails ends the log: a reader cannot skip the
+ * the stream bounds the other events, resumable-stream.ts). A write that fails ends the log: a reader cannot skip the
  * missing event, so the rest is not written, and the failure is logged.
  */
 
@@ -28,7 +28,7 @@ export interface StreamLogSetup {
   principal?: string;
   /** The invocation's deadline (epoch ms), if any: the call ends by then, and every write is bounded by it. */
   deadline?: number;
-  /** The JSON-RPC id of the call: a resumed stream that outlives the call without its response ends with an error for it. */
+  /** The call's JSON-RPC id: a resumed stream that outlives the call without its response ends with an error for it. */
   callId: RequestId;
   log: Logger;
 }
