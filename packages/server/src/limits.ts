@@ -156,6 +156,8 @@ export const Ranges = {
   taskTtlMs: { min: 16 * 60_000, max: 30 * 86_400_000 },
   taskPollIntervalMs: { min: 100, max: 60_000 },
   askPollIntervalMs: { min: 20, max: 5_000 },
+  /** 0 logs every resumable stream from its first event; past the longest invocation it would never start. */
+  streamLogAfterMs: { min: 0, max: 900_000 },
   sessionTtlMs: { min: 60_000, max: 30 * 86_400_000 },
 } as const;
 
