@@ -157,6 +157,7 @@ export const server = createMcpServer({
     path: config.mcpPath,
     allowedOrigins: config.allowedOrigins,
     maxBodyBytes: config.maxBodyBytes,
+    streamLogAfterMs: asking.streamLogAfterMs,
     ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
   },
 });

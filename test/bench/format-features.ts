@@ -71,6 +71,28 @@ export function asksLines(results: BenchResults): string[] {
   ];
 }
 
+/** 11b. Resuming a cut stream: the answer's delay through the log, and the reads it takes. */
+export function resumesLines(results: BenchResults): string[] {
+  if (!results.resumes) return [];
+  return [
+    `11b. Streams that survive a cut (streaming API): a tool cuts its stream on one instance and answers 100 to ` +
+      `600 ms later; the client resumes at once with GET and Last-Event-ID on another, sharing a local DynamoDB; the ` +
+      `tool's answer -> its arrival on the resumed stream, ${n(results.settings.resumes ?? 0)} resumes per row; ` +
+      `log reads counted on the resuming instance (the cut call writes 2 items: the head and the response)`,
+    table(
+      ['poll interval ms', 'p50 ms', 'p95 ms', 'reads per resume', 'reads per waited s'],
+      results.resumes.map((r) => [
+        String(r.pollIntervalMs),
+        String(r.p50Ms),
+        String(r.p95Ms),
+        String(r.readsPerResume),
+        String(r.readsPerWaitedSecond),
+      ]),
+    ),
+    '',
+  ];
+}
+
 /** 12. The views' sizes beside the SDK App class, their reads, and the time to their first painted page. */
 export function viewsLines(results: BenchResults): string[] {
   const v = results.views;

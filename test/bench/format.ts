@@ -2,7 +2,7 @@
 import type { BundleInfo } from './bundle.ts';
 import { costLines, offloadLines, readOutputLines, soakLines } from './format-capacity.ts';
 import { coldStartLines, httpLines, streamLines, tasksLines, warmLines } from './format-latency.ts';
-import { asksLines, existenceLines, modelBytesLines, viewsLines } from './format-features.ts';
+import { asksLines, existenceLines, modelBytesLines, resumesLines, viewsLines } from './format-features.ts';
 import type { BenchResults } from './results.ts';
 import { kb, table } from './table.ts';
 
@@ -28,6 +28,7 @@ const SECTIONS: readonly ((results: BenchResults) => string[])[] = [
   modelBytesLines,
   existenceLines,
   asksLines,
+  resumesLines,
   viewsLines,
 ];
 

@@ -52,6 +52,18 @@ export interface AskResult {
   lambdaUsdPer1000Asks: number;
 }
 
+/** One poll interval of the resuming part: a stream cut on one instance, resumed on another (resumes.ts). */
+export interface ResumeResult {
+  pollIntervalMs: number;
+  resumes: number;
+  /** The tool's answer to its arrival on the resumed stream. */
+  p50Ms: number;
+  p95Ms: number;
+  /** Log reads of one resume (the head, the events, the polls while waiting), and per waited second. */
+  readsPerResume: number;
+  readsPerWaitedSecond: number;
+}
+
 /** Settings of a run, printed so a reader can reproduce it. */
 export interface BenchSettings {
   coldStartRuns: number;
@@ -68,6 +80,8 @@ export interface BenchSettings {
   idReads?: number;
   /** Asks per poll interval of the asking part. */
   asks?: number;
+  /** Resumed calls per poll interval of the resuming part. */
+  resumes?: number;
   /** Timed browser runs per view in the views part. */
   viewPaintRuns: number;
   execArgv: readonly string[];
@@ -101,6 +115,7 @@ export interface BenchResults {
   modelBytes?: ModelBytesResult;
   existence?: ExistenceResult;
   asks?: AskResult[];
+  resumes?: ResumeResult[];
   views?: ViewsResult;
   targets: TargetCheck[];
   durationS: number;

@@ -24,6 +24,7 @@ import { measureReadOutput } from './read-output.ts';
 import { measureStreaming } from './stream.ts';
 import { measureTaskPolls } from './tasks.ts';
 import { measureAsks } from './asks.ts';
+import { measureResumes } from './resumes.ts';
 import { currentLoad, describeMachine } from './machine.ts';
 import type { ChildRuntime } from './probe.ts';
 import type { BenchResults, BenchSettings } from './results.ts';
@@ -51,6 +52,7 @@ const PARTS = [
   'model',
   'existence',
   'asks',
+  'resumes',
   'views',
 ];
 
@@ -85,6 +87,7 @@ function settingsOf(values: Record<string, string | boolean | undefined>): Bench
     taskPolls: quick ? 200 : 1_000,
     idReads: positiveInt(given('id-reads'), 'id-reads', quick ? 200 : 1_000, 10, 100_000),
     asks: quick ? 10 : 40,
+    resumes: quick ? 10 : 40,
     viewPaintRuns: quick ? 3 : 11,
     execArgv: FUNCTION_FLAGS,
   };
@@ -152,6 +155,7 @@ async function measureExtensions(results: BenchResults, run: Run): Promise<void>
     results.existence = await measureExistence(settings.idReads ?? 1_000);
   }
   if (!skip.has('asks')) results.asks = await measureAsks(settings.asks ?? 40, progress);
+  if (!skip.has('resumes')) results.resumes = await measureResumes(settings.resumes ?? 40, progress);
   if (!skip.has('views'))
     results.views = await measureViews(artifacts, runtime, settings.viewPaintRuns, progress);
 }

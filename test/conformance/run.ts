@@ -25,7 +25,14 @@ import { parseArgs } from 'node:util';
 import { lambdaNode } from '../support/node-version.ts';
 import { runAuthorizationConformance } from './authorization.ts';
 import { serveConformanceServer } from './server.ts';
-import { judge, parseBaseline, type ScenarioResult, type Verdict } from './verdict.ts';
+import {
+  judge,
+  missingChecks,
+  parseBaseline,
+  type RequiredChecks,
+  type ScenarioResult,
+  type Verdict,
+} from './verdict.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SUITE_TIMEOUT_MS = 120_000;
@@ -36,7 +43,21 @@ interface Suite {
   args: string[];
   baseline: string;
   results: string;
+  /** Checks that must be SUCCESS (a scenario that passes on INFO alone has not shown the feature). */
+  required: RequiredChecks;
 }
+
+/**
+ * Streams that survive a cut (SEP-1699, docs/streaming.md): behind the streaming adapter, server-sse-polling must
+ * see the priming event, the retry field and the resumed stream, not fall back to its JSON or WARNING paths.
+ */
+const RESUMABLE_STREAMS: RequiredChecks = {
+  'server-sse-polling': [
+    'server-sse-priming-event',
+    'server-sse-retry-field',
+    'server-sse-disconnect-resume',
+  ],
+};
 
 /** The suites, with the handshake-era baseline of the API they run against. */
 const suitesFor = (api: 'http' | 'rest-streaming'): Suite[] => [
@@ -47,6 +68,7 @@ const suitesFor = (api: 'http' | 'rest-streaming'): Suite[] => [
     baseline:
       api === 'http' ? 'test/conformance/baseline.yml' : 'test/conformance/baseline-rest-streaming.yml',
     results: 'results/conformance/handshake',
+    required: api === 'rest-streaming' ? RESUMABLE_STREAMS : {},
   },
   {
     label: 'stateless era (2026-07-28), conformance 0.2.0-alpha',
@@ -54,6 +76,7 @@ const suitesFor = (api: 'http' | 'rest-streaming'): Suite[] => [
     args: ['--requirements', '2026-07-28'],
     baseline: 'test/conformance/baseline-2026-07-28.yml',
     results: 'results/conformance/2026-07-28',
+    required: {},
   },
 ];
 
@@ -106,14 +129,25 @@ function summaryOf(output: string): string {
   return (at >= 0 ? output.slice(at) : output).trim();
 }
 
-function report(suite: Suite, verdict: Verdict, suiteCode: number): string[] {
+function report(
+  suite: Suite,
+  verdict: Verdict,
+  suiteCode: number,
+  results: readonly ScenarioResult[],
+): string[] {
   const lines = [
     `${verdict.ok && suiteCode === 0 ? 'PASS' : 'FAIL'} ${suite.label}: ` +
       `${verdict.passed.length} passed, ${verdict.expected.length} failed as baselined, ` +
       `${verdict.unexpected.length} failed unexpectedly, ${verdict.stale.length} stale baseline entries`,
   ];
-  for (const name of verdict.unexpected)
-    lines.push(`  unexpected failure: ${name} (not in ${suite.baseline})`);
+  for (const name of verdict.unexpected) {
+    const result = results.find((r) => r.scenario === name);
+    const missing = result ? missingChecks(result, suite.required) : ['(the scenario did not run)'];
+    lines.push(
+      `  unexpected failure: ${name} (not in ${suite.baseline})` +
+        (missing.length ? `; required checks not SUCCESS: ${missing.join(', ')}` : ''),
+    );
+  }
   for (const name of verdict.stale) lines.push(`  stale baseline entry: ${name} (passes or did not run)`);
   if (suiteCode !== 0 && verdict.ok) lines.push(`  the suite itself exited with code ${suiteCode}`);
   return lines;
@@ -148,11 +182,10 @@ try {
     const run = runs[index]!;
     console.log(`\n##### ${suite.label}\n`);
     console.log(summaryOf(run.output));
-    const verdict = judge(
-      await readResults(join(root, suite.results)),
-      parseBaseline(await readFile(join(root, suite.baseline), 'utf8')),
-    );
-    lines.push(...report(suite, verdict, run.code));
+    const results = await readResults(join(root, suite.results));
+    const baseline = parseBaseline(await readFile(join(root, suite.baseline), 'utf8'));
+    const verdict = judge(results, baseline, suite.required);
+    lines.push(...report(suite, verdict, run.code, results));
     if (!verdict.ok || run.code !== 0) exitCode = 1;
   }
   // The bridge serves the HTTP API only: its suite runs once, with the default API.

@@ -3,6 +3,7 @@ import { serveServer, serveStreamingServer, type RunningServer } from '@mcp-lamb
 import { conformancePrompts } from './fixtures/prompts.ts';
 import { conformanceResources } from './fixtures/resources.ts';
 import { conformanceTaskTools } from './fixtures/tasks.ts';
+import { streamTools } from './fixtures/streams.ts';
 import { conformanceTools } from './fixtures/tools.ts';
 
 /**
@@ -14,7 +15,7 @@ import { conformanceTools } from './fixtures/tools.ts';
 export const conformanceServerOptions: McpServerOptions = {
   info: { name: 'mcp-lambda-template-conformance', version: '1.0.0', title: 'Conformance fixtures' },
   instructions: 'Fixture server for the MCP conformance suites.',
-  tools: [...conformanceTools, ...conformanceTaskTools],
+  tools: [...conformanceTools, ...conformanceTaskTools, ...streamTools],
   resources: [conformanceResources],
   prompts: conformancePrompts,
   logging: true,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judge, parseBaseline, type ScenarioResult } from './verdict.ts';
+import { judge, missingChecks, parseBaseline, type ScenarioResult } from './verdict.ts';
 
 const result = (scenario: string, ...statuses: string[]): ScenarioResult => ({
   scenario,
@@ -54,5 +54,49 @@ describe('conformance verdict', () => {
     ['a run with no results at all', [], [], { ok: false }],
   ])('judges %s', (_name, results, baseline, expected) => {
     expect(judge(results, baseline)).toMatchObject(expected);
+  });
+});
+
+describe('required checks', () => {
+  const required = { 'server-sse-polling': ['priming', 'resume'] };
+  const polling = (...checks: [string, string][]): ScenarioResult => ({
+    scenario: 'server-sse-polling',
+    checks: checks.map(([id, status]) => ({ id, status })),
+  });
+
+  it.each([
+    [
+      'every required check SUCCESS',
+      polling(['priming', 'SUCCESS'], ['resume', 'SUCCESS']),
+      { passed: ['server-sse-polling'], ok: true },
+    ],
+    [
+      'a required check fallen back to WARNING',
+      polling(['priming', 'SUCCESS'], ['resume', 'WARNING']),
+      { unexpected: ['server-sse-polling'], ok: false },
+    ],
+    [
+      'a required check only INFO (a server that answers in JSON)',
+      polling(['priming', 'INFO'], ['resume', 'INFO']),
+      { unexpected: ['server-sse-polling'], ok: false },
+    ],
+    [
+      'a required check missing',
+      polling(['priming', 'SUCCESS']),
+      { unexpected: ['server-sse-polling'], ok: false },
+    ],
+  ])('judges %s', (_name, result, expected) => {
+    expect(judge([result], [], required)).toMatchObject(expected);
+  });
+
+  it('fails a run in which the required scenario did not run', () => {
+    expect(judge([result('ping', 'SUCCESS')], [], required)).toMatchObject({
+      unexpected: ['server-sse-polling'],
+      ok: false,
+    });
+  });
+
+  it('names the required checks that are not SUCCESS', () => {
+    expect(missingChecks(polling(['priming', 'SUCCESS'], ['resume', 'INFO']), required)).toEqual(['resume']);
   });
 });

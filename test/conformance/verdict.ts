@@ -2,6 +2,8 @@
  * Pure policy of the conformance run: reading a baseline file and judging scenario results against it, with the
  * suites' own rule (a scenario with any FAILURE or WARNING check has failed). The suites apply the baseline to
  * the scenarios they score; this applies it to every scenario that ran, so unscored ones cannot regress unseen.
+ * Some scenarios pass on INFO alone when a feature is missing (server-sse-polling against a server that answers in
+ * JSON): their checks that prove the feature can be required to be SUCCESS, so losing it fails the run.
  */
 
 /** One check of a scenario, as the suites write it to `checks.json`. */
@@ -62,23 +64,43 @@ export function parseBaseline(text: string): string[] {
   return names;
 }
 
-/** Whether a scenario failed by the suites' rule. */
-export function failed(result: ScenarioResult): boolean {
-  return result.checks.some((c) => c.status === 'FAILURE' || c.status === 'WARNING');
+/** Check ids, per scenario, that must each be present and SUCCESS for the scenario to pass. */
+export type RequiredChecks = Readonly<Record<string, readonly string[]>>;
+
+/** The required checks of a scenario that are missing or not SUCCESS. */
+export function missingChecks(result: ScenarioResult, required: RequiredChecks = {}): string[] {
+  return (required[result.scenario] ?? []).filter(
+    (id) => !result.checks.some((c) => c.id === id && c.status === 'SUCCESS'),
+  );
 }
 
-/** Judges every scenario that ran against the baseline. */
-export function judge(results: readonly ScenarioResult[], baseline: readonly string[]): Verdict {
+/** Whether a scenario failed: by the suites' rule, or for a required check that is not SUCCESS. */
+export function failed(result: ScenarioResult, required: RequiredChecks = {}): boolean {
+  return (
+    result.checks.some((c) => c.status === 'FAILURE' || c.status === 'WARNING') ||
+    missingChecks(result, required).length > 0
+  );
+}
+
+/** Judges every scenario that ran against the baseline (and the checks it requires). */
+export function judge(
+  results: readonly ScenarioResult[],
+  baseline: readonly string[],
+  required: RequiredChecks = {},
+): Verdict {
   const listed = new Set(baseline);
   const ran = new Set(results.map((r) => r.scenario));
   const verdict: Verdict = { passed: [], expected: [], unexpected: [], stale: [], ok: false };
   for (const result of results) {
-    const bad = failed(result);
+    const bad = failed(result, required);
     if (bad) (listed.has(result.scenario) ? verdict.expected : verdict.unexpected).push(result.scenario);
     else if (listed.has(result.scenario)) verdict.stale.push(result.scenario);
     else verdict.passed.push(result.scenario);
   }
   for (const name of baseline) if (!ran.has(name)) verdict.stale.push(name);
+  // A required scenario that did not run at all has not proved anything either.
+  for (const name of Object.keys(required))
+    if (!ran.has(name) && !listed.has(name)) verdict.unexpected.push(name);
   verdict.ok = verdict.unexpected.length === 0 && verdict.stale.length === 0 && results.length > 0;
   return verdict;
 }

@@ -437,4 +437,23 @@ describe('the printed report', () => {
     expect(text).toMatch(/tasks\/get, working task +1\.9 +4\.2/);
     expect(text).not.toContain('MISSED');
   });
+
+  it('prints a row per poll interval of the resuming part', () => {
+    const run = results(GOOD);
+    run.settings.resumes = 40;
+    run.resumes = [
+      {
+        pollIntervalMs: 50,
+        resumes: 40,
+        p50Ms: 25.3,
+        p95Ms: 58.2,
+        readsPerResume: 8.1,
+        readsPerWaitedSecond: 24.3,
+      },
+    ];
+    const text = formatBench(run);
+    expect(text).toContain('11b. Streams that survive a cut');
+    expect(text).toContain('40 resumes per row');
+    expect(text).toMatch(/\n +50 +25\.3 +58\.2 +8\.1 +24\.3\n/);
+  });
 });

@@ -78,7 +78,8 @@ export class AskRendezvous extends Construct {
 
   /**
    * Least privilege: the three item operations of the rendezvous, on this table only (no delete: a question is
-   * closed and the TTL removes it).
+   * closed and the TTL removes it). The logs of cut streams (docs/streaming.md) need only two of them: they are put
+   * and read, never updated.
    */
   grantQuestions(grantee: iam.IGrantable): iam.Grant {
     return iam.Grant.addToPrincipal({

@@ -52,8 +52,10 @@ export interface SessionConfig {
 export interface AskingConfig {
   /** DynamoDB table (MCP_ASK_TABLE); unset = this process's memory (one instance only: local use). */
   table: string | undefined;
-  /** How often a waiting call reads the table (MCP_ASK_POLL_INTERVAL_MS). */
+  /** How often a waiting call reads the table, and a resumed stream its log (MCP_ASK_POLL_INTERVAL_MS). */
   pollIntervalMs: number;
+  /** After how long an uncut resumable stream starts its log too (MCP_STREAM_LOG_AFTER_MS, docs/streaming.md). */
+  streamLogAfterMs: number;
 }
 
 /** Per-tool metrics (docs/operations.md "Per-tool metrics"): where they go, and the log level their lines carry. */
@@ -281,6 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
     asking: {
       table: env.MCP_ASK_TABLE || undefined,
       pollIntervalMs: range('MCP_ASK_POLL_INTERVAL_MS', Defaults.askPollIntervalMs, Ranges.askPollIntervalMs),
+      streamLogAfterMs: range('MCP_STREAM_LOG_AFTER_MS', Defaults.streamLogAfterMs, Ranges.streamLogAfterMs),
     },
   };
 }

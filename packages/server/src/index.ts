@@ -139,6 +139,8 @@ export type { SessionOptions } from './sessions/sessions.ts';
 export type { SessionKeySource } from './sessions/session-keys.ts';
 export { secretsManagerKeys } from './asking/lazy.ts';
 export type { RendezvousStore } from './asking/rendezvous.ts';
+// …and the log of a stream cut mid-call, which the rendezvous keeps for GET with Last-Event-ID (docs/streaming.md)
+export type { EventLog, LoggedEvent, StreamHead } from './resume/event-log.ts';
 export { dynamoRendezvous, memoryRendezvous } from './asking/stores.ts';
 export { RendezvousTableAttributes, type DynamoRendezvousOptions } from './asking/rendezvous-table.ts';
 

@@ -49,6 +49,18 @@ export const Defaults = {
    * idle limit, and rare enough to cost nothing.
    */
   streamHeartbeatMs: 60_000,
+  /**
+   * The `retry` a resumable stream tells its client (SEP-1699): how long it waits before it resumes a cut stream
+   * with `GET` and `Last-Event-ID`.
+   */
+  streamRetryMs: 1_000,
+  /**
+   * A resumable stream open this long starts writing its events to the log as well: short calls write nothing, long
+   * ones survive a broken connection nobody saw.
+   */
+  streamLogAfterMs: 10_000,
+  /** How long a stream's log is served after its call's deadline: the time its client has to come back. */
+  streamLogGraceMs: 5 * 60_000,
   /** Time kept back when large outputs may still have to be stored after the tool returns. */
   offloadReserveMs: 5_000,
   /**
@@ -144,6 +156,8 @@ export const Ranges = {
   taskTtlMs: { min: 16 * 60_000, max: 30 * 86_400_000 },
   taskPollIntervalMs: { min: 100, max: 60_000 },
   askPollIntervalMs: { min: 20, max: 5_000 },
+  /** 0 logs every resumable stream from its first event; past the longest invocation it would never start. */
+  streamLogAfterMs: { min: 0, max: 900_000 },
   sessionTtlMs: { min: 60_000, max: 30 * 86_400_000 },
 } as const;
 

@@ -7,4 +7,9 @@ import type { JSONRPCNotification, JSONRPCRequest } from './protocol/types.ts';
 export interface LiveChannel {
   /** Sends a notification, or a request to the client (a mid-call question), now. */
   send(message: JSONRPCNotification | JSONRPCRequest): void;
+  /**
+   * Ends the HTTP response now while the request goes on; the client resumes its stream with `GET` and
+   * `Last-Event-ID` (SEP-1699). Whether it could: only resumable streams can be cut.
+   */
+  cut(): boolean;
 }

@@ -88,9 +88,10 @@ export interface McpServerOptions {
    */
   sessions?: SessionOptions;
   /**
-   * Where mid-call questions wait for the client's answer (handshake era, behind a streaming adapter):
+   * Where mid-call questions wait for the client's answer (handshake era, behind a streaming adapter), and where
+   * the events of a cut stream wait for its client to resume it (`GET` with `Last-Event-ID`, docs/streaming.md):
    * `dynamoRendezvous(...)` when several instances serve the endpoint, `memoryRendezvous()` for one process.
-   * Default none: such questions are refused as unavailable.
+   * Default none: such questions are refused as unavailable, and streams carry no event ids.
    */
   rendezvous?: RendezvousStore;
   /** How often a call waiting for an answer reads the rendezvous, in ms. Default 250. */
@@ -233,7 +234,8 @@ export function createMcpServer(options: McpServerOptions) {
       paramHeadersOf: (name) => tools.paramHeaders(name),
       ...(options.auth ? { authenticator: options.auth } : {}),
       ...(options.sessions ? { sessions: lazySessions(options.sessions) } : {}),
-      ...(rendezvous ? { answers: lazyDesk(rendezvous) } : {}),
+      // Cut streams' events wait in the rendezvous too, for their client to resume them (docs/streaming.md).
+      ...(rendezvous ? { answers: lazyDesk(rendezvous), resume: rendezvous } : {}),
     },
     http,
   );

@@ -88,6 +88,7 @@ export function toolContext(signal: AbortSignal): ToolContext {
   return {
     requestId: 'baseline',
     signal,
+    closeStream: () => false,
     era: 'handshake',
     protocolVersion: '',
     log: silentLogger,

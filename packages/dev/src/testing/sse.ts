@@ -1,9 +1,12 @@
 /** One SSE event as a client received it: when (performance.now(), this process) and what. */
 export interface ArrivedEvent {
   at: number;
-  /** The JSON message of a `data:` line; undefined for a comment-only block (keep-alive). */
+  /** The JSON message of a `data:` line; undefined for a comment-only block (keep-alive) or a priming event. */
   message?: { id?: unknown; method?: string; params?: any; result?: any; error?: any };
   comment?: string;
+  /** The event's `id` (resumable streams) and `retry` field, when it has them. */
+  id?: string;
+  retry?: number;
 }
 
 /**
@@ -28,11 +31,18 @@ export async function readEvents(
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       const lines = block.split('\n');
-      const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart());
+      const field = (name: string) =>
+        lines.filter((l) => l.startsWith(`${name}:`)).map((l) => l.slice(name.length + 1).replace(/^ /, ''));
+      const data = field('data').join('\n');
+      const [id, retry] = [field('id').at(-1), field('retry').at(-1)];
       const comment = lines.find((l) => l.startsWith(':'));
-      const event: ArrivedEvent = data.length
-        ? { at, message: JSON.parse(data.join('\n')) }
-        : { at, comment: comment?.slice(1).trim() ?? '' };
+      // A priming event (SEP-1699) has an id and empty data: no message.
+      const event: ArrivedEvent = {
+        at,
+        ...(data ? { message: JSON.parse(data) } : { comment: comment?.slice(1).trim() ?? '' }),
+        ...(id !== undefined ? { id } : {}),
+        ...(retry !== undefined ? { retry: Number(retry) } : {}),
+      };
       events.push(event);
       onEvent(event);
     }

@@ -1,5 +1,6 @@
 import { awsClientConfig, lazyAwsClient } from '../aws-client.ts';
 import { nodeCrypto } from '../crypto.ts';
+import { dynamoEventLog, type RendezvousTable } from './dynamodb-event-log.ts';
 import { RendezvousTableAttributes, type DynamoRendezvousOptions } from './rendezvous-table.ts';
 import type { Answer, Refusal, RendezvousStore, Settled } from './rendezvous.ts';
 
@@ -19,14 +20,7 @@ function refusalOf(item: Item | undefined, askId: string | undefined, caller: st
   return 'settled';
 }
 
-/** The table and its lazily made client. */
-interface Table {
-  name: string;
-  load: () => Promise<{
-    sdk: typeof import('@aws-sdk/client-dynamodb');
-    client: import('@aws-sdk/client-dynamodb').DynamoDBClient;
-  }>;
-}
+type Table = RendezvousTable;
 
 const keyOf = (slot: string) => ({ [RendezvousTableAttributes.partitionKey]: { S: slot } });
 
@@ -90,7 +84,8 @@ async function settle(
  * (`writer`), and `expiresAt` (the TTL, epoch seconds). An answer and a cancellation are conditional updates (this
  * question, this caller, still waiting, in time), so no replay or foreign answer is ever written; reads are strongly
  * consistent, so a waiting call sees an answer on its next read. Every write stays right when the SDK sends it a
- * second time. The SDK is imported on first use and is provided by the Lambda runtime.
+ * second time. The same table keeps the event logs of cut streams (dynamodb-event-log.ts). The SDK is imported on
+ * first use and is provided by the Lambda runtime.
  */
 export function dynamoRendezvous(options: DynamoRendezvousOptions): RendezvousStore {
   const load = lazyAwsClient(
@@ -102,6 +97,7 @@ export function dynamoRendezvous(options: DynamoRendezvousOptions): RendezvousSt
   const TableName = options.table;
   const TTL = RendezvousTableAttributes.ttl;
   return {
+    ...dynamoEventLog(table),
     async open(question, signal) {
       const { sdk, client } = await load();
       const item = {

@@ -1,7 +1,8 @@
 /**
  * The asking extension, loaded by `lazy.ts` with `import()` on the first session, question, answer or
  * `requestState`: sessions, the request-state codec, the questions and their checks, the askers of both eras, the
- * answer desk and the rendezvous stores (about 20 KB that a cold start never loads).
+ * answer desk, the rendezvous stores, and the logs of cut streams and their resumption (about 25 KB that a cold
+ * start never loads).
  */
 
 export { askingMethods } from './questions.ts';
@@ -13,6 +14,8 @@ export { dynamoRendezvous as dynamoRendezvousStore } from './dynamodb-rendezvous
 export { createSessions } from '../sessions/sessions.ts';
 export { secretsManagerReader } from '../sessions/secrets-manager.ts';
 export { createRequestStateCodec } from '../input/request-state.ts';
+export { resumableStream } from '../resume/resumable-stream.ts';
+export { resumeStream } from '../resume/resume.ts';
 export {
   namedSession,
   receiveAnswer,

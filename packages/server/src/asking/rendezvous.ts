@@ -1,4 +1,5 @@
 import type { JSONObject } from '../protocol/types.ts';
+import { memoryEventLog, type EventLog } from '../resume/event-log.ts';
 
 /**
  * The rendezvous of a question and its answer (handshake era, streaming API). The call that asks waits on one
@@ -30,8 +31,11 @@ export type Settled = { state: 'answered'; answer: Answer } | { state: 'cancelle
 /** Why an answer or a cancellation was refused (for the log; the client is told the same thing for each). */
 export type Refusal = 'unknown' | 'other-caller' | 'settled' | 'expired';
 
-/** Where questions wait. Each call takes the signal that bounds it (the invocation's deadline, the tool's budget). */
-export interface RendezvousStore {
+/**
+ * Where questions wait, and where the events of cut streams wait for their client (resume/event-log.ts). Each call
+ * takes the signal that bounds it (the invocation's deadline, the tool's budget).
+ */
+export interface RendezvousStore extends EventLog {
   open(question: WaitingQuestion, signal?: AbortSignal): Promise<void>;
   /** Records the answer if the question waits for it from this caller; else why not. */
   answer(
@@ -81,6 +85,7 @@ export function memoryRendezvous(): RendezvousStore {
     return item.state === 'waiting' ? undefined : 'settled';
   };
   return {
+    ...memoryEventLog(),
     async open(question) {
       items.set(question.slot, { ...question, state: 'waiting' });
     },

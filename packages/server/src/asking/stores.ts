@@ -7,17 +7,33 @@ import type { RendezvousStore } from './rendezvous.ts';
  * dynamodb-rendezvous.ts) loads with the asking extension on the first question or answer.
  */
 
+/** The store's methods, each forwarded to the store once it is made. */
+const METHODS = [
+  'open',
+  'answer',
+  'cancel',
+  'read',
+  'close',
+  'startLog',
+  'appendEvent',
+  'readHead',
+  'readEvent',
+] as const satisfies readonly (keyof RendezvousStore)[];
+
+/** Every method of the store is forwarded: a method missing from METHODS fails the type check here. */
+type Unforwarded = Exclude<keyof RendezvousStore, (typeof METHODS)[number]>;
+const everyMethod: [Unforwarded] extends [never] ? true : never = true;
+void everyMethod;
+
 /** A store made on first use. */
 function deferredStore(make: () => Promise<RendezvousStore>): RendezvousStore {
   let real: Promise<RendezvousStore> | undefined;
   const store = () => (real ??= make());
-  return {
-    open: async (...args) => (await store()).open(...args),
-    answer: async (...args) => (await store()).answer(...args),
-    cancel: async (...args) => (await store()).cancel(...args),
-    read: async (...args) => (await store()).read(...args),
-    close: async (...args) => (await store()).close(...args),
-  };
+  const forward =
+    (name: (typeof METHODS)[number]) =>
+    async (...args: unknown[]) =>
+      ((await store())[name] as (...a: unknown[]) => unknown)(...args);
+  return Object.fromEntries(METHODS.map((name) => [name, forward(name)])) as unknown as RendezvousStore;
 }
 
 /**

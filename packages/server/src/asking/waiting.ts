@@ -18,7 +18,7 @@ export function wake(slot: string): void {
 }
 
 /** Sleeps `ms`, or less when the slot is woken or the signal fires (or has fired: an abort event never repeats). */
-function pause(slot: string, ms: number, signal: AbortSignal): Promise<void> {
+export function pause(slot: string, ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {

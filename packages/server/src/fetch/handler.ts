@@ -23,7 +23,8 @@ export interface FetchHandlerOptions {
   /**
    * Whether a tool call may be answered as an event stream (progress and log notifications while the tool runs)
    * when the client accepts one. Fetch bodies stream on every runtime that has them; a client that goes away
-   * aborts the request's signal, which cancels the call.
+   * aborts the request's signal, which cancels the call, unless its stream can be resumed (docs/streaming.md): the
+   * call then goes on after the response ended, which needs a runtime that keeps running work it did not await.
    * @default true
    */
   streaming?: boolean;

@@ -14,12 +14,16 @@ export interface Admitted {
   body: string;
 }
 
-/** The HTTP checks, in the spec's order: a response when the request is refused, else what was admitted. */
+/**
+ * The HTTP checks, in the spec's order: a response when the request is refused, else what was admitted. A `GET`
+ * is admitted (with no body) only where cut streams can be resumed (`resumes`); its own checks are resume/resume.ts.
+ */
 export async function admit(
   authenticator: Authenticator | undefined,
   options: TransportOptions,
   req: HttpRequest,
   ctx: InvocationContext,
+  resumes = false,
 ): Promise<HttpResponse | Admitted> {
   const { headers } = req;
   const metadata = req.method === 'GET' ? authenticator?.metadataFor(req.path) : undefined;
@@ -48,12 +52,13 @@ export async function admit(
     }
     principal = authentication.principal;
   }
-  // No server-initiated stream and no sessions on a stateless server: GET and DELETE are 405 (spec: transports).
+  const accepts = acceptable(headers.accept);
+  if (req.method === 'GET' && resumes) return { ...(principal ? { principal } : {}), accepts, body: '' };
+  // No standalone stream, and sessions that end only by expiring: GET and DELETE are 405 (spec: transports).
   if (req.method !== 'POST')
     return refusal(405, `Method not allowed: ${clientText(req.method)}; use POST`, { allow: 'POST' });
   if (!isJsonContentType(headers['content-type']))
     return refusal(415, 'Unsupported Media Type: Content-Type must be application/json');
-  const accepts = acceptable(headers.accept);
   if (!accepts.json && !accepts.sse)
     return refusal(406, 'Not Acceptable: Accept must include application/json and text/event-stream');
   const body = req.body ?? '';

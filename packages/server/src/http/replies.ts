@@ -43,9 +43,13 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'x-accel-buffering': 'no',
 });
 
+/** One message (JSON text) as one SSE event, with its id on a resumable stream. */
+export const sseFrame = (data: string, id?: string): string =>
+  `${id === undefined ? '' : `id: ${id}\n`}event: message\ndata: ${data}\n\n`;
+
 /** One message as one SSE event. */
 export function sseEvent(message: JSONRPCNotification | JSONRPCRequest | JSONRPCResponse): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+  return sseFrame(JSON.stringify(message));
 }
 
 /** One SSE event per message; the stream ends with the response, so it is complete when the body is. */

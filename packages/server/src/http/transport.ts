@@ -1,13 +1,14 @@
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Dispatch } from '../dispatcher.ts';
 import { errorFields } from '../log.ts';
-import { clientText } from '../protocol/client-text.ts';
+import { clientText, isShortEcho } from '../protocol/client-text.ts';
 import { InternalError, type McpError } from '../protocol/errors.ts';
 import { parseMessage } from '../protocol/jsonrpc.ts';
-import type { JSONRPCNotification, JSONRPCRequest } from '../protocol/types.ts';
+import type { JSONRPCNotification, JSONRPCRequest, RequestId } from '../protocol/types.ts';
 import { classifyEra, type Revision } from '../protocol/versions.ts';
 import type { ParamHeader } from '../tools/param-headers.ts';
 import type { AnswerDesk } from '../asking/desk.ts';
+import type { Rendezvous } from '../asking/rendezvous.ts';
 import type { Session } from '../sessions/session-id.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import { admit, type Admitted } from './admit.ts';
@@ -15,7 +16,8 @@ import { checkStatelessHeaders } from './mcp-headers.ts';
 import { corsHeaders } from './origin.ts';
 import { loadAsking } from '../asking/lazy.ts';
 import { Defaults } from '../limits.ts';
-import { liveAnswer, loggedAtEnd, LiveStream } from './live.ts';
+import { liveAnswer, loggedAtEnd } from './live.ts';
+import { LiveStream } from './live-stream.ts';
 import { ACCEPTED, errorReply, json, sse } from './replies.ts';
 import { PRE_DISPATCH_STATUS, responseStatus } from './status.ts';
 import type { TransportOptions } from './transport-options.ts';
@@ -48,6 +50,8 @@ export interface TransportParts {
   sessions?: Sessions;
   /** Where clients' answers to mid-call questions go (loaded on the first one); absent: they are acknowledged. */
   answers?: () => Promise<AnswerDesk>;
+  /** Where the events of cut streams wait for their client (with sessions: SEP-1699); absent: none resumes. */
+  resume?: Rendezvous;
 }
 
 /** A transport's parts and options, passed to each step. */
@@ -126,6 +130,22 @@ async function answer(
 }
 
 /**
+ * The live stream of a request: resumable (SEP-1699, resume/) in the handshake era with a session, where cut
+ * streams' events can wait; 2026-07-28 has no `GET` to resume from. Its code comes with the session's.
+ */
+async function liveStream(
+  { parts, options }: Setup,
+  revision: Revision,
+  request: { callId: RequestId; session: Session | undefined; admitted: Admitted; ctx: InvocationContext },
+): Promise<LiveStream> {
+  const { session } = request;
+  // A log repeats the call's id: one too long to repeat (a hostile client's) gets a stream that cannot be resumed.
+  if (parts.resume && session && revision.era === 'handshake' && isShortEcho(request.callId))
+    return (await loadAsking()).resumableStream(options, parts.resume, { ...request, session });
+  return new LiveStream(options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs);
+}
+
+/**
  * Dispatches a request and puts the outcome on the wire: JSON, or an SSE stream when there is more to send. When the
  * adapter can stream and the client reads event streams, the stream opens with the request's first notification
  * (or its first keep-alive), each later one leaves as it is emitted and the response ends it; an answer that never
@@ -142,7 +162,7 @@ async function respond(
   const streaming = 'streaming' in ctx ? ctx.streaming : undefined;
   const live =
     streaming && admitted.accepts.sse
-      ? new LiveStream(options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs)
+      ? await liveStream({ parts, options }, revision, { callId: request.id, session, admitted, ctx })
       : undefined;
   const dispatching = parts.dispatch(request, {
     revision,
@@ -150,7 +170,7 @@ async function respond(
     log: ctx.log,
     ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
     ...(admitted.principal ? { principal: admitted.principal } : {}),
-    ...(streaming ? { signal: streaming.disconnected } : {}),
+    ...(streaming ? { signal: live ? live.cancelling(streaming.disconnected) : streaming.disconnected } : {}),
     ...(live ? { live } : {}),
     ...(session ? { session } : {}),
   });
@@ -209,8 +229,15 @@ export function createTransport(parts: TransportParts, options: TransportOptions
     const started = monotonicMs();
     let handled: Handled;
     try {
-      const admitted = await admit(parts.authenticator, options, req, ctx);
-      handled = 'status' in admitted ? { response: admitted } : await answer(setup, req, ctx, admitted);
+      // A GET resumes a cut stream, where streams can be cut: behind a streaming adapter, with sessions.
+      const resumes = 'streaming' in ctx && parts.resume !== undefined && parts.sessions !== undefined;
+      const admitted = await admit(parts.authenticator, options, req, ctx, resumes);
+      handled =
+        'status' in admitted
+          ? { response: admitted }
+          : req.method === 'GET'
+            ? await (await loadAsking()).resumeStream(setup, req, admitted, ctx as StreamingInvocationContext)
+            : await answer(setup, req, ctx, admitted);
     } catch (error) {
       // Nothing below should throw; if something does (say, a value that cannot be serialized), the client still
       // gets a JSON-RPC error rather than a gateway failure, and the details stay in the log.
@@ -244,7 +271,7 @@ export function createTransport(parts: TransportParts, options: TransportOptions
       logLine(audit);
       return response;
     }
-    return { ...response, body: loggedAtEnd(response.body, finished, logLine) };
+    return loggedAtEnd(response as StreamedHttpResponse, finished, logLine);
   }
 
   return transport as Transport;

@@ -33,6 +33,11 @@ export interface StreamedHttpResponse {
   headers: Record<string, string>;
   /** SSE events as they happen; the response is complete when the iteration ends. Iterate it to the end. */
   body: AsyncIterable<string>;
+  /**
+   * Work that goes on after the body ends (a cut stream's call, its events going to the log, docs/streaming.md):
+   * the invocation must last until it settles. It never rejects.
+   */
+  after?: Promise<void>;
 }
 
 /** Per-invocation facts an adapter knows and the transport needs. */

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Transport } from '../http/transport.ts';
+import type { StreamedHttpResponse } from '../http/types.ts';
 import { withKeys, type Logger } from '../log.ts';
 import { fromProxyEvent } from './adapter.ts';
 import { translateEvent } from './event-fields.ts';
@@ -43,7 +44,8 @@ function finish(stream: LambdaResponseStream): Promise<void> {
  * event into a neutral request, then the neutral response into the runtime's stream, the status and headers
  * first (`HttpResponseStream.from`), then the body: at once when it is complete, chunk by chunk as the transport
  * yields a streamed one. A stream that closes or fails before its end is reported to the transport as a
- * disconnect; the Lambda runtime does not report a client that goes away (the function then runs to its end).
+ * disconnect; the Lambda runtime does not report a client that goes away (the function then runs to its end). Work
+ * the response leaves running after its body (`after`) keeps the invocation until it settles.
  */
 export function createStreamingLambdaHandler(
   handle: Transport,
@@ -90,5 +92,7 @@ export function createStreamingLambdaHandler(
     }
     ending = true;
     await finish(stream);
+    // A cut stream's call goes on after its response ended: the invocation lasts until it is done.
+    if (typeof response.body !== 'string') await (response as StreamedHttpResponse).after;
   });
 }

@@ -224,6 +224,7 @@ function toolContext(
         params: { level, logger: target.name, data },
       });
     },
+    closeStream: () => ctx.live?.cut() ?? false,
     store: async (request, signal) => {
       if (!options.offloader) {
         throw new ToolError(

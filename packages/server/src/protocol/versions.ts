@@ -55,12 +55,12 @@ export interface Revision {
 }
 
 /** Whether a revision is served here in the handshake era. */
-function isHandshakeVersion(version: string): boolean {
+export function isHandshakeVersion(version: string): boolean {
   return (HANDSHAKE_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }
 
 /** Whether a revision is served here in the stateless era. */
-function isStatelessVersion(version: string): boolean {
+export function isStatelessVersion(version: string): boolean {
   return (STATELESS_PROTOCOL_VERSIONS as readonly string[]).includes(version);
 }
 

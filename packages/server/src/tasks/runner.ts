@@ -121,6 +121,8 @@ async function runTool(
     protocolVersion: job.protocolVersion,
     log: run.log,
     ...(job.principal !== undefined ? { principal: job.principal } : {}),
+    // A task's run has no stream of the client's to cut.
+    closeStream: () => false,
     progress(progress, total, message) {
       const amount = total !== undefined ? `${progress} of ${total}` : `${progress}`;
       control.report((message ? `${message} (${amount})` : amount).slice(0, MAX_STATUS_MESSAGE));

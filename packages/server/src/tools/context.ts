@@ -41,6 +41,13 @@ export interface ToolContext extends Partial<InputContext> {
   progress(progress: number, total?: number, message?: string): void;
   /** Sends a log message to the client (delivered when the server advertises logging and the client accepts SSE). */
   notify(level: LoggingLevel, data: unknown): void;
+  /**
+   * Ends the call's event stream now while the call goes on (SEP-1699, docs/streaming.md): the client resumes it
+   * with `GET` and `Last-Event-ID` on any instance and receives the rest, the result included, from the log. For a
+   * long call whose client or proxy may not hold a connection that long. Whether it was cut: only resumable streams
+   * can be (handshake era with a session, behind the streaming API); elsewhere nothing happens.
+   */
+  closeStream(): boolean;
   /** Stores a payload and returns a link to it (needs offload storage to be configured). */
   store(request: StoreRequest): Promise<ResourceLink>;
   /**

@@ -38,7 +38,7 @@ const QUESTION = {
 function asking(store: RendezvousStore, budgetMs: number, pollMs: number) {
   const sent: JSONObject[] = [];
   const asker = midCallAsker({
-    live: { send: (message) => void sent.push(message as unknown as JSONObject) },
+    live: { send: (message) => void sent.push(message as unknown as JSONObject), cut: () => false },
     rendezvous: { store, pollIntervalMs: pollMs },
     session: SESSION,
     callId: 1,

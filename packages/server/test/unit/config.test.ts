@@ -34,7 +34,7 @@ describe('loadConfig', () => {
       toolMetrics: undefined,
       tracing: false,
       sessions: undefined,
-      asking: { table: undefined, pollIntervalMs: 250 },
+      asking: { table: undefined, pollIntervalMs: 250, streamLogAfterMs: 10_000 },
     });
   });
 
@@ -67,8 +67,16 @@ describe('loadConfig', () => {
     expect(loadConfig({ MCP_ASK_TABLE: 'asks', MCP_ASK_POLL_INTERVAL_MS: '100' }).asking).toEqual({
       table: 'asks',
       pollIntervalMs: 100,
+      streamLogAfterMs: 10_000,
     });
     expect(() => loadConfig({ MCP_ASK_POLL_INTERVAL_MS: '5' })).toThrow(/MCP_ASK_POLL_INTERVAL_MS/);
+  });
+
+  it('starts the log of an uncut resumable stream after MCP_STREAM_LOG_AFTER_MS (0: from its first event)', () => {
+    expect(loadConfig({ MCP_STREAM_LOG_AFTER_MS: '0' }).asking.streamLogAfterMs).toBe(0);
+    expect(loadConfig({ MCP_STREAM_LOG_AFTER_MS: '30000' }).asking.streamLogAfterMs).toBe(30_000);
+    expect(() => loadConfig({ MCP_STREAM_LOG_AFTER_MS: '-1' })).toThrow(/MCP_STREAM_LOG_AFTER_MS/);
+    expect(() => loadConfig({ MCP_STREAM_LOG_AFTER_MS: '900001' })).toThrow(/MCP_STREAM_LOG_AFTER_MS/);
   });
 
   it('turns X-Ray tracing on only with MCP_TRACING=on', () => {

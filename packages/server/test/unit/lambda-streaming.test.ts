@@ -11,6 +11,7 @@ import {
   type LambdaStreamingRuntime,
 } from '../../src/lambda/stream-runtime.ts';
 import { createStreamingLambdaHandler } from '../../src/lambda/streaming.ts';
+import type { Transport } from '../../src/http/transport.ts';
 import { silentLogger } from '../../src/log.ts';
 import { BASE_HEADERS } from '@mcp-lambda/dev/testing';
 
@@ -247,5 +248,30 @@ describe('createStreamingLambdaHandler', () => {
     } as unknown as APIGatewayProxyEventV2;
     await handler(event, responseStream(recording), context());
     expect(split(recording.writes).body).toBe('{"jsonrpc":"2.0","id":3,"result":{}}');
+  });
+
+  it('ends the response when a cut body ends, and keeps the invocation until the work it left (after) is done', async () => {
+    const recording: Recording = { streamified: 0, preludes: [], writes: [] };
+    let finishWork!: () => void;
+    const after = new Promise<void>((resolve) => (finishWork = resolve));
+    const cut: Transport = (async () => ({
+      status: 200,
+      headers: { 'content-type': 'text/event-stream' },
+      body: (async function* () {
+        yield 'id: s.0\nretry: 1000\ndata: \n\n';
+      })(),
+      after,
+    })) as unknown as Transport;
+    const handler = createStreamingLambdaHandler(cut, silentLogger, fakeRuntime(recording));
+    const stream = responseStream(recording);
+    let invocationDone = false;
+    const invocation = handler(restEvent(callHeld), stream, context()).then(() => (invocationDone = true));
+    await new Promise<void>((resolve) => stream.once('finish', () => resolve()));
+    expect(split(recording.writes).body).toBe('id: s.0\nretry: 1000\ndata: \n\n');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(invocationDone).toBe(false);
+    finishWork();
+    await invocation;
+    expect(invocationDone).toBe(true);
   });
 });

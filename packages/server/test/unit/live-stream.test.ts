@@ -231,7 +231,7 @@ describe('the transport with an adapter that can stream', () => {
     expect(last.error.code).toBe(-32021);
   });
 
-  it('writes the request log line once, when the stream has ended, with the tool call audit', async () => {
+  it('writes the request log line once, when the stream has ended and its work is done, with the tool call audit', async () => {
     const lines: Record<string, unknown>[] = [];
     const log: Logger = { ...silentLogger, info: (message, ...a) => lines.push({ message, ...a[0] }) };
     steps.first = gate();
@@ -241,6 +241,7 @@ describe('the transport with an adapter that can stream', () => {
     steps.first.open();
     steps.second.open();
     for await (const _chunk of response.body);
+    await response.after;
     expect(lines).toEqual([
       expect.objectContaining({
         message: 'request',

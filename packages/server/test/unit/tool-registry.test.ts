@@ -14,6 +14,7 @@ const tool = (overrides: Partial<ToolDefinition> = {}): ToolDefinition => ({
 });
 const ctx = (log: Logger = silentLogger): CallContext => ({
   requestId: 'req-123',
+  closeStream: () => false,
   era: 'handshake',
   protocolVersion: '2025-06-18',
   log,

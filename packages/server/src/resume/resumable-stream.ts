@@ -1,0 +1,145 @@
+import type { Rendezvous } from '../asking/rendezvous.ts';
+import type { Admitted } from '../http/admit.ts';
+import { LiveStream } from '../http/live-stream.ts';
+import { sseFrame } from '../http/replies.ts';
+import type { TransportOptions } from '../http/transport-options.ts';
+import type { InvocationContext } from '../http/types.ts';
+import { Defaults } from '../limits.ts';
+import type { RequestId } from '../protocol/types.ts';
+import type { Session } from '../sessions/session-id.ts';
+import { eventId, newStreamId } from './event-ids.ts';
+import type { EventSink, LoggedEvent } from './event-log.ts';
+import { streamLogSink, type StreamLogSetup } from './stream-log.ts';
+
+/**
+ * Events a stream keeps in memory for its log, should it start: the last few, and at most this many UTF-8 bytes (the
+ * head item holds them as JSON, which at worst doubles them: well inside DynamoDB's 400 KB).
+ */
+const KEPT_EVENTS = 32;
+const KEPT_BYTES = 128 * 1024;
+/** Most events one stream logs, and the largest: a flood stays bounded (the response is always logged). */
+export const MAX_LOGGED_EVENTS = 1_000;
+export const MAX_LOGGED_BYTES = 300 * 1024;
+
+/** How a resumable stream behaves: its `retry`, when its log starts, and what the log is bound to. */
+export interface Resumption {
+  retryMs: number;
+  /** A stream still open after this long starts its log (a cut the function cannot see still resumes). */
+  logAfterMs: number;
+  log: StreamLogSetup;
+}
+
+/**
+ * A live stream that survives a cut (SEP-1699). It opens with a priming event (an id, the `retry` field, empty data)
+ * and gives its events ids `<stream>.<position>`. Once it has been open `logAfterMs`, or when it is cut (`cut`: the
+ * tool asked, or the client went away), its events also go to the log that `GET` with `Last-Event-ID` resumes from
+ * on any instance, the last few it had sent first. A stream that ends sooner writes nothing.
+ */
+export class ResumableStream extends LiveStream {
+  private streamId = '';
+  private position = 0;
+  private sent: LoggedEvent[] = [];
+  private sentBytes = 0;
+  private sink: EventSink | undefined;
+  private logged = 0;
+  private logTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    heartbeatMs: number,
+    private readonly resumption: Resumption,
+  ) {
+    super(heartbeatMs);
+  }
+
+  /** Ends the HTTP response now while the call goes on, its later events going to the log; false once ended. */
+  override cut(): boolean {
+    if (!this.sink && this.ended) return false;
+    this.commit();
+    this.startLog();
+    this.end();
+    return true;
+  }
+
+  /**
+   * A client that goes away does not cancel the call (2025-11-25: "disconnection is not cancellation"): its open
+   * stream is cut, and the client resumes it. A stream the client never saw an id of cannot be resumed, so then the
+   * call is cancelled.
+   */
+  override cancelling(disconnected: AbortSignal): AbortSignal {
+    const cancel = new AbortController();
+    const gone = () => {
+      if (!(this.open && this.cut())) cancel.abort(disconnected.reason);
+    };
+    if (disconnected.aborted) gone();
+    else disconnected.addEventListener('abort', gone, { once: true });
+    return cancel.signal;
+  }
+
+  override drained(): Promise<void> {
+    return this.sink ? this.sink.drained() : Promise.resolve();
+  }
+
+  override end(): void {
+    clearTimeout(this.logTimer);
+    super.end();
+  }
+
+  protected override write(data: string, last: boolean): void {
+    this.commit();
+    // Past the log's bounds an event still goes out live, without an id: it cannot be resumed.
+    const loggable =
+      !this.sink || last || (this.logged < MAX_LOGGED_EVENTS && Buffer.byteLength(data) <= MAX_LOGGED_BYTES);
+    if (!loggable) return this.push(sseFrame(data));
+    const event = { position: ++this.position, data, ...(last ? { last } : {}) };
+    if (this.sink) {
+      this.logged++;
+      this.sink.append(event);
+    } else this.keep(event);
+    this.push(sseFrame(data, eventId(this.streamId, event.position)));
+  }
+
+  protected override commit(): void {
+    if (this.isOpen || this.ended) return;
+    // The priming event: an id to resume from, and how long to wait before resuming.
+    this.streamId = newStreamId();
+    this.push(`id: ${eventId(this.streamId, 0)}\nretry: ${this.resumption.retryMs}\ndata: \n\n`);
+    this.logTimer = setTimeout(() => this.startLog(), this.resumption.logAfterMs);
+    super.commit();
+  }
+
+  /** Keeps the last events sent, should the log start (the client may not have received them). */
+  private keep(event: LoggedEvent): void {
+    this.sent.push(event);
+    this.sentBytes += Buffer.byteLength(event.data);
+    while (this.sent.length > KEPT_EVENTS || this.sentBytes > KEPT_BYTES)
+      this.sentBytes -= Buffer.byteLength(this.sent.shift()!.data);
+  }
+
+  /** From now on every event goes to the log too, which starts with the events kept. */
+  private startLog(): void {
+    if (this.sink) return;
+    this.sink = streamLogSink(this.resumption.log, this.streamId, this.sent, this.position + 1);
+    this.sent = [];
+  }
+}
+
+/** The resumable stream of one request, bound to its session (and caller) and bounded by its deadline. */
+export function resumableStream(
+  options: TransportOptions,
+  rendezvous: Rendezvous,
+  request: { callId: RequestId; session: Session; admitted: Admitted; ctx: InvocationContext },
+): ResumableStream {
+  const { callId, session, admitted, ctx } = request;
+  return new ResumableStream(options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs, {
+    retryMs: options.streamRetryMs ?? Defaults.streamRetryMs,
+    logAfterMs: options.streamLogAfterMs ?? Defaults.streamLogAfterMs,
+    log: {
+      store: rendezvous.store,
+      callId,
+      sessionId: session.id,
+      ...(admitted.principal ? { principal: admitted.principal.key } : {}),
+      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+      log: ctx.log,
+    },
+  });
+}

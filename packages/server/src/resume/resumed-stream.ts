@@ -1,0 +1,97 @@
+import type { Rendezvous } from '../asking/rendezvous.ts';
+import { pause } from '../asking/waiting.ts';
+import { anySignal, deadlineSignal } from '../deadline.ts';
+import { SSE_HEADERS, sseFrame } from '../http/replies.ts';
+import type { StreamedHttpResponse, StreamingInvocationContext } from '../http/types.ts';
+import { errorFields } from '../log.ts';
+import { ErrorCode, McpError } from '../protocol/errors.ts';
+import { eventId } from './event-ids.ts';
+import type { LoggedEvent, StreamHead } from './event-log.ts';
+import { logWaitKey } from './stream-log.ts';
+
+/** How a resumed stream is served. */
+export interface ResumedStreamOptions {
+  /** The store of the log, and how often a waiting stream reads it. */
+  rendezvous: Rendezvous;
+  retryMs: number;
+  heartbeatMs: number;
+  ctx: StreamingInvocationContext;
+}
+
+const retry = (ms: number) => `retry: ${ms}\n\n`;
+/** Time after a call's deadline for its last write to land in the log. */
+const CALL_END_MARGIN_MS = 2_000;
+const CALL_LOST =
+  'The call ended without its result reaching the stream log (its server instance stopped, or the log could not be ' +
+  'written), so the result is lost; call the tool again.';
+const frame = (streamId: string, event: LoggedEvent) =>
+  sseFrame(event.data, eventId(streamId, event.position));
+
+/**
+ * The events of a cut stream after `position`, then each later one as the call logs it, read every poll interval
+ * (at once when the call runs in this process); the stream ends with the call's response. It ends sooner, with a
+ * fresh `retry` so the client polls again, a margin before this invocation's deadline; when this client goes away;
+ * and, with a JSON-RPC error for the call, once the call has ended without its response reaching the log.
+ */
+async function* events(
+  head: StreamHead,
+  after: number,
+  options: ResumedStreamOptions,
+): AsyncGenerator<string, void, undefined> {
+  const { rendezvous, ctx } = options;
+  const { streamId } = head;
+  let position = after;
+  yield retry(options.retryMs);
+  for (const event of head.sent) {
+    if (event.position <= position) continue;
+    yield frame(streamId, event);
+    if (event.last) return;
+    position = event.position;
+  }
+  position = Math.max(position, head.next - 1);
+  // Past the call's end (and the time its last write may take), nothing more can come.
+  const over = head.ends + CALL_END_MARGIN_MS + rendezvous.pollIntervalMs;
+  const signal = anySignal(
+    deadlineSignal(ctx.deadline),
+    AbortSignal.timeout(Math.max(0, Math.min(head.until, over) - Date.now())),
+    ctx.streaming.disconnected,
+  )!;
+  let beat = Date.now();
+  while (!signal.aborted) {
+    let event: LoggedEvent | undefined;
+    try {
+      event = await rendezvous.store.readEvent(streamId, position + 1, signal);
+    } catch (error) {
+      if (signal.aborted) break;
+      ctx.log.warn('stream log read failed; reading again', { error: errorFields(error) });
+    }
+    if (event) {
+      yield frame(streamId, event);
+      if (event.last) return;
+      position = event.position;
+      continue;
+    }
+    if (Date.now() - beat >= options.heartbeatMs) {
+      beat = Date.now();
+      yield ': keep-alive\n\n';
+    }
+    await pause(logWaitKey(streamId), rendezvous.pollIntervalMs, signal);
+  }
+  if (Date.now() >= over && !ctx.streaming.disconnected.aborted) {
+    // The call ended without its response in the log (its instance stopped, or a write failed): say so, for its id.
+    ctx.log.warn('resumed stream ended without the response: the call ended first');
+    yield sseFrame(JSON.stringify(new McpError(ErrorCode.InternalError, CALL_LOST).toResponse(head.callId)));
+    return;
+  }
+  // Out of time here, not done: the client resumes again from the last id it saw.
+  yield retry(options.retryMs);
+}
+
+/** The response of a resumed stream: 200, the events after `after`, then the rest as it comes. */
+export function resumedStream(
+  head: StreamHead,
+  after: number,
+  options: ResumedStreamOptions,
+): StreamedHttpResponse {
+  return { status: 200, headers: { ...SSE_HEADERS }, body: events(head, after, options) };
+}

@@ -1,0 +1,123 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { memoryRendezvous } from '../../src/asking/rendezvous.ts';
+import { silentLogger } from '../../src/log.ts';
+import { MAX_LOGGED_BYTES, MAX_LOGGED_EVENTS, ResumableStream } from '../../src/resume/resumable-stream.ts';
+
+// The resumable stream on its own (SEP-1699): what goes on the wire, what goes to the log and when, and its bounds.
+
+const note = (n: number | string) => ({
+  jsonrpc: '2.0' as const,
+  method: 'notifications/message',
+  params: { n },
+});
+const done = { jsonrpc: '2.0' as const, id: 1, result: { content: [] } };
+
+function stream(logAfterMs = 60_000) {
+  const store = memoryRendezvous();
+  const live = new ResumableStream(60_000, {
+    retryMs: 500,
+    logAfterMs,
+    log: { store, callId: 1, sessionId: 'session', log: silentLogger },
+  });
+  return { live, store };
+}
+
+/** Everything the stream put on the wire, once it has ended. */
+async function wire(live: ResumableStream): Promise<string[]> {
+  const chunks: string[] = [];
+  for await (const chunk of live) chunks.push(chunk);
+  return chunks;
+}
+const idOf = (chunk: string) => /^id: (\S+)$/m.exec(chunk)?.[1];
+
+describe('a resumable stream', () => {
+  it('opens with the priming event, gives each event the next id, and logs nothing when it ends whole', async () => {
+    const { live, store } = stream();
+    live.send(note(1));
+    live.finish(done);
+    const chunks = await wire(live);
+    expect(chunks[0]).toMatch(/^id: [A-Za-z0-9_-]{22}\.0\nretry: 500\ndata: \n\n$/);
+    const stream0 = idOf(chunks[0]!)!.split('.')[0]!;
+    expect(chunks.slice(1).map(idOf)).toEqual([`${stream0}.1`, `${stream0}.2`]);
+    await live.drained();
+    expect(await store.readHead(stream0, Date.now())).toBeUndefined();
+  });
+
+  it('once cut, ends its wire at once and sends the rest to the log, the events it had sent first', async () => {
+    const { live, store } = stream();
+    live.send(note(1));
+    expect(live.cut()).toBe(true);
+    live.send(note(2));
+    live.finish(done);
+    const chunks = await wire(live);
+    expect(chunks).toHaveLength(2);
+    await live.drained();
+    const streamId = idOf(chunks[0]!)!.split('.')[0]!;
+    const head = (await store.readHead(streamId, Date.now()))!;
+    expect(head.sent.map((e) => e.position)).toEqual([1]);
+    expect(head.next).toBe(2);
+    expect(await store.readEvent(streamId, 2)).toMatchObject({ data: JSON.stringify(note(2)) });
+    expect(await store.readEvent(streamId, 3)).toMatchObject({ last: true });
+    expect(live.cut()).toBe(true);
+  });
+
+  it('starts its log while still open once it has been open logAfterMs, and goes on sending live', async () => {
+    const { live, store } = stream(20);
+    live.send(note(1));
+    await sleep(60);
+    live.send(note(2));
+    live.finish(done);
+    const chunks = await wire(live);
+    expect(chunks).toHaveLength(4);
+    await live.drained();
+    const streamId = idOf(chunks[0]!)!.split('.')[0]!;
+    expect((await store.readHead(streamId, Date.now()))!.sent.map((e) => e.position)).toEqual([1]);
+    expect(await store.readEvent(streamId, 3)).toMatchObject({ last: true });
+  });
+
+  it('keeps only its last 32 events for the head: a resume from before them is refused, not served with a gap', async () => {
+    const { live, store } = stream();
+    for (let n = 1; n <= 40; n++) live.send(note(n));
+    live.cut();
+    live.finish(done);
+    const streamId = idOf((await wire(live))[0]!)!.split('.')[0]!;
+    await live.drained();
+    const head = (await store.readHead(streamId, Date.now()))!;
+    expect(head.sent.map((e) => e.position)).toEqual(Array.from({ length: 32 }, (_, i) => i + 9));
+  });
+
+  it(`logs at most ${MAX_LOGGED_EVENTS} events, each at most ${MAX_LOGGED_BYTES} bytes; the others go out live without an id`, async () => {
+    const { live, store } = stream(0);
+    live.send(note(0));
+    await sleep(5);
+    for (let n = 1; n <= MAX_LOGGED_EVENTS + 5; n++) live.send(note(n));
+    live.send(note('x'.repeat(MAX_LOGGED_BYTES)));
+    live.finish(done);
+    const chunks = await wire(live);
+    const withoutId = chunks.filter((c) => !idOf(c));
+    expect(withoutId).toHaveLength(6);
+    await live.drained();
+    const streamId = idOf(chunks[0]!)!.split('.')[0]!;
+    const last = MAX_LOGGED_EVENTS + 2;
+    expect(await store.readEvent(streamId, last)).toMatchObject({ last: true });
+  });
+
+  it('is cut, not cancelled, when its client goes away after seeing an id; cancelled when it never saw one', async () => {
+    const open = stream();
+    const gone = new AbortController();
+    const signal = open.live.cancelling(gone.signal);
+    open.live.send(note(1));
+    gone.abort();
+    expect(signal.aborted).toBe(false);
+    open.live.finish(done);
+    expect(await wire(open.live)).toHaveLength(2);
+
+    const unopened = stream();
+    const left = new AbortController();
+    const cancelled = unopened.live.cancelling(left.signal);
+    left.abort(new Error('gone'));
+    expect(cancelled.aborted).toBe(true);
+    unopened.live.end();
+  });
+});
