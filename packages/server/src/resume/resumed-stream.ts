@@ -49,20 +49,18 @@ async function* events(
     position = event.position;
   }
   position = Math.max(position, head.next - 1);
-  // Past the call's end (and the time its last write may take), nothing more can come.
+  // Past the call's end (and the time its last write may take), nothing more can come: the wait stops then, but
+  // what the log holds is still read to its end first (a client may resume long after the call ended).
   const over = head.ends + CALL_END_MARGIN_MS + rendezvous.pollIntervalMs;
-  const signal = anySignal(
-    deadlineSignal(ctx.deadline),
-    AbortSignal.timeout(Math.max(0, Math.min(head.until, over) - Date.now())),
-    ctx.streaming.disconnected,
-  )!;
+  const waitEnd = Math.min(head.until, over);
+  const stop = anySignal(deadlineSignal(ctx.deadline), ctx.streaming.disconnected)!;
   let beat = Date.now();
-  while (!signal.aborted) {
+  while (!stop.aborted) {
     let event: LoggedEvent | undefined;
     try {
-      event = await rendezvous.store.readEvent(streamId, position + 1, signal);
+      event = await rendezvous.store.readEvent(streamId, position + 1, stop);
     } catch (error) {
-      if (signal.aborted) break;
+      if (stop.aborted) break;
       ctx.log.warn('stream log read failed; reading again', { error: errorFields(error) });
     }
     if (event) {
@@ -71,13 +69,15 @@ async function* events(
       position = event.position;
       continue;
     }
+    const left = waitEnd - Date.now();
+    if (left <= 0) break;
     if (Date.now() - beat >= options.heartbeatMs) {
       beat = Date.now();
       yield ': keep-alive\n\n';
     }
-    await pause(logWaitKey(streamId), rendezvous.pollIntervalMs, signal);
+    await pause(logWaitKey(streamId), Math.min(rendezvous.pollIntervalMs, left), stop);
   }
-  if (Date.now() >= over && !ctx.streaming.disconnected.aborted) {
+  if (!stop.aborted && Date.now() >= over) {
     // The call ended without its response in the log (its instance stopped, or a write failed): say so, for its id.
     ctx.log.warn('resumed stream ended without the response: the call ended first');
     yield sseFrame(JSON.stringify(new McpError(ErrorCode.InternalError, CALL_LOST).toResponse(head.callId)));

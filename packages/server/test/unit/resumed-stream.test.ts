@@ -1,0 +1,91 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { memoryRendezvous } from '../../src/asking/rendezvous.ts';
+import type { StreamingInvocationContext } from '../../src/http/types.ts';
+import { silentLogger } from '../../src/log.ts';
+import type { EventLog, LoggedEvent, StreamHead } from '../../src/resume/event-log.ts';
+import { newStreamId } from '../../src/resume/event-ids.ts';
+import { resumedStream } from '../../src/resume/resumed-stream.ts';
+
+// The resumed stream on its own (SEP-1699): what a GET with Last-Event-ID replays from a log, against a store whose
+// reads take time, as DynamoDB's do.
+
+const note = (position: number): LoggedEvent => ({
+  position,
+  data: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { n: position } }),
+});
+const response = (position: number): LoggedEvent => ({
+  position,
+  data: JSON.stringify({ jsonrpc: '2.0', id: 'c1', result: { content: [] } }),
+  last: true,
+});
+
+/** A memory log whose reads take `readMs` and stop when their signal fires (as an SDK call does). */
+function slowLog(readMs: number): EventLog {
+  const log = memoryRendezvous();
+  const slow =
+    <A extends unknown[], R>(read: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const signal = args.at(-1) as AbortSignal | undefined;
+      await sleep(readMs, undefined, signal ? { signal } : {});
+      return read(...args);
+    };
+  return { ...log, readHead: slow(log.readHead), readEvent: slow(log.readEvent) };
+}
+
+/** A log holding a head (the call's `ends` as given) and `events` after it. */
+async function logged(store: EventLog, ends: number, events: LoggedEvent[]): Promise<StreamHead> {
+  const head: StreamHead = {
+    streamId: newStreamId(),
+    caller: 'caller',
+    callId: 'c1',
+    ends,
+    until: Date.now() + 60_000,
+    sent: [note(1)],
+    next: 2,
+  };
+  await store.startLog(head);
+  for (const event of events) await store.appendEvent(head.streamId, event, head.until);
+  return head;
+}
+
+const context = (deadline?: number): StreamingInvocationContext => ({
+  requestId: 'r',
+  log: silentLogger,
+  ...(deadline !== undefined ? { deadline } : {}),
+  streaming: { disconnected: new AbortController().signal },
+});
+
+/** The data of every event the resumed stream sent, read to its end. */
+async function dataOf(head: StreamHead, after: number, store: EventLog, ctx = context()) {
+  const body = resumedStream(head, after, {
+    rendezvous: { store: store as never, pollIntervalMs: 20 },
+    retryMs: 300,
+    heartbeatMs: 60_000,
+    ctx,
+  }).body;
+  const data: string[] = [];
+  for await (const chunk of body) {
+    const match = /^data: (.*)$/m.exec(chunk);
+    if (match) data.push(match[1]!);
+  }
+  return data;
+}
+
+describe('a resumed stream', () => {
+  it('after the call has ended, still replays what the call logged, the response last (no "lost" error)', async () => {
+    const store = slowLog(5);
+    const head = await logged(store, Date.now() - 30_000, [note(2), note(3), response(4)]);
+    const data = await dataOf(head, 1, store);
+    expect(data).toEqual([note(2).data, note(3).data, response(4).data]);
+  });
+
+  it('after the call has ended without its response in the log, says so once the log is read to its end', async () => {
+    const store = slowLog(5);
+    const head = await logged(store, Date.now() - 30_000, [note(2)]);
+    const data = await dataOf(head, 1, store);
+    expect(data).toHaveLength(2);
+    expect(data[0]).toBe(note(2).data);
+    expect(JSON.parse(data[1]!)).toMatchObject({ id: 'c1', error: { code: -32603 } });
+  });
+});
