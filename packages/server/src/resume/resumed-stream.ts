@@ -49,6 +49,9 @@ async function* events(
     position = event.position;
   }
   position = Math.max(position, head.next - 1);
+  // The live stream sends an event before its write lands, so the client may hold one the log has not got yet: it
+  // is read again (not sent) to learn whether it was the response, which leaves nothing to resume.
+  if (after >= head.next) position = after - 1;
   // Past the call's end (and the time its last write may take), nothing more can come: the wait stops then, but
   // what the log holds is still read to its end first (a client may resume long after the call ended).
   const over = head.ends + CALL_END_MARGIN_MS + rendezvous.pollIntervalMs;
@@ -64,7 +67,7 @@ async function* events(
       ctx.log.warn('stream log read failed; reading again', { error: errorFields(error) });
     }
     if (event) {
-      yield frame(streamId, event);
+      if (event.position > after) yield frame(streamId, event);
       if (event.last) return;
       position = event.position;
       continue;

@@ -88,4 +88,14 @@ describe('a resumed stream', () => {
     expect(data[0]).toBe(note(2).data);
     expect(JSON.parse(data[1]!)).toMatchObject({ id: 'c1', error: { code: -32603 } });
   });
+
+  it('ends at once, sending nothing, when the event the client holds was the response and lands in the log late', async () => {
+    const store = slowLog(5);
+    // The live stream sent the response (position 2) before its write landed; the client resumes from it.
+    const head = await logged(store, Date.now() + 3_000, []);
+    setTimeout(() => void store.appendEvent(head.streamId, response(2), head.until), 50);
+    const started = Date.now();
+    expect(await dataOf(head, 2, store)).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
 });
