@@ -17,9 +17,13 @@ import { streamLogSink, type StreamLogSetup } from './stream-log.ts';
  */
 const KEPT_EVENTS = 32;
 const KEPT_BYTES = 128 * 1024;
-/** Most events one stream logs, and the largest: a flood stays bounded (the response is always logged). */
+/**
+ * Most events one stream logs, the largest, and the most bytes in all: a flood stays bounded in store writes and in
+ * the memory its queued writes hold (the response is always logged).
+ */
 export const MAX_LOGGED_EVENTS = 1_000;
 export const MAX_LOGGED_BYTES = 300 * 1024;
+export const MAX_LOGGED_TOTAL_BYTES = 4 * 1024 * 1024;
 
 /** How a resumable stream behaves: its `retry`, when its log starts, and what the log is bound to. */
 export interface Resumption {
@@ -42,6 +46,7 @@ export class ResumableStream extends LiveStream {
   private sentBytes = 0;
   private sink: EventSink | undefined;
   private logged = 0;
+  private loggedBytes = 0;
   private logTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -87,12 +92,18 @@ export class ResumableStream extends LiveStream {
   protected override write(data: string, last: boolean): void {
     this.commit();
     // Past the log's bounds an event still goes out live, without an id: it cannot be resumed.
+    const bytes = this.sink && !last ? Buffer.byteLength(data) : 0;
     const loggable =
-      !this.sink || last || (this.logged < MAX_LOGGED_EVENTS && Buffer.byteLength(data) <= MAX_LOGGED_BYTES);
+      !this.sink ||
+      last ||
+      (this.logged < MAX_LOGGED_EVENTS &&
+        bytes <= MAX_LOGGED_BYTES &&
+        this.loggedBytes + bytes <= MAX_LOGGED_TOTAL_BYTES);
     if (!loggable) return this.push(sseFrame(data));
     const event = { position: ++this.position, data, ...(last ? { last } : {}) };
     if (this.sink) {
       this.logged++;
+      this.loggedBytes += bytes;
       this.sink.append(event);
     } else this.keep(event);
     this.push(sseFrame(data, eventId(this.streamId, event.position)));

@@ -2,7 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { memoryRendezvous } from '../../src/asking/rendezvous.ts';
 import { silentLogger } from '../../src/log.ts';
-import { MAX_LOGGED_BYTES, MAX_LOGGED_EVENTS, ResumableStream } from '../../src/resume/resumable-stream.ts';
+import {
+  MAX_LOGGED_BYTES,
+  MAX_LOGGED_EVENTS,
+  MAX_LOGGED_TOTAL_BYTES,
+  ResumableStream,
+} from '../../src/resume/resumable-stream.ts';
 
 // The resumable stream on its own (SEP-1699): what goes on the wire, what goes to the log and when, and its bounds.
 
@@ -101,6 +106,30 @@ describe('a resumable stream', () => {
     const streamId = idOf(chunks[0]!)!.split('.')[0]!;
     const last = MAX_LOGGED_EVENTS + 2;
     expect(await store.readEvent(streamId, last)).toMatchObject({ last: true });
+  });
+
+  it(`logs at most ${MAX_LOGGED_TOTAL_BYTES} bytes in all: a flood of large events writes a bounded log`, async () => {
+    const { live, store } = stream();
+    live.cut();
+    const big = 'x'.repeat(MAX_LOGGED_BYTES - 100);
+    const count = Math.ceil((2 * MAX_LOGGED_TOTAL_BYTES) / big.length);
+    for (let n = 0; n < count; n++) live.send(note(big));
+    live.finish(done);
+    const streamId = idOf((await wire(live))[0]!)!.split('.')[0]!;
+    await live.drained();
+    let bytes = 0;
+    let position = 1;
+    for (
+      let event = await store.readEvent(streamId, position);
+      event;
+      event = await store.readEvent(streamId, ++position)
+    ) {
+      bytes += Buffer.byteLength(event.data);
+      if (event.last) break;
+    }
+    expect((await store.readEvent(streamId, position))?.last).toBe(true);
+    expect(bytes).toBeLessThanOrEqual(MAX_LOGGED_TOTAL_BYTES + Buffer.byteLength(JSON.stringify(done)));
+    expect(position).toBeGreaterThan(2);
   });
 
   it('is cut, not cancelled, when its client goes away after seeing an id; cancelled when it never saw one', async () => {
