@@ -24,6 +24,15 @@ const KEPT_BYTES = 128 * 1024;
 export const MAX_LOGGED_EVENTS = 1_000;
 export const MAX_LOGGED_BYTES = 300 * 1024;
 export const MAX_LOGGED_TOTAL_BYTES = 4 * 1024 * 1024;
+/**
+ * Requests to the client (mid-call questions) are logged past those bounds, up to this many more bytes: on a cut
+ * stream a question that is not logged is lost, and its call waits for an answer that cannot come. They are few
+ * anyway: a call asks one question at a time and waits for its answer.
+ */
+const MAX_LOGGED_REQUEST_BYTES = 1024 * 1024;
+const MAX_LOGGED_REQUESTS = 100;
+/** How far past the head's `next` the positions of a log reach: its events, its questions, and the response. */
+export const MAX_LOG_SPAN = MAX_LOGGED_EVENTS + MAX_LOGGED_REQUESTS + 1;
 
 /** How a resumable stream behaves: its `retry`, when its log starts, and what the log is bound to. */
 export interface Resumption {
@@ -45,8 +54,7 @@ export class ResumableStream extends LiveStream {
   private sent: LoggedEvent[] = [];
   private sentBytes = 0;
   private sink: EventSink | undefined;
-  private logged = 0;
-  private loggedBytes = 0;
+  private logged = { events: 0, bytes: 0, requests: 0 };
   private logTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -89,24 +97,31 @@ export class ResumableStream extends LiveStream {
     super.end();
   }
 
-  protected override write(data: string, last: boolean): void {
+  protected override write(data: string, last: boolean, request = false): void {
     this.commit();
     // Past the log's bounds an event still goes out live, without an id: it cannot be resumed.
-    const bytes = this.sink && !last ? Buffer.byteLength(data) : 0;
-    const loggable =
-      !this.sink ||
-      last ||
-      (this.logged < MAX_LOGGED_EVENTS &&
-        bytes <= MAX_LOGGED_BYTES &&
-        this.loggedBytes + bytes <= MAX_LOGGED_TOTAL_BYTES);
-    if (!loggable) return this.push(sseFrame(data));
+    if (!this.loggable(data, last, request)) return this.push(sseFrame(data));
     const event = { position: ++this.position, data, ...(last ? { last } : {}) };
-    if (this.sink) {
-      this.logged++;
-      this.loggedBytes += bytes;
-      this.sink.append(event);
-    } else this.keep(event);
+    if (this.sink) this.sink.append(event);
+    else this.keep(event);
     this.push(sseFrame(data, eventId(this.streamId, event.position)));
+  }
+
+  /** Whether an event goes to the log (or is kept for it), counting it against the log's bounds if so. */
+  private loggable(data: string, last: boolean, request: boolean): boolean {
+    if (!this.sink || last) return true;
+    const bytes = Buffer.byteLength(data);
+    const { logged } = this;
+    if (bytes > MAX_LOGGED_BYTES) return false;
+    const room = request
+      ? logged.requests < MAX_LOGGED_REQUESTS &&
+        logged.bytes + bytes <= MAX_LOGGED_TOTAL_BYTES + MAX_LOGGED_REQUEST_BYTES
+      : logged.events < MAX_LOGGED_EVENTS && logged.bytes + bytes <= MAX_LOGGED_TOTAL_BYTES;
+    if (!room) return false;
+    if (request) logged.requests++;
+    else logged.events++;
+    logged.bytes += bytes;
+    return true;
   }
 
   protected override commit(): void {

@@ -132,6 +132,21 @@ describe('a resumable stream', () => {
     expect(position).toBeGreaterThan(2);
   });
 
+  it('logs a mid-call question past the bounds of notifications: on a cut stream it would otherwise be lost', async () => {
+    const { live, store } = stream();
+    live.cut();
+    for (let n = 1; n <= MAX_LOGGED_EVENTS + 5; n++) live.send(note(n));
+    const ask = { jsonrpc: '2.0' as const, id: 'slot.ask', method: 'elicitation/create', params: {} };
+    live.send(ask);
+    live.finish(done);
+    const streamId = idOf((await wire(live))[0]!)!.split('.')[0]!;
+    await live.drained();
+    const head = (await store.readHead(streamId, Date.now()))!;
+    const logged = await store.readEvent(streamId, head.next + MAX_LOGGED_EVENTS);
+    expect(logged?.data).toBe(JSON.stringify(ask));
+    expect(await store.readEvent(streamId, head.next + MAX_LOGGED_EVENTS + 1)).toMatchObject({ last: true });
+  });
+
   it('is cut, not cancelled, when its client goes away after seeing an id; cancelled when it never saw one', async () => {
     const open = stream();
     const gone = new AbortController();
