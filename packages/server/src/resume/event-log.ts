@@ -79,6 +79,8 @@ export function memoryEventLog(): EventLog {
 
 /** Where a stream's events go once its log has started: written in order, each bounded by the invocation's deadline. */
 export interface EventSink {
+  /** Settles once the head is written: whether it was (a stream whose log could not start cannot be resumed). */
+  started: Promise<boolean>;
   /** Logs the next event. */
   append(event: LoggedEvent): void;
   /** Settles once every appended event is written or given up on (never rejects). */

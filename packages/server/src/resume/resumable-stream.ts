@@ -56,6 +56,9 @@ export class ResumableStream extends LiveStream {
   private sink: EventSink | undefined;
   private logged = { events: 0, bytes: 0, requests: 0 };
   private logTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Events after a cut, held until the head is written: dropped then (they are in the log), else sent live. */
+  private held: string[] | undefined;
+  private ending = false;
 
   constructor(
     heartbeatMs: number,
@@ -64,24 +67,35 @@ export class ResumableStream extends LiveStream {
     super(heartbeatMs);
   }
 
-  /** Ends the HTTP response now while the call goes on, its later events going to the log; false once ended. */
+  /**
+   * Ends the HTTP response while the call goes on, its later events going to the log; false once ended. The response
+   * ends once the log's head is written, so a client that resumes at once finds it; if the head cannot be written,
+   * the stream stays open and the rest goes out live.
+   */
   override cut(): boolean {
     if (!this.sink && this.ended) return false;
     this.commit();
     this.startLog();
-    this.end();
+    if (this.held || this.ended) return true;
+    const held: string[] = (this.held = []);
+    void this.sink!.started.then((ok) => {
+      this.held = undefined;
+      if (!ok) for (const frame of held) this.push(frame);
+      if (ok || this.ending) this.end();
+    });
     return true;
   }
 
   /**
    * A client that goes away does not cancel the call (2025-11-25: "disconnection is not cancellation"): its open
-   * stream is cut, and the client resumes it. A stream the client never saw an id of cannot be resumed, so then the
-   * call is cancelled.
+   * stream is cut, and the client resumes it. A stream the client never saw an id of cannot be resumed, nor one
+   * whose log cannot start, so then the call is cancelled.
    */
   override cancelling(disconnected: AbortSignal): AbortSignal {
     const cancel = new AbortController();
     const gone = () => {
-      if (!(this.open && this.cut())) cancel.abort(disconnected.reason);
+      if (!(this.open && this.cut())) return cancel.abort(disconnected.reason);
+      void this.sink!.started.then((ok) => ok || cancel.abort(disconnected.reason));
     };
     if (disconnected.aborted) gone();
     else disconnected.addEventListener('abort', gone, { once: true });
@@ -94,17 +108,24 @@ export class ResumableStream extends LiveStream {
 
   override end(): void {
     clearTimeout(this.logTimer);
-    super.end();
+    // Cut, its head not written yet: the wire ends when it is (or after the held events, if it cannot be).
+    if (this.held) this.ending = true;
+    else super.end();
   }
 
   protected override write(data: string, last: boolean, request = false): void {
     this.commit();
     // Past the log's bounds an event still goes out live, without an id: it cannot be resumed.
-    if (!this.loggable(data, last, request)) return this.push(sseFrame(data));
+    if (!this.loggable(data, last, request)) return this.deliver(sseFrame(data));
     const event = { position: ++this.position, data, ...(last ? { last } : {}) };
     if (this.sink) this.sink.append(event);
     else this.keep(event);
-    this.push(sseFrame(data, eventId(this.streamId, event.position)));
+    this.deliver(sseFrame(data, eventId(this.streamId, event.position)));
+  }
+
+  private deliver(frame: string): void {
+    if (this.held) this.held.push(frame);
+    else this.push(frame);
   }
 
   /** Whether an event goes to the log (or is kept for it), counting it against the log's bounds if so. */

@@ -18,8 +18,7 @@ const note = (n: number | string) => ({
 });
 const done = { jsonrpc: '2.0' as const, id: 1, result: { content: [] } };
 
-function stream(logAfterMs = 60_000) {
-  const store = memoryRendezvous();
+function stream(logAfterMs = 60_000, store = memoryRendezvous()) {
   const live = new ResumableStream(60_000, {
     retryMs: 500,
     logAfterMs,
@@ -49,7 +48,7 @@ describe('a resumable stream', () => {
     expect(await store.readHead(stream0, Date.now())).toBeUndefined();
   });
 
-  it('once cut, ends its wire at once and sends the rest to the log, the events it had sent first', async () => {
+  it('once cut, ends its wire as soon as its head is written and sends the rest to the log, the events it had sent first', async () => {
     const { live, store } = stream();
     live.send(note(1));
     expect(live.cut()).toBe(true);
@@ -163,5 +162,47 @@ describe('a resumable stream', () => {
     left.abort(new Error('gone'));
     expect(cancelled.aborted).toBe(true);
     unopened.live.end();
+  });
+
+  it('ends its wire at a cut only once the head is written: a client resuming at once finds the log', async () => {
+    const memory = memoryRendezvous();
+    const slowHead = {
+      ...memory,
+      startLog: async (...args: Parameters<typeof memory.startLog>) => {
+        await sleep(100);
+        return memory.startLog(...args);
+      },
+    };
+    const { live } = stream(60_000, slowHead);
+    live.send(note(1));
+    live.cut();
+    const streamId = idOf((await wire(live))[0]!)!.split('.')[0]!;
+    // The client resumes the moment the stream ends: the head is there.
+    expect(await memory.readHead(streamId, Date.now())).toMatchObject({ next: 2 });
+    live.finish(done);
+    await live.drained();
+  });
+
+  it('stays open when its log cannot start, the response going out live; a client gone then cancels the call', async () => {
+    const memory = memoryRendezvous();
+    const broken = { ...memory, startLog: () => Promise.reject(new Error('throttled')) };
+    const { live } = stream(60_000, broken);
+    live.send(note(1));
+    expect(live.cut()).toBe(true);
+    // The call goes on and ends before the head write fails: what it sent meanwhile goes out live.
+    live.send(note(2));
+    live.finish(done);
+    const chunks = await wire(live);
+    expect(chunks.at(-1)).toContain('"result"');
+    expect(chunks).toHaveLength(4);
+
+    const gone = new AbortController();
+    const other = stream(60_000, broken).live;
+    const signal = other.cancelling(gone.signal);
+    other.send(note(1));
+    gone.abort(new Error('gone'));
+    await sleep(10);
+    expect(signal.aborted).toBe(true);
+    other.end();
   });
 });
