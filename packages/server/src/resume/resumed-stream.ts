@@ -58,12 +58,16 @@ async function* events(
   const waitEnd = Math.min(head.until, over);
   const stop = anySignal(deadlineSignal(ctx.deadline), ctx.streaming.disconnected)!;
   let beat = Date.now();
+  // Whether the last read failed: then the log may hold more than was read, and nothing is concluded from it.
+  let unread = false;
   while (!stop.aborted) {
     let event: LoggedEvent | undefined;
     try {
       event = await rendezvous.store.readEvent(streamId, position + 1, stop);
+      unread = false;
     } catch (error) {
       if (stop.aborted) break;
+      unread = true;
       ctx.log.warn('stream log read failed; reading again', { error: errorFields(error) });
     }
     if (event) {
@@ -80,13 +84,13 @@ async function* events(
     }
     await pause(logWaitKey(streamId), Math.min(rendezvous.pollIntervalMs, left), stop);
   }
-  if (!stop.aborted && Date.now() >= over) {
+  if (!stop.aborted && !unread && Date.now() >= over) {
     // The call ended without its response in the log (its instance stopped, or a write failed): say so, for its id.
     ctx.log.warn('resumed stream ended without the response: the call ended first');
     yield sseFrame(JSON.stringify(new McpError(ErrorCode.InternalError, CALL_LOST).toResponse(head.callId)));
     return;
   }
-  // Out of time here, not done: the client resumes again from the last id it saw.
+  // Out of time here (or the log cannot be read now), not done: the client resumes again from the last id it saw.
   yield retry(options.retryMs);
 }
 

@@ -98,4 +98,20 @@ describe('a resumed stream', () => {
     expect(await dataOf(head, 2, store)).toEqual([]);
     expect(Date.now() - started).toBeLessThan(2_000);
   });
+
+  it('after the call has ended, a read that fails ends the stream with a retry, never with "the result is lost"', async () => {
+    const store = slowLog(1);
+    const head = await logged(store, Date.now() - 30_000, [response(2)]);
+    const failing = { ...store, readEvent: () => Promise.reject(new Error('throttled')) };
+    const body = resumedStream(head, 1, {
+      rendezvous: { store: failing as never, pollIntervalMs: 20 },
+      retryMs: 300,
+      heartbeatMs: 60_000,
+      ctx: context(),
+    }).body;
+    const chunks: string[] = [];
+    for await (const chunk of body) chunks.push(chunk);
+    expect(chunks.some((chunk) => chunk.includes('"error"'))).toBe(false);
+    expect(chunks.at(-1)).toBe('retry: 300\n\n');
+  });
 });
