@@ -67,8 +67,9 @@ async function* events(
       unread = false;
     } catch (error) {
       if (stop.aborted) break;
+      // Once per run of failures: a store that stays down must not cost a log line per poll of every GET.
+      if (!unread) ctx.log.warn('stream log read failed; reading again', { error: errorFields(error) });
       unread = true;
-      ctx.log.warn('stream log read failed; reading again', { error: errorFields(error) });
     }
     if (event) {
       if (event.position > after) yield frame(streamId, event);

@@ -114,4 +114,23 @@ describe('a resumed stream', () => {
     expect(chunks.some((chunk) => chunk.includes('"error"'))).toBe(false);
     expect(chunks.at(-1)).toBe('retry: 300\n\n');
   });
+
+  it('logs a run of failed reads once, not once per poll (a store outage does not flood the log)', async () => {
+    const store = slowLog(1);
+    const head = await logged(store, Date.now() + 300, []);
+    const failing = { ...store, readEvent: () => Promise.reject(new Error('throttled')) };
+    const warnings: string[] = [];
+    const ctx = {
+      ...context(),
+      log: { ...silentLogger, warn: (message: string) => void warnings.push(message) },
+    };
+    const body = resumedStream(head, 1, {
+      rendezvous: { store: failing as never, pollIntervalMs: 10 },
+      retryMs: 300,
+      heartbeatMs: 60_000,
+      ctx,
+    }).body;
+    for await (const _chunk of body);
+    expect(warnings.filter((w) => w.includes('read failed'))).toHaveLength(1);
+  });
 });
