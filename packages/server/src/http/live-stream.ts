@@ -38,7 +38,7 @@ export class LiveStream implements AsyncIterable<string> {
 
   /** Sends a message now, opening the stream if need be. */
   send(message: JSONRPCNotification | JSONRPCRequest): void {
-    this.write(JSON.stringify(message), false);
+    this.write(JSON.stringify(message), false, 'id' in message);
   }
 
   /** Sends the call's response, the stream's last event, and ends the stream. */
@@ -78,8 +78,8 @@ export class LiveStream implements AsyncIterable<string> {
     }
   }
 
-  /** Sends one message (JSON text); `last` for the response. */
-  protected write(data: string, _last: boolean): void {
+  /** Sends one message (JSON text); `last` for the response, `request` for a request to the client. */
+  protected write(data: string, _last: boolean, _request = false): void {
     this.commit();
     this.push(sseFrame(data));
   }

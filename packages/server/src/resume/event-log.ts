@@ -45,32 +45,33 @@ export interface EventLog {
   readEvent(streamId: string, position: number, signal?: AbortSignal): Promise<LoggedEvent | undefined>;
 }
 
-/** Event logs in this process's memory (the memory rendezvous store's part). */
+/**
+ * Event logs in this process's memory (the memory rendezvous store's part). Each log keeps its own events, so an
+ * expired one is removed whole, at no cost in the others' events; expired logs are removed as new ones start.
+ */
 export function memoryEventLog(): EventLog {
-  const heads = new Map<string, StreamHead>();
-  const events = new Map<string, LoggedEvent>();
-  const key = (streamId: string, position: number) => `${streamId}.${position}`;
+  const logs = new Map<string, { head: StreamHead; events: Map<number, LoggedEvent> }>();
   const sweep = (now: number) => {
-    for (const [id, head] of heads)
-      if (head.until <= now) {
-        heads.delete(id);
-        for (const k of events.keys()) if (k.startsWith(`${id}.`)) events.delete(k);
-      }
+    for (const [id, { head }] of logs) if (head.until <= now) logs.delete(id);
+  };
+  const live = (streamId: string, now: number) => {
+    const log = logs.get(streamId);
+    return log && log.head.until > now ? log : undefined;
   };
   return {
     async startLog(head) {
       sweep(Date.now());
-      heads.set(head.streamId, structuredClone(head));
+      logs.set(head.streamId, { head: structuredClone(head), events: new Map() });
     },
     async appendEvent(streamId, event) {
-      if (heads.has(streamId)) events.set(key(streamId, event.position), { ...event });
+      live(streamId, Date.now())?.events.set(event.position, { ...event });
     },
     async readHead(streamId, now) {
-      const head = heads.get(streamId);
-      return head && head.until > now ? structuredClone(head) : undefined;
+      const log = live(streamId, now);
+      return log && structuredClone(log.head);
     },
     async readEvent(streamId, position) {
-      const event = events.get(key(streamId, position));
+      const event = logs.get(streamId)?.events.get(position);
       return event && { ...event };
     },
   };
@@ -78,6 +79,8 @@ export function memoryEventLog(): EventLog {
 
 /** Where a stream's events go once its log has started: written in order, each bounded by the invocation's deadline. */
 export interface EventSink {
+  /** Settles once the head is written: whether it was (a stream whose log could not start cannot be resumed). */
+  started: Promise<boolean>;
   /** Logs the next event. */
   append(event: LoggedEvent): void;
   /** Settles once every appended event is written or given up on (never rejects). */

@@ -17,9 +17,22 @@ import { streamLogSink, type StreamLogSetup } from './stream-log.ts';
  */
 const KEPT_EVENTS = 32;
 const KEPT_BYTES = 128 * 1024;
-/** Most events one stream logs, and the largest: a flood stays bounded (the response is always logged). */
+/**
+ * Most events one stream logs, the largest, and the most bytes in all: a flood stays bounded in store writes and in
+ * the memory its queued writes hold (the response is always logged).
+ */
 export const MAX_LOGGED_EVENTS = 1_000;
 export const MAX_LOGGED_BYTES = 300 * 1024;
+export const MAX_LOGGED_TOTAL_BYTES = 4 * 1024 * 1024;
+/**
+ * Requests to the client (mid-call questions) are logged past those bounds, up to this many more bytes: on a cut
+ * stream a question that is not logged is lost, and its call waits for an answer that cannot come. They are few
+ * anyway: a call asks one question at a time and waits for its answer.
+ */
+const MAX_LOGGED_REQUEST_BYTES = 1024 * 1024;
+const MAX_LOGGED_REQUESTS = 100;
+/** How far past the head's `next` the positions of a log reach: its events, its questions, and the response. */
+export const MAX_LOG_SPAN = MAX_LOGGED_EVENTS + MAX_LOGGED_REQUESTS + 1;
 
 /** How a resumable stream behaves: its `retry`, when its log starts, and what the log is bound to. */
 export interface Resumption {
@@ -41,8 +54,11 @@ export class ResumableStream extends LiveStream {
   private sent: LoggedEvent[] = [];
   private sentBytes = 0;
   private sink: EventSink | undefined;
-  private logged = 0;
+  private logged = { events: 0, bytes: 0, requests: 0 };
   private logTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Events after a cut, held until the head is written: dropped then (they are in the log), else sent live. */
+  private held: string[] | undefined;
+  private ending = false;
 
   constructor(
     heartbeatMs: number,
@@ -51,24 +67,35 @@ export class ResumableStream extends LiveStream {
     super(heartbeatMs);
   }
 
-  /** Ends the HTTP response now while the call goes on, its later events going to the log; false once ended. */
+  /**
+   * Ends the HTTP response while the call goes on, its later events going to the log; false once ended. The response
+   * ends once the log's head is written, so a client that resumes at once finds it; if the head cannot be written,
+   * the stream stays open and the rest goes out live.
+   */
   override cut(): boolean {
     if (!this.sink && this.ended) return false;
     this.commit();
     this.startLog();
-    this.end();
+    if (this.held || this.ended) return true;
+    const held: string[] = (this.held = []);
+    void this.sink!.started.then((ok) => {
+      this.held = undefined;
+      if (!ok) for (const frame of held) this.push(frame);
+      if (ok || this.ending) this.end();
+    });
     return true;
   }
 
   /**
    * A client that goes away does not cancel the call (2025-11-25: "disconnection is not cancellation"): its open
-   * stream is cut, and the client resumes it. A stream the client never saw an id of cannot be resumed, so then the
-   * call is cancelled.
+   * stream is cut, and the client resumes it. A stream the client never saw an id of cannot be resumed, nor one
+   * whose log cannot start, so then the call is cancelled.
    */
   override cancelling(disconnected: AbortSignal): AbortSignal {
     const cancel = new AbortController();
     const gone = () => {
-      if (!(this.open && this.cut())) cancel.abort(disconnected.reason);
+      if (!(this.open && this.cut())) return cancel.abort(disconnected.reason);
+      void this.sink!.started.then((ok) => ok || cancel.abort(disconnected.reason));
     };
     if (disconnected.aborted) gone();
     else disconnected.addEventListener('abort', gone, { once: true });
@@ -81,21 +108,41 @@ export class ResumableStream extends LiveStream {
 
   override end(): void {
     clearTimeout(this.logTimer);
-    super.end();
+    // Cut, its head not written yet: the wire ends when it is (or after the held events, if it cannot be).
+    if (this.held) this.ending = true;
+    else super.end();
   }
 
-  protected override write(data: string, last: boolean): void {
+  protected override write(data: string, last: boolean, request = false): void {
     this.commit();
     // Past the log's bounds an event still goes out live, without an id: it cannot be resumed.
-    const loggable =
-      !this.sink || last || (this.logged < MAX_LOGGED_EVENTS && Buffer.byteLength(data) <= MAX_LOGGED_BYTES);
-    if (!loggable) return this.push(sseFrame(data));
+    if (!this.loggable(data, last, request)) return this.deliver(sseFrame(data));
     const event = { position: ++this.position, data, ...(last ? { last } : {}) };
-    if (this.sink) {
-      this.logged++;
-      this.sink.append(event);
-    } else this.keep(event);
-    this.push(sseFrame(data, eventId(this.streamId, event.position)));
+    if (this.sink) this.sink.append(event);
+    else this.keep(event);
+    this.deliver(sseFrame(data, eventId(this.streamId, event.position)));
+  }
+
+  private deliver(frame: string): void {
+    if (this.held) this.held.push(frame);
+    else this.push(frame);
+  }
+
+  /** Whether an event goes to the log (or is kept for it), counting it against the log's bounds if so. */
+  private loggable(data: string, last: boolean, request: boolean): boolean {
+    if (!this.sink || last) return true;
+    const bytes = Buffer.byteLength(data);
+    const { logged } = this;
+    if (bytes > MAX_LOGGED_BYTES) return false;
+    const room = request
+      ? logged.requests < MAX_LOGGED_REQUESTS &&
+        logged.bytes + bytes <= MAX_LOGGED_TOTAL_BYTES + MAX_LOGGED_REQUEST_BYTES
+      : logged.events < MAX_LOGGED_EVENTS && logged.bytes + bytes <= MAX_LOGGED_TOTAL_BYTES;
+    if (!room) return false;
+    if (request) logged.requests++;
+    else logged.events++;
+    logged.bytes += bytes;
+    return true;
   }
 
   protected override commit(): void {

@@ -18,7 +18,7 @@ import { isHandshakeVersion, isStatelessVersion } from '../protocol/versions.ts'
 import type { Sessions } from '../sessions/sessions.ts';
 import { parseEventId } from './event-ids.ts';
 import type { EventLog, StreamHead } from './event-log.ts';
-import { MAX_LOGGED_EVENTS } from './resumable-stream.ts';
+import { MAX_LOG_SPAN } from './resumable-stream.ts';
 import { resumedStream } from './resumed-stream.ts';
 
 /**
@@ -56,7 +56,7 @@ function refusalOf(head: StreamHead | undefined, caller: string, position: numbe
   if (head.caller !== caller) return 'other-caller';
   const first = head.sent[0]?.position ?? head.next;
   if (position + 1 < first) return 'before-log';
-  return position >= head.next + MAX_LOGGED_EVENTS ? 'beyond-log' : undefined;
+  return position >= head.next + MAX_LOG_SPAN ? 'beyond-log' : undefined;
 }
 
 /**

@@ -49,41 +49,49 @@ async function* events(
     position = event.position;
   }
   position = Math.max(position, head.next - 1);
-  // Past the call's end (and the time its last write may take), nothing more can come.
+  // The live stream sends an event before its write lands, so the client may hold one the log has not got yet: it
+  // is read again (not sent) to learn whether it was the response, which leaves nothing to resume.
+  if (after >= head.next) position = after - 1;
+  // Past the call's end (and the time its last write may take), nothing more can come: the wait stops then, but
+  // what the log holds is still read to its end first (a client may resume long after the call ended).
   const over = head.ends + CALL_END_MARGIN_MS + rendezvous.pollIntervalMs;
-  const signal = anySignal(
-    deadlineSignal(ctx.deadline),
-    AbortSignal.timeout(Math.max(0, Math.min(head.until, over) - Date.now())),
-    ctx.streaming.disconnected,
-  )!;
+  const waitEnd = Math.min(head.until, over);
+  const stop = anySignal(deadlineSignal(ctx.deadline), ctx.streaming.disconnected)!;
   let beat = Date.now();
-  while (!signal.aborted) {
+  // Whether the last read failed: then the log may hold more than was read, and nothing is concluded from it.
+  let unread = false;
+  while (!stop.aborted) {
     let event: LoggedEvent | undefined;
     try {
-      event = await rendezvous.store.readEvent(streamId, position + 1, signal);
+      event = await rendezvous.store.readEvent(streamId, position + 1, stop);
+      unread = false;
     } catch (error) {
-      if (signal.aborted) break;
-      ctx.log.warn('stream log read failed; reading again', { error: errorFields(error) });
+      if (stop.aborted) break;
+      // Once per run of failures: a store that stays down must not cost a log line per poll of every GET.
+      if (!unread) ctx.log.warn('stream log read failed; reading again', { error: errorFields(error) });
+      unread = true;
     }
     if (event) {
-      yield frame(streamId, event);
+      if (event.position > after) yield frame(streamId, event);
       if (event.last) return;
       position = event.position;
       continue;
     }
+    const left = waitEnd - Date.now();
+    if (left <= 0) break;
     if (Date.now() - beat >= options.heartbeatMs) {
       beat = Date.now();
       yield ': keep-alive\n\n';
     }
-    await pause(logWaitKey(streamId), rendezvous.pollIntervalMs, signal);
+    await pause(logWaitKey(streamId), Math.min(rendezvous.pollIntervalMs, left), stop);
   }
-  if (Date.now() >= over && !ctx.streaming.disconnected.aborted) {
+  if (!stop.aborted && !unread && Date.now() >= over) {
     // The call ended without its response in the log (its instance stopped, or a write failed): say so, for its id.
     ctx.log.warn('resumed stream ended without the response: the call ended first');
     yield sseFrame(JSON.stringify(new McpError(ErrorCode.InternalError, CALL_LOST).toResponse(head.callId)));
     return;
   }
-  // Out of time here, not done: the client resumes again from the last id it saw.
+  // Out of time here (or the log cannot be read now), not done: the client resumes again from the last id it saw.
   yield retry(options.retryMs);
 }
 

@@ -65,7 +65,7 @@ export function streamLogSink(
   const signal = () => deadlineSignal(setup.deadline);
   const caller = callerOf(setup.sessionId, setup.principal);
   const head = { streamId, caller, callId: setup.callId, ends, until, sent, next };
-  let chain: Promise<boolean> = store.startLog(head, signal()).then(
+  const started: Promise<boolean> = store.startLog(head, signal()).then(
     () => true,
     (error: unknown) => {
       log.error('rendezvous write failed: the stream log could not start, so the stream cannot be resumed', {
@@ -84,8 +84,10 @@ export function streamLogSink(
     wake(logWaitKey(streamId));
     return true;
   };
+  let chain = started;
   log.debug('stream log started', { next, sent: sent.length });
   return {
+    started,
     append(event) {
       chain = chain.then((ok) => ok && write(event));
     },

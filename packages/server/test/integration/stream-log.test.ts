@@ -7,6 +7,7 @@ import { silentLogger, type Logger } from '../../src/log.ts';
 import type { EventLog, LoggedEvent } from '../../src/resume/event-log.ts';
 import { newStreamId } from '../../src/resume/event-ids.ts';
 import { ResumableStream } from '../../src/resume/resumable-stream.ts';
+import { resumedStream } from '../../src/resume/resumed-stream.ts';
 import { streamLogSink } from '../../src/resume/stream-log.ts';
 import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '@mcp-lambda/dev/testing';
 
@@ -106,6 +107,30 @@ describe.each([
     // Served until the call's deadline plus the grace a client has to come back (5 minutes).
     expect(head.until).toBeGreaterThan(Date.now() + 30_000 + 4 * 60_000);
     expect((await store.readEvent(streamId, 3))!.last).toBe(true);
+  });
+
+  it("replays the log to a GET that comes after the call's end, the response last", async () => {
+    const store = makeStore();
+    const streamId = newStreamId();
+    const until = Date.now() + 60_000;
+    const head = { streamId, caller: 'c', callId: 5, ends: Date.now() - 10_000, until, sent: [], next: 1 };
+    await store.startLog(head);
+    await store.appendEvent(streamId, event(1, '{"n":1}'), until);
+    await store.appendEvent(streamId, event(2, response(5, 'late'), true), until);
+    const ctx = {
+      requestId: 'r',
+      log: silentLogger,
+      streaming: { disconnected: new AbortController().signal },
+    };
+    const body = resumedStream(head, 0, {
+      rendezvous: { store, pollIntervalMs: 20 },
+      retryMs: 1,
+      heartbeatMs: 60_000,
+      ctx,
+    }).body;
+    const data: string[] = [];
+    for await (const chunk of body) data.push(...(/^data: (.*)$/m.exec(chunk)?.slice(1) ?? []));
+    expect(data).toEqual(['{"n":1}', response(5, 'late')]);
   });
 
   it('logs a response too large for an item as an error the client can act on', async () => {

@@ -11,6 +11,7 @@ import { createOAuthAuthenticator } from '../../src/auth/oauth.ts';
 import { silentLogger } from '../../src/log.ts';
 import { callerOf } from '../../src/asking/ask-ids.ts';
 import { newStreamId } from '../../src/resume/event-ids.ts';
+import { MAX_LOG_SPAN } from '../../src/resume/resumable-stream.ts';
 import {
   startIssuer,
   type TestIssuer,
@@ -385,7 +386,8 @@ describe('a GET that cannot resume', () => {
     expect(ended.status).toBe(404);
     expect(((await ended.json()) as { error: { message: string } }).error.message).toMatch(/has ended/);
     const [streamId] = response.id!.split('.');
-    expect((await resume(streaming.url, session, `${streamId}.1002`)).status).toBe(404);
+    // The cut came after one event: the log starts at 2 and reaches at most MAX_LOG_SPAN further.
+    expect((await resume(streaming.url, session, `${streamId}.${2 + MAX_LOG_SPAN}`)).status).toBe(404);
     expect(warnings.map((w) => w.reason)).toEqual(['ended', 'beyond-log']);
   });
 

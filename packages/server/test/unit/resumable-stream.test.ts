@@ -2,7 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { memoryRendezvous } from '../../src/asking/rendezvous.ts';
 import { silentLogger } from '../../src/log.ts';
-import { MAX_LOGGED_BYTES, MAX_LOGGED_EVENTS, ResumableStream } from '../../src/resume/resumable-stream.ts';
+import {
+  MAX_LOGGED_BYTES,
+  MAX_LOGGED_EVENTS,
+  MAX_LOGGED_TOTAL_BYTES,
+  ResumableStream,
+} from '../../src/resume/resumable-stream.ts';
 
 // The resumable stream on its own (SEP-1699): what goes on the wire, what goes to the log and when, and its bounds.
 
@@ -13,8 +18,7 @@ const note = (n: number | string) => ({
 });
 const done = { jsonrpc: '2.0' as const, id: 1, result: { content: [] } };
 
-function stream(logAfterMs = 60_000) {
-  const store = memoryRendezvous();
+function stream(logAfterMs = 60_000, store = memoryRendezvous()) {
   const live = new ResumableStream(60_000, {
     retryMs: 500,
     logAfterMs,
@@ -44,7 +48,7 @@ describe('a resumable stream', () => {
     expect(await store.readHead(stream0, Date.now())).toBeUndefined();
   });
 
-  it('once cut, ends its wire at once and sends the rest to the log, the events it had sent first', async () => {
+  it('once cut, ends its wire as soon as its head is written and sends the rest to the log, the events it had sent first', async () => {
     const { live, store } = stream();
     live.send(note(1));
     expect(live.cut()).toBe(true);
@@ -103,6 +107,45 @@ describe('a resumable stream', () => {
     expect(await store.readEvent(streamId, last)).toMatchObject({ last: true });
   });
 
+  it(`logs at most ${MAX_LOGGED_TOTAL_BYTES} bytes in all: a flood of large events writes a bounded log`, async () => {
+    const { live, store } = stream();
+    live.cut();
+    const big = 'x'.repeat(MAX_LOGGED_BYTES - 100);
+    const count = Math.ceil((2 * MAX_LOGGED_TOTAL_BYTES) / big.length);
+    for (let n = 0; n < count; n++) live.send(note(big));
+    live.finish(done);
+    const streamId = idOf((await wire(live))[0]!)!.split('.')[0]!;
+    await live.drained();
+    let bytes = 0;
+    let position = 1;
+    for (
+      let event = await store.readEvent(streamId, position);
+      event;
+      event = await store.readEvent(streamId, ++position)
+    ) {
+      bytes += Buffer.byteLength(event.data);
+      if (event.last) break;
+    }
+    expect((await store.readEvent(streamId, position))?.last).toBe(true);
+    expect(bytes).toBeLessThanOrEqual(MAX_LOGGED_TOTAL_BYTES + Buffer.byteLength(JSON.stringify(done)));
+    expect(position).toBeGreaterThan(2);
+  });
+
+  it('logs a mid-call question past the bounds of notifications: on a cut stream it would otherwise be lost', async () => {
+    const { live, store } = stream();
+    live.cut();
+    for (let n = 1; n <= MAX_LOGGED_EVENTS + 5; n++) live.send(note(n));
+    const ask = { jsonrpc: '2.0' as const, id: 'slot.ask', method: 'elicitation/create', params: {} };
+    live.send(ask);
+    live.finish(done);
+    const streamId = idOf((await wire(live))[0]!)!.split('.')[0]!;
+    await live.drained();
+    const head = (await store.readHead(streamId, Date.now()))!;
+    const logged = await store.readEvent(streamId, head.next + MAX_LOGGED_EVENTS);
+    expect(logged?.data).toBe(JSON.stringify(ask));
+    expect(await store.readEvent(streamId, head.next + MAX_LOGGED_EVENTS + 1)).toMatchObject({ last: true });
+  });
+
   it('is cut, not cancelled, when its client goes away after seeing an id; cancelled when it never saw one', async () => {
     const open = stream();
     const gone = new AbortController();
@@ -119,5 +162,47 @@ describe('a resumable stream', () => {
     left.abort(new Error('gone'));
     expect(cancelled.aborted).toBe(true);
     unopened.live.end();
+  });
+
+  it('ends its wire at a cut only once the head is written: a client resuming at once finds the log', async () => {
+    const memory = memoryRendezvous();
+    const slowHead = {
+      ...memory,
+      startLog: async (...args: Parameters<typeof memory.startLog>) => {
+        await sleep(100);
+        return memory.startLog(...args);
+      },
+    };
+    const { live } = stream(60_000, slowHead);
+    live.send(note(1));
+    live.cut();
+    const streamId = idOf((await wire(live))[0]!)!.split('.')[0]!;
+    // The client resumes the moment the stream ends: the head is there.
+    expect(await memory.readHead(streamId, Date.now())).toMatchObject({ next: 2 });
+    live.finish(done);
+    await live.drained();
+  });
+
+  it('stays open when its log cannot start, the response going out live; a client gone then cancels the call', async () => {
+    const memory = memoryRendezvous();
+    const broken = { ...memory, startLog: () => Promise.reject(new Error('throttled')) };
+    const { live } = stream(60_000, broken);
+    live.send(note(1));
+    expect(live.cut()).toBe(true);
+    // The call goes on and ends before the head write fails: what it sent meanwhile goes out live.
+    live.send(note(2));
+    live.finish(done);
+    const chunks = await wire(live);
+    expect(chunks.at(-1)).toContain('"result"');
+    expect(chunks).toHaveLength(4);
+
+    const gone = new AbortController();
+    const other = stream(60_000, broken).live;
+    const signal = other.cancelling(gone.signal);
+    other.send(note(1));
+    gone.abort(new Error('gone'));
+    await sleep(10);
+    expect(signal.aborted).toBe(true);
+    other.end();
   });
 });
