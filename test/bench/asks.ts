@@ -6,10 +6,7 @@
  * POST leaving the client to the call's result arriving (p50, p95), the table reads per second a call waits (counted
  * on A's store), and the DynamoDB and Lambda cost of a thousand asks that each wait ASSUMED_WAIT_S.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { defineTool, dynamoRendezvous, type RendezvousStore, silentLogger } from '@mcp-lambda/server';
 import {
   answer,
@@ -23,6 +20,7 @@ import {
 import { ASSUMED_WAIT_S, PRICE_PER_GB_SECOND_USD } from './cost.ts';
 import type { AskResult } from './results.ts';
 import { median, percentile } from './stats.ts';
+import { startAskingInstance } from '../support/start-asking-instance.ts';
 
 /** Poll intervals measured. */
 const INTERVALS_MS = [50, 100, 250, 1000] as const;
@@ -37,26 +35,6 @@ const WRITES_PER_ASK = 3;
 const FUNCTION_GB = 1;
 const KEY = 'bench-asks-session-key-000000000000000';
 const FORM = { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } };
-
-/** Starts the answering instance B and waits for its URL. */
-function startAnswerer(dynamo: LocalDynamo): Promise<{ child: ChildProcess; url: string }> {
-  const script = fileURLToPath(new URL('../support/asking-instance.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: {
-      ...process.env,
-      ASK_TABLE: dynamo.tableName,
-      DYNAMODB_ENDPOINT: dynamo.endpoint,
-      SESSION_KEY: KEY,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the answering instance exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) =>
-      resolve({ child, url: (JSON.parse(line) as { url: string }).url }),
-    );
-  });
-}
 
 /** A store that counts its reads. */
 function counting(store: RendezvousStore): RendezvousStore & { reads: number } {
@@ -84,7 +62,7 @@ async function oneAsk(a: string, b: string, session: string, waitMs: number): Pr
 /** Measures each poll interval: `asks` answered at once, then one answered after PROBE_WAIT_MS. */
 export async function measureAsks(asks: number, progress: (message: string) => void): Promise<AskResult[]> {
   const dynamo = await startLocalDynamo('asks-bench');
-  const answerer = await startAnswerer(dynamo);
+  const answerer = await startAskingInstance(dynamo, KEY);
   const results: AskResult[] = [];
   try {
     for (const pollIntervalMs of INTERVALS_MS) {

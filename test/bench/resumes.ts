@@ -6,9 +6,6 @@
  * arrival on the resumed stream (p50, p95; one clock, both processes on this machine), the log reads a resume makes
  * and per waited second (counted on A's store), and the writes of one cut call (the head and the response).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { dynamoRendezvous, type RendezvousStore, silentLogger } from '@mcp-lambda/server';
 import {
   initialize,
@@ -21,30 +18,11 @@ import {
 } from '@mcp-lambda/dev/testing';
 import type { ResumeResult } from './results.ts';
 import { median, percentile } from './stats.ts';
+import { startAskingInstance } from '../support/start-asking-instance.ts';
 
 /** Poll intervals measured. */
 const INTERVALS_MS = [50, 250] as const;
 const KEY = 'bench-resumes-session-key-0000000000000';
-
-/** Starts the calling instance B and waits for its URL. */
-function startCaller(dynamo: LocalDynamo): Promise<{ child: ChildProcess; url: string }> {
-  const script = fileURLToPath(new URL('../support/asking-instance.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: {
-      ...process.env,
-      ASK_TABLE: dynamo.tableName,
-      DYNAMODB_ENDPOINT: dynamo.endpoint,
-      SESSION_KEY: KEY,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the calling instance exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) =>
-      resolve({ child, url: (JSON.parse(line) as { url: string }).url }),
-    );
-  });
-}
 
 /** A store that counts the log reads it serves. */
 function counting(store: RendezvousStore): RendezvousStore & { reads: number } {
@@ -92,7 +70,7 @@ export async function measureResumes(
   progress: (message: string) => void,
 ): Promise<ResumeResult[]> {
   const dynamo = await startLocalDynamo('resumes-bench');
-  const caller = await startCaller(dynamo);
+  const caller = await startAskingInstance(dynamo, KEY);
   const results: ResumeResult[] = [];
   try {
     for (const pollIntervalMs of INTERVALS_MS) {

@@ -1,6 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotocol/client';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -12,16 +9,15 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalDynamo, type LocalDynamo } from '@mcp-lambda/dev/testing';
 import { EVERY_SHAPE } from './asking-tools.ts';
+import { startAskingInstance, type AskingInstance } from '../support/start-asking-instance.ts';
 
 // The official SDK 1.x and 2.x clients, with elicitation, sampling and roots handlers, against two instances of a
 // streaming server in processes of their own that share one local DynamoDB table: every tool call goes to the first,
 // every answer the client POSTs goes to the second, so each answer provably crosses instances through the
 // rendezvous (docs/asking.md).
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const INSTANCE = fileURLToPath(new URL('../support/asking-instance.ts', import.meta.url));
 let dynamo: LocalDynamo;
-const instances: { child: ChildProcess; url: string }[] = [];
+const instances: AskingInstance[] = [];
 /**
  * HTTP statuses of the answers the second instance received, as promises: the instance stores an answer before it
  * says 202, so the call can finish (on the first instance) before the 202 reaches the client.
@@ -29,26 +25,6 @@ const instances: { child: ChildProcess; url: string }[] = [];
 const answered: Promise<number>[] = [];
 /** The statuses of every answer sent so far, once each has been answered. */
 const answerStatuses = () => Promise.all(answered);
-
-/** Starts one instance and waits for its URL. */
-function startInstance(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', INSTANCE], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ASK_TABLE: dynamo.tableName,
-      DYNAMODB_ENDPOINT: dynamo.endpoint,
-      SESSION_KEY: 'asking-interop-session-key-0000000000',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the instance exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) =>
-      resolve({ child, url: (JSON.parse(line) as { url: string }).url }),
-    );
-  });
-}
 
 /** Requests go to the first instance, answers (JSON-RPC responses) to the second. */
 const crossing: typeof fetch = async (input, init) => {
@@ -68,7 +44,12 @@ const crossing: typeof fetch = async (input, init) => {
 
 beforeAll(async () => {
   dynamo = await startLocalDynamo('asks-under-test');
-  instances.push(...(await Promise.all([startInstance(), startInstance()])));
+  instances.push(
+    ...(await Promise.all([
+      startAskingInstance(dynamo, 'asking-interop-session-key-0000000000'),
+      startAskingInstance(dynamo, 'asking-interop-session-key-0000000000'),
+    ])),
+  );
 }, 60_000);
 
 afterAll(async () => {

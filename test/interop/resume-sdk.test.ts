@@ -1,12 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalDynamo, type LocalDynamo, readEvents } from '@mcp-lambda/dev/testing';
+import { startAskingInstance, type AskingInstance } from '../support/start-asking-instance.ts';
 
 // Streams that survive a cut (SEP-1699) across instances: two streaming servers in processes of their own share one
 // local DynamoDB table, as Lambda instances share the rendezvous table. Every POST goes to the first, every GET to
@@ -14,31 +12,10 @@ import { startLocalDynamo, type LocalDynamo, readEvents } from '@mcp-lambda/dev/
 // official SDK clients (1.x, and 2.x in the handshake era) resume on their own when they see event ids and a retry;
 // a raw client shows the bytes.
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const INSTANCE = fileURLToPath(new URL('../support/asking-instance.ts', import.meta.url));
 let dynamo: LocalDynamo;
-const instances: { child: ChildProcess; url: string }[] = [];
+const instances: AskingInstance[] = [];
 /** Each GET the second instance received: its Last-Event-ID and status. */
 const resumed: { lastEventId: string | null; status: number }[] = [];
-
-function startInstance(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', INSTANCE], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ASK_TABLE: dynamo.tableName,
-      DYNAMODB_ENDPOINT: dynamo.endpoint,
-      SESSION_KEY: 'resume-interop-session-key-0000000000',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the instance exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) =>
-      resolve({ child, url: (JSON.parse(line) as { url: string }).url }),
-    );
-  });
-}
 
 /** POSTs go to the first instance; GETs (resuming a stream) and answers to the second. */
 const crossing: typeof fetch = async (input, init) => {
@@ -53,7 +30,12 @@ const crossing: typeof fetch = async (input, init) => {
 
 beforeAll(async () => {
   dynamo = await startLocalDynamo('streams-under-test');
-  instances.push(...(await Promise.all([startInstance(), startInstance()])));
+  instances.push(
+    ...(await Promise.all([
+      startAskingInstance(dynamo, 'resume-interop-session-key-0000000000'),
+      startAskingInstance(dynamo, 'resume-interop-session-key-0000000000'),
+    ])),
+  );
 }, 60_000);
 
 afterAll(async () => {
