@@ -9,9 +9,10 @@ import { wake } from './waiting.ts';
 
 /**
  * The answer desk: where a client's answers to mid-call questions (JSON-RPC responses POSTed to the endpoint) and
- * its cancellations of waiting calls are written into the rendezvous, bound to the session (and the authenticated
- * caller) they come from. What cannot be matched with a waiting question of that caller is refused and logged, and
- * changes nothing: an unknown id, a replay, a late answer, another caller's.
+ * its cancellations of its calls are written into the rendezvous, bound to the session (and the authenticated
+ * caller) they come from. An answer that cannot be matched with a waiting question of that caller is refused and
+ * logged, and changes nothing: an unknown id, a replay, a late answer, another caller's. So is a malformed or
+ * repeated cancellation.
  */
 
 /** Who sent the answer. */
@@ -84,24 +85,23 @@ export function answerDesk(rendezvous: Rendezvous) {
       wake(id.slot);
       return 'accepted';
     },
-    /** Cancels the waiting question of the call the client cancelled (`notifications/cancelled`), if any. */
+    /**
+     * Records the client's cancellation of one of its calls (`notifications/cancelled`), whether or not the call
+     * waits for an answer: a waiting question settles, and the running call's watch (cancel-watch.ts) sees it.
+     */
     async cancel(
       requestId: unknown,
       from: AnswerSender,
       log: Logger,
       signal?: AbortSignal,
     ): Promise<Delivery> {
-      if (typeof requestId !== 'string' && typeof requestId !== 'number') return 'refused';
-      const slot = slotOf(callerOf(from.session.id, from.principal), requestId);
+      if (typeof requestId !== 'string' && typeof requestId !== 'number')
+        return refused(log, 'cancellation', 'unknown');
+      const caller = callerOf(from.session.id, from.principal);
+      const slot = slotOf(caller, requestId);
       try {
-        const outcome = await rendezvous.store.cancel(
-          slot,
-          callerOf(from.session.id, from.principal),
-          Date.now(),
-          signal,
-        );
-        // Most cancellations name a call that is not waiting for an answer: nothing to log.
-        if (outcome !== true) return 'refused';
+        const outcome = await rendezvous.store.cancel(slot, caller, Date.now(), signal);
+        if (outcome !== true) return refused(log, 'cancellation', outcome);
       } catch (error) {
         log.error('rendezvous write failed: a cancellation was not recorded', { error: errorFields(error) });
         return 'failed';

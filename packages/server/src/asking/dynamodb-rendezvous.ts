@@ -2,7 +2,13 @@ import { awsClientConfig, lazyAwsClient } from '../aws-client.ts';
 import { nodeCrypto } from '../crypto.ts';
 import { dynamoEventLog, type RendezvousTable } from './dynamodb-event-log.ts';
 import { RendezvousTableAttributes, type DynamoRendezvousOptions } from './rendezvous-table.ts';
-import type { Answer, Refusal, RendezvousStore, Settled } from './rendezvous.ts';
+import {
+  CANCELLATION_LIFETIME_MS,
+  type Answer,
+  type Refusal,
+  type RendezvousStore,
+  type Settled,
+} from './rendezvous.ts';
 
 /** An item outlives its question by this much before the table's TTL may delete it (TTL deletes late anyway). */
 const TTL_GRACE_SECONDS = 60;
@@ -13,8 +19,8 @@ const isConditionFailure = (error: unknown) =>
 type Item = Record<string, { S?: string; N?: string }>;
 
 /** Why a conditional write found nothing to write to, from the item as it is (for the log line). */
-function refusalOf(item: Item | undefined, askId: string | undefined, caller: string, now: number): Refusal {
-  if (!item || (askId !== undefined && item.askId?.S !== askId)) return 'unknown';
+function refusalOf(item: Item | undefined, askId: string, caller: string, now: number): Refusal {
+  if (!item || item.askId?.S !== askId) return 'unknown';
   if (item.caller?.S !== caller) return 'other-caller';
   if (Number(item.until?.N) <= now) return 'expired';
   return 'settled';
@@ -23,6 +29,9 @@ function refusalOf(item: Item | undefined, askId: string | undefined, caller: st
 type Table = RendezvousTable;
 
 const keyOf = (slot: string) => ({ [RendezvousTableAttributes.partitionKey]: { S: slot } });
+const ttlOf = (until: number) => ({
+  N: String(Math.ceil(until / 1000) + TTL_GRACE_SECONDS),
+});
 
 async function getItem(table: Table, slot: string, signal?: AbortSignal): Promise<Item | undefined> {
   const { sdk, client } = await table.load();
@@ -34,16 +43,16 @@ async function getItem(table: Table, slot: string, signal?: AbortSignal): Promis
 }
 
 /**
- * A conditional update that settles a waiting question; the refusal when it waits for nothing of this caller. The
+ * A conditional update that answers a waiting question; the refusal when it waits for nothing of this caller. The
  * write carries a token of its own, so that when the SDK sends it again (its first response was lost after the
  * table took it) the failed condition is recognised as this write's own success, not refused as a replay.
  */
-async function settle(
+async function recordAnswer(
   table: Table,
   slot: string,
-  askId: string | undefined,
+  askId: string,
   caller: string,
-  values: { state: string; answer?: Answer },
+  answer: Answer,
   now: number,
   signal?: AbortSignal,
 ): Promise<true | Refusal> {
@@ -54,18 +63,19 @@ async function settle(
       new sdk.UpdateItemCommand({
         TableName: table.name,
         Key: keyOf(slot),
-        UpdateExpression: `SET #state = :state, writer = :writer${values.answer ? ', answer = :answer' : ''}`,
+        UpdateExpression: 'SET #state = :answered, writer = :writer, answer = :answer',
         ConditionExpression:
-          `caller = :caller AND #state = :waiting AND #until > :now` + (askId ? ' AND askId = :askId' : ''),
+          'askId = :askId AND caller = :caller AND #state = :waiting AND #until > :now AND ' +
+          'attribute_not_exists(cancelledAt)',
         ExpressionAttributeNames: { '#state': 'state', '#until': 'until' },
         ExpressionAttributeValues: {
-          ':state': { S: values.state },
+          ':answered': { S: 'answered' },
           ':waiting': { S: 'waiting' },
+          ':askId': { S: askId },
           ':caller': { S: caller },
           ':writer': { S: writer },
           ':now': { N: String(now) },
-          ...(askId ? { ':askId': { S: askId } } : {}),
-          ...(values.answer ? { ':answer': { S: JSON.stringify(values.answer) } } : {}),
+          ':answer': { S: JSON.stringify(answer) },
         },
       }),
       { abortSignal: signal },
@@ -79,10 +89,59 @@ async function settle(
 }
 
 /**
+ * Records a cancellation in the call's slot with one conditional update: on the question it holds (for this caller),
+ * or as a new item that lives as long as a call can. Its own token makes a write the SDK sends again a success.
+ */
+async function recordCancel(
+  table: Table,
+  slot: string,
+  caller: string,
+  now: number,
+  signal?: AbortSignal,
+): Promise<true | Refusal> {
+  const { sdk, client } = await table.load();
+  const writer = nodeCrypto().randomBytes(12).toString('base64url');
+  const until = now + CANCELLATION_LIFETIME_MS;
+  try {
+    await client.send(
+      new sdk.UpdateItemCommand({
+        TableName: table.name,
+        Key: keyOf(slot),
+        UpdateExpression:
+          'SET cancelledAt = :now, writer = :writer, caller = if_not_exists(caller, :caller), ' +
+          '#until = if_not_exists(#until, :until), #ttl = if_not_exists(#ttl, :ttl)',
+        ConditionExpression:
+          'attribute_not_exists(#pk) OR (caller = :caller AND attribute_not_exists(cancelledAt))',
+        ExpressionAttributeNames: {
+          '#pk': RendezvousTableAttributes.partitionKey,
+          '#until': 'until',
+          '#ttl': RendezvousTableAttributes.ttl,
+        },
+        ExpressionAttributeValues: {
+          ':now': { N: String(now) },
+          ':writer': { S: writer },
+          ':caller': { S: caller },
+          ':until': { N: String(until) },
+          ':ttl': ttlOf(until),
+        },
+      }),
+      { abortSignal: signal },
+    );
+    return true;
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const item = await getItem(table, slot, signal).catch(() => undefined);
+    if (item?.writer?.S === writer) return true;
+    return item?.caller?.S === caller ? 'settled' : 'other-caller';
+  }
+}
+
+/**
  * Questions in a DynamoDB table, one item per waiting call: `pk` (the call's slot), `askId`, `caller`, `state`,
  * `until` (epoch ms after which no answer is taken), the answer as JSON, the token of the write that settled it
- * (`writer`), and `expiresAt` (the TTL, epoch seconds). An answer and a cancellation are conditional updates (this
- * question, this caller, still waiting, in time), so no replay or foreign answer is ever written; reads are strongly
+ * (`writer`), `cancelledAt` once the client cancelled the call, and `expiresAt` (the TTL, epoch seconds). An answer is
+ * a conditional update (this question, this caller, still waiting, not cancelled, in time), so no replay or foreign
+ * answer is ever written; a cancellation is one too (this caller, once), with or without a question; reads are strongly
  * consistent, so a waiting call sees an answer on its next read. Every write stays right when the SDK sends it a
  * second time. The same table keeps the event logs of cut streams (dynamodb-event-log.ts). The SDK is imported on
  * first use and is provided by the Lambda runtime.
@@ -106,20 +165,37 @@ export function dynamoRendezvous(options: DynamoRendezvousOptions): RendezvousSt
         caller: { S: question.caller },
         state: { S: 'waiting' },
         until: { N: String(question.expiresAt) },
-        [TTL]: { N: String(Math.ceil(question.expiresAt / 1000) + TTL_GRACE_SECONDS) },
+        [TTL]: ttlOf(question.expiresAt),
       };
-      await client.send(new sdk.PutItemCommand({ TableName, Item: item }), { abortSignal: signal });
+      try {
+        // A question never replaces the call's cancellation (it would hide it from the call's watch).
+        await client.send(
+          new sdk.PutItemCommand({
+            TableName,
+            Item: item,
+            ConditionExpression: 'attribute_not_exists(cancelledAt)',
+          }),
+          { abortSignal: signal },
+        );
+        return true;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        return false;
+      }
     },
     answer: (slot, askId, caller, answer, now, signal) =>
-      settle(table, slot, askId, caller, { state: 'answered', answer }, now, signal),
-    cancel: (slot, caller, now, signal) =>
-      settle(table, slot, undefined, caller, { state: 'cancelled' }, now, signal),
+      recordAnswer(table, slot, askId, caller, answer, now, signal),
+    cancel: (slot, caller, now, signal) => recordCancel(table, slot, caller, now, signal),
+    async cancelled(slot, caller, signal) {
+      const item = await getItem(table, slot, signal);
+      return item?.caller?.S === caller && item.cancelledAt !== undefined;
+    },
     async read(slot, askId, now, signal): Promise<Settled | undefined> {
       const item = await getItem(table, slot, signal);
       if (!item || item.askId?.S !== askId || item.state?.S === 'closed') return { state: 'gone' };
       if (item.state?.S === 'answered')
         return { state: 'answered', answer: JSON.parse(item.answer!.S!) as Answer };
-      if (item.state?.S === 'cancelled') return { state: 'cancelled' };
+      if (item.cancelledAt) return { state: 'cancelled' };
       return Number(item.until?.N) <= now ? { state: 'gone' } : undefined;
     },
     async close(slot, askId, signal) {

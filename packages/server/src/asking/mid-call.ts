@@ -45,6 +45,9 @@ function answered(answer: Answer): JSONObject {
   );
 }
 
+/** The ask's failure when the client cancelled the call (`notifications/cancelled`). */
+const cancelledWhile = (when: string) => new AskError('cancelled', `The client cancelled this call ${when}.`);
+
 /** Records the question, sends it on the stream, waits for its outcome; the item is removed whatever happens. */
 async function askOnce(setup: MidCallSetup, request: InputRequest, call: AskCall): Promise<JSONObject> {
   if (!declares(setup.session.capabilities, request)) throw notDeclared(request, false);
@@ -62,8 +65,9 @@ async function askOnce(setup: MidCallSetup, request: InputRequest, call: AskCall
   const askId = newAskId();
   const signal = AbortSignal.any([call.signal, AbortSignal.timeout(waitMs)]);
   const expiresAt = Date.now() + waitMs;
+  let opened: boolean;
   try {
-    await rendezvous.store.open({ slot, askId, caller, expiresAt }, signal);
+    opened = await rendezvous.store.open({ slot, askId, caller, expiresAt }, signal);
   } catch (error) {
     if (call.signal.aborted) throw call.signal.reason;
     log.error('rendezvous write failed: the question was not asked', { error: errorFields(error) });
@@ -72,6 +76,7 @@ async function askOnce(setup: MidCallSetup, request: InputRequest, call: AskCall
       'The question could not be recorded, so it was not asked; try again shortly.',
     );
   }
+  if (!opened) throw cancelledWhile('before it asked');
   // Removes the question once, best effort (the TTL removes it anyway); the answer it held when removed, if any.
   let closing: Promise<Answer | undefined> | undefined;
   const close = () =>
@@ -98,7 +103,7 @@ async function askOnce(setup: MidCallSetup, request: InputRequest, call: AskCall
     if (settled === 'aborted' && call.signal.aborted) throw call.signal.reason;
     if (settled !== 'aborted' && settled.state === 'answered') return answered(settled.answer);
     if (settled !== 'aborted' && settled.state === 'cancelled')
-      throw new AskError('cancelled', 'The client cancelled this call while it waited for an answer.');
+      throw cancelledWhile('while it waited for an answer');
     // Out of time: an answer accepted since the last read still counts (removal and answer are atomic).
     const late = await close();
     if (late) return answered(late);

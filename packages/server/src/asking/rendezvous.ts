@@ -1,3 +1,4 @@
+import { Platform } from '../limits.ts';
 import type { JSONObject } from '../protocol/types.ts';
 import { memoryEventLog, type EventLog } from '../resume/event-log.ts';
 
@@ -6,8 +7,16 @@ import { memoryEventLog, type EventLog } from '../resume/event-log.ts';
  * instance; the client's answer is a new POST that may land on any other. So the question is recorded first, bound
  * to the caller and to an unguessable id; the answer is written to it only if it is still waiting, for that id and
  * that caller (a conditional write: a replay, a late answer or another caller's finds nothing to answer); the
- * waiting call reads it back. Items expire: the store's TTL removes what a crash left behind.
+ * waiting call reads it back. The client's cancellation of a call is recorded in the same slot, whether or not a
+ * question waits there, so the running call sees it on any instance (cancel-watch.ts). Items expire: the store's
+ * TTL removes what a crash left behind.
  */
+
+/**
+ * How long a cancellation recorded without a question is kept: the longest a call can run (a streaming function's
+ * time limit), so it outlives any call it can name.
+ */
+export const CANCELLATION_LIFETIME_MS = Platform.restStreamingMaxSeconds * 1000;
 
 /** A question waiting for its answer. */
 export interface WaitingQuestion {
@@ -36,7 +45,8 @@ export type Refusal = 'unknown' | 'other-caller' | 'settled' | 'expired';
  * takes the signal that bounds it (the invocation's deadline, the tool's budget).
  */
 export interface RendezvousStore extends EventLog {
-  open(question: WaitingQuestion, signal?: AbortSignal): Promise<void>;
+  /** Records a question; false, recording nothing, when the client has cancelled its call already. */
+  open(question: WaitingQuestion, signal?: AbortSignal): Promise<boolean>;
   /** Records the answer if the question waits for it from this caller; else why not. */
   answer(
     slot: string,
@@ -46,8 +56,14 @@ export interface RendezvousStore extends EventLog {
     now: number,
     signal?: AbortSignal,
   ): Promise<true | Refusal>;
-  /** Marks the waiting question of a call cancelled (the client's `notifications/cancelled`). */
+  /**
+   * Records the client's cancellation of a call (`notifications/cancelled`) in its slot, question or not: a waiting
+   * question settles as cancelled, a later one is not asked, an answer already given stays. Refused (`settled`)
+   * when the call is cancelled already, or when the slot holds another caller's question.
+   */
   cancel(slot: string, caller: string, now: number, signal?: AbortSignal): Promise<true | Refusal>;
+  /** Whether this caller has cancelled the call of this slot (a strongly consistent read). */
+  cancelled(slot: string, caller: string, signal?: AbortSignal): Promise<boolean>;
   /** The question's outcome, or undefined while it still waits. */
   read(slot: string, askId: string, now: number, signal?: AbortSignal): Promise<Settled | undefined>;
   /**
@@ -65,9 +81,14 @@ export interface Rendezvous {
   pollIntervalMs: number;
 }
 
-interface Item extends WaitingQuestion {
-  state: 'waiting' | 'answered' | 'cancelled';
+/** A slot: its question, if one was asked, and whether the call was cancelled. */
+interface Item {
+  caller: string;
+  expiresAt: number;
+  askId?: string;
+  state?: 'waiting' | 'answered';
   answer?: Answer;
+  cancelled?: boolean;
 }
 
 /** Questions in this process's memory (stores.ts `memoryRendezvous` is the public stand-in). */
@@ -77,17 +98,24 @@ export function memoryRendezvous(): RendezvousStore {
     item: Item | undefined,
     caller: string,
     now: number,
-    askId?: string,
+    askId: string,
   ): Refusal | undefined => {
-    if (!item || (askId !== undefined && item.askId !== askId)) return 'unknown';
+    if (!item || item.askId !== askId) return 'unknown';
     if (item.caller !== caller) return 'other-caller';
     if (item.expiresAt <= now) return 'expired';
-    return item.state === 'waiting' ? undefined : 'settled';
+    return item.state === 'waiting' && !item.cancelled ? undefined : 'settled';
+  };
+  // Cancellations outlive their calls: swept when expired, as the table's TTL deletes them.
+  const sweep = (now: number) => {
+    for (const [slot, item] of items) if (item.expiresAt <= now) items.delete(slot);
   };
   return {
     ...memoryEventLog(),
     async open(question) {
-      items.set(question.slot, { ...question, state: 'waiting' });
+      if (items.get(question.slot)?.cancelled) return false;
+      const { slot: _slot, ...recorded } = question;
+      items.set(question.slot, { ...recorded, state: 'waiting' });
+      return true;
     },
     async answer(slot, askId, caller, answer, now) {
       const item = items.get(slot);
@@ -98,23 +126,35 @@ export function memoryRendezvous(): RendezvousStore {
     },
     async cancel(slot, caller, now) {
       const item = items.get(slot);
-      const refused = refusal(item, caller, now);
-      if (refused) return refused;
-      item!.state = 'cancelled';
+      if (item && item.caller !== caller) return 'other-caller';
+      if (item?.cancelled) return 'settled';
+      if (item) item.cancelled = true;
+      else {
+        sweep(now);
+        items.set(slot, { caller, expiresAt: now + CANCELLATION_LIFETIME_MS, cancelled: true });
+      }
       return true;
+    },
+    async cancelled(slot, caller) {
+      const item = items.get(slot);
+      return item?.caller === caller && item.cancelled === true;
     },
     async read(slot, askId, now) {
       const item = items.get(slot);
-      if (!item || item.askId !== askId) return { state: 'gone' };
+      if (!item || item.askId !== askId || !item.state) return { state: 'gone' };
       if (item.state === 'answered') return { state: 'answered', answer: item.answer! };
-      if (item.state === 'cancelled') return { state: 'cancelled' };
+      if (item.cancelled) return { state: 'cancelled' };
       return item.expiresAt <= now ? { state: 'gone' } : undefined;
     },
     async close(slot, askId) {
       const item = items.get(slot);
-      if (item?.askId !== askId) return undefined;
-      items.delete(slot);
-      return item.state === 'answered' ? item.answer : undefined;
+      if (!item?.state || item.askId !== askId) return undefined;
+      const held = item.state === 'answered' ? item.answer : undefined;
+      // A cancellation stays for the call's watch; a question alone goes.
+      if (!item.cancelled) items.delete(slot);
+      delete item.state;
+      delete item.answer;
+      return held;
     },
   };
 }

@@ -12,6 +12,7 @@ const METHODS = [
   'open',
   'answer',
   'cancel',
+  'cancelled',
   'read',
   'close',
   'startLog',

@@ -60,7 +60,8 @@ export interface Root {
  * - `not-declared`: the client did not declare the capability (`elicitation`, `sampling`, `roots`).
  * - `timeout`: no answer within the tool's time budget.
  * - `rejected`: the client answered with an error, or with an answer that does not fit the question.
- * - `cancelled`: the client cancelled the call (`notifications/cancelled`) while it waited for the answer.
+ * - `cancelled`: the client cancelled the call (`notifications/cancelled`) while it waited for the answer, or before
+ *   it asked.
  */
 export type AskFailure = 'unavailable' | 'not-declared' | 'timeout' | 'rejected' | 'cancelled';
 

@@ -140,7 +140,7 @@ export async function receiveAnswer(
   return DELIVERY_REPLY[await desk.deliver(message, from, ctx.log, deadlineSignal(ctx.deadline))];
 }
 
-/** Cancels the waiting question of a call the client cancelled; the notification is acknowledged either way. */
+/** Records the client's cancellation of one of its calls; the notification is acknowledged either way. */
 export async function receiveCancellation(
   answers: (() => Promise<AnswerDesk>) | undefined,
   params: JSONObject | undefined,

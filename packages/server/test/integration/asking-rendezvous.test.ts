@@ -88,8 +88,7 @@ describe.each([
     const answer = { result: { action: 'accept', content: {} } };
     // Before the question is recorded: nothing is written, so nothing pre-answers it.
     expect(await store.answer(slot, askId, me, answer, now)).toBe('unknown');
-    expect(await store.cancel(slot, me, now)).toBe('unknown');
-    await store.open({ slot, askId, caller: me, expiresAt: now + 60_000 });
+    expect(await store.open({ slot, askId, caller: me, expiresAt: now + 60_000 })).toBe(true);
     expect(await store.read(slot, askId, now)).toBeUndefined();
     // Another caller, a guessed askId: refused; the question still waits.
     expect(await store.answer(slot, askId, other, answer, now)).toBe('other-caller');
@@ -97,10 +96,12 @@ describe.each([
     expect(await store.answer(slot, 'B'.repeat(22), me, answer, now)).toBe('unknown');
     expect(await store.answer(slot, askId, me, answer, now + 60_000)).toBe('expired');
     expect(await store.read(slot, askId, now)).toBeUndefined();
-    // The answer, then its replay and a cancellation after it: refused, the first answer stands.
+    // The answer, then its replay (refused) and a cancellation after it (recorded, and the first answer stands).
     expect(await store.answer(slot, askId, me, { result: { action: 'decline' } }, now)).toBe(true);
     expect(await store.answer(slot, askId, me, answer, now)).toBe('settled');
+    expect(await store.cancel(slot, me, now)).toBe(true);
     expect(await store.cancel(slot, me, now)).toBe('settled');
+    expect(await store.cancelled(slot, me)).toBe(true);
     expect(await store.read(slot, askId, now)).toEqual({
       state: 'answered',
       answer: { result: { action: 'decline' } },
@@ -109,6 +110,44 @@ describe.each([
     expect(await store.close(slot, askId)).toEqual({ result: { action: 'decline' } });
     expect(await store.answer(slot, askId, me, answer, now)).not.toBe(true);
     expect(await store.read(slot, askId, now)).toEqual({ state: 'gone' });
+  });
+
+  it('records a cancellation with no question waiting: once, for its caller only, and no question is asked after it', async () => {
+    const store = makeStore();
+    const me = callerOf(SESSION.id, undefined);
+    const other = callerOf('another-session', undefined);
+    const slot = `C${Date.now()}`.padEnd(22, 'c');
+    const askId = 'A'.repeat(22);
+    const now = Date.now();
+    expect(await store.cancelled(slot, me)).toBe(false);
+    expect(await store.cancel(slot, me, now)).toBe(true);
+    expect(await store.cancelled(slot, me)).toBe(true);
+    expect(await store.cancelled(slot, other)).toBe(false);
+    // Repeated, or another caller's: refused, and the record stays this caller's.
+    expect(await store.cancel(slot, me, now)).toBe('settled');
+    expect(await store.cancel(slot, other, now)).toBe('other-caller');
+    expect(await store.cancelled(slot, other)).toBe(false);
+    // A question after the cancellation is not recorded (it would hide it), nor can it be answered.
+    expect(await store.open({ slot, askId, caller: me, expiresAt: now + 60_000 })).toBe(false);
+    expect(await store.answer(slot, askId, me, { result: {} }, now)).not.toBe(true);
+    expect(await store.cancelled(slot, me)).toBe(true);
+  });
+
+  it('a cancellation of a waiting question settles it as cancelled, refuses a later answer, and outlasts its close', async () => {
+    const store = makeStore();
+    const me = callerOf(SESSION.id, undefined);
+    const other = callerOf('another-session', undefined);
+    const slot = `W${Date.now()}`.padEnd(22, 'w');
+    const askId = 'B'.repeat(22);
+    const now = Date.now();
+    await store.open({ slot, askId, caller: me, expiresAt: now + 60_000 });
+    expect(await store.cancel(slot, other, now)).toBe('other-caller');
+    expect(await store.read(slot, askId, now)).toBeUndefined();
+    expect(await store.cancel(slot, me, now)).toBe(true);
+    expect(await store.read(slot, askId, now)).toEqual({ state: 'cancelled' });
+    expect(await store.answer(slot, askId, me, { result: {} }, now)).toBe('settled');
+    expect(await store.close(slot, askId)).toBeUndefined();
+    expect(await store.cancelled(slot, me)).toBe(true);
   });
 
   it('an answer over 256 KB in UTF-8 (not in characters) reaches the call as unusable, not as a store failure', async () => {
