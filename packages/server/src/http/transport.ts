@@ -119,8 +119,8 @@ async function answer(
     );
     if (problem) return { response: errorReply(PRE_DISPATCH_STATUS, problem, id), rpcMethod };
   }
-  // Notifications are acknowledged and never answered (spec: transports). A cancellation reaches a call only while
-  // it waits for an answer (through the rendezvous); any other call ends within its own invocation anyway.
+  // Notifications are acknowledged and never answered (spec: transports). A cancellation is recorded in the
+  // rendezvous, where the call it names sees it on whichever instance runs it (asking/cancel-watch.ts).
   if (!isRequest) {
     if (session && message.method === 'notifications/cancelled')
       await (await loadAsking()).receiveCancellation(parts.answers, message.params, session, admitted, ctx);

@@ -1,3 +1,5 @@
+import { callerOf, slotOf } from '../asking/ask-ids.ts';
+import { CANCEL_WATCH_MIN_INTERVAL_MS, watchCancellation } from '../asking/cancel-watch.ts';
 import type { Rendezvous } from '../asking/rendezvous.ts';
 import type { Admitted } from '../http/admit.ts';
 import { LiveStream } from '../http/live-stream.ts';
@@ -40,6 +42,11 @@ export interface Resumption {
   /** A stream still open after this long starts its log (a cut the function cannot see still resumes). */
   logAfterMs: number;
   log: StreamLogSetup;
+  /**
+   * Watches for the client's cancellation of the call, sent to another instance (asking/cancel-watch.ts): calls
+   * `onCancel` when it sees one; returns what stops the watch.
+   */
+  watch?: (onCancel: (reason: string) => void) => () => void;
 }
 
 /**
@@ -59,6 +66,7 @@ export class ResumableStream extends LiveStream {
   /** Events after a cut, held until the head is written: dropped then (they are in the log), else sent live. */
   private held: string[] | undefined;
   private ending = false;
+  private unwatch: (() => void) | undefined;
 
   constructor(
     heartbeatMs: number,
@@ -81,7 +89,7 @@ export class ResumableStream extends LiveStream {
     void this.sink!.started.then((ok) => {
       this.held = undefined;
       if (!ok) for (const frame of held) this.push(frame);
-      if (ok || this.ending) this.end();
+      if (ok || this.ending) this.endWire();
     });
     return true;
   }
@@ -89,10 +97,12 @@ export class ResumableStream extends LiveStream {
   /**
    * A client that goes away does not cancel the call (2025-11-25: "disconnection is not cancellation"): its open
    * stream is cut, and the client resumes it. A stream the client never saw an id of cannot be resumed, nor one
-   * whose log cannot start, so then the call is cancelled.
+   * whose log cannot start, so then the call is cancelled. So is a call whose client sent `notifications/cancelled`
+   * to any instance, once the watch sees it.
    */
   override cancelling(disconnected: AbortSignal): AbortSignal {
     const cancel = new AbortController();
+    this.unwatch = this.resumption.watch?.((reason) => cancel.abort(reason));
     const gone = () => {
       if (!(this.open && this.cut())) return cancel.abort(disconnected.reason);
       void this.sink!.started.then((ok) => ok || cancel.abort(disconnected.reason));
@@ -106,7 +116,14 @@ export class ResumableStream extends LiveStream {
     return this.sink ? this.sink.drained() : Promise.resolve();
   }
 
+  /** The call is over (its response sent, or answered plainly): the watch stops, and the wire ends. */
   override end(): void {
+    this.unwatch?.();
+    this.endWire();
+  }
+
+  /** Ends the wire: a cut ends it while the call goes on. */
+  private endWire(): void {
     clearTimeout(this.logTimer);
     // Cut, its head not written yet: the wire ends when it is (or after the held events, if it cannot be).
     if (this.held) this.ending = true;
@@ -170,23 +187,36 @@ export class ResumableStream extends LiveStream {
   }
 }
 
-/** The resumable stream of one request, bound to its session (and caller) and bounded by its deadline. */
+/**
+ * The resumable stream of one request, bound to its session (and caller) and bounded by its deadline. A request still
+ * running when its log would start (`logAfterMs`) watches for its client's cancellation from then on.
+ */
 export function resumableStream(
   options: TransportOptions,
   rendezvous: Rendezvous,
   request: { callId: RequestId; session: Session; admitted: Admitted; ctx: InvocationContext },
 ): ResumableStream {
   const { callId, session, admitted, ctx } = request;
+  const principal = admitted.principal?.key;
+  const logAfterMs = options.streamLogAfterMs ?? Defaults.streamLogAfterMs;
+  const deadline = ctx.deadline !== undefined ? { deadline: ctx.deadline } : {};
   return new ResumableStream(options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs, {
     retryMs: options.streamRetryMs ?? Defaults.streamRetryMs,
-    logAfterMs: options.streamLogAfterMs ?? Defaults.streamLogAfterMs,
+    logAfterMs,
     log: {
       store: rendezvous.store,
       callId,
       sessionId: session.id,
-      ...(admitted.principal ? { principal: admitted.principal.key } : {}),
-      ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
+      ...(principal ? { principal } : {}),
+      ...deadline,
       log: ctx.log,
+    },
+    watch: (onCancel) => {
+      const caller = callerOf(session.id, principal);
+      const slot = slotOf(caller, callId);
+      const intervalMs = Math.max(rendezvous.pollIntervalMs, CANCEL_WATCH_MIN_INTERVAL_MS);
+      const setup = { store: rendezvous.store, slot, caller, afterMs: logAfterMs, intervalMs, log: ctx.log };
+      return watchCancellation({ ...setup, ...deadline }, onCancel);
     },
   });
 }

@@ -26,11 +26,15 @@ export class BudgetExhaustedError extends ToolError {
 /** How one call may differ from the server's defaults: a run inside a task, a request on a stream. */
 export interface CallOptions {
   /**
-   * Cancels the call when it aborts: a task's `tasks/cancel`, or a client that closed its response stream. The
-   * tool's signal fires and the call ends at once with an `isError` saying it was cancelled.
+   * Cancels the call when it aborts: a task's `tasks/cancel`, a client that closed its response stream, or one that
+   * sent `notifications/cancelled`. The tool's signal fires and the call ends at once with an `isError` saying it
+   * was cancelled.
    */
   signal?: AbortSignal;
-  /** Why `signal` cancels the call, for that `isError` and the tool's signal (`the client closed the connection`). */
+  /**
+   * Why `signal` cancels the call, for that `isError` and the tool's signal (`the client closed the connection`),
+   * unless the signal's own reason is a string.
+   */
   cancelReason?: string;
   /** Budget of a tool without its own `timeoutMs` (a task's worker gives it all its time). */
   defaultTimeoutMs?: number;
@@ -51,6 +55,13 @@ export interface CallOptions {
  * tool waiting on a call that takes the signal (read_output's companion invoke) then says what it waited for.
  */
 export const STOP_GRACE_MS = 100;
+
+/**
+ * Why the call was cancelled: the reason its signal was aborted with when that is words (a client's
+ * `notifications/cancelled` seen by the call's watch), else `cancelReason`.
+ */
+export const cancelReasonOf = (options: CallOptions): string | undefined =>
+  typeof options.signal?.reason === 'string' ? options.signal.reason : options.cancelReason;
 
 /** How a call ended when it did not settle by itself. */
 export const TIMED_OUT = Symbol('timed out');
@@ -231,7 +242,7 @@ export async function runWithin(
       return outcome;
     }
     if (outcome === CANCELLED) {
-      const reason = options.cancelReason;
+      const reason = cancelReasonOf(options);
       stop(new Error(reason ? `cancelled: ${reason}` : 'cancelled'));
       return CANCELLED;
     }

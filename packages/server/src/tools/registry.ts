@@ -8,7 +8,7 @@ import type { TaskSupport, ToolDefinition } from './define.ts';
 import { ToolError } from './tool-error.ts';
 import { AskError } from '../asking/types.ts';
 import { CallBudget, callStreams, CANCELLED, runWithin, TIMED_OUT, type CallOptions } from './budget.ts';
-import type { CallContext, Handler } from './budget.ts';
+import { cancelReasonOf, type CallContext, type Handler } from './budget.ts';
 import { checkTaskSupport } from './task-support.ts';
 import { scanParamHeaders, type ParamHeader } from './param-headers.ts';
 import { contentBlockProblem, MAX_RESULT_BYTES, toCallToolResult, toolErrorResult } from './result.ts';
@@ -233,7 +233,7 @@ export class ToolRegistry {
     try {
       const outcome = await runWithin(fn, input, ctx, budget, options, grace);
       if (outcome === CANCELLED) {
-        const reason = options.cancelReason;
+        const reason = cancelReasonOf(options);
         ctx.log.info('tool cancelled', { tool: name, ...(reason !== undefined ? { reason } : {}) });
         return { failed: toolErrorResult(`Tool "${name}" was cancelled${reason ? `: ${reason}` : ''}.`) };
       }

@@ -37,6 +37,19 @@ const tools: ToolDefinition[] = [
     timeoutMs: 2_500,
     handler: async (_args, ctx) => (await ctx.elicit({ message: 'Quick?', requestedSchema: FORM })).action,
   }),
+  defineTool({
+    name: 'works_until_cancelled',
+    description: 'Says it is working, then works until its signal fires (15 s at most), asking nothing',
+    timeoutMs: 20_000,
+    handler: async (_args, ctx) => {
+      ctx.notify('info', 'working');
+      await new Promise((resolve) => {
+        ctx.signal.addEventListener('abort', resolve, { once: true });
+        setTimeout(resolve, 15_000);
+      });
+      return ctx.signal.aborted ? 'stopped' : 'finished';
+    },
+  }),
 ];
 
 const KEYS = ['asking-streaming-session-key-000000000'];
@@ -46,6 +59,7 @@ const options: McpServerOptions = {
   sessions: { keys: KEYS },
   rendezvous: memoryRendezvous(),
   askPollIntervalMs: 50,
+  logging: true,
 };
 
 let streaming: RunningServer;
@@ -189,8 +203,38 @@ describe('a question asked mid-call on the streaming API', () => {
     );
     expect(cancel.status).toBe(202);
     const { result } = await call.result();
-    expect(result.content[0].text).toBe('The client cancelled this call while it waited for an answer.');
+    // In one process the cancellation wakes the call's watch at once: the call itself is cancelled.
+    expect(result.content[0].text).toBe(
+      'Tool "confirm" was cancelled: the client cancelled the request (notifications/cancelled).',
+    );
     expect((await answer(streaming.url, session, question.id, { action: 'decline' })).status).toBe(400);
+  });
+
+  it("ends a call that asks nothing when its client cancels it; another session's cancellation does not", async () => {
+    const session = (await initialize(streaming.url, ELICITING))!;
+    const stranger = (await initialize(streaming.url, ELICITING))!;
+    const call = await startCall(streaming.url, session, 'works_until_cancelled', {}, 'call-8');
+    expect(await call.next()).toMatchObject({ params: { data: 'working' } });
+    const cancelled = (from: string) =>
+      post(
+        streaming.url,
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'call-8' } },
+        from,
+      );
+    expect((await cancelled(stranger)).status).toBe(202);
+    const early = await Promise.race([call.result(), sleep(300).then(() => 'still running')]);
+    expect(early).toBe('still running');
+    expect((await cancelled(session)).status).toBe(202);
+    const { result } = await call.result();
+    expect(result).toMatchObject({
+      isError: true,
+      content: [
+        {
+          type: 'text',
+          text: 'Tool "works_until_cancelled" was cancelled: the client cancelled the request (notifications/cancelled).',
+        },
+      ],
+    });
   });
 
   it('keeps waiting when the client disconnects (not a cancellation): its answer still reaches the call', async () => {

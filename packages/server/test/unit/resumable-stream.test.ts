@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { callerOf, slotOf } from '../../src/asking/ask-ids.ts';
+import { CLIENT_CANCELLED } from '../../src/asking/cancel-watch.ts';
 import { memoryRendezvous } from '../../src/asking/rendezvous.ts';
 import { silentLogger } from '../../src/log.ts';
 import {
@@ -7,6 +9,7 @@ import {
   MAX_LOGGED_EVENTS,
   MAX_LOGGED_TOTAL_BYTES,
   ResumableStream,
+  resumableStream,
 } from '../../src/resume/resumable-stream.ts';
 
 // The resumable stream on its own (SEP-1699): what goes on the wire, what goes to the log and when, and its bounds.
@@ -204,5 +207,59 @@ describe('a resumable stream', () => {
     await sleep(10);
     expect(signal.aborted).toBe(true);
     other.end();
+  });
+
+  describe('of a request with a session and a rendezvous', () => {
+    /** A stream made as the transport makes it, its store counting the watch's reads. */
+    function watched(logAfterMs: number) {
+      const memory = memoryRendezvous();
+      const counted = { reads: 0 };
+      const store = {
+        ...memory,
+        cancelled: (...args: Parameters<typeof memory.cancelled>) => (
+          counted.reads++,
+          memory.cancelled(...args)
+        ),
+      };
+      const session = { id: 'watched-session', protocolVersion: '2025-11-25', capabilities: {} };
+      const live = resumableStream(
+        { path: '/mcp', allowedOrigins: [], maxBodyBytes: 1_000_000, streamLogAfterMs: logAfterMs },
+        { store, pollIntervalMs: 50 },
+        {
+          callId: 7,
+          session,
+          admitted: { accepts: { json: true, sse: true }, body: '' },
+          ctx: { requestId: 'r', log: silentLogger, deadline: Date.now() + 60_000 },
+        },
+      );
+      const caller = callerOf(session.id, undefined);
+      // Written straight into the store, as another instance writes it: nothing in this process wakes the watch.
+      const cancelFrom = (who: string) => store.cancel(slotOf(who, 7), who, Date.now());
+      return { live, counted, cancelFrom, caller };
+    }
+
+    it("cancels a call whose stream was cut once its client's cancellation, sent to another instance, is recorded", async () => {
+      const { live, cancelFrom, caller } = watched(0);
+      const signal = live.cancelling(new AbortController().signal);
+      live.send(note(1));
+      live.cut();
+      await wire(live);
+      await cancelFrom(callerOf('another-session', undefined));
+      await cancelFrom(caller);
+      while (!signal.aborted) await sleep(20);
+      expect(signal.reason).toBe(CLIENT_CANCELLED);
+      live.finish(done);
+      await live.drained();
+    });
+
+    it('reads nothing once the call has answered', async () => {
+      const { live, counted } = watched(0);
+      live.cancelling(new AbortController().signal);
+      while (counted.reads === 0) await sleep(5);
+      live.finish(done);
+      await wire(live);
+      await sleep(1_100);
+      expect(counted.reads).toBe(1);
+    });
   });
 });
