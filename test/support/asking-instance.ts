@@ -2,18 +2,20 @@
  * One instance of an asking MCP server in a process of its own, as Lambda runs each instance: the streaming adapter
  * behind the local REST API emulation, sessions sealed with SESSION_KEY, questions waiting in the DynamoDB table
  * ASK_TABLE at DYNAMODB_ENDPOINT. Prints `{"url": ...}` once it listens. Two of them sharing the table show that an
- * answer POSTed to one reaches the call waiting on the other, and that a stream cut on one resumes on the other.
+ * answer POSTed to one reaches the call waiting on the other, that a stream cut on one resumes on the other, and
+ * that a cancellation POSTed to one stops the call running on the other.
  */
 import { dynamoRendezvous, silentLogger } from '@mcp-lambda/server';
 import { askingFixtureTools } from '../interop/asking-tools.ts';
 import { LOCAL_DYNAMO_CREDENTIALS, serveStreamingServer } from '@mcp-lambda/dev/testing';
 import { resumeFixtureTools } from '../interop/resume-tools.ts';
+import { cancelFixtureTools } from '../interop/cancel-tools.ts';
 
-const { ASK_TABLE, DYNAMODB_ENDPOINT, SESSION_KEY } = process.env;
+const { ASK_TABLE, DYNAMODB_ENDPOINT, SESSION_KEY, STREAM_LOG_AFTER_MS } = process.env;
 const server = await serveStreamingServer(
   {
     info: { name: 'asking-instance', version: '1.0.0' },
-    tools: [...askingFixtureTools, ...resumeFixtureTools],
+    tools: [...askingFixtureTools, ...resumeFixtureTools, ...cancelFixtureTools],
     logging: true,
     sessions: { keys: [SESSION_KEY!] },
     rendezvous: dynamoRendezvous({
@@ -23,7 +25,11 @@ const server = await serveStreamingServer(
     }),
     askPollIntervalMs: 50,
     // Cut streams (resume-sdk.test.ts): clients resume soon, and reads of the log are as frequent as of answers.
-    http: { streamRetryMs: 200 },
+    // STREAM_LOG_AFTER_MS (cancel-sdk.test.ts): a call starts its log, and watches for its cancellation, that soon.
+    http: {
+      streamRetryMs: 200,
+      ...(STREAM_LOG_AFTER_MS ? { streamLogAfterMs: Number(STREAM_LOG_AFTER_MS) } : {}),
+    },
   },
   { log: silentLogger },
 );

@@ -15,9 +15,14 @@ export interface AskingInstance {
 /**
  * Starts one streaming instance (asking-instance.ts) in a process of its own, as Lambda runs each instance, on the
  * rendezvous table of `dynamo`, its session ids sealed with `sessionKey`, and resolves once it listens. Instances
- * started with the same table and key answer for one another, as a deployment's instances do.
+ * started with the same table and key answer for one another, as a deployment's instances do. `streamLogAfterMs`
+ * sets when a stream starts its log and a call watches for its cancellation (default 10 s).
  */
-export function startAskingInstance(dynamo: LocalDynamo, sessionKey: string): Promise<AskingInstance> {
+export function startAskingInstance(
+  dynamo: LocalDynamo,
+  sessionKey: string,
+  options: { streamLogAfterMs?: number } = {},
+): Promise<AskingInstance> {
   const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
     cwd: ROOT,
     env: {
@@ -25,6 +30,9 @@ export function startAskingInstance(dynamo: LocalDynamo, sessionKey: string): Pr
       ASK_TABLE: dynamo.tableName,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       SESSION_KEY: sessionKey,
+      ...(options.streamLogAfterMs !== undefined
+        ? { STREAM_LOG_AFTER_MS: String(options.streamLogAfterMs) }
+        : {}),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
