@@ -41,12 +41,13 @@ export interface CancelWatchSetup {
  */
 export function watchCancellation(setup: CancelWatchSetup, onCancel: (reason: string) => void): () => void {
   const stopped = new AbortController();
-  const signal = anySignal(stopped.signal, deadlineSignal(setup.deadline))!;
   const { store, slot, caller, log } = setup;
   void (async () => {
     let reads = 0;
     let failures = 0;
-    await pause(slot, setup.afterMs, signal);
+    await pause(slot, setup.afterMs, stopped.signal);
+    // The deadline's timer only for a call that reads: most end before their first read.
+    const signal = anySignal(stopped.signal, deadlineSignal(setup.deadline))!;
     while (!signal.aborted) {
       try {
         reads++;

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerOf, parseWireId } from '../../src/asking/ask-ids.ts';
+import { callerOf, parseWireId, slotOf } from '../../src/asking/ask-ids.ts';
 import { answerDesk } from '../../src/asking/desk.ts';
 import { midCallAsker } from '../../src/asking/mid-call.ts';
 import { dynamoRendezvous } from '../../src/asking/dynamodb-rendezvous.ts';
@@ -34,14 +34,14 @@ const QUESTION = {
   params: { message: 'Delete it?', requestedSchema: { type: 'object', properties: {} } as JSONObject },
 };
 
-/** An asker whose call has `budgetMs` left, reading the store every `pollMs`; `sent` holds what went out. */
-function asking(store: RendezvousStore, budgetMs: number, pollMs: number) {
+/** An asker whose call (`callId`) has `budgetMs` left, reading the store every `pollMs`; `sent` holds what went out. */
+function asking(store: RendezvousStore, budgetMs: number, pollMs: number, callId: string | number = 1) {
   const sent: JSONObject[] = [];
   const asker = midCallAsker({
     live: { send: (message) => void sent.push(message as unknown as JSONObject), cut: () => false },
     rendezvous: { store, pollIntervalMs: pollMs },
     session: SESSION,
-    callId: 1,
+    callId,
     log: silentLogger,
   });
   const started = Date.now();
@@ -148,6 +148,17 @@ describe.each([
     expect(await store.answer(slot, askId, me, { result: {} }, now)).toBe('settled');
     expect(await store.close(slot, askId)).toBeUndefined();
     expect(await store.cancelled(slot, me)).toBe(true);
+  });
+
+  it('a question of a call its client has cancelled is not asked: the ask fails as cancelled', async () => {
+    const store = makeStore();
+    const caller = callerOf(SESSION.id, undefined);
+    // A call id of its own: the table outlives this test.
+    const callId = `cancelled-${Date.now()}`;
+    expect(await store.cancel(slotOf(caller, callId), caller, Date.now())).toBe(true);
+    const { ask, sent } = asking(store, 10_000, 20, callId);
+    await expect(ask).rejects.toThrow('The client cancelled this call before it asked.');
+    expect(sent).toEqual([]);
   });
 
   it('an answer over 256 KB in UTF-8 (not in characters) reaches the call as unusable, not as a store failure', async () => {
