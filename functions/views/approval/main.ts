@@ -1,5 +1,5 @@
 import { connectView, type CallToolResult, type ViewConnection } from '@mcp-lambda/server/view';
-import { h, resultText, setStatus } from '../shared/dom.ts';
+import { h, resultText, setStatus } from '../common/dom.ts';
 import './style.css';
 
 /**

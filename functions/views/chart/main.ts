@@ -1,5 +1,5 @@
 import { connectView, type CallToolResult, type JSONObject } from '@mcp-lambda/server/view';
-import { h, resultText, setStatus, svg } from '../shared/dom.ts';
+import { h, resultText, setStatus, svg } from '../common/dom.ts';
 import './style.css';
 
 /**

@@ -1,5 +1,5 @@
 import { connectView, type CallToolResult, type ViewConnection } from '@mcp-lambda/server/view';
-import { count, formatBytes, h, resultText, setStatus } from '../shared/dom.ts';
+import { count, formatBytes, h, resultText, setStatus } from '../common/dom.ts';
 import { csvPanel, jsonPanel, textPanel, type Panel, type PanelContext } from './panels.ts';
 import { linkedOutput, readPage, ReadFailure, searchMatches, type Output } from './read.ts';
 import './style.css';

@@ -1,5 +1,5 @@
 import type { CallToolResult, JSONObject, ViewConnection } from '@mcp-lambda/server/view';
-import { resultText } from '../shared/dom.ts';
+import { resultText } from '../common/dom.ts';
 
 /** One page of a stored output as read_output answers it: the page text and its facts. */
 export interface Page {
