@@ -8,7 +8,12 @@ import { memoryRendezvous, type RendezvousStore } from '../../src/asking/rendezv
 import type { JSONObject } from '../../src/protocol/types.ts';
 import { silentLogger } from '../../src/log.ts';
 import type { InstrumentClient } from '../../src/instrument.ts';
-import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '@mcp-lambda/dev/testing';
+import {
+  LOCAL_DYNAMO_CREDENTIALS,
+  losingFirstResponse,
+  startLocalDynamo,
+  type LocalDynamo,
+} from '@mcp-lambda/dev/testing';
 
 // The rendezvous of a mid-call question and its answer, on each store: what a client that races, retries or
 // replays gets, and what the waiting call sees. The answer is written as another instance writes it (straight into
@@ -195,28 +200,6 @@ describe('a waiting call', () => {
   });
 });
 
-/** A client whose first response to one of `commands` is lost after DynamoDB acted on it: the SDK sends it again. */
-function losingFirst(...commands: string[]): InstrumentClient {
-  return (client) => {
-    let lost = false;
-    const stack = (client as unknown as { middlewareStack: { add: (...args: unknown[]) => void } })
-      .middlewareStack;
-    stack.add(
-      (next: (args: unknown) => Promise<unknown>, context: { commandName?: string }) =>
-        async (args: unknown) => {
-          const out = await next(args);
-          if (commands.includes(context.commandName ?? '') && !lost) {
-            lost = true;
-            throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-          }
-          return out;
-        },
-      { step: 'deserialize', priority: 'high' },
-    );
-    return client;
-  };
-}
-
 describe('the DynamoDB rendezvous when a write succeeded and its response was lost (the SDK retries it)', () => {
   const store = (instrument?: InstrumentClient) =>
     dynamoRendezvous({
@@ -232,9 +215,9 @@ describe('the DynamoDB rendezvous when a write succeeded and its response was lo
     const slot = `L${Date.now()}`.padEnd(22, 'l');
     const askId = 'C'.repeat(22);
     await store().open({ slot, askId, caller: me, expiresAt: Date.now() + 60_000 });
-    expect(await store(losingFirst('UpdateItemCommand')).answer(slot, askId, me, answer, Date.now())).toBe(
-      true,
-    );
+    expect(
+      await store(losingFirstResponse('UpdateItemCommand')).answer(slot, askId, me, answer, Date.now()),
+    ).toBe(true);
     // A replay by the client is still refused.
     expect(await store().answer(slot, askId, me, answer, Date.now())).toBe('settled');
   });
@@ -244,9 +227,9 @@ describe('the DynamoDB rendezvous when a write succeeded and its response was lo
     const askId = 'D'.repeat(22);
     await store().open({ slot, askId, caller: me, expiresAt: Date.now() + 60_000 });
     expect(await store().answer(slot, askId, me, answer, Date.now())).toBe(true);
-    expect(await store(losingFirst('UpdateItemCommand', 'DeleteItemCommand')).close(slot, askId)).toEqual(
-      answer,
-    );
+    expect(
+      await store(losingFirstResponse('UpdateItemCommand', 'DeleteItemCommand')).close(slot, askId),
+    ).toEqual(answer);
     expect(await store().answer(slot, askId, me, answer, Date.now())).not.toBe(true);
   });
 });
