@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { McpEndpoint } from '@mcp-lambda/cdk';
 import type { McpStackProps } from '../../infra/stack.ts';
 import { servedToolNames, synthStack, TEMPLATE_TOOL_NAMES } from './synth.ts';
+import { STAND_IN_TOOL } from '../support/stand-in-tool.ts';
 import { lambdaFunction, only } from '@mcp-lambda/cdk/testing';
 
 /** The deployable stack, open unless `auth` says otherwise (authorization has its own tests in auth.test.ts). */
@@ -80,7 +81,7 @@ describe('McpStack', () => {
   // The same check with the template's list and with a tool a user adds to it: nothing counts the examples.
   it.each<[string, readonly string[]]>([
     ["the template's tools", TEMPLATE_TOOL_NAMES],
-    ["the template's tools and one a user adds", [...TEMPLATE_TOOL_NAMES, 'word_count']],
+    ["the template's tools and one a user adds", [...TEMPLATE_TOOL_NAMES, STAND_IN_TOOL]],
   ])('with %s an alarm topic receives alarm and recovery notifications of every alarm', (_, toolNames) => {
     const topic = 'arn:aws:sns:eu-west-1:123456789012:mcp-alarms';
     const { template } = build({ alarmTopicArn: topic, endpoint: { toolNames } });

@@ -4,16 +4,18 @@ import { serverResources } from '../../functions/mcp/resources.ts';
 import { tools } from '../../functions/mcp/tools/index.ts';
 import { generateValidatorModules, schemaHash } from '@mcp-lambda/server/build';
 import { send } from '@mcp-lambda/dev/testing';
+import { STAND_IN_TOOL } from '../support/stand-in-tool.ts';
 
 /**
- * A user adds a tool to the template, as README's "Add a tool" shows with word_count: the checks the root tests
- * make on the tool list (tools/list in definition order, each example tool by name, a validator per schema from
- * `npm run generate`) hold with the longer list too. They run here on a copy of functions/mcp/tools/index.ts's list
- * with the tool added; the stack's per-tool checks run with it in test/infra/stack.test.ts.
+ * A user adds a tool to the template: the checks the root tests make on the tool list (tools/list in definition
+ * order, each example tool by name, a validator per schema from `npm run generate`) hold with the longer list too.
+ * They run here on a copy of functions/mcp/tools/index.ts's list with a stand-in tool added, named so that no tool
+ * a user adds can collide with it (README's own `word_count` is added for real by `npm run check:add-a-tool` in
+ * CI); the stack's per-tool checks run with it in test/infra/stack.test.ts.
  */
 
 const wordCount = defineTool({
-  name: 'word_count',
+  name: STAND_IN_TOOL,
   title: 'Word count',
   description: 'Counts the words in a text.',
   inputSchema: {
@@ -50,10 +52,10 @@ describe('a tool a user adds to the template', () => {
   });
 
   it('answers its calls, and refuses arguments outside its schema naming the field', async () => {
-    expect((await call('word_count', { text: 'one two  three' })).content).toEqual([
+    expect((await call(STAND_IN_TOOL, { text: 'one two  three' })).content).toEqual([
       { type: 'text', text: '3 words' },
     ]);
-    const refused = await call('word_count', {});
+    const refused = await call(STAND_IN_TOOL, {});
     expect(refused.isError).toBe(true);
     expect(refused.content[0].text).toMatch(/text/);
   });
@@ -66,9 +68,9 @@ describe('a tool a user adds to the template', () => {
   it('gets its validator from npm run generate, and the example tools keep theirs', () => {
     const table = (list: typeof tools) => generateValidatorModules(list).table;
     const added = table(withAdded);
-    expect(added).toContain('"word_count#input"');
+    expect(added).toContain(`"${STAND_IN_TOOL}#input"`);
     expect(added).toContain(schemaHash(wordCount.inputSchema!));
     for (const tool of tools) expect(added).toContain(`"${tool.name}#input"`);
-    expect(table(tools)).not.toContain('word_count');
+    expect(table(tools)).not.toContain(STAND_IN_TOOL);
   });
 });
