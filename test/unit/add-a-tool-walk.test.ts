@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { addToList, readmeSteps } from '../walk/add-a-tool.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const read = (path: string) => readFileSync(`${ROOT}${path}`, 'utf8');
+
+describe('npm run check:add-a-tool reads its steps from README', () => {
+  it('finds the example tool, the file its first line names, and the list to add it to', () => {
+    const steps = readmeSteps(read('README.md'));
+    expect(steps).toMatchObject({
+      path: 'functions/mcp/tools/word-count.ts',
+      exported: 'wordCount',
+      list: 'functions/mcp/tools/index.ts',
+    });
+    expect(steps.code).toContain("name: 'word_count'");
+  });
+
+  it('refuses a README whose section no longer shows the steps', () => {
+    expect(() => readmeSteps('# x\n\n## Add a tool\n\nWrite a tool.\n\n## Next\n')).toThrow(
+      /update this check/,
+    );
+  });
+
+  it('adds the import after the last one and the tool at the end of the list', () => {
+    const added = addToList(read('functions/mcp/tools/index.ts'), 'wordCount', './word-count.ts');
+    expect(added).toMatch(
+      /import \{ textStats \} from '\.\/text-stats\.ts';\nimport \{ wordCount \} from '\.\/word-count\.ts';\n/,
+    );
+    expect(added).toMatch(/ {2}renderChart,\n {2}wordCount,\n\];/);
+  });
+});
