@@ -60,7 +60,8 @@ describe('README "Add a tool": the word_count example', () => {
     expect(example!.code).toContain("from '@mcp-lambda/server'");
     const path = join(ROOT, 'functions/mcp/tools/word-count.ts');
     expect(typeErrors(ROOT, path, example!.code)).toEqual([]);
-  });
+    // A whole type-check of the project: about 10 s of one core, several times that on a busy machine.
+  }, 120_000);
 
   it('is a valid tool: listed with its schema, counts words, answers empty text with advice', async () => {
     const file = join(tmpdir(), `word-count-${process.pid}.ts`);
