@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/limits.ts';
 import { canonicalJson, nestsDeeperThan } from '../../src/protocol/json.ts';
+import { answerOf } from '../../src/asking/desk.ts';
 import { ErrorCode } from '../../src/protocol/errors.ts';
 import { parseMessage } from '../../src/protocol/jsonrpc.ts';
 
@@ -74,5 +75,19 @@ describe('canonicalJson', () => {
       expect(() => canonicalJson(JSON.parse(objects(depth)))).toThrow(
         `canonicalJson: the value nests more than ${MAX_JSON_DEPTH} levels deep`,
       );
+  });
+});
+
+describe("the answer desk's measure of an answer", () => {
+  it('fails a call whose answer nests deeper than the limit, instead of overflowing the stack', () => {
+    const result = JSON.parse(objects(10_000)) as Record<string, unknown>;
+    expect(answerOf({ jsonrpc: '2.0', id: 'q', result })).toEqual({
+      failure: `it nested more than ${MAX_JSON_DEPTH} levels deep`,
+    });
+  });
+
+  it('passes on an answer within the limit', () => {
+    const result = JSON.parse(objects(MAX_JSON_DEPTH - 1)) as Record<string, unknown>;
+    expect(answerOf({ jsonrpc: '2.0', id: 'q', result })).toEqual({ result });
   });
 });
