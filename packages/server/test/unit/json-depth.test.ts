@@ -4,6 +4,7 @@ import { canonicalJson, nestsDeeperThan } from '../../src/protocol/json.ts';
 import { answerOf } from '../../src/asking/desk.ts';
 import { ErrorCode } from '../../src/protocol/errors.ts';
 import { parseMessage } from '../../src/protocol/jsonrpc.ts';
+import { parseTaskJob } from '../../src/tasks/job.ts';
 
 /** JSON text of arrays nested `depth` levels deep. */
 const arrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
@@ -89,5 +90,24 @@ describe("the answer desk's measure of an answer", () => {
   it('passes on an answer within the limit', () => {
     const result = JSON.parse(objects(MAX_JSON_DEPTH - 1)) as Record<string, unknown>;
     expect(answerOf({ jsonrpc: '2.0', id: 'q', result })).toEqual({ result });
+  });
+});
+
+describe("a task worker's job", () => {
+  const job = (clientCapabilities: unknown) => ({
+    version: 1,
+    taskId: '0f8fad5bd9cb469fa16570867728950e',
+    round: 1,
+    era: 'legacy',
+    protocolVersion: '2025-11-25',
+    clientCapabilities,
+  });
+
+  it('is not one when the capabilities it carries nest deeper than the limit', () => {
+    expect(parseTaskJob(job(JSON.parse(`{"x":${objects(10_000)}}`)))).toBeUndefined();
+  });
+
+  it('is read when they nest within it', () => {
+    expect(parseTaskJob(job(JSON.parse(objects(MAX_JSON_DEPTH))))).toBeDefined();
   });
 });
