@@ -71,7 +71,8 @@ async function postRaw(body: string, headers: Record<string, string> = {}) {
   return { status: res.status, session: res.headers.get('mcp-session-id'), json };
 }
 
-const withSession = (session: string | undefined) => (session ? { 'mcp-session-id': session } : {});
+const withSession = (session: string | undefined): Record<string, string> =>
+  session ? { 'mcp-session-id': session } : {};
 const initializeWith = (capabilities: string, id = 0) =>
   `{"jsonrpc":"2.0","id":${id},"method":"initialize","params":{"protocolVersion":"2025-11-25",` +
   `"capabilities":${capabilities},"clientInfo":{"name":"deep","version":"1.0.0"}}}`;

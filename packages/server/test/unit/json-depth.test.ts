@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/limits.ts';
 import { canonicalJson, nestsDeeperThan } from '../../src/protocol/json.ts';
 import { answerOf } from '../../src/asking/desk.ts';
+import { fetchJsonObject } from '../../src/auth/remote-json.ts';
 import { ErrorCode } from '../../src/protocol/errors.ts';
 import { parseMessage } from '../../src/protocol/jsonrpc.ts';
 import { parseTaskJob } from '../../src/tasks/job.ts';
@@ -109,5 +110,22 @@ describe("a task worker's job", () => {
 
   it('is read when they nest within it', () => {
     expect(parseTaskJob(job(JSON.parse(objects(MAX_JSON_DEPTH))))).toBeDefined();
+  });
+});
+
+describe("an issuer's JSON document", () => {
+  const serving = (text: string) => () =>
+    Promise.resolve(new Response(text, { status: 200, headers: { 'content-type': 'application/json' } }));
+
+  it('is refused when it nests deeper than the limit', async () => {
+    const fetch = serving(`{"keys":${arrays(10_000)}}`);
+    await expect(fetchJsonObject('https://issuer.example/jwks', { fetch })).rejects.toThrow(
+      `GET https://issuer.example/jwks returned JSON nested more than ${MAX_JSON_DEPTH} levels deep`,
+    );
+  });
+
+  it('is read when it nests within it', async () => {
+    const fetch = serving(`{"keys":${arrays(MAX_JSON_DEPTH - 1)}}`);
+    await expect(fetchJsonObject('https://issuer.example/jwks', { fetch })).resolves.toHaveProperty('keys');
   });
 });
