@@ -143,9 +143,9 @@ export const DEFAULT_TOOL_TIMEOUT_MS = Defaults.mcpFunctionTimeoutSeconds * 1000
 
 /**
  * Deepest nesting of arrays and objects in any JSON the server reads from a client (a message, an answer, a
- * registration, a stored document it selects from), the message itself being level 1: deeper JSON is refused where it is
- * parsed, so no recursive walk (size checks, trimming, digests, schema validation, serialization) can overflow the
- * stack. Real arguments nest a handful of levels; parsers that bound depth allow 64 (.NET's System.Text.Json) to
+ * registration, a stored document it selects from), the message itself being level 1. Deeper JSON is refused where
+ * it is parsed, so no recursive walk (size checks, trimming, digests, schema validation, serialization) can overflow
+ * the stack. Real arguments nest a handful of levels; parsers that bound depth allow 64 (.NET's System.Text.Json) to
  * 128 (serde_json), Ruby's JSON and protobuf's JSON reader 100, as here. Walks this deep cost a few hundred stack
  * frames, far from V8's limit (`JSON.stringify` fails at a few thousand levels).
  */
