@@ -1,9 +1,9 @@
 /**
  * `@mcp-lambda/server/auth`: the building blocks of authorization components built beside the server (the
  * authorization bridge, the CDK constructs): discovery and key sets of an OpenID provider, a bounded JSON fetch,
- * RFC 9728 metadata locations, scope and URL checks, the bound on JSON nesting, the principal key an authenticator of your own gives a caller,
- * deadline signals, and the lazily made AWS SDK clients (bounded requests, tracing). A face of its own so the MCP
- * function's surface (the package's `.`) stays what a tool author needs.
+ * RFC 9728 metadata locations, scope and URL checks, the bound on JSON nesting, the principal key an authenticator
+ * of your own gives a caller, deadline signals, and the lazily made AWS SDK clients (bounded requests, tracing). A
+ * face of its own so the MCP function's surface (the package's `.`) stays what a tool author needs.
  */
 // ## Building blocks of authorization components (experimental)
 export { discoverJwksUri, metadataCandidates } from './discovery.ts';
