@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { IncomingMessage } from 'node:http';
 import { request } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '@mcp-lambda/server/auth';
 import { isAllowedAddress } from './address-policy.ts';
 
 /**
@@ -72,6 +73,11 @@ function readResponse(res: IncomingMessage, maxBytes: number, finish: Finish): v
     } catch {
       return finish({ ok: false, reason: 'the client metadata document is not valid JSON' });
     }
+    if (nestsDeeperThan(body, MAX_JSON_DEPTH))
+      return finish({
+        ok: false,
+        reason: `the client metadata document nests more than ${MAX_JSON_DEPTH} levels deep`,
+      });
     const cacheControl = res.headers['cache-control'];
     finish({ ok: true, body, cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined });
   });

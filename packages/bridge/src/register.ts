@@ -1,4 +1,5 @@
 import type { HttpRequest, HttpResponse } from '@mcp-lambda/server';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '@mcp-lambda/server/auth';
 import { clientLabel, type BridgeDeps, type RequestNote } from './endpoints.ts';
 import { jsonResponse } from './http.ts';
 import { register, validateRegistration } from './registration.ts';
@@ -17,6 +18,14 @@ export function registrationEndpoint(req: HttpRequest, deps: BridgeDeps, note: R
     return jsonResponse(400, {
       error: 'invalid_client_metadata',
       error_description: 'the body must be a JSON object (application/json)',
+    });
+  }
+  // Nothing below walks deep, but the limit every JSON body keeps is cheap to keep here too (RFC 7591 §3.2.2).
+  if (nestsDeeperThan(body, MAX_JSON_DEPTH)) {
+    note.error = 'invalid_client_metadata';
+    return jsonResponse(400, {
+      error: 'invalid_client_metadata',
+      error_description: `the body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
     });
   }
   const checked = validateRegistration(body);

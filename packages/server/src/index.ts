@@ -71,7 +71,15 @@ export {
   type OffloadConfig,
   type ToolMetricsConfig,
 } from './config.ts';
-export { DEFAULT_TOOL_TIMEOUT_MS, Defaults, OutputLimits, Platform, Ranges, TaskLimits } from './limits.ts';
+export {
+  DEFAULT_TOOL_TIMEOUT_MS,
+  Defaults,
+  MAX_JSON_DEPTH,
+  OutputLimits,
+  Platform,
+  Ranges,
+  TaskLimits,
+} from './limits.ts';
 export {
   jsonLogger,
   loadLogLevel,

@@ -141,6 +141,16 @@ export const Defaults = {
  */
 export const DEFAULT_TOOL_TIMEOUT_MS = Defaults.mcpFunctionTimeoutSeconds * 1000 - Defaults.offloadReserveMs;
 
+/**
+ * Deepest nesting of arrays and objects in any JSON the server reads from a client (a message, an answer, a
+ * registration, a stored document it selects from), the message itself being level 1. Deeper JSON is refused where
+ * it is parsed, so no recursive walk (size checks, trimming, digests, schema validation, serialization) can overflow
+ * the stack. Real arguments nest a handful of levels; parsers that bound depth allow 64 (.NET's System.Text.Json) to
+ * 128 (serde_json), Ruby's JSON and protobuf's JSON reader 100, as here. Walks this deep cost a few hundred stack
+ * frames, far from V8's limit (`JSON.stringify` fails at a few thousand levels).
+ */
+export const MAX_JSON_DEPTH = 100;
+
 /** Ranges configuration accepts. */
 export const Ranges = {
   maxBodyBytes: { min: 1 * KiB, max: Platform.lambdaPayloadBytes },

@@ -999,6 +999,24 @@ describe('registration floods and bad metadata', () => {
     expect(res.status).toBe(413);
   });
 
+  it('refuses a body nested deeper than the JSON limit with invalid_client_metadata, and keeps registering', async () => {
+    const deep = (depth: number) =>
+      fetch(`${stack.issuer}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"redirect_uris":["${REDIRECT}"],"x":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+      });
+    const refused = await deep(8_000);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({
+      error: 'invalid_client_metadata',
+      error_description: 'the body nests arrays and objects more than 100 levels deep',
+    });
+    // 10,000 levels are 20 KB, past the body limit: refused unread, as any body that large.
+    expect((await deep(10_000)).status).toBe(413);
+    expect((await deep(99)).status).toBe(201);
+  });
+
   it('caps the client name and keeps control characters out of it', async () => {
     const res = await register({
       redirect_uris: [REDIRECT],

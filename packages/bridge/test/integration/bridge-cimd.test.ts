@@ -59,6 +59,8 @@ beforeAll(async () => {
         return json(doc(url, { redirect_uris: ['http://evil.example.com/cb'] }));
       case '/not-json.json':
         return json('{ nope');
+      case '/deep.json':
+        return json(doc(url, { x: 'deep' }).replace('"deep"', '['.repeat(2_000) + ']'.repeat(2_000)));
       default:
         res.writeHead(404);
         res.end();
@@ -99,6 +101,7 @@ describe('client id metadata documents', () => {
     ['its client_id differs from its URL', '/other-id.json', /different client_id/],
     ['not served as JSON', '/html.json', /not served as application\/json/],
     ['not valid JSON', '/not-json.json', /not valid JSON/],
+    ['nested deeper than the JSON limit', '/deep.json', /nests more than 100 levels deep/],
     ['it asks for a client secret', '/secret.json', /must use token_endpoint_auth_method "none"/],
     ['a plain http redirect URI off loopback', '/bad-redirect.json', /https, or http on a loopback host/],
     ['missing (404)', '/missing.json', /answered 404/],

@@ -1,6 +1,7 @@
 import { errorFields, type Logger } from '../log.ts';
 import { clientText } from '../protocol/client-text.ts';
-import { isJsonObject } from '../protocol/json.ts';
+import { MAX_JSON_DEPTH } from '../limits.ts';
+import { isJsonObject, nestsDeeperThan } from '../protocol/json.ts';
 import type { JSONObject } from '../protocol/types.ts';
 import type { Session } from '../sessions/session-id.ts';
 import { callerOf, parseWireId, slotOf } from './ask-ids.ts';
@@ -34,7 +35,11 @@ const MAX_ANSWER_BYTES = 256 * 1024;
 const MAX_ERROR_CHARS = 512;
 
 /** The answer as the waiting call will see it. */
-function answerOf(message: JSONObject): Answer {
+export function answerOf(message: JSONObject): Answer {
+  // Measured by serializing, which overflows the stack on JSON thousands of levels deep: the transport refuses
+  // such a body, and an answer handed in otherwise fails its call here instead of failing the write.
+  if (nestsDeeperThan(message, MAX_JSON_DEPTH))
+    return { failure: `it nested more than ${MAX_JSON_DEPTH} levels deep` };
   if (Buffer.byteLength(JSON.stringify(message)) > MAX_ANSWER_BYTES)
     return { failure: 'it was larger than 256 KB' };
   if (isJsonObject(message.error)) {

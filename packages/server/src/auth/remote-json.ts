@@ -1,4 +1,7 @@
-/** Fetching small JSON documents from an issuer (its metadata and its keys), bounded in time and size. */
+import { MAX_JSON_DEPTH } from '../limits.ts';
+import { nestsDeeperThan } from '../protocol/json.ts';
+
+/** Fetching small JSON documents from an issuer (its metadata and its keys), bounded in time, size and depth. */
 
 /** The subset of `fetch` used here, so tests and other runtimes can supply their own. */
 export type FetchLike = (
@@ -47,6 +50,9 @@ export async function fetchJsonObject(
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new Error(`GET ${url} did not return a JSON object`);
+  // Its readers walk it (as a key set's keys are): no deeper than any client message may nest.
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH))
+    throw new Error(`GET ${url} returned JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
   return value as Record<string, unknown>;
 }
 

@@ -1,6 +1,7 @@
 import { ErrorCode, McpError } from './errors.ts';
 import type { JSONObject, JSONRPCRequest, JSONRPCNotification, RequestId } from './types.ts';
-import { isJsonObject } from './json.ts';
+import { MAX_JSON_DEPTH } from '../limits.ts';
+import { isJsonObject, nestsDeeperThan } from './json.ts';
 
 /**
  * One parsed POST body: a request to answer, a notification or client response to acknowledge, or a rejection
@@ -33,6 +34,20 @@ export function parseMessage(body: string): ParsedMessage {
       kind: 'invalid',
       id: null,
       error: new McpError(ErrorCode.ParseError, 'Parse error: body is not valid JSON'),
+    };
+  }
+  // The one place a client's JSON enters, so every walk after it (size checks, capability trimming, digests,
+  // validation, serialization) is safe. Parse error rather than Invalid Request: RFC 8259 §9 lets a parser limit
+  // nesting, and text beyond that limit is text this parser does not accept, whatever the message says; nothing of
+  // a message refused so is read, so its id is null, as JSON-RPC 2.0 wants for parse errors.
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
+    return {
+      kind: 'invalid',
+      id: null,
+      error: new McpError(
+        ErrorCode.ParseError,
+        `Parse error: the body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
+      ),
     };
   }
   if (Array.isArray(value)) {

@@ -1,5 +1,6 @@
 import { nodeCrypto } from '../crypto.ts';
-import { isJsonObject } from '../protocol/json.ts';
+import { MAX_JSON_DEPTH } from '../limits.ts';
+import { isJsonObject, nestsDeeperThan } from '../protocol/json.ts';
 import type { JSONObject } from '../protocol/types.ts';
 import type { KeyRing, SealingKey } from './session-keys.ts';
 
@@ -42,7 +43,9 @@ const MAX_INFO_CHARS = 64;
 
 const aad = (principal: string | undefined) => Buffer.from(JSON.stringify([VERSION, principal ?? null]));
 
-const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+/** Serialized size; a value too deep to serialize safely counts as too large, so trimming drops it to `{}`. */
+const jsonBytes = (value: unknown) =>
+  nestsDeeperThan(value, MAX_JSON_DEPTH) ? Infinity : Buffer.byteLength(JSON.stringify(value));
 
 /**
  * The capabilities as declared or, when unusually large, as many as fit: the schema's own first, each whole when it

@@ -1,5 +1,6 @@
 import type { Principal } from '../auth/principal.ts';
-import { isJsonObject } from '../protocol/json.ts';
+import { MAX_JSON_DEPTH } from '../limits.ts';
+import { isJsonObject, nestsDeeperThan } from '../protocol/json.ts';
 import type { JSONObject } from '../protocol/types.ts';
 import { eraFromWire, type Era } from '../protocol/versions.ts';
 import { isTaskId } from './policy.ts';
@@ -58,5 +59,7 @@ export function parseTaskJob(value: unknown): TaskJob | undefined {
   if (!Number.isSafeInteger(round) || (round as number) < 1) return undefined;
   if (principal !== undefined && !isPrincipal(principal)) return undefined;
   if (!era || !isString(protocolVersion) || !isJsonObject(clientCapabilities)) return undefined;
+  // The client's declaration, walked again by whatever reads it: never deeper than a message may nest.
+  if (nestsDeeperThan(clientCapabilities, MAX_JSON_DEPTH)) return undefined;
   return { ...(value as unknown as TaskJob), era };
 }

@@ -225,6 +225,17 @@ describe('JSON selection', () => {
       /more than the 8,388,608 bytes \(8\.0 MiB\) that can be parsed whole to select JSON/,
     );
   });
+
+  it('refuses to select from JSON nested deeper than the limit, which stays readable as text', async () => {
+    const { store, read } = setup();
+    const [uri] = await store(`{"a":${'['.repeat(10_000)}${']'.repeat(10_000)}}`);
+    expect(refusal(await read(uri!, { pointer: '/a' }))).toMatch(
+      /nests arrays and objects more than 100 levels deep, too deep to select JSON from\. Read it by offset/,
+    );
+    expect(page(await read(uri!, { offset: 0, count: 8 })).text).toBe('{"a":[[[');
+    const [within] = await store(`{"a":${'['.repeat(99)}${']'.repeat(99)}}`);
+    expect(page(await read(within!, { pointer: '/a' })).json).toMatchObject({ type: 'array', length: 1 });
+  });
 });
 
 describe('CSV rows', () => {

@@ -90,6 +90,19 @@ describe('sealed session ids', () => {
     });
   });
 
+  it('keep capabilities nested thousands of levels deep by name only, without overflowing the stack', async () => {
+    const sessions = createSessions({ keys: [KEY_A] });
+    const deep = JSON.parse('{"x":'.repeat(10_000) + '{}' + '}'.repeat(10_000)) as Record<string, unknown>;
+    const deepArray = JSON.parse('['.repeat(10_000) + ']'.repeat(10_000)) as unknown[];
+    const capabilities = { elicitation: { form: {} }, sampling: deep, experimental: { list: deepArray } };
+    const id = await sessions.issue({ ...CLAIMS, capabilities }, undefined, signal());
+    expect((await sessions.open(id, undefined, signal()))!.capabilities).toEqual({
+      elicitation: { form: {} },
+      sampling: {},
+      experimental: {},
+    });
+  });
+
   it('read keys from a secret store once, again only for an unknown key id, and retry after a failure', async () => {
     let now = 0;
     let value = KEY_A;

@@ -1,5 +1,6 @@
 import { clientText } from '../../protocol/client-text.ts';
-import { OutputLimits } from '../../limits.ts';
+import { MAX_JSON_DEPTH, OutputLimits } from '../../limits.ts';
+import { nestsDeeperThan } from '../../protocol/json.ts';
 import type { RangeReader } from '../../storage/storage.ts';
 import { formatSize } from '../sizes.ts';
 import { locateValue } from './json-locate.ts';
@@ -27,14 +28,23 @@ async function parseDocument(
     );
   }
   const text = (await readBytes(storage, located, 0, size)).toString('utf8');
+  let root: unknown;
   try {
-    return { text, root: JSON.parse(text) };
+    root = JSON.parse(text);
   } catch (error) {
     throw new PageRefusal(
       `The output (${located.facts.mimeType}) is not valid JSON (${clientText((error as Error).message, 160)}). ` +
         `Read it by offset or by line instead, or search it.`,
     );
   }
+  // Selecting serializes values, which overflows the stack thousands of levels deep (a tool may store JSON it
+  // fetched from anywhere): beyond the limit every client message keeps to, the document is read as text.
+  if (nestsDeeperThan(root, MAX_JSON_DEPTH))
+    throw new PageRefusal(
+      `The output nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep, too deep to select JSON from. ` +
+        `Read it by offset or by line instead, or search it.`,
+    );
+  return { text, root };
 }
 
 /** Items `item`… of an array, as a JSON array, as many as asked for and the budget allows. */
