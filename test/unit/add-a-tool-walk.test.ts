@@ -24,7 +24,20 @@ describe('npm run check:add-a-tool reads its steps from README', () => {
   });
 
   it('adds the import after the last one and the tool at the end of the list', () => {
-    const added = addToList(read('functions/mcp/tools/index.ts'), 'wordCount', './word-count.ts');
+    // A list of its own, not the template's: the user may already have added the tool there.
+    const list = [
+      "import type { ToolDefinition } from '@mcp-lambda/server';",
+      "import { ping } from './ping.ts';",
+      "import { textStats } from './text-stats.ts';",
+      '',
+      '/** The tools. */',
+      'export const tools: ToolDefinition[] = [',
+      '  ping,',
+      '  renderChart,',
+      '];',
+      '',
+    ].join('\n');
+    const added = addToList(list, 'wordCount', './word-count.ts');
     expect(added).toMatch(
       /import \{ textStats \} from '\.\/text-stats\.ts';\nimport \{ wordCount \} from '\.\/word-count\.ts';\n/,
     );
