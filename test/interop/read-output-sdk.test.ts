@@ -159,9 +159,7 @@ describe.each(['1.x', '2.x handshake', '2.x 2026-07-28'] as const)(
     it('follows a generate_report link: the notice names read_output, then pages, searches and CSV rows read it', async () => {
       const expected = await reportText({ rows: 3000 });
       const result = await peer.callTool('generate_report', { rows: 3000 });
-      expect(result.content[0].text).toMatch(
-        /Call read_output with the link's uri to read it a page at a time/,
-      );
+      expect(result.content[0].text).toMatch(/Call read_output with that uri to read it a page at a time/);
       const uri = uriOf(result);
       const first = await read(peer, uri, {});
       expect(first).toMatchObject({

@@ -65,11 +65,11 @@ describe('the built-in read_output tool', () => {
     const args = { name: 'big', arguments: { text: 'line\n', times: 10_000 } };
     const named = (await rpc(server(), 'tools/call', args)).content[0].text;
     expect(named).toMatch(
-      /Call read_output with the link's uri to read it a page at a time or search it \(or use resources\/read where your host offers it\)\./,
+      /Call read_output with that uri to read it a page at a time or search it \(or use resources\/read where your host offers it\)\./,
     );
     const plain = (await rpc(server({ readOutputTool: false }), 'tools/call', args)).content[0].text;
     expect(plain).not.toMatch(/read_output/);
-    expect(plain).toMatch(/Read it with resources\/read using the link's uri/);
+    expect(plain).toMatch(/Read it with resources\/read using that uri/);
   });
 
   it.each([1024, 2 * 1024, 32 * 1024, 1024 * 1024])(
