@@ -131,8 +131,8 @@ const observer = observeAll(
 export const server = createMcpServer({
   info: { name: config.serverName, version: config.serverVersion, title: 'MCP on AWS Lambda' },
   instructions:
-    'Large tool outputs arrive as resource_link blocks: page through or search them with the read_output tool ' +
-    '(or resources/read) when you need the content.',
+    'Large tool outputs arrive as a notice naming their mcp-output:// uri, and its resource_link: page through ' +
+    'or search them with the read_output tool (or resources/read) when you need the content.',
   tools,
   validators,
   resources: storedOutputReader ? [serverResources, storedOutputReader] : [serverResources],

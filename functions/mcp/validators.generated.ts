@@ -10,7 +10,7 @@ export const validators = {
   "generate_report#input": { hash: "1493c2971d45b081", load: () => import('./validators/v4.generated.ts') },
   "render_chart#input": { hash: "851447aca62d7b2d", load: () => import('./validators/v5.generated.ts') },
   "read_output#input": { hash: "865f14b6b877aac7", load: () => import('./validators/v6.generated.ts') },
-  "read_output#output": { hash: "dfa61daea12d0067", load: () => import('./validators/v7.generated.ts') },
+  "read_output#output": { hash: "7524dc3d97637168", load: () => import('./validators/v7.generated.ts') },
   "delete_output#input": { hash: "bd3e6f3aca2ea923", load: () => import('./validators/v8.generated.ts') },
   "delete_output_approved#input": { hash: "4a67b089a67b3356", load: () => import('./validators/v9.generated.ts') },
 };

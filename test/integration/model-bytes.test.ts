@@ -9,13 +9,13 @@ describe('each framework’s view of a tool result, as its adapter builds it', (
   const page = 'id,total\n1,2\n'.repeat(100);
   const summary = 'Bytes 0–1,299 of mcp-output://outputs/x (text/csv, 2.0 KiB). Next page: …';
 
-  it('shows a page once when the structured result carries only its position', () => {
+  it('shows a page once when it is two text blocks, even with the page in the structured result too', () => {
     const result = {
       content: [
         { type: 'text', text: summary },
         { type: 'text', text: `MARK${page}` },
       ],
-      structuredContent: { uri: 'mcp-output://outputs/x', mode: 'bytes', size: 2048, nextOffset: 1300 },
+      structuredContent: { summary, uri: 'mcp-output://outputs/x', mode: 'bytes', text: `MARK${page}` },
     };
     for (const view of Object.values(FRAMEWORKS)) expect(view(result).split('MARK')).toHaveLength(2);
   });

@@ -136,3 +136,23 @@ export const exampleToolCalls: [string, string, Record<string, unknown>, (result
     },
   ],
 ];
+
+/**
+ * Issue 31: a result with `structuredContent` carries in it everything its text blocks say, so a client that shows
+ * its model only the structured result loses nothing. A text block is the structured result serialized, or text
+ * found in it.
+ */
+export function expectStructuredWhole(result: any): void {
+  if (result.structuredContent === undefined) return;
+  const structured = JSON.stringify(result.structuredContent);
+  for (const block of result.content.filter((b: any) => b.type === 'text')) {
+    const serialized = (() => {
+      try {
+        return JSON.stringify(JSON.parse(block.text)) === structured;
+      } catch {
+        return false;
+      }
+    })();
+    if (!serialized) expect(structured).toContain(JSON.stringify(block.text).slice(1, -1));
+  }
+}

@@ -124,8 +124,10 @@ describe.each(['1.x', '2.x handshake', '2.x 2026-07-28'] as const)(
     const read = async (p: Peer, uri: string, args: Record<string, unknown>) => {
       const result = await p.callTool('read_output', { uri, ...args });
       if (result.isError) throw new Error(result.content[0].text);
-      expect(result.structuredContent).not.toHaveProperty('text');
-      return pageOf(result);
+      // The structured result is the same page: its text and summary as the content blocks give them.
+      const page = pageOf(result);
+      expect(result.structuredContent).toMatchObject({ text: page.text, summary: page.summary });
+      return page;
     };
     const emit = async (key: string, text: string) => {
       texts.set(key, text);
@@ -147,7 +149,7 @@ describe.each(['1.x', '2.x handshake', '2.x 2026-07-28'] as const)(
       expect(tool).toMatchObject({
         annotations: { readOnlyHint: true, idempotentHint: true },
         inputSchema: { required: ['uri'] },
-        outputSchema: { required: ['uri', 'mode', 'size'] },
+        outputSchema: { required: ['uri', 'mode', 'size', 'summary', 'text'] },
       });
       expect(tool.description).toMatch(/a page at a time/);
       // Hosts send every definition with every model call: read_output stays small.
@@ -157,9 +159,7 @@ describe.each(['1.x', '2.x handshake', '2.x 2026-07-28'] as const)(
     it('follows a generate_report link: the notice names read_output, then pages, searches and CSV rows read it', async () => {
       const expected = await reportText({ rows: 3000 });
       const result = await peer.callTool('generate_report', { rows: 3000 });
-      expect(result.content[0].text).toMatch(
-        /Call read_output with the link's uri to read it a page at a time/,
-      );
+      expect(result.content[0].text).toMatch(/Call read_output with that uri to read it a page at a time/);
       const uri = uriOf(result);
       const first = await read(peer, uri, {});
       expect(first).toMatchObject({

@@ -4,7 +4,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveMcpFunction } from '../support/local.ts';
 import type { RunningServer } from '@mcp-lambda/dev/testing';
-import { exampleToolCalls, TEMPLATE_TOOL_NAMES } from './example-tools.ts';
+import { exampleToolCalls, expectStructuredWhole, TEMPLATE_TOOL_NAMES } from './example-tools.ts';
 import { finalResponse, recordingFetch } from './wire.ts';
 
 // The official TypeScript SDK 1.x client (handshake era only) against the real MCP function, over HTTP on
@@ -51,7 +51,9 @@ describe('SDK 1.x client (handshake era)', () => {
   });
 
   it.each(exampleToolCalls)('calls a tool: %s', async (_description, name, args, check) => {
-    check(await client.callTool({ name, arguments: args }));
+    const result = await client.callTool({ name, arguments: args });
+    check(result);
+    expectStructuredWhole(result);
   });
 
   it('answers a protocol ping with an empty result', async () => {

@@ -2,7 +2,7 @@ import { Client, ResourceNotFoundError, StreamableHTTPClientTransport } from '@m
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveMcpFunction } from '../support/local.ts';
 import type { RunningServer } from '@mcp-lambda/dev/testing';
-import { exampleToolCalls, TEMPLATE_TOOL_NAMES } from './example-tools.ts';
+import { exampleToolCalls, expectStructuredWhole, TEMPLATE_TOOL_NAMES } from './example-tools.ts';
 import { finalResponse, recordingFetch } from './wire.ts';
 
 // The official TypeScript SDK 2.x client against the real MCP function, in each of its negotiation modes: the
@@ -84,7 +84,9 @@ describe.each(modes)('SDK 2.x client, $label', ({ mode, era, version }) => {
   });
 
   it.each(exampleToolCalls)('calls a tool: %s', async (_description, name, args, check) => {
-    check(await client.callTool({ name, arguments: args }));
+    const result = await client.callTool({ name, arguments: args });
+    check(result);
+    expectStructuredWhole(result);
   });
 
   it('refuses an unknown tool with JSON-RPC -32602', async () => {

@@ -45,7 +45,7 @@ export class ReadFailure extends Error {}
 
 /**
  * Calls read_output through the host. A page is two text blocks, the summary and then the page text exactly (an
- * empty page has no second block); the structured result carries only the page's position.
+ * empty page has no second block); the structured result carries the same with the page's position.
  */
 export async function readPage(host: ViewConnection, args: JSONObject): Promise<Page> {
   let result: CallToolResult;

@@ -35,8 +35,8 @@ export interface BaselineTool {
 
 /** Instructions sent in `initialize` / `server/discover`, as the MCP function sends them. */
 export const INSTRUCTIONS =
-  'Large tool outputs arrive as resource_link blocks: page through or search them with the read_output tool ' +
-  '(or resources/read) when you need the content.';
+  'Large tool outputs arrive as a notice naming their mcp-output:// uri, and its resource_link: page through ' +
+  'or search them with the read_output tool (or resources/read) when you need the content.';
 
 const int = () => z.number().int();
 

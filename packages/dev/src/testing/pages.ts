@@ -1,6 +1,6 @@
 /**
- * A read_output result as one page again: its position (`structuredContent`), the page text (the second content
- * block, absent when the page is empty) and the summary (the first), for tests that check all three.
+ * A read_output result as one page, from its content blocks: the page text (the second block, absent when the page
+ * is empty) and the summary (the first) over the position the structured result holds (which repeats both).
  */
 export function pageOf(result: {
   content: { type: string; text?: string }[];

@@ -23,19 +23,23 @@ const notFound = (uri: string) =>
   'tool that produced the output again.';
 
 /**
- * A page as the model and the client get it: the summary, then the page text exactly (no block when it is empty),
- * and the page's position in `structuredContent`, without any text of the output or prose.
+ * A page as the model and the client get it: the summary, then the page text exactly (no block when it is empty).
+ * `structuredContent` carries the same two, with the page's position, so a client that shows only the structured
+ * result (or only the text blocks) still gets the whole page and how to go on. The summary holds the note.
  */
 function pageResult(page: OutputPage): CallToolResult {
   const { text, summary, note: _note, search, csv, ...facts } = page;
-  const position: JSONObject = {
+  const structured: JSONObject = {
+    summary,
     ...facts,
     ...(search ? { search: { ...search, matches: search.matches.map((m) => m.line) } } : {}),
+    // The header row starts the page text of every CSV page.
     ...(csv ? { csv: (({ header: _header, ...rest }) => rest)(csv) } : {}),
+    text,
   };
   return {
     content: [{ type: 'text', text: summary }, ...(text ? [{ type: 'text' as const, text }] : [])],
-    structuredContent: position,
+    structuredContent: structured,
   };
 }
 

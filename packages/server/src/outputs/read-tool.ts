@@ -34,8 +34,9 @@ export const READ_OUTPUT_INPUT_SCHEMA = {
 } as const satisfies JsonSchema;
 
 /**
- * Where a page lies, for clients that read positions rather than prose: the page text and its summary are in
- * `content` only (frameworks that hand the model both channels would otherwise show the page twice).
+ * What every page carries: its summary (where it lies, how to go on) and its text, so the structured result is a
+ * whole page for clients that show only it. Positions that apply to some pages (`nextOffset`, `search`, `csv`, …)
+ * are in the result but not listed: the definition is sent with every model call (docs/read-output.md).
  */
 export const READ_OUTPUT_OUTPUT_SCHEMA = {
   type: 'object',
@@ -43,10 +44,10 @@ export const READ_OUTPUT_OUTPUT_SCHEMA = {
     uri: { type: 'string' },
     mode: { enum: ['bytes', 'lines', 'search', 'json', 'csv'] },
     size: { type: 'integer' },
-    nextOffset: { type: 'integer' },
-    nextLine: { type: 'integer' },
+    summary: { type: 'string' },
+    text: { type: 'string' },
   },
-  required: ['uri', 'mode', 'size'],
+  required: ['uri', 'mode', 'size', 'summary', 'text'],
 } as const satisfies JsonSchema;
 
 /** The tool's name and schemas alone: build-time validator generation covers them (`packages/server/src/build/validators.ts`). */
@@ -57,7 +58,7 @@ export const READ_OUTPUT_SCHEMAS = {
 };
 
 const DESCRIPTION =
-  'Reads a large output a tool stored (the mcp-output:// uri of its resource link or notice) a page at a time. ' +
+  'Reads a large output a tool stored (the mcp-output:// uri its notice and link give) a page at a time. ' +
   'Pass the uri alone to start; each page says what to pass next. To start elsewhere pass one of offset, line, ' +
   'search, pointer or row.';
 

@@ -170,34 +170,48 @@ export function payloadLinks(tool: string, stored: StoredPayload): ResourceLink[
   });
 }
 
+/**
+ * Where the output was stored, by its exact URI: clients that drop `resource_link` blocks leave the model only this
+ * text to take a URI from. At most two URIs, however many parts: part n's URI ends in `/part-n`.
+ */
+function whereStored(stored: StoredPayload): string {
+  const parts = stored.parts;
+  if (parts.length === 1) return `stored as ${parts[0]!.uri} and linked below`;
+  return (
+    `stored in ${parts.length} parts, linked below in order, as ${parts[0]!.uri} to ${parts.at(-1)!.uri} ` +
+    '(part n ends in /part-n)'
+  );
+}
+
 /** How the model reads a stored output: through the read tool when the server has it (text only), else resources/read. */
 function howToRead(stored: StoredPayload, readTool: string | undefined): string {
   const parts = stored.parts.length > 1;
   const join = 'join the parts in order, with nothing between them, to get the whole output';
   if (readTool !== undefined && stored.encoding === 'utf-8') {
     return parts
-      ? `Call ${readTool} with the first link's uri to read it a page at a time or search it, across all parts ` +
+      ? `Call ${readTool} with the first part's uri to read it a page at a time or search it, across all parts ` +
           `(or read each part with resources/read where your host offers it, and ${join})`
-      : `Call ${readTool} with the link's uri to read it a page at a time or search it (or use resources/read ` +
+      : `Call ${readTool} with that uri to read it a page at a time or search it (or use resources/read ` +
           `where your host offers it)`;
   }
   const form = stored.encoding === 'binary' ? ' (it comes back as a base64 blob)' : '';
   return parts
-    ? `Read each part with resources/read using its link's uri and ${join}${form}`
-    : `Read it with resources/read using the link's uri${form}`;
+    ? `Read each part with resources/read using its uri and ${join}${form}`
+    : `Read it with resources/read using that uri${form}`;
 }
 
-/** The short text that tells the model what it got instead of the output, and how to read it. */
+/**
+ * The short text that tells the model what it got instead of the output, where it is (its URI, in the text itself),
+ * and how to read it.
+ */
 export function payloadNotice(tool: string, stored: StoredPayload, readTool?: string): TextContent {
-  const total = stored.parts.length;
   const kind = KIND[stored.source];
   const origin = stored.originUri ? ` (embedded resource ${stored.originUri})` : '';
   const facts = [stored.mimeType, formatSize(stored.size), stored.summary].filter(Boolean).join(', ');
-  const where = total > 1 ? `stored in ${total} parts, linked below in order` : 'stored and linked below';
   const lines = [
-    `The ${kind} output of ${tool}${origin} (${facts}) is too large to include here, so it was ${where}. ` +
-      `${howToRead(stored, readTool)}. It stays available until ${new Date(stored.expiresAt).toISOString()}; ` +
-      `SHA-256 of the whole output: ${stored.sha256}.`,
+    `The ${kind} output of ${tool}${origin} (${facts}) is too large to include here, so it was ` +
+      `${whereStored(stored)}. ${howToRead(stored, readTool)}. It stays available until ` +
+      `${new Date(stored.expiresAt).toISOString()}; SHA-256 of the whole output: ${stored.sha256}.`,
   ];
   if (stored.preview) lines.push(`Preview:\n${stored.preview}`);
   return { type: 'text', text: lines.join('\n') };

@@ -65,11 +65,11 @@ describe('the built-in read_output tool', () => {
     const args = { name: 'big', arguments: { text: 'line\n', times: 10_000 } };
     const named = (await rpc(server(), 'tools/call', args)).content[0].text;
     expect(named).toMatch(
-      /Call read_output with the link's uri to read it a page at a time or search it \(or use resources\/read where your host offers it\)\./,
+      /Call read_output with that uri to read it a page at a time or search it \(or use resources\/read where your host offers it\)\./,
     );
     const plain = (await rpc(server({ readOutputTool: false }), 'tools/call', args)).content[0].text;
     expect(plain).not.toMatch(/read_output/);
-    expect(plain).toMatch(/Read it with resources\/read using the link's uri/);
+    expect(plain).toMatch(/Read it with resources\/read using that uri/);
   });
 
   it.each([1024, 2 * 1024, 32 * 1024, 1024 * 1024])(
@@ -100,7 +100,7 @@ describe('the built-in read_output tool', () => {
     },
   );
 
-  it('answers a page as its summary and its exact text, with only its position as structuredContent', async () => {
+  it('answers a page as its summary and its exact text, and the same two with its position as structuredContent', async () => {
     const target = server({}, 1024);
     const text = Array.from({ length: 200 }, (_, i) => `${i + 1},"row ${i + 1}"`).join('\n');
     const stored = await rpc(target, 'tools/call', { name: 'big', arguments: { text, times: 1 } });
@@ -134,9 +134,12 @@ describe('the built-in read_output tool', () => {
     expect(pages[2].structuredContent.csv).toEqual({ row: 3, rows: 2, nextRow: 5, totalRows: 199 });
     for (const page of pages) {
       expect(page.isError).toBeUndefined();
-      for (const key of ['text', 'summary', 'note']) expect(page.structuredContent).not.toHaveProperty(key);
-      // No line of the output: `7,"row 7"` serialized.
-      expect(JSON.stringify(page.structuredContent)).not.toContain('7,\\"row 7');
+      expect(page.structuredContent).toMatchObject({
+        summary: page.content[0].text,
+        text: page.content[1].text,
+      });
+      // The note is said once, in the summary.
+      expect(page.structuredContent).not.toHaveProperty('note');
     }
   });
 
