@@ -2,15 +2,15 @@
 // @ts-nocheck
 /* eslint-disable */
 export const validators = {
-  "ping#input": { hash: "79cc2d249ee2d88d", load: () => import('./validators/v0.generated.ts') },
-  "safe_divide#input": { hash: "41ca64760f645698", load: () => import('./validators/v1.generated.ts') },
-  "text_stats#input": { hash: "6b4a5bbed06c3572", load: () => import('./validators/v2.generated.ts') },
-  "text_stats#output": { hash: "75ddb6a21414fabc", load: () => import('./validators/v3.generated.ts') },
-  "content_gallery#input": { hash: "79cc2d249ee2d88d", load: () => import('./validators/v0.generated.ts') },
-  "generate_report#input": { hash: "1493c2971d45b081", load: () => import('./validators/v4.generated.ts') },
-  "render_chart#input": { hash: "851447aca62d7b2d", load: () => import('./validators/v5.generated.ts') },
-  "read_output#input": { hash: "865f14b6b877aac7", load: () => import('./validators/v6.generated.ts') },
-  "read_output#output": { hash: "7524dc3d97637168", load: () => import('./validators/v7.generated.ts') },
-  "delete_output#input": { hash: "bd3e6f3aca2ea923", load: () => import('./validators/v8.generated.ts') },
-  "delete_output_approved#input": { hash: "4a67b089a67b3356", load: () => import('./validators/v9.generated.ts') },
+  "ping#input": { hash: "79cc2d249ee2d88d", load: () => import('./validators/ping.input.generated.ts') },
+  "safe_divide#input": { hash: "41ca64760f645698", load: () => import('./validators/safe_divide.input.generated.ts') },
+  "text_stats#input": { hash: "6b4a5bbed06c3572", load: () => import('./validators/text_stats.input.generated.ts') },
+  "text_stats#output": { hash: "75ddb6a21414fabc", load: () => import('./validators/text_stats.output.generated.ts') },
+  "content_gallery#input": { hash: "79cc2d249ee2d88d", load: () => import('./validators/ping.input.generated.ts') },
+  "generate_report#input": { hash: "1493c2971d45b081", load: () => import('./validators/generate_report.input.generated.ts') },
+  "render_chart#input": { hash: "851447aca62d7b2d", load: () => import('./validators/render_chart.input.generated.ts') },
+  "read_output#input": { hash: "865f14b6b877aac7", load: () => import('./validators/read_output.input.generated.ts') },
+  "read_output#output": { hash: "7524dc3d97637168", load: () => import('./validators/read_output.output.generated.ts') },
+  "delete_output#input": { hash: "bd3e6f3aca2ea923", load: () => import('./validators/delete_output.input.generated.ts') },
+  "delete_output_approved#input": { hash: "4a67b089a67b3356", load: () => import('./validators/delete_output_approved.input.generated.ts') },
 };

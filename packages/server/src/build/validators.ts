@@ -81,7 +81,11 @@ const BUILT_IN: readonly ToolDefinition[] = [
 /** Where the generated modules go, relative to the table module: one module per distinct schema. */
 export const VALIDATOR_FOLDER = 'validators';
 
-/** The generated source files: the table module, and one module per validator (`validators/v0.generated.ts`, …). */
+/**
+ * The generated source files: the table module, and one module per validator, named for the first tool (and role)
+ * that uses its schema (`validators/ping.input.generated.ts`, …), so adding, removing or reordering tools leaves the
+ * other tools' files as they were.
+ */
 export interface GeneratedValidators {
   /** The module exporting `validators`, a PrecompiledValidators table whose entries load their validator. */
   table: string;
@@ -122,6 +126,7 @@ export function generateValidatorModules(tools: readonly ToolDefinition[]): Gene
   const modules: Record<string, string> = {};
   // Identical schemas share one validator.
   const byHash = new Map<string, string>();
+  const taken = new Set<string>();
   for (const tool of registry.listed) {
     const schemas = [
       ['input', tool.inputSchema] as const,
@@ -131,7 +136,10 @@ export function generateValidatorModules(tools: readonly ToolDefinition[]): Gene
       const hash = schemaHash(schema);
       let file = byHash.get(hash);
       if (!file) {
-        file = `v${byHash.size}.generated.ts`;
+        file = `${tool.name}.${role}.generated.ts`;
+        // Tool names differ in case where file names may not (macOS, Windows): the hash keeps such files apart.
+        if (taken.has(file.toLowerCase())) file = `${tool.name}.${role}.${hash}.generated.ts`;
+        taken.add(file.toLowerCase());
         byHash.set(hash, file);
         modules[file] = validatorModule(schema);
       }
@@ -181,11 +189,8 @@ async function main(): Promise<void> {
     written++;
   }
   if (writeAtomically(outFile, generated.table)) written++;
-  console.log(
-    written
-      ? `wrote ${outFile} and its validators (${tools.length} tools)`
-      : `${outFile} and its validators are up to date (${tools.length} tools)`,
-  );
+  // Silent when nothing changed: every synth runs this before each bundle that carries the tools.
+  if (written) console.log(`wrote ${outFile} and its validators (${tools.length} tools)`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

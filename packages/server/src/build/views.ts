@@ -100,16 +100,20 @@ export async function generateViews(sources: string, out: string): Promise<Built
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [sources, out] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const verbose = args.includes('--verbose');
+  const [sources, out] = args.filter((a) => a !== '--verbose');
   if (!sources || !out) {
     console.error(
-      'usage: node --import tsx packages/server/src/build/views.ts <views source folder> <output folder>',
+      'usage: node --import tsx packages/server/src/build/views.ts <views source folder> <output folder> [--verbose]',
     );
     process.exit(2);
   }
   const built = await generateViews(sources, out);
-  for (const v of built)
-    console.log(
-      `view ${v.name}: ${Buffer.byteLength(v.html)} bytes (script ${v.scriptBytes}, style ${v.styleBytes})`,
-    );
+  // Quiet by default: `npm start` and the synth build the views on every run.
+  if (verbose)
+    for (const v of built)
+      console.log(
+        `view ${v.name}: ${Buffer.byteLength(v.html)} bytes (script ${v.scriptBytes}, style ${v.styleBytes})`,
+      );
 }
