@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.ts';
+import { clientKeyOf, type Principal } from '../auth/principal.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import type { JSONObject } from '../protocol/types.ts';
 import { eraFromWire, type Era } from '../protocol/versions.ts';
@@ -58,5 +58,10 @@ export function parseTaskJob(value: unknown): TaskJob | undefined {
   if (!Number.isSafeInteger(round) || (round as number) < 1) return undefined;
   if (principal !== undefined && !isPrincipal(principal)) return undefined;
   if (!era || !isString(protocolVersion) || !isJsonObject(clientCapabilities)) return undefined;
-  return { ...(value as unknown as TaskJob), era };
+  const job = { ...(value as unknown as TaskJob), era };
+  // The client key is derived again where it is used, never read from the payload: a job sent before the key
+  // existed has none, and one derivation (auth/principal.ts) is the only source of it.
+  if (job.principal)
+    job.principal = { ...job.principal, clientKey: clientKeyOf(job.principal.key, job.principal.clientId) };
+  return job;
 }
