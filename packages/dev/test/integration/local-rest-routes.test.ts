@@ -1,3 +1,4 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRELUDE_DELIMITER } from '@mcp-lambda/server/internal';
 import { startLocalServer } from '../../src/local/dev-server.ts';
@@ -11,11 +12,13 @@ const seen: { path: string; kind: string; method: string }[] = [];
 beforeAll(async () => {
   local = await startLocalServer({
     port: 0,
-    streamingHandler: async (event, stream) => {
+    streamingHandler: async (streamed, stream) => {
+      const event = streamed as APIGatewayProxyEvent;
       seen.push({ path: event.path, kind: 'streamed', method: event.httpMethod });
       stream.write(JSON.stringify({ statusCode: 200, headers: { 'content-type': 'text/plain' } }));
       stream.write(PRELUDE_DELIMITER);
-      stream.end('streamed');
+      stream.write('streamed');
+      stream.end();
     },
     buffered: {
       handles: (path) => path.startsWith('/oauth/'),
