@@ -25,6 +25,7 @@ import {
   startLocalServer,
   type InvokedHandler,
   type LambdaHttpHandler,
+  type LocalAuthorizationUrls,
   type LocalLambda,
   type LocalS3,
 } from '@mcp-lambda/dev';
@@ -171,7 +172,18 @@ function busySetting(error: unknown): string {
 
 let signInProvider: string | undefined;
 
-/** The bridge and the embedded OpenID provider in front of the function (MCP_AUTH_MODE=oauth, no issuer). */
+/** The function's authorization settings, once the bridge listens: its issuer, and the endpoint as the audience. */
+function trustBridge({ issuer, resource, scope }: LocalAuthorizationUrls): void {
+  env.MCP_AUTH_ISSUER = issuer;
+  env.MCP_AUTH_RESOURCE = resource;
+  env.MCP_AUTH_REQUIRED_SCOPES ??= scope;
+}
+
+/**
+ * The bridge and the embedded OpenID provider in front of the function (MCP_AUTH_MODE=oauth, no issuer), on either
+ * API: in front of the streaming REST API the bridge's routes sit beside /mcp, as on the REST API behind a custom
+ * domain when deployed, so the issuer is this origin and the audience its /mcp in both.
+ */
 async function startWithLocalAuthorization(): Promise<{ url: string; close(): Promise<void> }> {
   const authorization = await startLocalAuthorization({
     port: ports.PORT,
@@ -179,12 +191,19 @@ async function startWithLocalAuthorization(): Promise<{ url: string; close(): Pr
     ...(cors ? { cors } : {}),
     allowLoopbackMetadata: settings.loopbackMetadata,
     log: jsonLogger({ serviceName: 'mcp-authorization-bridge', level: loadLogLevel(env) }),
-    mcpHandler: async ({ issuer, resource, scope }) => {
-      env.MCP_AUTH_ISSUER = issuer;
-      env.MCP_AUTH_RESOURCE = resource;
-      env.MCP_AUTH_REQUIRED_SCOPES ??= scope;
-      return loadFunction();
-    },
+    ...(api === 'rest-streaming'
+      ? {
+          mcpStreamingHandler: async (urls) => {
+            trustBridge(urls);
+            return loadStreamingFunction();
+          },
+        }
+      : {
+          mcpHandler: async (urls) => {
+            trustBridge(urls);
+            return loadFunction();
+          },
+        }),
   });
   const { user } = authorization.upstream;
   signInProvider = authorization.upstream.issuer;

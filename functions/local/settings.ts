@@ -53,12 +53,9 @@ export function readLocalSettings(env: Env): LocalSettings {
   const api = env.LOCAL_API || 'http';
   if (api !== 'http' && api !== 'rest-streaming')
     throw new Error(`LOCAL_API must be "http" or "rest-streaming" (got ${JSON.stringify(env.LOCAL_API)})`);
+  // With either API: in front of the streaming REST API the bridge's routes sit beside /mcp on one origin, as the
+  // stack puts them on the REST API behind a custom domain.
   const localAuthorization = env.MCP_AUTH_MODE?.trim() === 'oauth' && !env.MCP_AUTH_ISSUER?.trim();
-  if (localAuthorization && api !== 'http')
-    throw new Error(
-      'LOCAL_API=rest-streaming runs without the local authorization bridge: set MCP_AUTH_ISSUER to an issuer ' +
-        'of your own, or leave MCP_AUTH_MODE unset',
-    );
   const loopback = env.BRIDGE_CIMD_ALLOW_LOOPBACK?.trim() || 'true';
   if (loopback !== 'true' && loopback !== 'false')
     throw new Error(
@@ -70,7 +67,8 @@ export function readLocalSettings(env: Env): LocalSettings {
 /**
  * API Gateway's CORS as the deployed API has it for the same settings (MCP_ALLOWED_ORIGINS): on the HTTP API,
  * preflights on every path allow POST, and GET when OAuth metadata is served; on the REST API, the MCP path allows
- * POST, GET and DELETE and each metadata path GET. Undefined when no origin is allowed.
+ * POST, GET and DELETE and each metadata path GET (the bridge answers its own routes' preflights). `oauth` is local
+ * authorization, whose resource is this server's MCP path. Undefined when no origin is allowed.
  */
 export function localGatewayCors(
   api: LocalSettings['api'],
@@ -81,7 +79,13 @@ export function localGatewayCors(
   if (!allowedOrigins.length) return undefined;
   if (api === 'http') return { api, allowedOrigins, allowMethods: oauth ? ['POST', 'GET'] : ['POST'] };
   const routes: Record<string, string[]> = { [config.mcpPath]: ['POST', 'GET', 'DELETE'] };
-  if (config.auth.mode === 'oauth')
-    for (const path of metadataPaths(config.auth.resource)) routes[path] = ['GET'];
+  // The metadata paths depend only on the resource's path: for local authorization, the MCP path on loopback.
+  const resource =
+    config.auth.mode === 'oauth'
+      ? config.auth.resource
+      : oauth
+        ? `http://127.0.0.1${config.mcpPath}`
+        : undefined;
+  if (resource !== undefined) for (const path of metadataPaths(resource)) routes[path] = ['GET'];
   return { api: 'rest', allowedOrigins, routes };
 }

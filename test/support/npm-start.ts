@@ -14,12 +14,12 @@ export interface Run {
 }
 
 /**
- * Runs functions/local/main.ts with `env`. With `use`, waits for the "listening" line, hands the endpoint URL to
- * `use`, then stops the server with SIGTERM, as `kill` would.
+ * Runs functions/local/main.ts with `env`. With `use`, waits for the "listening" line, hands the endpoint URL and
+ * the output lines so far (the start-up lines) to `use`, then stops the server with SIGTERM, as `kill` would.
  */
 export function start(
   env: Record<string, string | undefined>,
-  use?: (url: string) => Promise<void>,
+  use?: (url: string, startup: readonly string[]) => Promise<void>,
 ): Promise<Run> {
   return new Promise((done, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/main.ts'], {
@@ -42,7 +42,7 @@ export function start(
         run.stdout.push(line);
         const message = JSON.parse(line) as { message?: string; url?: string };
         if (message.message === 'listening' && use)
-          use(message.url!).then(
+          use(message.url!, [...run.stdout]).then(
             () => child.kill('SIGTERM'),
             (error: unknown) => {
               child.kill('SIGKILL');

@@ -48,8 +48,28 @@ describe('npm start takes its CORS from MCP_ALLOWED_ORIGINS, as the stack does',
       localAuthorization: true,
       loopbackMetadata: false,
     });
-    expect(() => readLocalSettings({ MCP_AUTH_MODE: 'oauth', LOCAL_API: 'rest-streaming' })).toThrow(
-      /LOCAL_API=rest-streaming runs without the local authorization bridge/,
-    );
+  });
+
+  it('runs the local authorization bridge in front of either API: the streaming REST API too, as deployed', () => {
+    expect(readLocalSettings({ MCP_AUTH_MODE: 'oauth', LOCAL_API: 'rest-streaming' })).toMatchObject({
+      api: 'rest-streaming',
+      localAuthorization: true,
+    });
+    // An issuer of your own: no bridge here, with either API.
+    const own = { MCP_AUTH_MODE: 'oauth', MCP_AUTH_ISSUER: 'https://login.example.com' };
+    expect(readLocalSettings({ ...own, LOCAL_API: 'rest-streaming' }).localAuthorization).toBe(false);
+  });
+
+  it("REST API with local authorization: the MCP path and the metadata paths of the bridge's resource", () => {
+    const cors = localGatewayCors('rest-streaming', config, true);
+    expect(cors).toEqual({
+      api: 'rest',
+      allowedOrigins: LOCAL_ORIGINS,
+      routes: {
+        '/mcp': ['POST', 'GET', 'DELETE'],
+        '/.well-known/oauth-protected-resource/mcp': ['GET'],
+        '/.well-known/oauth-protected-resource': ['GET'],
+      },
+    });
   });
 });

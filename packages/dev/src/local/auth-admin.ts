@@ -1,4 +1,3 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { LocalOidcProvider } from './oidc-provider.ts';
 
 /**
@@ -25,15 +24,28 @@ export interface LocalAdminOptions {
   signOut(subject: string): Promise<number>;
 }
 
-const answer = (statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 => ({
+/** An administration request, from an event of either API: header names in lower case. */
+export interface LocalAdminRequest {
+  method: string;
+  path: string;
+  headers: Readonly<Record<string, string | undefined>>;
+}
+
+/** Its answer: a shape both APIs' Lambda results take. */
+export interface LocalAdminAnswer {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const answer = (statusCode: number, body: unknown): LocalAdminAnswer => ({
   statusCode,
   headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
   body: JSON.stringify(body),
 });
 
 /** Whether the request comes from a tool on this machine (see the module comment). */
-function fromLocalTool(event: APIGatewayProxyEventV2): boolean {
-  const { headers } = event;
+function fromLocalTool({ headers }: LocalAdminRequest): boolean {
   return (
     LOOPBACK_HOST.test(headers.host ?? '') &&
     headers.origin === undefined &&
@@ -43,14 +55,14 @@ function fromLocalTool(event: APIGatewayProxyEventV2): boolean {
 
 /** Answers one administration request. */
 export async function localAdmin(
-  event: APIGatewayProxyEventV2,
+  request: LocalAdminRequest,
   options: LocalAdminOptions,
-): Promise<APIGatewayProxyStructuredResultV2> {
-  if (!fromLocalTool(event))
+): Promise<LocalAdminAnswer> {
+  if (!fromLocalTool(request))
     return answer(403, { error: 'local administration is for tools on this machine' });
-  const match = ROUTE.exec(event.rawPath);
+  const match = ROUTE.exec(request.path);
   if (!match) return answer(404, { error: 'not_found' });
-  if (event.requestContext.http.method !== 'POST') return answer(405, { error: 'method_not_allowed' });
+  if (request.method !== 'POST') return answer(405, { error: 'method_not_allowed' });
   let subject: string;
   try {
     subject = decodeURIComponent(match[1]!);

@@ -1,14 +1,16 @@
 /**
  * The whole authorization setup on one machine, for `MCP_AUTH_MODE=oauth npm start` and the end-to-end tests:
- * one local HTTP server that routes the bridge's paths to the bridge and everything else to the MCP function
- * (as the HTTP API does when deployed), and an embedded OpenID provider as the upstream sign-in. The bridge keeps
- * its state in memory and signs with a key generated at start; `/_local/` answers the loopback administration of
+ * one local HTTP server that routes the bridge's paths to the bridge and everything else to the MCP function, and
+ * an embedded OpenID provider as the upstream sign-in. In front of the HTTP API (`mcpHandler`) the routing is the
+ * HTTP API's; in front of the streaming REST API (`mcpStreamingHandler`) it is the REST API's behind a custom
+ * domain: the bridge's methods buffered beside the streamed MCP path, on one origin. The bridge keeps its state in
+ * memory and signs with a key generated at start; `/_local/` answers the loopback administration of
  * `npm run local-user` and `npm run signout -- --local` (`auth-admin.ts`).
  */
 import type { Server } from 'node:http';
-import { createLambdaHandler, silentLogger, type Logger } from '@mcp-lambda/server';
+import { silentLogger, type Logger, type StreamingEvent, type StreamingHandler } from '@mcp-lambda/server';
 import { createLocalBridge, type AuthorizationBridge, type TokenSigner } from '@mcp-lambda/bridge';
-import { LOCAL_ADMIN_PREFIX, localAdmin } from './auth-admin.ts';
+import { httpApiRoutes, restApiRoutes } from './authorization-routes.ts';
 import { startLocalServer, type LambdaHttpHandler } from './dev-server.ts';
 import type { GatewayCors } from './gateway-cors.ts';
 import { startLocalOidcProvider, type LocalOidcProvider } from './oidc-provider.ts';
@@ -16,20 +18,29 @@ import { startLocalOidcProvider, type LocalOidcProvider } from './oidc-provider.
 /** The scope the local bridge grants and the local MCP function requires. */
 export const LOCAL_SCOPE = 'mcp';
 
-export interface LocalAuthorizationOptions {
+/** The URLs the MCP function is configured with once the server listens (they depend on the port). */
+export interface LocalAuthorizationUrls {
+  issuer: string;
+  resource: string;
+  scope: string;
+}
+
+/** The MCP function behind the bridge, and so the API stood in for. */
+export type LocalMcpFunction =
+  /** The HTTP API: builds the buffered handler, e.g. sets the MCP_AUTH_* variables and imports the function. */
+  | { mcpHandler(urls: LocalAuthorizationUrls): Promise<LambdaHttpHandler> }
+  /** The streaming REST API: builds the streaming handler likewise. */
+  | { mcpStreamingHandler(urls: LocalAuthorizationUrls): Promise<StreamingHandler<StreamingEvent>> };
+
+export type LocalAuthorizationOptions = LocalMcpFunction & {
   /** Port on 127.0.0.1; 0 lets the OS choose. */
   port: number;
   /** Port of the embedded OpenID provider on 127.0.0.1. Default 0: the OS chooses. */
   providerPort?: number;
-  /** API Gateway's CORS, as the HTTP API in front of the bridge and the function has it. Default: none. */
+  /** API Gateway's CORS, as the API in front of the bridge and the function has it. Default: none. */
   cors?: GatewayCors;
   /** MCP endpoint path. Default `/mcp`. */
   mcpPath?: string;
-  /**
-   * Builds the MCP handler once the issuer and resource URLs are known (they depend on the port): e.g. set the
-   * MCP_AUTH_* variables and import the function.
-   */
-  mcpHandler(urls: { issuer: string; resource: string; scope: string }): Promise<LambdaHttpHandler>;
   /** Let Client ID Metadata Documents live on loopback (local development and tests only). Default true. */
   allowLoopbackMetadata?: boolean;
   /** Extra CA (PEM) trusted for metadata documents (tests serving one over https on loopback). */
@@ -40,7 +51,7 @@ export interface LocalAuthorizationOptions {
   log?: Logger;
   /** Clock in epoch ms for the bridge (tests that expire codes). */
   now?: () => number;
-}
+};
 
 export interface LocalAuthorization {
   /** The origin: the bridge's issuer. */
@@ -60,9 +71,10 @@ export interface LocalAuthorization {
 export async function startLocalAuthorization(
   options: LocalAuthorizationOptions,
 ): Promise<LocalAuthorization> {
-  let route: LambdaHttpHandler = async () => ({ statusCode: 503, body: 'starting' });
+  const http = 'mcpHandler' in options ? httpApiRoutes() : undefined;
+  const rest = 'mcpStreamingHandler' in options ? restApiRoutes() : undefined;
   const local = await startLocalServer({
-    handler: (event, context) => route(event, context),
+    ...(http ?? rest)!.handler,
     port: options.port,
     ...(options.cors ? { cors: options.cors } : {}),
   });
@@ -89,13 +101,10 @@ export async function startLocalAuthorization(
     ...(options.now ? { now: options.now } : {}),
     ...(options.log ? { log: options.log } : {}),
   });
-  const bridgeHandler = createLambdaHandler(bridge.handle, options.log ?? silentLogger);
-  const mcpHandler = await options.mcpHandler({ issuer, resource, scope: LOCAL_SCOPE });
-  const bridgePaths = new Set(bridge.paths);
-  route = (event, context) =>
-    event.rawPath.startsWith(LOCAL_ADMIN_PREFIX)
-      ? localAdmin(event, { provider: upstream, signOut })
-      : (bridgePaths.has(event.rawPath) ? bridgeHandler : mcpHandler)(event, context);
+  const targets = { bridge, admin: { provider: upstream, signOut }, log: options.log ?? silentLogger };
+  const urls = { issuer, resource, scope: LOCAL_SCOPE };
+  if ('mcpHandler' in options) http!.ready(targets, await options.mcpHandler(urls));
+  else rest!.ready(targets, await options.mcpStreamingHandler(urls));
 
   return {
     issuer,

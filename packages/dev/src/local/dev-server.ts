@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type {
+  APIGatewayProxyEvent,
+  APIGatewayProxyEventV2,
+  APIGatewayProxyResult,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+} from 'aws-lambda';
 import { Defaults, Platform, type StreamingEvent, type StreamingHandler } from '@mcp-lambda/server';
 import { gatewayPreflight, gatewayResponseHeaders, type GatewayCors } from './gateway-cors.ts';
 import { closeIdleConnectionsSafely } from './keep-alive.ts';
-import { toRestApiEvent } from './rest-event.ts';
+import { fromRestResult, toRestApiEvent } from './rest-event.ts';
 import { LocalResponseStream } from './stream-response.ts';
 
 /** A Lambda handler for API Gateway HTTP API events, as `functions/mcp/handler.ts` exports. */
@@ -14,15 +20,31 @@ export type LambdaHttpHandler = (
   context: Context,
 ) => Promise<APIGatewayProxyStructuredResultV2>;
 
+/** A Lambda handler for API Gateway REST API proxy events (payload 1.0), answering whole. */
+export type LambdaRestHandler = (
+  event: APIGatewayProxyEvent,
+  context: Context,
+) => Promise<APIGatewayProxyResult>;
+
+/**
+ * Methods of a REST API with buffered Lambda proxy integrations beside the streamed ones: the authorization
+ * bridge's routes, which the stack adds to the streaming REST API behind a custom domain.
+ */
+export interface BufferedRoutes {
+  /** Whether a request path (as the event's `path`) is one of these routes. */
+  handles(path: string): boolean;
+  handler: LambdaRestHandler;
+}
+
 /** The handler the local server calls, and so the API it stands in for. */
 export type LocalHandler =
   /** An API Gateway HTTP API (payload 2.0 events, one complete response each), as `functions/mcp/handler.ts` `handler`. */
   | { handler: LambdaHttpHandler }
   /**
    * A REST API with response streaming (payload 1.0 events, the response written as the handler streams it), as
-   * `functions/mcp/handler.ts` `streamingHandler`.
+   * `functions/mcp/handler.ts` `streamingHandler`; `buffered` routes, if any, answer whole.
    */
-  | { streamingHandler: StreamingHandler<StreamingEvent> };
+  | { streamingHandler: StreamingHandler<StreamingEvent>; buffered?: BufferedRoutes };
 
 export type LocalServerOptions = LocalHandler & {
   port: number;
@@ -141,6 +163,9 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
+/** The time limit of a buffered REST integration's handler. */
+const BUFFERED_MS = Defaults.mcpFunctionTimeoutSeconds * 1000;
+
 /** How long a refused connection stays open, unread, so the client can read the 413 before it is dropped. */
 const LINGER_MS = 1_000;
 
@@ -194,8 +219,15 @@ export async function startLocalServer(
       // A 204 carries no Content-Length (RFC 9110 §8.6).
       if (preflight) return void res.writeHead(preflight.status, preflight.headers).end();
       if ('streamingHandler' in options) {
+        const event = toRestApiEvent(req, body);
+        // A buffered integration answers within API Gateway's 29 s, as the buffered MCP function does.
+        if (options.buffered?.handles(event.path))
+          return write(
+            res,
+            fromRestResult(await options.buffered.handler(event, lambdaContext(BUFFERED_MS))),
+          );
         const stream = new LocalResponseStream(res);
-        await options.streamingHandler(toRestApiEvent(req, body), stream, lambdaContext(timeoutMs));
+        await options.streamingHandler(event, stream, lambdaContext(timeoutMs));
         if (!stream.headersSent) throw new Error('the streaming handler sent no response');
         return;
       }

@@ -6,7 +6,9 @@
 // ## The local runtime of `npm start` and the tests (experimental)
 export {
   startLocalServer,
+  type BufferedRoutes,
   type LambdaHttpHandler,
+  type LambdaRestHandler,
   type LocalHandler,
   type LocalServerOptions,
 } from './dev-server.ts';
@@ -29,4 +31,6 @@ export {
   startLocalAuthorization,
   type LocalAuthorization,
   type LocalAuthorizationOptions,
+  type LocalAuthorizationUrls,
+  type LocalMcpFunction,
 } from './authorization.ts';

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type {
+  APIGatewayProxyEvent,
+  APIGatewayProxyResult,
+  APIGatewayProxyStructuredResultV2,
+} from 'aws-lambda';
 
 const TEXTUAL = /^(application\/(json|[\w.+-]*\+json|x-www-form-urlencoded)|text\/)/i;
 
@@ -58,5 +62,28 @@ export function toRestApiEvent(req: IncomingMessage, body: Buffer): APIGatewayPr
     },
     body: body.length ? (textual ? body.toString('utf8') : body.toString('base64')) : null,
     isBase64Encoded: body.length > 0 && !textual,
+  };
+}
+
+/**
+ * A REST API proxy integration's result (payload 1.0) as the response API Gateway sends: `multiValueHeaders` add to
+ * `headers` (repeated values joined with `,`), and their `Set-Cookie` values each become a header line of their own.
+ */
+export function fromRestResult(result: APIGatewayProxyResult): APIGatewayProxyStructuredResultV2 {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {}))
+    headers[name.toLowerCase()] = String(value);
+  const cookies: string[] = [];
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) {
+    const texts = values.map(String);
+    if (name.toLowerCase() === 'set-cookie') cookies.push(...texts);
+    else headers[name.toLowerCase()] = texts.join(',');
+  }
+  return {
+    statusCode: result.statusCode,
+    headers,
+    ...(cookies.length ? { cookies } : {}),
+    body: result.body,
+    ...(result.isBase64Encoded ? { isBase64Encoded: true } : {}),
   };
 }

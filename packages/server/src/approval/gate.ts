@@ -59,10 +59,11 @@ const gateOf = (options: GateOptions): Gate => {
   return gate;
 };
 
+/** A proof serves the client it was proposed to: another client of the same person cannot execute it. */
 const binding = (tool: ToolDefinition, args: unknown, ctx: ToolContext): ProofBinding => ({
   tool: tool.name,
   arguments: args,
-  ...(ctx.principal !== undefined ? { principal: ctx.principal.key } : {}),
+  ...(ctx.principal !== undefined ? { principal: ctx.principal.clientKey } : {}),
 });
 
 /** A proof signed or checked; keys that cannot be read (a secret store that fails) stop the call. */

@@ -11,7 +11,7 @@ import {
 
 /**
  * Approval proofs: `a2.<key id>.<expiry>.<id>.<mac>`, an HMAC-SHA-256 (node:crypto) over the tool, a digest of the
- * canonical arguments, the caller's key, the expiry and a random 128-bit id. The proof names none of what it binds:
+ * canonical arguments, the caller's client key, the expiry and a random 128-bit id. The proof names none of what it binds:
  * the server recomputes the MAC from the call it is shown with, so a proof for other arguments, another tool or
  * another caller, a changed expiry or a made-up one all fail alike, compared in constant time. Single use is the
  * ledger's part. The key is the explicit secret's, else the session keys' (each through HKDF with labels of its own,
@@ -23,7 +23,7 @@ import {
 export interface ProofBinding {
   tool: string;
   arguments: unknown;
-  /** The caller's opaque key, when authorization is on. */
+  /** The caller's client key (`Principal.clientKey`), when authorization is on. */
   principal?: string;
 }
 

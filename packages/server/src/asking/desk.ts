@@ -19,7 +19,7 @@ import { wake } from './waiting.ts';
 /** Who sent the answer. */
 export interface AnswerSender {
   session: Session;
-  /** The authenticated caller's key, when authorization is on. */
+  /** The authenticated caller's client key (`Principal.clientKey`), when authorization is on. */
   principal?: string;
 }
 

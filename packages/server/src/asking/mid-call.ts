@@ -24,7 +24,7 @@ export interface MidCallSetup {
   rendezvous: Rendezvous;
   /** The client's session: what it declared, and what its answers are bound to. */
   session: Session;
-  /** The authenticated caller's key, when authorization is on. */
+  /** The authenticated caller's client key (`Principal.clientKey`), when authorization is on. */
   principal?: string;
   /** The JSON-RPC id of the call (its cancellation names it). */
   callId: RequestId;

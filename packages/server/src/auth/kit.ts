@@ -1,9 +1,15 @@
 /**
  * `@mcp-lambda/server/auth`: the building blocks of authorization components built beside the server (the
  * authorization bridge, the CDK constructs): discovery and key sets of an OpenID provider, a bounded JSON fetch,
+<<<<<<< HEAD
  * RFC 9728 metadata locations, scope and URL checks, the bound on JSON nesting, the principal key an authenticator
  * of your own gives a caller, deadline signals, and the lazily made AWS SDK clients (bounded requests, tracing). A
  * face of its own so the MCP function's surface (the package's `.`) stays what a tool author needs.
+=======
+ * RFC 9728 metadata locations, scope and URL checks, the principal keys an authenticator of your own gives a caller,
+ * deadline signals, and the lazily made AWS SDK clients (bounded requests, tracing). A face of its own so the MCP
+ * function's surface (the package's `.`) stays what a tool author needs.
+>>>>>>> edge-bridge-streaming
  */
 // ## Building blocks of authorization components (experimental)
 export { discoverJwksUri, metadataCandidates } from './discovery.ts';
@@ -12,7 +18,7 @@ export { fetchJsonObject, type FetchLike, type RemoteJsonOptions } from './remot
 export { metadataPaths, metadataUrl } from './metadata.ts';
 export { grantedScopes, isScopeToken, missingScopes } from './scopes.ts';
 export { isSecureUrl } from './urls.ts';
-export { principalKey } from './principal.ts';
+export { clientKeyOf, principalKey, principalKeys } from './principal.ts';
 export { anySignal, deadlineSignal, untilAborted } from '../deadline.ts';
 export { monotonicMs } from '../clock.ts';
 export { clientText, isShortEcho } from '../protocol/client-text.ts';

@@ -12,7 +12,7 @@ import {
   metadataUrl,
   type ProtectedResourceMetadata,
 } from './metadata.ts';
-import { principalKey, type Principal } from './principal.ts';
+import { principalKeys, type Principal } from './principal.ts';
 import { grantedScopes, isScopeToken, missingScopes } from './scopes.ts';
 import { isSecureUrl } from './urls.ts';
 
@@ -163,7 +163,7 @@ function principalOf(payload: JWTPayload, rules: ClaimRules, nowSeconds: number)
     ...(clientId !== undefined ? { clientId } : {}),
     scopes: grantedScopes(payload),
     expiresAt: payload.exp,
-    key: principalKey(issuer, payload.sub),
+    ...principalKeys(issuer, payload.sub, clientId),
   };
 }
 

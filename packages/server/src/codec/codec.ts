@@ -49,7 +49,7 @@ export interface AskSetup {
   live?: LiveChannel;
   /** The handshake-era session the request names. */
   session?: Session;
-  /** The authenticated caller's key, when authorization is on. */
+  /** The authenticated caller's client key (`Principal.clientKey`), when authorization is on. */
   principal?: string;
   /** The JSON-RPC id of the call. */
   callId: RequestId;
@@ -63,7 +63,7 @@ export interface InputTarget {
   name: string;
   /** The request's `params.arguments`, as the client sent them. */
   arguments: unknown;
-  /** The caller's opaque key, when authorization is on. */
+  /** The caller's client key (`Principal.clientKey`), when authorization is on. */
   principal?: string;
 }
 

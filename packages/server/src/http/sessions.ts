@@ -50,7 +50,7 @@ export async function namedSession(
   const id = req.headers['mcp-session-id']?.trim();
   if (!id) return {};
   try {
-    const session = await sessions.open(id, admitted.principal?.key, keySignal(ctx));
+    const session = await sessions.open(id, admitted.principal?.clientKey, keySignal(ctx));
     return session ? { session } : { refusal: SESSION_NOT_FOUND };
   } catch (error) {
     ctx.log.error('session keys cannot be read', { error: errorFields(error) });
@@ -89,7 +89,7 @@ export async function sessionHeader(
         capabilities: isJsonObject(params.capabilities) ? params.capabilities : {},
         ...(isJsonObject(params.clientInfo) ? { clientInfo: params.clientInfo } : {}),
       },
-      admitted.principal?.key,
+      admitted.principal?.clientKey,
       keySignal(ctx),
     );
     return { 'mcp-session-id': id };
@@ -134,7 +134,7 @@ export async function receiveAnswer(
     );
   const from = {
     session: named.session,
-    ...(admitted.principal ? { principal: admitted.principal.key } : {}),
+    ...(admitted.principal ? { principal: admitted.principal.clientKey } : {}),
   };
   const desk = await parts.answers();
   return DELIVERY_REPLY[await desk.deliver(message, from, ctx.log, deadlineSignal(ctx.deadline))];
@@ -149,6 +149,6 @@ export async function receiveCancellation(
   ctx: InvocationContext,
 ): Promise<void> {
   if (!answers) return;
-  const from = { session, ...(admitted.principal ? { principal: admitted.principal.key } : {}) };
+  const from = { session, ...(admitted.principal ? { principal: admitted.principal.clientKey } : {}) };
   await (await answers()).cancel(params?.requestId, from, ctx.log, deadlineSignal(ctx.deadline));
 }

@@ -34,6 +34,7 @@ export interface StateBinding {
   name: string;
   /** The request's arguments (`params.arguments`); bound by a digest of their canonical JSON. */
   arguments: unknown;
+  /** The caller's client key (`Principal.clientKey`): another client of the same person cannot replay the state. */
   principal?: string;
 }
 

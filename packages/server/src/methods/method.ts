@@ -50,6 +50,16 @@ export interface MethodSpec {
 /** Methods by name, as a capability module registers them. */
 export type MethodTable = Readonly<Record<string, MethodSpec>>;
 
-/** The opaque key stored outputs and request states are bound to: the caller's, when authorization is on. */
-export const callerKey = (ctx: Pick<MethodContext, 'principal'>): { principal?: string } =>
+/**
+ * The opaque key of what the person owns across their clients (stored outputs, tasks), when authorization is on:
+ * `Principal.key`.
+ */
+export const ownerKey = (ctx: Pick<MethodContext, 'principal'>): { principal?: string } =>
   ctx.principal !== undefined ? { principal: ctx.principal.key } : {};
+
+/**
+ * The opaque key of what one client holds (request states, the questions asked of it), when authorization is on:
+ * `Principal.clientKey`, so another client of the same person cannot use it.
+ */
+export const callerKey = (ctx: Pick<MethodContext, 'principal'>): { principal?: string } =>
+  ctx.principal !== undefined ? { principal: ctx.principal.clientKey } : {};

@@ -2,7 +2,7 @@ import { deadlineSignal } from '../deadline.ts';
 import { listFingerprint, paginate } from '../protocol/cursor.ts';
 import { InvalidParamsError } from '../protocol/errors.ts';
 import type { ResourceContext, ResourceProvider } from '../resources/provider.ts';
-import { callerKey, type MethodContext, type MethodTable } from './method.ts';
+import { ownerKey, type MethodContext, type MethodTable } from './method.ts';
 
 /** What the resource methods work with. */
 export interface ResourceMethodsOptions {
@@ -14,7 +14,7 @@ const resourceContext = (ctx: MethodContext): ResourceContext => ({
   era: ctx.codec.revision.era,
   requestId: ctx.requestId,
   log: ctx.log,
-  ...callerKey(ctx),
+  ...ownerKey(ctx),
 });
 
 /**

@@ -13,7 +13,7 @@ import type { CallOptions } from '../tools/budget.ts';
 import { refusesArguments, type CallContext, type ToolRegistry } from '../tools/registry.ts';
 import type { ToolCallObserver, ToolCallOutcome } from '../tools/observer.ts';
 import { fitResult } from '../tools/result.ts';
-import { callerKey, type MethodContext, type MethodSpec, type MethodTable } from './method.ts';
+import { callerKey, ownerKey, type MethodContext, type MethodSpec, type MethodTable } from './method.ts';
 import type { TaskLoader } from './lazy-tasks.ts';
 
 /** What the tool methods work with. */
@@ -179,7 +179,7 @@ const offloadContext = (ctx: MethodContext, tool: string, onStored: StoredBytes 
   log: ctx.log,
   ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
   ...(onStored ? { onStored } : {}),
-  ...callerKey(ctx),
+  ...ownerKey(ctx),
 });
 
 /** What a tool handler gets besides its arguments and signal: progress, log messages, storage, client input. */

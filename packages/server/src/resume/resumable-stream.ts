@@ -197,7 +197,7 @@ export function resumableStream(
   request: { callId: RequestId; session: Session; admitted: Admitted; ctx: InvocationContext },
 ): ResumableStream {
   const { callId, session, admitted, ctx } = request;
-  const principal = admitted.principal?.key;
+  const principal = admitted.principal?.clientKey;
   const logAfterMs = options.streamLogAfterMs ?? Defaults.streamLogAfterMs;
   const deadline = ctx.deadline !== undefined ? { deadline: ctx.deadline } : {};
   return new ResumableStream(options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs, {

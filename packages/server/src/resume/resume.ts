@@ -88,7 +88,7 @@ async function check(
   if ('refusal' in named) return named.refusal;
   if (!named.session)
     return refusal(400, 'Bad Request: resuming a stream needs the Mcp-Session-Id it was opened in');
-  const caller = callerOf(named.session.id, admitted.principal?.key);
+  const caller = callerOf(named.session.id, admitted.principal?.clientKey);
   const { store } = parts.resume!;
   const signal = deadlineSignal(ctx.deadline);
   let head: StreamHead | undefined;

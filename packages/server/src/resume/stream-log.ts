@@ -23,7 +23,7 @@ const NO_DEADLINE_MS = 15 * 60_000;
 /** What the log of one request's stream needs. */
 export interface StreamLogSetup {
   store: EventLog;
-  /** The session the stream was opened in, and the authenticated caller when authorization is on. */
+  /** The session the stream was opened in, and the caller's client key (`Principal.clientKey`) when authorization is on. */
   sessionId: string;
   principal?: string;
   /** The invocation's deadline (epoch ms), if any: the call ends by then, and every write is bounded by it. */

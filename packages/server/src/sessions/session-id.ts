@@ -7,9 +7,10 @@ import type { KeyRing, SealingKey } from './session-keys.ts';
 /**
  * Handshake-era sessions without server state: the `Mcp-Session-Id` that `initialize` issues is what the client
  * declared there (protocol version, capabilities, client info), sealed with AES-256-GCM, so any instance reads it
- * back from the header of a later request. The caller's key is bound in (GCM additional data) when authorization
- * is on, so an id copied to another caller does not open. An id that does not open (altered, foreign key, another
- * caller, expired) is an unknown session: the transport answers 404 (spec: transports, "Session Management").
+ * back from the header of a later request. The caller's client key (`Principal.clientKey`) is bound in (GCM
+ * additional data) when authorization is on, so an id copied to another caller, or to another client of the same
+ * person, does not open. An id that does not open (altered, foreign key, another caller or client, expired) is an
+ * unknown session: the transport answers 404 (spec: transports, "Session Management").
  */
 
 /** What a handshake-era client declared at `initialize`, as every later request of its session carries it. */

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.ts';
+import { clientKeyOf, type Principal } from '../auth/principal.ts';
 import { MAX_JSON_DEPTH } from '../limits.ts';
 import { isJsonObject, nestsDeeperThan } from '../protocol/json.ts';
 import type { JSONObject } from '../protocol/types.ts';
@@ -61,5 +61,10 @@ export function parseTaskJob(value: unknown): TaskJob | undefined {
   if (!era || !isString(protocolVersion) || !isJsonObject(clientCapabilities)) return undefined;
   // The client's declaration, walked again by whatever reads it: never deeper than a message may nest.
   if (nestsDeeperThan(clientCapabilities, MAX_JSON_DEPTH)) return undefined;
-  return { ...(value as unknown as TaskJob), era };
+  const job = { ...(value as unknown as TaskJob), era };
+  // The client key is derived again where it is used, never read from the payload: a job sent before the key
+  // existed has none, and one derivation (auth/principal.ts) is the only source of it.
+  if (job.principal)
+    job.principal = { ...job.principal, clientKey: clientKeyOf(job.principal.key, job.principal.clientId) };
+  return job;
 }

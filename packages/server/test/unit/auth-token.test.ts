@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Authenticator } from '../../src/auth/authenticator.ts';
 import { createOAuthAuthenticator } from '../../src/auth/oauth.ts';
-import { principalKey } from '../../src/auth/principal.ts';
+import { clientKeyOf, principalKey } from '../../src/auth/principal.ts';
 import { startIssuer, type TestIssuer } from '@mcp-lambda/dev/testing';
 
 const RESOURCE = 'https://mcp.example.com/mcp';
@@ -38,8 +38,44 @@ describe('the oauth authenticator', () => {
       clientId: 'test-client',
       scopes: ['mcp', 'reports:read'],
       key: principalKey(issuer.issuer, 'user-1'),
+      clientKey: clientKeyOf(principalKey(issuer.issuer, 'user-1'), 'test-client'),
     });
     expect(result.principal.expiresAt).toBeGreaterThan(now());
+  });
+
+  it('keys the person alike from every client, and the person as this client apart: client_id, else azp', async () => {
+    const principal = async (claims: Record<string, unknown>, omit: string[] = []) => {
+      const result = await auth.authenticate(
+        withAuthorization(`Bearer ${await issuer.token(claims, { omit })}`),
+      );
+      if (!result.ok) throw new Error('refused');
+      return result.principal;
+    };
+    const first = await principal({ client_id: 'app-1' });
+    const second = await principal({ client_id: 'app-2' });
+    const byAzp = await principal({ azp: 'app-2' }, ['client_id']);
+    const none = await principal({}, ['client_id']);
+    expect(new Set([first.key, second.key, byAzp.key, none.key]).size).toBe(1);
+    expect(first.clientKey).not.toBe(second.clientKey);
+    expect(byAzp).toMatchObject({ clientId: 'app-2', clientKey: second.clientKey });
+    // A token that names no client stays bound to issuer and subject alone.
+    expect(none.clientId).toBeUndefined();
+    expect(none.clientKey).toBe(none.key);
+    expect(first.clientKey).not.toBe(first.key);
+  });
+
+  it('derives client keys that no other key or client gives', () => {
+    const key = principalKey('https://issuer.example.com', 'alice');
+    const keys = [
+      key,
+      clientKeyOf(key, 'app'),
+      clientKeyOf(key, 'app\u0000x'),
+      clientKeyOf(key, ''),
+      clientKeyOf(principalKey('https://issuer.example.com', 'alice\u0000app'), undefined),
+      clientKeyOf(principalKey('https://issuer.example.com', 'bob'), 'app'),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(clientKeyOf(key, undefined)).toBe(key);
   });
 
   it('accepts the scheme name in any case and an audience list that includes this resource', async () => {

@@ -114,7 +114,7 @@ describe('the tool call observer', () => {
 
   it('reports a call refused for a missing scope as denied', async () => {
     const { server, records } = observed();
-    const principal = { subject: 's', issuer: 'i', scopes: [], expiresAt: 0, key: 'k' };
+    const principal = { subject: 's', issuer: 'i', scopes: [], expiresAt: 0, key: 'k', clientKey: 'k' };
     const request = {
       jsonrpc: '2.0' as const,
       id: 4,
