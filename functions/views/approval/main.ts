@@ -1,4 +1,5 @@
-import { connectView, type CallToolResult, type ViewConnection } from '@mcp-lambda/server/view';
+import type { CallToolResult } from '@mcp-lambda/server/protocol';
+import { connectView, type ViewConnection } from '@mcp-lambda/server/view';
 import { h, resultText, setStatus } from '../common/dom.ts';
 import './style.css';
 

@@ -1,4 +1,4 @@
-import type { HttpRequest, HttpResponse } from '@mcp-lambda/server';
+import type { HttpRequest, HttpResponse } from '@mcp-lambda/server/lambda';
 import { clientLabel, type BridgeDeps, type RequestNote } from './endpoints.ts';
 import { jsonResponse } from './http.ts';
 import { register, validateRegistration } from './registration.ts';

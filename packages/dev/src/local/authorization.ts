@@ -6,7 +6,8 @@
  * `npm run local-user` and `npm run signout -- --local` (`auth-admin.ts`).
  */
 import type { Server } from 'node:http';
-import { createLambdaHandler, silentLogger, type Logger } from '@mcp-lambda/server';
+import type { Logger } from '@mcp-lambda/server';
+import { createLambdaHandler, silentLogger } from '@mcp-lambda/server/lambda';
 import { createLocalBridge, type AuthorizationBridge, type TokenSigner } from '@mcp-lambda/bridge';
 import { LOCAL_ADMIN_PREFIX, localAdmin } from './auth-admin.ts';
 import { startLocalServer, type LambdaHttpHandler } from './dev-server.ts';

@@ -1,4 +1,4 @@
-import type { Authenticator } from '@mcp-lambda/server';
+import type { Authenticator } from '@mcp-lambda/server/backend';
 import { principalKey } from '@mcp-lambda/server/auth';
 
 /**

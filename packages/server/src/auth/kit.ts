@@ -2,8 +2,8 @@
  * `@mcp-lambda/server/auth`: the building blocks of authorization components built beside the server (the
  * authorization bridge, the CDK constructs): discovery and key sets of an OpenID provider, a bounded JSON fetch,
  * RFC 9728 metadata locations, scope and URL checks, the principal key an authenticator of your own gives a caller,
- * deadline signals, and the lazily made AWS SDK clients (bounded requests, tracing). A face of its own so the MCP
- * function's surface (the package's `.`) stays what a tool author needs.
+ * deadline signals, and the lazily made AWS SDK clients (bounded requests, tracing). Audience: those components,
+ * not the MCP function (whose `InstrumentClient` is on `./backend`). Experimental.
  */
 // ## Building blocks of authorization components (experimental)
 export { discoverJwksUri, metadataCandidates } from './discovery.ts';
@@ -17,4 +17,3 @@ export { anySignal, deadlineSignal, untilAborted } from '../deadline.ts';
 export { monotonicMs } from '../clock.ts';
 export { clientText, isShortEcho } from '../protocol/client-text.ts';
 export { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../aws-client.ts';
-export type { InstrumentClient } from '../instrument.ts';
