@@ -12,6 +12,10 @@
  * - `./view`: a view's connection to its host (browser code); `./worker`: the task worker function;
  * - `./auth`: authorization components beside the server; `./build`: the build steps of `npm run generate`;
  * - `./internal`: what this project's other packages share with the server (no compatibility promise).
+ * Faces are pure re-exports and the package has no side effects, so a bundle keeps only what it uses; but esbuild
+ * places whole files in chunks, so a value on a face a function imports puts its file in that function's start-up
+ * graph. Lazily loaded code (the approval ledgers) stays off the faces, and heavy code (the bridge, jose, the local
+ * runtime) lives in packages of its own.
  */
 
 // ## Tools and prompts (stable)
