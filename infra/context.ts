@@ -1,4 +1,4 @@
-import { Defaults } from '@mcp-lambda/server';
+import { Defaults } from '@mcp-lambda/server/limits';
 import {
   COMMON_RULE_SET_BODY_RULES,
   FUNCTION_LOG_LEVELS,

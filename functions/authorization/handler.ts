@@ -1,5 +1,5 @@
 import { createDeployedBridge, loadBridgeConfig } from '@mcp-lambda/bridge';
-import { createProxyLambdaHandler, jsonLogger, loadLogLevel } from '@mcp-lambda/server';
+import { createProxyLambdaHandler, jsonLogger, loadLogLevel } from '@mcp-lambda/server/lambda';
 
 // Cold start: read and check the configuration once per container; secrets and keys are fetched on first use.
 const config = loadBridgeConfig(process.env);

@@ -3,11 +3,10 @@ import {
   jsonLogger,
   loadConfig,
   loadLogLevel,
-  s3RangeReader,
-  s3Storage,
   storedOutputPages,
   storedOutputs,
-} from '@mcp-lambda/server';
+} from '@mcp-lambda/server/lambda';
+import { s3RangeReader, s3Storage } from '@mcp-lambda/server/aws';
 
 // Cold start: the companion only reads stored outputs (its role may only get objects under the prefix).
 const config = loadConfig();

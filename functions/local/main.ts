@@ -9,14 +9,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import {
-  Defaults,
   jsonLogger,
   loadConfig,
   loadLogLevel,
   type Config,
   type StreamingEvent,
   type StreamingHandler,
-} from '@mcp-lambda/server';
+} from '@mcp-lambda/server/lambda';
+import { Defaults } from '@mcp-lambda/server/limits';
 import {
   LOCAL_S3_CREDENTIALS,
   startLocalAuthorization,

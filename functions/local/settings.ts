@@ -3,7 +3,8 @@
  * development"): the ports of the server and of each embedded stand-in, the API it stands in for, and the local
  * authorization's options. Each is checked here, so a wrong value stops start-up with one line naming it.
  */
-import { Defaults, type Config } from '@mcp-lambda/server';
+import type { Config } from '@mcp-lambda/server/lambda';
+import { Defaults } from '@mcp-lambda/server/limits';
 import { metadataPaths } from '@mcp-lambda/server/auth';
 import type { GatewayCors } from '@mcp-lambda/dev';
 

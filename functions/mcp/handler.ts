@@ -2,22 +2,23 @@ import {
   createLambdaHandler,
   createMcpServer,
   createOffloader,
-  dynamoRendezvous,
-  dynamoTaskStore,
-  lambdaInvoker,
-  lambdaTaskLauncher,
   jsonLogger,
   loadConfig,
   loadLogLevel,
   loadOAuthAuthenticator,
-  memoryRendezvous,
-  memoryTaskStore,
   observeAll,
   remoteStoredOutputs,
+  storedOutputs,
+} from '@mcp-lambda/server/lambda';
+import {
+  dynamoRendezvous,
+  dynamoTaskStore,
+  lambdaInvoker,
+  lambdaTaskLauncher,
   s3Storage,
   secretsManagerKeys,
-  storedOutputs,
-} from '@mcp-lambda/server';
+} from '@mcp-lambda/server/aws';
+import { memoryRendezvous, memoryTaskStore } from '@mcp-lambda/server/backend';
 import { serverResources } from './resources.ts';
 import { tools } from './tools/index.ts';
 import { approvalView } from './views.ts';

@@ -1,11 +1,11 @@
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import type { Logger } from '@mcp-lambda/server';
 import {
   ToolMetrics,
   toolMetricValues,
-  type Logger,
   type ToolCallObserver,
   type ToolMetricsConfig,
-} from '@mcp-lambda/server';
+} from '@mcp-lambda/server/lambda';
 
 /**
  * Per-tool metrics through Powertools Metrics: each answered tool call becomes one CloudWatch embedded metric

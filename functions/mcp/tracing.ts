@@ -2,11 +2,11 @@ import { Tracer } from '@aws-lambda-powertools/tracer';
 import xraySdk from 'aws-xray-sdk-core';
 import type {
   HttpRequest,
-  InstrumentClient,
   StreamingInvocationContext,
   ToolCallObserver,
   Transport,
-} from '@mcp-lambda/server';
+} from '@mcp-lambda/server/lambda';
+import type { InstrumentClient } from '@mcp-lambda/server/backend';
 
 /** X-Ray tracing of the MCP function (MCP_TRACING): what the handler wires in. */
 export interface McpTracing {

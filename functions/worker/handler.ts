@@ -1,12 +1,11 @@
 import {
   createOffloader,
-  dynamoTaskStore,
   jsonLogger,
   loadConfig,
   loadLogLevel,
   READ_OUTPUT_TOOL,
-  s3Storage,
-} from '@mcp-lambda/server';
+} from '@mcp-lambda/server/lambda';
+import { dynamoTaskStore, s3Storage } from '@mcp-lambda/server/aws';
 import { createTaskWorker } from '@mcp-lambda/server/worker';
 import { tools } from '../mcp/tools/index.ts';
 import { validators } from '../mcp/validators.generated.ts';

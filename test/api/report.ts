@@ -133,14 +133,42 @@ function faceReport(program: ts.Program, face: Face): string {
   ].join('\n');
 }
 
-/** Every package's report, by its api.md path. */
-export function reports(): Map<string, string> {
-  const all = faces();
+/** One program over every face, with the repository's compiler options. */
+function facesProgram(all: Face[]): ts.Program {
   const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), {}, ts.sys as never)!;
-  const program = ts.createProgram(
+  return ts.createProgram(
     all.map((face) => face.file),
     config.options,
   );
+}
+
+/** Each face with the names it exports, types included, as the checker sees them. */
+export function exportedNames(): { face: Face; names: string[] }[] {
+  const all = faces();
+  const program = facesProgram(all);
+  const checker = program.getTypeChecker();
+  return all.map((face) => {
+    const source = program.getSourceFile(face.file)!;
+    const names = checker.getExportsOfModule(checker.getSymbolAtLocation(source)!).map((s) => s.name);
+    return { face, names };
+  });
+}
+
+/** The names two or more faces of one package export, each with those faces' subpaths. */
+export function sharedNames(list: { face: Pick<Face, 'pkg' | 'subpath'>; names: string[] }[]): string[] {
+  const seen = new Map<string, string[]>();
+  for (const { face, names } of list)
+    for (const name of names) {
+      const key = `${face.pkg} ${name}`;
+      seen.set(key, [...(seen.get(key) ?? []), face.subpath]);
+    }
+  return [...seen].filter(([, subpaths]) => subpaths.length > 1).map(([key, s]) => `${key}: ${s.join(', ')}`);
+}
+
+/** Every package's report, by its api.md path. */
+export function reports(): Map<string, string> {
+  const all = faces();
+  const program = facesProgram(all);
   const byPackage = new Map<string, Face[]>();
   for (const face of all) {
     const path = join(face.dir, 'api.md');

@@ -7,7 +7,10 @@
  * on A's store), and the DynamoDB and Lambda cost of a thousand asks that each wait ASSUMED_WAIT_S.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { defineTool, dynamoRendezvous, type RendezvousStore, silentLogger } from '@mcp-lambda/server';
+import { defineTool } from '@mcp-lambda/server';
+import { silentLogger } from '@mcp-lambda/server/lambda';
+import { dynamoRendezvous } from '@mcp-lambda/server/aws';
+import type { RendezvousStore } from '@mcp-lambda/server/backend';
 import {
   answer,
   initialize,

@@ -9,14 +9,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@mcp-lambda/dev';
-import {
-  createOffloader,
-  silentLogger,
-  storedOutputPages,
-  storedOutputs,
-  s3RangeReader,
-  s3Storage,
-} from '@mcp-lambda/server';
+import { createOffloader, silentLogger, storedOutputPages, storedOutputs } from '@mcp-lambda/server/lambda';
+import { s3RangeReader, s3Storage } from '@mcp-lambda/server/aws';
 import { readQuery } from '../../packages/server/src/outputs/read-query.ts';
 import { median, percentile } from './stats.ts';
 

@@ -6,7 +6,6 @@
  * Counted through the server in-process, with the template's tools and the default offload threshold.
  */
 import {
-  Defaults,
   silentLogger,
   createOffloader,
   storedOutputPages,
@@ -14,8 +13,9 @@ import {
   storedOutputs,
   createMcpServer,
   type McpServer,
-  memoryStorage,
-} from '@mcp-lambda/server';
+} from '@mcp-lambda/server/lambda';
+import { memoryStorage } from '@mcp-lambda/server/backend';
+import { Defaults } from '@mcp-lambda/server/limits';
 import { tools } from '../../functions/mcp/tools/index.ts';
 import { validators } from '../../functions/mcp/validators.generated.ts';
 import { modelViews, type Framework, type ToolResultView } from './model-view.ts';

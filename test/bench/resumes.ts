@@ -6,7 +6,9 @@
  * arrival on the resumed stream (p50, p95; one clock, both processes on this machine), the log reads a resume makes
  * and per waited second (counted on A's store), and the writes of one cut call (the head and the response).
  */
-import { dynamoRendezvous, type RendezvousStore, silentLogger } from '@mcp-lambda/server';
+import { silentLogger } from '@mcp-lambda/server/lambda';
+import { dynamoRendezvous } from '@mcp-lambda/server/aws';
+import type { RendezvousStore } from '@mcp-lambda/server/backend';
 import {
   initialize,
   post,

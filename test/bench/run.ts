@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { nodeOptionsFor } from '@mcp-lambda/cdk/bundling';
-import { Defaults } from '@mcp-lambda/server';
+import { Defaults } from '@mcp-lambda/server/limits';
 import { lambdaNode } from '../support/node-version.ts';
 import { buildArtifacts, type Artifacts } from './bundle.ts';
 import { measureColdStarts } from './cold-start.ts';

@@ -6,13 +6,13 @@
  * first event. Server and client share this process, so both read one clock (`performance.now()`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { defineTool } from '@mcp-lambda/server';
 import {
   createLambdaHandler,
   createStreamingLambdaHandler,
   silentLogger,
   createMcpServer,
-  defineTool,
-} from '@mcp-lambda/server';
+} from '@mcp-lambda/server/lambda';
 import { startLocalServer } from '@mcp-lambda/dev';
 import { readEvents } from '@mcp-lambda/dev/testing';
 import { median, percentile } from './stats.ts';

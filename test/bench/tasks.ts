@@ -5,7 +5,9 @@
  * strongly consistent GetItem of the same record, and a tools/call ping through the same server.
  */
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { dynamoTaskStore, TASKS_EXTENSION, type TaskRecord } from '@mcp-lambda/server';
+import { TASKS_EXTENSION } from '@mcp-lambda/server';
+import { dynamoTaskStore } from '@mcp-lambda/server/aws';
+import type { TaskRecord } from '@mcp-lambda/server/backend';
 import { newRecord, newTaskId, settle } from '../../packages/server/src/tasks/policy.ts';
 import { storageKey } from '../../packages/server/src/tasks/store.ts';
 import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo } from '@mcp-lambda/dev/testing';

@@ -16,7 +16,7 @@ import {
   loadOAuthAuthenticator,
   createLambdaHandler,
   silentLogger,
-} from '@mcp-lambda/server';
+} from '@mcp-lambda/server/lambda';
 import { startLocalAuthorization } from '@mcp-lambda/dev';
 import { browse } from '@mcp-lambda/dev/testing';
 

@@ -1,4 +1,5 @@
-import { memoryRendezvous, memoryTaskStore, type McpServerOptions } from '@mcp-lambda/server';
+import type { McpServerOptions } from '@mcp-lambda/server/lambda';
+import { memoryRendezvous, memoryTaskStore } from '@mcp-lambda/server/backend';
 import { serveServer, serveStreamingServer, type RunningServer } from '@mcp-lambda/dev/testing';
 import { conformancePrompts } from './fixtures/prompts.ts';
 import { conformanceResources } from './fixtures/resources.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer, defineTool, ToolError } from '@mcp-lambda/server';
+import { defineTool, ToolError } from '@mcp-lambda/server';
+import { createMcpServer } from '@mcp-lambda/server/lambda';
 import { serverResources } from '../../functions/mcp/resources.ts';
 import { tools } from '../../functions/mcp/tools/index.ts';
 import { generateValidatorModules, schemaHash } from '@mcp-lambda/server/build';

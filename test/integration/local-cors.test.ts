@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { MCP_CORS_HEADERS } from '@mcp-lambda/server';
+import { MCP_CORS_HEADERS } from '@mcp-lambda/server/lambda';
 import { start } from '../support/npm-start.ts';
 
 // Browsers reach `npm start` as they reach the deployed API: API Gateway answers their CORS preflights for the

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, createOffloader } from '@mcp-lambda/server';
+import { silentLogger, createOffloader } from '@mcp-lambda/server/lambda';
 import { startCompanion, type TestCompanion } from '../support/companion.ts';
 import { serveMcpFunction } from '../support/local.ts';
 import {

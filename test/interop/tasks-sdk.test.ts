@@ -9,16 +9,10 @@ import {
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  defineTool,
-  dynamoTaskStore,
-  loadOAuthAuthenticator,
-  memoryTaskStore,
-  TASKS_EXTENSION,
-  taskJobPayload,
-  type TaskJob,
-  type ToolDefinition,
-} from '@mcp-lambda/server';
+import { defineTool, TASKS_EXTENSION, type ToolDefinition } from '@mcp-lambda/server';
+import { loadOAuthAuthenticator } from '@mcp-lambda/server/lambda';
+import { dynamoTaskStore, taskJobPayload } from '@mcp-lambda/server/aws';
+import { memoryTaskStore, type TaskJob } from '@mcp-lambda/server/backend';
 import { conformanceTaskTools } from '../conformance/fixtures/tasks.ts';
 import {
   LOCAL_DYNAMO_CREDENTIALS,

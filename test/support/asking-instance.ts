@@ -5,7 +5,8 @@
  * answer POSTed to one reaches the call waiting on the other, that a stream cut on one resumes on the other, and
  * that a cancellation POSTed to one stops the call running on the other.
  */
-import { dynamoRendezvous, silentLogger } from '@mcp-lambda/server';
+import { silentLogger } from '@mcp-lambda/server/lambda';
+import { dynamoRendezvous } from '@mcp-lambda/server/aws';
 import { askingFixtureTools } from '../interop/asking-tools.ts';
 import { LOCAL_DYNAMO_CREDENTIALS, serveStreamingServer } from '@mcp-lambda/dev/testing';
 import { resumeFixtureTools } from '../interop/resume-tools.ts';

@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { dynamoTaskStore, silentLogger } from '@mcp-lambda/server';
+import { silentLogger } from '@mcp-lambda/server/lambda';
+import { dynamoTaskStore } from '@mcp-lambda/server/aws';
 import { createTaskWorker } from '@mcp-lambda/server/worker';
 import { conformanceTaskTools } from '../conformance/fixtures/tasks.ts';
 import { LOCAL_DYNAMO_CREDENTIALS } from '@mcp-lambda/dev/testing';

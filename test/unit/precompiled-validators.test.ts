@@ -6,7 +6,7 @@ import { validators as generated } from '../../functions/mcp/validators.generate
 import { generateValidatorModules, schemaHash } from '@mcp-lambda/server/build';
 import { ToolRegistry } from '../../packages/server/src/tools/registry.ts';
 import { AJV_OPTIONS, compileSchema, describeErrors } from '../../packages/server/src/tools/validation.ts';
-import type { PrecompiledValidators, Validator } from '@mcp-lambda/server';
+import type { PrecompiledValidators, Validator } from '@mcp-lambda/server/lambda';
 
 const validators: PrecompiledValidators = generated;
 

@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
-import { createMcpServer, createOffloader, memoryStorage, type ToolDefinition } from '@mcp-lambda/server';
+import type { ToolDefinition } from '@mcp-lambda/server';
+import { createMcpServer, createOffloader } from '@mcp-lambda/server/lambda';
+import { memoryStorage } from '@mcp-lambda/server/backend';
 import { commentsOnly } from '../support/references.ts';
 import {
   codeBlocks,

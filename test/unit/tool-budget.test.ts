@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer, createOffloader, defineTool, memoryStorage, ToolError } from '@mcp-lambda/server';
+import { defineTool, ToolError } from '@mcp-lambda/server';
+import { createMcpServer, createOffloader } from '@mcp-lambda/server/lambda';
+import { memoryStorage } from '@mcp-lambda/server/backend';
 import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
 import { renderChart } from '../../functions/mcp/tools/render-chart.ts';
 import { send } from '@mcp-lambda/dev/testing';

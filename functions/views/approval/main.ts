@@ -1,4 +1,5 @@
-import { connectView, type CallToolResult, type ViewConnection } from '@mcp-lambda/server/view';
+import type { CallToolResult } from '@mcp-lambda/server/protocol';
+import { APPROVAL_META_KEY, connectView, type Proposal, type ViewConnection } from '@mcp-lambda/server/view';
 import { h, resultText, setStatus } from '../common/dom.ts';
 import './style.css';
 
@@ -8,20 +9,6 @@ import './style.css';
  * and given to the model as context for its next turn. The proof is in the result's `_meta`, which hosts keep from
  * the model, so only this view, after the click, can act on it.
  */
-
-/** Where a gated tool's proposal travels in its result (`APPROVAL_META_KEY`). */
-const PROPOSAL_KEY = 'mcp-lambda-template/approval';
-
-interface Proposal {
-  tool: string;
-  description: string;
-  arguments: Record<string, unknown>;
-  expiresAt: string;
-  /** The time left when it was proposed: the person's clock may be off, so the countdown starts from this. */
-  expiresInMs?: number;
-  approveWith: string;
-  proof: string;
-}
 
 const heading = h('h1', {}, 'Approval needed');
 const what = h('p', { class: 'what' });
@@ -119,7 +106,7 @@ function countDown(expiresAt: number): void {
 function show(result: CallToolResult): void {
   if (!host) return void (early = result);
   const view = host;
-  const proposal = result._meta?.[PROPOSAL_KEY];
+  const proposal = result._meta?.[APPROVAL_META_KEY];
   if (result.isError || !isProposal(proposal)) {
     heading.textContent = result.isError ? 'Not proposed' : 'Result';
     return setStatus(status, resultText(result) || 'Nothing to approve.', result.isError ? 'error' : 'info');
@@ -130,7 +117,8 @@ function show(result: CallToolResult): void {
   reject.onclick = () => void decide(view, proposal, 'reject');
   approve.disabled = reject.disabled = false;
   setStatus(status, 'Nothing happens until you approve.');
-  const left = proposal.expiresInMs;
+  // A proposal is data from the wire: an older server may not send the time left, so the expiry is the fallback.
+  const left: unknown = proposal.expiresInMs;
   countDown(
     typeof left === 'number' && Number.isFinite(left) ? Date.now() + left : Date.parse(proposal.expiresAt),
   );

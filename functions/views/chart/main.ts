@@ -1,4 +1,5 @@
-import { connectView, type CallToolResult, type JSONObject } from '@mcp-lambda/server/view';
+import type { CallToolResult, JSONObject } from '@mcp-lambda/server/protocol';
+import { connectView } from '@mcp-lambda/server/view';
 import { h, resultText, setStatus, svg } from '../common/dom.ts';
 import './style.css';
 

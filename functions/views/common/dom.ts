@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@mcp-lambda/server/view';
+import type { CallToolResult } from '@mcp-lambda/server/protocol';
 
 /** Small DOM helpers the example views share: build elements, read a result's text, show a status line. */
 

@@ -1,4 +1,5 @@
-import { connectView, type CallToolResult, type ViewConnection } from '@mcp-lambda/server/view';
+import type { CallToolResult } from '@mcp-lambda/server/protocol';
+import { connectView, type ViewConnection } from '@mcp-lambda/server/view';
 import { count, formatBytes, h, resultText, setStatus } from '../common/dom.ts';
 import { csvPanel, jsonPanel, textPanel, type Panel, type PanelContext } from './panels.ts';
 import { linkedOutput, readPage, ReadFailure, searchMatches, type Output } from './read.ts';

@@ -1,4 +1,5 @@
-import type { JSONObject, ViewConnection } from '@mcp-lambda/server/view';
+import type { JSONObject } from '@mcp-lambda/server/protocol';
+import type { ViewConnection } from '@mcp-lambda/server/view';
 import { count, h, setStatus } from '../common/dom.ts';
 import { parseCsv, readPage, ReadFailure, type Output, type Page } from './read.ts';
 

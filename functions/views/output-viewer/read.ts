@@ -1,4 +1,5 @@
-import type { CallToolResult, JSONObject, ViewConnection } from '@mcp-lambda/server/view';
+import type { CallToolResult, JSONObject } from '@mcp-lambda/server/protocol';
+import type { ViewConnection } from '@mcp-lambda/server/view';
 import { resultText } from '../common/dom.ts';
 
 /** One page of a stored output as read_output answers it: the page text and its facts. */

@@ -1,4 +1,4 @@
-import type { HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import type { HttpResponse, InvocationContext } from '@mcp-lambda/server/lambda';
 import type { BridgeClient } from './client.ts';
 import type { BridgeDeps } from './endpoints.ts';
 import { deadlineSignal, jsonResponse, randomToken } from './http.ts';

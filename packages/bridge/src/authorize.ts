@@ -1,4 +1,4 @@
-import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server/lambda';
 import { BridgeLimits } from './limits.ts';
 import { clientText } from '@mcp-lambda/server/auth';
 import type { BridgeClient } from './client.ts';

@@ -1,5 +1,5 @@
 import { metadataCandidates } from '@mcp-lambda/server/auth';
-import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server/lambda';
 import { BridgeLimits } from './limits.ts';
 import { authorize } from './authorize.ts';
 import { callback } from './callback.ts';

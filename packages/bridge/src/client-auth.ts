@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { HttpRequest } from '@mcp-lambda/server';
+import type { HttpRequest } from '@mcp-lambda/server/lambda';
 import type { BridgeClient } from './client.ts';
 import type { BridgeDeps } from './endpoints.ts';
 import type { Params } from './http.ts';

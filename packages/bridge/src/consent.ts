@@ -1,4 +1,4 @@
-import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server/lambda';
 import { clientLabel, type BridgeDeps, type RequestNote } from './endpoints.ts';
 import {
   authorizationResponseUrl,

@@ -1,4 +1,4 @@
-import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server/lambda';
 import type { AwsClientOptions } from '@mcp-lambda/server/auth';
 import { createAuthorizationBridge, type AuthorizationBridge } from './bridge.ts';
 import { createClientDirectory } from './clients.ts';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import type { HttpResponse, InvocationContext } from '@mcp-lambda/server/lambda';
 import { anySignal, deadlineSignal as beforeDeadline } from '@mcp-lambda/server/auth';
 import { BridgeLimits } from './limits.ts';
 import { errorPage, htmlHeaders } from './pages.ts';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { BridgeLimits } from './limits.ts';
-import { silentLogger, type Logger } from '@mcp-lambda/server';
+import type { Logger } from '@mcp-lambda/server';
+import { silentLogger } from '@mcp-lambda/server/lambda';
 import { createAuthorizationBridge, type AuthorizationBridge } from './bridge.ts';
 import { createClientDirectory } from './clients.ts';
 import { createCookieJar } from './cookies.ts';

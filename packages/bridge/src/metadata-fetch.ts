@@ -2,7 +2,8 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { IncomingMessage } from 'node:http';
 import { request } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '@mcp-lambda/server/auth';
+import { nestsDeeperThan } from '@mcp-lambda/server/auth';
+import { MAX_JSON_DEPTH } from '@mcp-lambda/server/limits';
 import { isAllowedAddress } from './address-policy.ts';
 
 /**

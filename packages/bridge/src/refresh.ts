@@ -1,4 +1,4 @@
-import type { HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import type { HttpResponse, InvocationContext } from '@mcp-lambda/server/lambda';
 import { mintAccessToken, tokenResponse } from './access-token.ts';
 import type { BridgeClient } from './client.ts';
 import type { BridgeDeps, RequestNote } from './endpoints.ts';

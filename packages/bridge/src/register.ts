@@ -1,5 +1,6 @@
-import type { HttpRequest, HttpResponse } from '@mcp-lambda/server';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '@mcp-lambda/server/auth';
+import type { HttpRequest, HttpResponse } from '@mcp-lambda/server/lambda';
+import { nestsDeeperThan } from '@mcp-lambda/server/auth';
+import { MAX_JSON_DEPTH } from '@mcp-lambda/server/limits';
 import { clientLabel, type BridgeDeps, type RequestNote } from './endpoints.ts';
 import { jsonResponse } from './http.ts';
 import { register, validateRegistration } from './registration.ts';

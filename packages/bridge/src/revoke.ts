@@ -1,5 +1,5 @@
 import { createLocalJWKSet, jwtVerify } from 'jose';
-import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server/lambda';
 import type { BridgeDeps, RequestNote } from './endpoints.ts';
 import { deadlineSignal, sha256 } from './http.ts';
 import { BridgeLimits } from './limits.ts';

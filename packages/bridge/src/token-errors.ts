@@ -1,4 +1,4 @@
-import type { HttpResponse } from '@mcp-lambda/server';
+import type { HttpResponse } from '@mcp-lambda/server/lambda';
 import type { RequestNote } from './endpoints.ts';
 import { jsonResponse } from './http.ts';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server/lambda';
 import { mintAccessToken, tokenResponse } from './access-token.ts';
 import type { BridgeClient } from './client.ts';
 import { authenticateClient } from './client-auth.ts';

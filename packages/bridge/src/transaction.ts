@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server';
+import type { HttpRequest, HttpResponse, InvocationContext } from '@mcp-lambda/server/lambda';
 import { BridgeLimits } from './limits.ts';
 import type { BridgeDeps } from './endpoints.ts';
 import { deadlineSignal, pageResponse, randomToken, redirectResponse, sha256 } from './http.ts';

@@ -1,4 +1,4 @@
-import type { InvocationContext } from '@mcp-lambda/server';
+import type { InvocationContext } from '@mcp-lambda/server/lambda';
 import type { BridgeDeps } from './endpoints.ts';
 import { deadlineSignal } from './http.ts';
 import { BridgeLimits } from './limits.ts';

@@ -1,4 +1,4 @@
-import { Defaults } from '@mcp-lambda/server';
+import { Defaults } from '@mcp-lambda/server/limits';
 
 /** A stage's throttling, defaults applied and checked: a positive rate and a positive integer burst. */
 export function checkedThrottle(

@@ -2,7 +2,7 @@ import type * as rest from 'aws-cdk-lib/aws-apigateway';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { BRIDGE_PATHS } from '@mcp-lambda/bridge';
-import { Defaults } from '@mcp-lambda/server';
+import { Defaults } from '@mcp-lambda/server/limits';
 
 /** Properties of an {@link ApiFirewall}. */
 export interface ApiFirewallProps {

@@ -4,7 +4,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { RendezvousTableAttributes } from '@mcp-lambda/server';
+import { RendezvousTableAttributes } from '@mcp-lambda/server/aws';
 import { DEFAULT_ALARM_PERIOD, DEFAULT_REMOVAL_POLICY } from './defaults.ts';
 
 /** Properties of an {@link AskRendezvous}. */

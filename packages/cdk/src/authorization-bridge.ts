@@ -11,7 +11,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { BRIDGE_PATHS } from '@mcp-lambda/bridge';
 import { BridgeLimits } from '@mcp-lambda/bridge';
-import { Defaults, Platform } from '@mcp-lambda/server';
+import { Defaults, Platform } from '@mcp-lambda/server/limits';
 import { FUNCTION_ENTRIES } from './bundling.ts';
 import { DEFAULT_REMOVAL_POLICY } from './defaults.ts';
 import { BundledFunction, type FunctionLogLevel } from './bundled-function.ts';

@@ -11,7 +11,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { Defaults } from '@mcp-lambda/server';
+import { Defaults } from '@mcp-lambda/server/limits';
 import { NODE_TARGET, nodeOptionsFor, PROJECT_ROOT } from './bundling.ts';
 import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from './defaults.ts';
 

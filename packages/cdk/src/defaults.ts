@@ -5,7 +5,7 @@
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { Defaults } from '@mcp-lambda/server';
+import { Defaults } from '@mcp-lambda/server/limits';
 
 /** `destroy` or `retain`, as the `removalPolicy` context value and `Defaults.removalPolicy` spell it. */
 export type RemovalPolicyName = 'destroy' | 'retain';

@@ -3,7 +3,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { Defaults } from '@mcp-lambda/server';
+import { Defaults } from '@mcp-lambda/server/limits';
 import { DEFAULT_ALARM_PERIOD } from './defaults.ts';
 import {
   apiWidgets,

@@ -2,7 +2,7 @@ import type { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
-import { ToolMetrics } from '@mcp-lambda/server';
+import { ToolMetrics } from '@mcp-lambda/server/lambda';
 
 /**
  * The metrics of an API stage the monitoring reads: an HTTP API stage (`apigatewayv2.HttpStage`) and a REST API

@@ -10,15 +10,9 @@ import { ping } from '../../../functions/mcp/tools/ping.ts';
 import { renderChart } from '../../../functions/mcp/tools/render-chart.ts';
 import { safeDivide } from '../../../functions/mcp/tools/safe-divide.ts';
 import { textStats } from '../../../functions/mcp/tools/text-stats.ts';
-import {
-  silentLogger,
-  type CallToolResult,
-  type ToolAnnotations,
-  type ToolContext,
-  type ToolDefinition,
-  ToolError,
-  StreamedContent,
-} from '@mcp-lambda/server';
+import { type ToolContext, type ToolDefinition, ToolError, StreamedContent } from '@mcp-lambda/server';
+import type { CallToolResult, ToolAnnotations } from '@mcp-lambda/server/protocol';
+import { silentLogger } from '@mcp-lambda/server/lambda';
 import { toCallToolResult } from '../../../packages/server/src/tools/result.ts';
 
 /** One tool in SDK terms. */

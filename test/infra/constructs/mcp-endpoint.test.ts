@@ -3,7 +3,8 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
 import { LAMBDA_RUNTIME, McpEndpoint, type McpEndpointProps } from '@mcp-lambda/cdk';
-import { loadConfig, Defaults } from '@mcp-lambda/server';
+import { loadConfig } from '@mcp-lambda/server/lambda';
+import { Defaults } from '@mcp-lambda/server/limits';
 import {
   BRIDGE_ROUTE_KEYS,
   newStack,

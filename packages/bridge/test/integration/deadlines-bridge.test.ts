@@ -13,7 +13,7 @@ import {
   type DeployedDependencies,
   BridgeLimits,
 } from '../../src/index.ts';
-import { createLambdaHandler, silentLogger } from '@mcp-lambda/server';
+import { createLambdaHandler, silentLogger } from '@mcp-lambda/server/lambda';
 import {
   serveHandler,
   type RunningServer,

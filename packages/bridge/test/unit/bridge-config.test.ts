@@ -3,7 +3,7 @@ import { loadBridgeConfig } from '../../src/config.ts';
 import { createDeployedBridge } from '../../src/deployed.ts';
 import { createMemoryStore } from '../../src/memory-store.ts';
 import { createLocalSigner } from '../../src/signer.ts';
-import { silentLogger } from '@mcp-lambda/server';
+import { silentLogger } from '@mcp-lambda/server/lambda';
 
 const ENV = {
   BRIDGE_ISSUER: 'https://abc.execute-api.eu-west-1.amazonaws.com',

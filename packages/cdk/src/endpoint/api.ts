@@ -1,7 +1,7 @@
 import { Duration, Token } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { Defaults, Platform } from '@mcp-lambda/server';
+import { Defaults, Platform } from '@mcp-lambda/server/limits';
 import { metadataPaths } from '@mcp-lambda/server/auth';
 import { ApiDomain } from '../api-domain.ts';
 import { ApiFirewall } from '../api-firewall.ts';

@@ -1,7 +1,7 @@
 import { Annotations, Token } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { BRIDGE_PATHS } from '@mcp-lambda/bridge';
-import { Defaults } from '@mcp-lambda/server';
+import { Defaults } from '@mcp-lambda/server/limits';
 import { metadataUrl } from '@mcp-lambda/server/auth';
 import { AuthorizationApi } from '../authorization-api.ts';
 import { AuthorizationBridge } from '../authorization-bridge.ts';

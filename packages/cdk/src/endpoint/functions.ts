@@ -2,7 +2,7 @@ import { Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { Defaults } from '@mcp-lambda/server';
+import { Defaults } from '@mcp-lambda/server/limits';
 import { BundledFunction } from '../bundled-function.ts';
 import { FUNCTION_ENTRIES, GENERATE_COMMANDS } from '../bundling.ts';
 import { OutputBucket } from '../output-bucket.ts';

@@ -1,6 +1,7 @@
 import { Stack, Token, type Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { Defaults, Platform, Ranges, READ_OUTPUT_TOOL, loadConfig, type Config } from '@mcp-lambda/server';
+import { READ_OUTPUT_TOOL, loadConfig, type Config } from '@mcp-lambda/server/lambda';
+import { Defaults, Platform, Ranges } from '@mcp-lambda/server/limits';
 import {
   DEFAULT_MCP_TIMEOUT,
   DEFAULT_RESOURCES_TIMEOUT,

@@ -1,11 +1,11 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { Logger } from '@mcp-lambda/server';
 import {
   createLambdaHandler,
   createProxyLambdaHandler,
-  type Logger,
   type StreamingEvent,
   type StreamingHandler,
-} from '@mcp-lambda/server';
+} from '@mcp-lambda/server/lambda';
 import type { AuthorizationBridge } from '@mcp-lambda/bridge';
 import { LOCAL_ADMIN_PREFIX, localAdmin, type LocalAdminOptions } from './auth-admin.ts';
 import type { LambdaHttpHandler, LambdaRestHandler, LocalHandler } from './dev-server.ts';

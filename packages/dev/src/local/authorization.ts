@@ -8,7 +8,8 @@
  * `npm run local-user` and `npm run signout -- --local` (`auth-admin.ts`).
  */
 import type { Server } from 'node:http';
-import { silentLogger, type Logger, type StreamingEvent, type StreamingHandler } from '@mcp-lambda/server';
+import type { Logger } from '@mcp-lambda/server';
+import { silentLogger, type StreamingEvent, type StreamingHandler } from '@mcp-lambda/server/lambda';
 import { createLocalBridge, type AuthorizationBridge, type TokenSigner } from '@mcp-lambda/bridge';
 import { httpApiRoutes, restApiRoutes } from './authorization-routes.ts';
 import { startLocalServer, type LambdaHttpHandler } from './dev-server.ts';

@@ -8,7 +8,8 @@ import type {
   APIGatewayProxyStructuredResultV2,
   Context,
 } from 'aws-lambda';
-import { Defaults, Platform, type StreamingEvent, type StreamingHandler } from '@mcp-lambda/server';
+import type { StreamingEvent, StreamingHandler } from '@mcp-lambda/server/lambda';
+import { Defaults, Platform } from '@mcp-lambda/server/limits';
 import { gatewayPreflight, gatewayResponseHeaders, type GatewayCors } from './gateway-cors.ts';
 import { closeIdleConnectionsSafely } from './keep-alive.ts';
 import { fromRestResult, toRestApiEvent } from './rest-event.ts';

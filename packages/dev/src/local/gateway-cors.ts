@@ -12,7 +12,7 @@
  * them; a REST preflight from an origin not on the list gets no `Access-Control-Allow-Origin` (deployed, API
  * Gateway names the first configured origin, which a browser refuses all the same).
  */
-import { CORS_MAX_AGE_SECONDS, isOriginAllowed, MCP_CORS_HEADERS } from '@mcp-lambda/server';
+import { CORS_MAX_AGE_SECONDS, isOriginAllowed, MCP_CORS_HEADERS } from '@mcp-lambda/server/lambda';
 
 interface CorsSettings {
   /** Browser origins allowed to call (MCP_ALLOWED_ORIGINS): exact, `scheme://host:*`, or `*`. */

@@ -2,14 +2,13 @@
  * The local authorization setup for tests: the bridge, the embedded OpenID provider and an MCP server that
  * accepts only the bridge's tokens, behind one local HTTP server (as `MCP_AUTH_MODE=oauth npm start` runs them).
  */
+import { defineTool, type Logger } from '@mcp-lambda/server';
 import {
   createMcpServer,
-  defineTool,
   loadOAuthAuthenticator,
   createLambdaHandler,
   silentLogger,
-  type Logger,
-} from '@mcp-lambda/server';
+} from '@mcp-lambda/server/lambda';
 import type { LocalAuthorization } from '../local/authorization.ts';
 
 export const whoami = defineTool({

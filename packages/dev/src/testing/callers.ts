@@ -1,4 +1,4 @@
-import type { Authenticator } from '@mcp-lambda/server';
+import type { Authenticator } from '@mcp-lambda/server/backend';
 import { principalKeys } from '@mcp-lambda/server/auth';
 
 /**

@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
-import type { InstrumentClient } from '@mcp-lambda/server';
+import type { InstrumentClient } from '@mcp-lambda/server/backend';
 import type { AddressInfo } from 'node:net';
 
 export interface LocalDynamo {

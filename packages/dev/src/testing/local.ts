@@ -1,13 +1,13 @@
+import type { Logger } from '@mcp-lambda/server';
 import {
   createLambdaHandler,
   createStreamingLambdaHandler,
   type StreamingEvent,
   type StreamingHandler,
   silentLogger,
-  type Logger,
   createMcpServer,
   type McpServerOptions,
-} from '@mcp-lambda/server';
+} from '@mcp-lambda/server/lambda';
 import { startLocalServer, type LambdaHttpHandler } from '../local/dev-server.ts';
 
 /** A running local server and how to reach it. */

@@ -1,4 +1,4 @@
-import { type HttpRequest, type HttpResponse, silentLogger, type McpServer } from '@mcp-lambda/server';
+import { type HttpRequest, type HttpResponse, silentLogger, type McpServer } from '@mcp-lambda/server/lambda';
 
 /**
  * Headers every well-behaved handshake-era client sends after negotiating 2025-11-25. Pass

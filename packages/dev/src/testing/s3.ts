@@ -3,7 +3,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LocalS3, LocalS3Request } from '../local/s3.ts';
-import { s3Storage, s3RangeReader, type RangeReader } from '@mcp-lambda/server';
+import { s3Storage, s3RangeReader } from '@mcp-lambda/server/aws';
+import type { RangeReader } from '@mcp-lambda/server/backend';
 
 /** A real S3-compatible server for one test file, on 127.0.0.1 with a free port and a temporary folder. */
 export interface TestS3 extends LocalS3 {

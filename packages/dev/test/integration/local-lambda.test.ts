@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startLocalLambda, type LocalLambda } from '../../src/local/lambda-invoke.ts';
-import { lambdaInvoker } from '@mcp-lambda/server';
+import { lambdaInvoker } from '@mcp-lambda/server/aws';
 
 // The local Lambda Invoke API stand-in keeps a function's time limit as Lambda does: the handler sees what is left
 // of it, and an invocation that outlives it is answered with Lambda's timeout error.

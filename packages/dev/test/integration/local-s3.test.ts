@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { s3Storage } from '@mcp-lambda/server';
+import { s3Storage } from '@mcp-lambda/server/aws';
 import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../src/local/index.ts';
 import { expireLocalObjects } from '../../src/local/s3.ts';
 

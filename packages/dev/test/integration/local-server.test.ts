@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineTool, Platform } from '@mcp-lambda/server';
+import { defineTool } from '@mcp-lambda/server';
+import { Platform } from '@mcp-lambda/server/limits';
 import { serveServer, type RunningServer } from '../../src/testing/local.ts';
 
 /** The local server's own rules, over raw sockets: what API Gateway would refuse before the function runs. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gatewayPreflight, gatewayResponseHeaders, type GatewayCors } from '../../src/local/gateway-cors.ts';
-import { MCP_CORS_HEADERS } from '@mcp-lambda/server';
+import { MCP_CORS_HEADERS } from '@mcp-lambda/server/lambda';
 
 const LOCAL_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*'];
 const HTTP_API: GatewayCors = { api: 'http', allowedOrigins: LOCAL_ORIGINS, allowMethods: ['POST'] };

@@ -1,5 +1,9 @@
 import type { ToolContext } from '../tools/context.ts';
 import type { ViewDefinition } from '../views/define.ts';
+import type { APPROVAL_META_KEY as VIEW_META_KEY } from './proposal.ts';
+
+// The proposal's contract lives apart, without imports, so a view can import it too.
+export type { Proposal } from './proposal.ts';
 
 /**
  * Approval before a consequential action (docs/views.md "Approval"): a tool declaring `approval` does nothing when
@@ -19,8 +23,11 @@ export interface ApprovalSpec<A = any> {
   ttlMs?: number;
 }
 
-/** The `_meta` key of a proposal in a gated tool's result: for the view only (hosts keep `_meta` from the model). */
-export const APPROVAL_META_KEY = 'mcp-lambda-template/approval';
+/**
+ * The `_meta` key of a proposal, declared again so the MCP function's start-up code gains no module; its type is
+ * the view's key (`proposal.ts`), so the two cannot differ.
+ */
+export const APPROVAL_META_KEY: typeof VIEW_META_KEY = 'mcp-lambda-template/approval';
 
 /** The app-only tool that runs a gated tool once approved: `<tool>_approved`. */
 export const approvedToolName = (tool: string): string => `${tool}_approved`;
@@ -30,22 +37,6 @@ export const APPROVAL_INPUT_KEY = 'approval';
 
 /** Default time to decide. */
 export const DEFAULT_APPROVAL_TTL_MS = 10 * 60_000;
-
-/** What a proposal tells the view (under {@link APPROVAL_META_KEY} in the result's `_meta`). */
-export interface Proposal {
-  tool: string;
-  /** What will happen (the spec's `describe`). */
-  description: string;
-  /** The arguments the proof is bound to: the view sends them back unchanged. */
-  arguments: Record<string, unknown>;
-  /** When the proof expires (ISO 8601). */
-  expiresAt: string;
-  /** The same, in ms from the proposal: a view counts down from it by its own clock, which may be off. */
-  expiresInMs: number;
-  /** The app-only tool to call with the proof. */
-  approveWith: string;
-  proof: string;
-}
 
 /** How a server checks approvals (`McpServerOptions.approvals`). */
 export interface ApprovalOptions {

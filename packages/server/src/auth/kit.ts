@@ -1,15 +1,9 @@
 /**
  * `@mcp-lambda/server/auth`: the building blocks of authorization components built beside the server (the
  * authorization bridge, the CDK constructs): discovery and key sets of an OpenID provider, a bounded JSON fetch,
-<<<<<<< HEAD
- * RFC 9728 metadata locations, scope and URL checks, the bound on JSON nesting, the principal key an authenticator
- * of your own gives a caller, deadline signals, and the lazily made AWS SDK clients (bounded requests, tracing). A
- * face of its own so the MCP function's surface (the package's `.`) stays what a tool author needs.
-=======
- * RFC 9728 metadata locations, scope and URL checks, the principal keys an authenticator of your own gives a caller,
- * deadline signals, and the lazily made AWS SDK clients (bounded requests, tracing). A face of its own so the MCP
- * function's surface (the package's `.`) stays what a tool author needs.
->>>>>>> edge-bridge-streaming
+ * RFC 9728 metadata locations, scope and URL checks, the check of JSON nesting, the principal keys an authenticator
+ * of your own gives a caller, deadline signals, and the lazily made AWS SDK clients (bounded requests, tracing).
+ * Audience: those components, not the MCP function (whose `InstrumentClient` is on `./backend`). Experimental.
  */
 // ## Building blocks of authorization components (experimental)
 export { discoverJwksUri, metadataCandidates } from './discovery.ts';
@@ -23,6 +17,4 @@ export { anySignal, deadlineSignal, untilAborted } from '../deadline.ts';
 export { monotonicMs } from '../clock.ts';
 export { clientText, isShortEcho } from '../protocol/client-text.ts';
 export { nestsDeeperThan } from '../protocol/json.ts';
-export { MAX_JSON_DEPTH } from '../limits.ts';
 export { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../aws-client.ts';
-export type { InstrumentClient } from '../instrument.ts';

@@ -1,7 +1,7 @@
 /**
  * `@mcp-lambda/server/build`: the build steps `npm run generate` runs on the template (the precompiled tool
  * validators, one self-contained document per view), for checks that what is committed is what they make today. Build
- * time only: no function's bundle imports it.
+ * time only: no function's bundle imports it. Audience: build scripts and their tests. Experimental.
  */
 // ## Build steps (experimental)
 export { generateValidatorModules, type GeneratedValidators } from './validators.ts';

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineTool, defineView, memoryRendezvous, type McpServerOptions } from '../../src/index.ts';
+import { defineTool, defineView } from '../../src/index.ts';
+import type { McpServerOptions } from '../../src/faces/lambda.ts';
+import { memoryRendezvous } from '../../src/faces/backend.ts';
 import {
   answer,
   initialize,

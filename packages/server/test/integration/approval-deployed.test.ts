@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineTool, defineView } from '../../src/index.ts';
 import {
-  APPROVAL_META_KEY,
   createMcpServer,
-  defineTool,
-  defineView,
   type ApprovalOptions,
   type McpServer,
   type McpServerOptions,
-} from '../../src/index.ts';
+} from '../../src/faces/lambda.ts';
+import { APPROVAL_META_KEY } from '../../src/approval/define.ts';
 import {
   send,
   LOCAL_DYNAMO_CREDENTIALS,

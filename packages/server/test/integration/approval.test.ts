@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  APPROVAL_META_KEY,
-  createMcpServer,
-  defineTool,
-  defineView,
-  ToolError,
-  type McpServer,
-  type ToolDefinition,
-} from '../../src/index.ts';
+import { defineTool, defineView, ToolError, type ToolDefinition } from '../../src/index.ts';
+import { createMcpServer, type McpServer } from '../../src/faces/lambda.ts';
+import { APPROVAL_META_KEY } from '../../src/approval/define.ts';
 import { callersByName, BASE_HEADERS, statelessHeaders, statelessMeta, send } from '@mcp-lambda/dev/testing';
 import { silentLogger } from '../../src/log.ts';
 

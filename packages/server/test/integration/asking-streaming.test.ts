@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineTool, memoryRendezvous, type McpServerOptions, type ToolDefinition } from '../../src/index.ts';
+import { defineTool, type ToolDefinition } from '../../src/index.ts';
+import type { McpServerOptions } from '../../src/faces/lambda.ts';
+import { memoryRendezvous } from '../../src/faces/backend.ts';
 import {
   answer,
   initialize,

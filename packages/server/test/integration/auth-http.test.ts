@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOAuthAuthenticator } from '../../src/auth/oauth.ts';
-import { createMcpServer, defineTool } from '../../src/index.ts';
+import { defineTool } from '../../src/index.ts';
+import { createMcpServer } from '../../src/faces/lambda.ts';
 import type { Logger } from '../../src/log.ts';
 import {
   startIssuer,

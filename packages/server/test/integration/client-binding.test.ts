@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  APPROVAL_META_KEY,
-  createMcpServer,
-  defineTool,
-  defineView,
-  memoryRendezvous,
-  type Logger,
-  type McpServerOptions,
-} from '../../src/index.ts';
+import { defineTool, defineView, type Logger } from '../../src/index.ts';
+import { createMcpServer, type McpServerOptions } from '../../src/faces/lambda.ts';
+import { memoryRendezvous } from '../../src/faces/backend.ts';
+import { APPROVAL_META_KEY } from '../../src/approval/proposal.ts';
 import { silentLogger } from '../../src/log.ts';
 import {
   callersByName,

@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  defineTool,
-  dynamoTaskStore,
-  lambdaTaskLauncher,
-  silentLogger,
-  TASKS_EXTENSION,
-  type McpServerOptions,
-  type TaskJob,
-  type TaskStore,
-} from '../../src/index.ts';
+import { defineTool, TASKS_EXTENSION } from '../../src/index.ts';
+import { silentLogger, type McpServerOptions } from '../../src/faces/lambda.ts';
+import { dynamoTaskStore, lambdaTaskLauncher } from '../../src/faces/aws.ts';
+import type { TaskJob, TaskStore } from '../../src/faces/backend.ts';
 import { taskJobPayload } from '../../src/tasks/launchers.ts';
 import { createTaskWorker } from '../../src/tasks/index.ts';
 import {

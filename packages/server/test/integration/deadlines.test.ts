@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineTool, streamedText } from '../../src/index.ts';
 import {
   createOffloader,
   createStoredReadHandler,
-  defineTool,
-  lambdaInvoker,
   remoteStoredOutputs,
-  s3RangeReader,
-  s3Storage,
   silentLogger,
   storedOutputPages,
   storedOutputs,
-  streamedText,
-  type InvokeCompanion,
   type McpServerOptions,
-} from '../../src/index.ts';
+} from '../../src/faces/lambda.ts';
+import { lambdaInvoker, s3RangeReader, s3Storage } from '../../src/faces/aws.ts';
+import type { InvokeCompanion } from '../../src/faces/backend.ts';
 import { LOCAL_S3_CREDENTIALS } from '@mcp-lambda/dev';
 import {
   serveServer,

@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { defineTool, defineView } from '../../src/index.ts';
 import {
-  APPROVAL_META_KEY,
   createMcpServer,
   createOffloader,
-  defineTool,
-  defineView,
-  memoryStorage,
   silentLogger,
   storedOutputPages,
   storedOutputs,
   type McpServer,
-} from '../../src/index.ts';
+} from '../../src/faces/lambda.ts';
+import { memoryStorage } from '../../src/faces/backend.ts';
+import { APPROVAL_META_KEY } from '../../src/approval/define.ts';
 import { removeStoredOutput } from '../../src/outputs/remove.ts';
 import { callersByName, send } from '@mcp-lambda/dev/testing';
 

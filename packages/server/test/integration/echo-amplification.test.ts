@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createMcpServer,
-  createOffloader,
-  defineTool,
-  memoryStorage,
-  staticResources,
-  ToolError,
-  type Logger,
-} from '../../src/index.ts';
+import { defineTool, staticResources, ToolError, type Logger } from '../../src/index.ts';
+import { createMcpServer, createOffloader } from '../../src/faces/lambda.ts';
+import { memoryStorage } from '../../src/faces/backend.ts';
 import type { HttpRequest } from '../../src/http/types.ts';
 import { BASE_HEADERS, statelessMeta } from '@mcp-lambda/dev/testing';
 

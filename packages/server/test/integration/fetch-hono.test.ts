@@ -2,16 +2,16 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineTool } from '../../src/index.ts';
 import {
   createFetchHandler,
   createMcpServer,
   createOffloader,
-  defineTool,
-  memoryStorage,
   silentLogger,
   storedOutputPages,
   storedOutputs,
-} from '../../src/index.ts';
+} from '../../src/faces/lambda.ts';
+import { memoryStorage } from '../../src/faces/backend.ts';
 import { BASE_HEADERS, statelessHeaders, statelessMeta, readEvents } from '@mcp-lambda/dev/testing';
 
 /**

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  defineTool,
-  MAX_JSON_DEPTH,
-  memoryRendezvous,
-  type Logger,
-  type McpServerOptions,
-} from '../../src/index.ts';
+import { defineTool, type Logger } from '../../src/index.ts';
+import { type McpServerOptions } from '../../src/faces/lambda.ts';
+import { memoryRendezvous } from '../../src/faces/backend.ts';
+import { MAX_JSON_DEPTH } from '../../src/limits.ts';
 import { initialize, serveStreamingServer, startCall, type RunningServer } from '@mcp-lambda/dev/testing';
 
 // JSON nested far deeper than the stack allows walking, in every body the server parses, over HTTP behind the

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer, defineTool, staticResources } from '../../src/index.ts';
+import { defineTool, staticResources } from '../../src/index.ts';
+import { createMcpServer } from '../../src/faces/lambda.ts';
 import { MAX_RESULT_BYTES } from '../../src/tools/result.ts';
 import { send } from '@mcp-lambda/dev/testing';
 

@@ -1,12 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createMcpServer,
-  definePrompt,
-  defineTool,
-  staticResources,
-  type ToolDefinition,
-} from '../../src/index.ts';
+import { definePrompt, defineTool, staticResources, type ToolDefinition } from '../../src/index.ts';
+import { createMcpServer } from '../../src/faces/lambda.ts';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '../../src/protocol/versions.ts';
 import { serveServer, type RunningServer, statelessHeaders, statelessMeta } from '@mcp-lambda/dev/testing';
 

@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  defineTool,
-  secretsManagerKeys,
-  type McpServerOptions,
-  type SessionKeySource,
-} from '../../src/index.ts';
+import { defineTool } from '../../src/index.ts';
+import type { McpServerOptions } from '../../src/faces/lambda.ts';
+import { secretsManagerKeys } from '../../src/faces/aws.ts';
+import type { SessionKeySource } from '../../src/faces/backend.ts';
 import {
   startFakeAws,
   type FakeAws,

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  defineTool,
-  memoryRendezvous,
-  type Logger,
-  type McpServerOptions,
-  type RendezvousStore,
-  type ToolDefinition,
-} from '../../src/index.ts';
+import { defineTool, type Logger, type ToolDefinition } from '../../src/index.ts';
+import type { McpServerOptions } from '../../src/faces/lambda.ts';
+import { memoryRendezvous, type RendezvousStore } from '../../src/faces/backend.ts';
 import { createOAuthAuthenticator } from '../../src/auth/oauth.ts';
 import { silentLogger } from '../../src/log.ts';
 import { callerOf } from '../../src/asking/ask-ids.ts';

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineTool, type McpServerOptions } from '../../src/index.ts';
+import { defineTool } from '../../src/index.ts';
+import type { McpServerOptions } from '../../src/faces/lambda.ts';
 import {
   BASE_HEADERS,
   serveServer,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dynamoTaskStore, memoryTaskStore, type TaskRecord, type TaskStore } from '../../src/index.ts';
+import { dynamoTaskStore } from '../../src/faces/aws.ts';
+import { memoryTaskStore, type TaskRecord, type TaskStore } from '../../src/faces/backend.ts';
 import { newRecord, newTaskId } from '../../src/tasks/policy.ts';
 import { taskRecords } from '../../src/tasks/records.ts';
 import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '@mcp-lambda/dev/testing';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer, defineTool, defineView, staticResources } from '../../src/index.ts';
+import { defineTool, defineView, staticResources } from '../../src/index.ts';
+import { createMcpServer } from '../../src/faces/lambda.ts';
 import { statelessHeaders, statelessMeta, send } from '@mcp-lambda/dev/testing';
 
 /**

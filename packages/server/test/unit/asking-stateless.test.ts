@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AskError, createMcpServer, defineTool } from '../../src/index.ts';
+import { AskError, defineTool } from '../../src/index.ts';
+import { createMcpServer } from '../../src/faces/lambda.ts';
 import { statelessHeaders, statelessMeta, send } from '@mcp-lambda/dev/testing';
 
 // ctx.elicit / ctx.sample / ctx.roots in 2026-07-28: the call ends with an InputRequiredResult for the first

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer, definePrompt, staticResources } from '../../src/index.ts';
+import { definePrompt, staticResources } from '../../src/index.ts';
+import { createMcpServer } from '../../src/faces/lambda.ts';
 import { send } from '@mcp-lambda/dev/testing';
 
 const cities = ['paris', 'park', 'party', 'prague'];

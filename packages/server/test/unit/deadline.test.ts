@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { deadlineSignal, untilAborted } from '../../src/deadline.ts';
-import { createStoredReadHandler, silentLogger, type ResourceProvider } from '../../src/index.ts';
+import type { ResourceProvider } from '../../src/index.ts';
+import { createStoredReadHandler, silentLogger } from '../../src/faces/lambda.ts';
 
 describe('signals derived from the invocation deadline', () => {
   it('there is no signal without a deadline', () => {

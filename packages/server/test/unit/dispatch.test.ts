@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer, defineTool } from '../../src/index.ts';
+import { defineTool } from '../../src/index.ts';
+import { createMcpServer } from '../../src/faces/lambda.ts';
 import { createOffloader } from '../../src/outputs/offloader.ts';
 import { silentLogger } from '../../src/log.ts';
 import { memoryStorage } from '../../src/storage/memory.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer, defineTool, definePrompt, inputRequired } from '../../src/index.ts';
+import { defineTool, definePrompt, inputRequired } from '../../src/index.ts';
+import { createMcpServer } from '../../src/faces/lambda.ts';
 import { silentLogger } from '../../src/log.ts';
 import { BASE_HEADERS, statelessHeaders, statelessMeta, send } from '@mcp-lambda/dev/testing';
 

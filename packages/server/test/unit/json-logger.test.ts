@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonLogger, loadLogLevel, type LogLevel } from '../../src/index.ts';
+import { jsonLogger, loadLogLevel, type LogLevel } from '../../src/faces/lambda.ts';
 
 const capture = (level: LogLevel, traceHeader?: string) => {
   const lines: { level: string; line: string }[] = [];

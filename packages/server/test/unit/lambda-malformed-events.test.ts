@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import type { Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { createMcpServer } from '../../src/index.ts';
+import { createMcpServer } from '../../src/faces/lambda.ts';
 import { createLambdaHandler, createProxyLambdaHandler } from '../../src/lambda/adapter.ts';
 import { portableStreamingRuntime } from '../../src/lambda/stream-runtime.ts';
 import { createStreamingLambdaHandler } from '../../src/lambda/streaming.ts';

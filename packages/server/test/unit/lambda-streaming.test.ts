@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMcpServer, defineTool } from '../../src/index.ts';
+import { defineTool } from '../../src/index.ts';
+import { createMcpServer } from '../../src/faces/lambda.ts';
 import { fromRestEvent } from '../../src/lambda/rest-event.ts';
 import {
   lambdaStreamingRuntime,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpRequest, StreamedHttpResponse } from '../../src/http/types.ts';
-import { createMcpServer, defineTool, inputRequired, type HttpResponse } from '../../src/index.ts';
+import { defineTool, inputRequired } from '../../src/index.ts';
+import { createMcpServer, type HttpResponse } from '../../src/faces/lambda.ts';
 import { silentLogger, type Logger } from '../../src/log.ts';
 import { BASE_HEADERS, statelessHeaders, statelessMeta } from '@mcp-lambda/dev/testing';
 

@@ -1,19 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  createMcpServer,
-  createOffloader,
-  defineTool,
-  memoryStorage,
-  memoryTaskStore,
-  silentLogger,
-  storedOutputs,
-  streamedBytes,
-  streamedText,
-  TASKS_EXTENSION,
-  ToolError,
-  type StorageWriter,
-} from '../../src/index.ts';
+import { defineTool, streamedBytes, streamedText, TASKS_EXTENSION, ToolError } from '../../src/index.ts';
+import { createMcpServer, createOffloader, silentLogger, storedOutputs } from '../../src/faces/lambda.ts';
+import { memoryStorage, memoryTaskStore, type StorageWriter } from '../../src/faces/backend.ts';
 import { PartCutter } from '../../src/outputs/part-cutter.ts';
 import { binaryPartBytes, splitText } from '../../src/outputs/parts.ts';
 import { OutputUnavailableError } from '../../src/protocol/errors.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMcpServer } from '../../src/index.ts';
+import { createMcpServer } from '../../src/faces/lambda.ts';
 import { statelessHeaders, statelessMeta, send } from '@mcp-lambda/dev/testing';
 
 const server = createMcpServer({ info: { name: 'unit', version: '1.0.0' } });

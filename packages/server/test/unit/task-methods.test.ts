@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createMcpServer,
-  defineTool,
-  inputRequired,
-  memoryTaskStore,
-  TASKS_EXTENSION,
-  type McpServerOptions,
-} from '../../src/index.ts';
+import { defineTool, inputRequired, TASKS_EXTENSION } from '../../src/index.ts';
+import { createMcpServer, type McpServerOptions } from '../../src/faces/lambda.ts';
+import { memoryTaskStore } from '../../src/faces/backend.ts';
 import { TASK_METHODS } from '../../src/methods/lazy-tasks.ts';
 import { taskMethods } from '../../src/methods/tasks.ts';
 import type { TaskRuntime } from '../../src/tasks/runtime.ts';

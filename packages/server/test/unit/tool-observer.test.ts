@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createMcpServer,
-  defineTool,
-  memoryStorage,
-  observeAll,
-  streamedText,
-  ToolError,
-  type ToolCallRecord,
-} from '../../src/index.ts';
+import { defineTool, streamedText, ToolError } from '../../src/index.ts';
+import { createMcpServer, observeAll, type ToolCallRecord } from '../../src/faces/lambda.ts';
+import { memoryStorage } from '../../src/faces/backend.ts';
 import { isClientError, toolMetricValues } from '../../src/tools/tool-metrics.ts';
 import { createOffloader } from '../../src/outputs/offloader.ts';
 import { silentLogger } from '../../src/log.ts';

@@ -8,7 +8,7 @@ import {
   COMMON_RULE_SET_RULES,
 } from '../../../src/api-firewall.ts';
 import { BRIDGE_PATHS } from '@mcp-lambda/bridge';
-import { Defaults } from '@mcp-lambda/server';
+import { Defaults } from '@mcp-lambda/server/limits';
 import { newStack } from '../../../src/testing/synth.ts';
 import { only } from '../../../src/testing/template.ts';
 

@@ -1,0 +1,84 @@
+/**
+ * `@mcp-lambda/server/lambda`: what a Lambda function's entry is wired with: the server and its options, the
+ * configuration it reads from the environment, the adapters (Lambda buffered and streaming, Fetch) and their neutral
+ * HTTP types, the logger, observers and tool metrics, the OAuth resource server, the offloader and the readers of
+ * stored outputs, CORS. Audience: the template's `functions/*` entries and the local runtime, not tool authors. Each
+ * group is marked stable or experimental.
+ */
+
+// ## The server and its options (stable)
+export { createMcpServer, DEFAULT_TRANSPORT, type McpServer, type McpServerOptions } from '../server.ts';
+export type { PrecompiledValidators, Validator } from '../tools/validation.ts';
+export type { Transport } from '../http/transport.ts';
+export type { TransportOptions } from '../http/transport-options.ts';
+
+// ## Options of the experimental features: sessions, tasks, approval (experimental)
+export type { SessionOptions } from '../sessions/sessions.ts';
+export type { TasksOptions } from '../tasks/runtime.ts';
+export type { ApprovalOptions } from '../approval/define.ts';
+
+// ## Configuration from the environment (stable)
+export {
+  loadConfig,
+  type AskingConfig,
+  type AuthConfig,
+  type Config,
+  type SessionConfig,
+  type OffloadConfig,
+  type ToolMetricsConfig,
+} from '../config.ts';
+
+// ## Logging (stable)
+export {
+  jsonLogger,
+  loadLogLevel,
+  LOG_LEVELS,
+  silentLogger,
+  type JsonLoggerOptions,
+  type LogLevel,
+} from '../log.ts';
+
+// ## Tool call observers and metrics (experimental)
+export {
+  observeAll,
+  type ToolCallObserver,
+  type ToolCallOutcome,
+  type ToolCallRecord,
+} from '../tools/observer.ts';
+export { isProtocolError, ToolMetrics, toolMetricValues, type MetricValue } from '../tools/tool-metrics.ts';
+
+// ## Cross-origin requests (stable)
+export { CORS_MAX_AGE_SECONDS, isOriginAllowed, MCP_CORS_HEADERS } from '../http/origin.ts';
+
+// ## Large outputs: the offloader (write side), the readers (in-process and through the companion) (stable)
+export { createOffloader } from '../outputs/lazy-offloader.ts';
+export type { OffloadContext } from '../outputs/offload-context.ts';
+export type { OffloaderOptions, ResultOffloader } from '../outputs/offloader.ts';
+export { storedOutputs, type StoredOutputsOptions } from '../outputs/reader.ts';
+export { storedOutputPages, type PagerOptions } from '../outputs/paging/pager.ts';
+export type { OutputPage, OutputPager, PageOutcome, PageQuery } from '../outputs/paging/page.ts';
+export { READ_OUTPUT_TOOL } from '../outputs/read-tool.ts';
+export { DELETE_OUTPUT_TOOL } from '../outputs/delete-tool-name.ts';
+export { remoteStoredOutputs } from '../outputs/companion/client.ts';
+export type { RemoteStoredOutputsOptions } from '../outputs/companion/ask.ts';
+export { createStoredReadHandler } from '../outputs/companion/handler.ts';
+
+// ## Authorization: the OAuth resource server (stable)
+// A loader: a function without authorization never loads the token verification code (jose).
+export type { OAuthOptions } from '../auth/oauth.ts';
+export { loadOAuthAuthenticator } from '../auth/oauth-loader.ts';
+
+// ## Runtimes: the Lambda adapters (buffered and response streaming) and the neutral HTTP types (stable)
+export { createLambdaHandler, createProxyLambdaHandler } from '../lambda/adapter.ts';
+export { createStreamingLambdaHandler, type StreamingEvent } from '../lambda/streaming.ts';
+export type { StreamingHandler } from '../lambda/stream-runtime.ts';
+export type {
+  HttpRequest,
+  HttpResponse,
+  InvocationContext,
+  StreamedHttpResponse,
+  StreamingInvocationContext,
+} from '../http/types.ts';
+
+// ## The server as a Fetch handler (experimental)
+export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '../fetch/handler.ts';
