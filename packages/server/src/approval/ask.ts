@@ -46,9 +46,18 @@ const question = (description: string): ElicitRequest => ({
   },
 });
 
-/** Approved only on an accepted form saying yes. */
-const approvedBy = (action: unknown, content: unknown): 'approved' | 'declined' =>
-  action === 'accept' && isJsonObject(content) && content.approve === true ? 'approved' : 'declined';
+/**
+ * What the person answered: approved only on an accepted form saying yes; dismissed when they closed the question
+ * without choosing (elicitation's `cancel`), which is not a refusal and reads differently; declined otherwise.
+ */
+export type ApprovalAnswer = 'approved' | 'declined' | 'dismissed';
+
+const approvedBy = (action: unknown, content: unknown): ApprovalAnswer =>
+  action === 'accept' && isJsonObject(content) && content.approve === true
+    ? 'approved'
+    : action === 'cancel'
+      ? 'dismissed'
+      : 'declined';
 
 /** Asks the person to approve in a 2026-07-28 round, carrying `state` to the answer. */
 export function askPerson(description: string, state: { id: string; expiresAt: number }): InputRequired {
@@ -64,28 +73,27 @@ export function askPerson(description: string, state: { id: string; expiresAt: n
 }
 
 /**
- * Asks the person mid-call (the handshake era) and waits for the answer; undefined when this client cannot be asked
- * here (the buffered API, a request without a session). Other failures (no answer in time, a cancelled call)
- * propagate with their own words.
+ * Asks the person mid-call (the handshake era) and waits for the answer. `unavailable` when the client could be
+ * asked but not on this request (the buffered API, a client that does not accept a stream, no session);
+ * `not-declared` when it cannot be asked at all. Other failures (no answer in time, a cancelled call) propagate
+ * with their own words.
  */
 export async function askNow(
   ctx: Pick<ToolContext, 'elicit'>,
   description: string,
-): Promise<'approved' | 'declined' | undefined> {
+): Promise<ApprovalAnswer | 'unavailable' | 'not-declared'> {
   try {
     const answer = await ctx.elicit(question(description));
     return approvedBy(answer.action, answer.content);
   } catch (error) {
     if (error instanceof AskError && (error.reason === 'unavailable' || error.reason === 'not-declared'))
-      return undefined;
+      return error.reason;
     throw error;
   }
 }
 
 /** The person's answer in a retried call, if this is one: approved only on an accepted form saying yes. */
-export function approvalAnswer(
-  ctx: Pick<ToolContext, 'inputResponses'>,
-): 'approved' | 'declined' | undefined {
+export function approvalAnswer(ctx: Pick<ToolContext, 'inputResponses'>): ApprovalAnswer | undefined {
   const response = ctx.inputResponses?.[APPROVAL_INPUT_KEY];
   return response === undefined ? undefined : approvedBy(response.action, response.content);
 }

@@ -5,7 +5,7 @@ import type { CallToolResult, JSONObject } from '../protocol/types.ts';
 import type { ToolContext } from '../tools/context.ts';
 import type { ToolDefinition } from '../tools/define.ts';
 import { ToolError } from '../tools/tool-error.ts';
-import { approvalAnswer, approvalPath, askNow, askPerson } from './ask.ts';
+import { approvalAnswer, approvalPath, askNow, askPerson, type ApprovalAnswer } from './ask.ts';
 import {
   APPROVAL_META_KEY,
   approvedToolName,
@@ -160,7 +160,26 @@ const cannotAsk = (description: string) =>
       `do; it needs a client that does either.`,
   );
 
-const DECLINED = 'The person did not approve, so nothing was done.';
+/**
+ * The refusal where the client can be asked (it declared elicitation) but not on this request: the deployment
+ * answers in one piece, so no question can go out mid-call. Says what would reach the person.
+ */
+const cannotAskHere = (description: string) =>
+  new ToolError(
+    `This needs the person's approval first: ${description} This client can be asked (elicitation), but not ` +
+      `mid-call on this deployment: its API answers each request in one piece (the HTTP API, or a request that ` +
+      `does not accept a stream), and the client shows no approval view (MCP Apps). Nothing was done. Tell the ` +
+      `person what you wanted to do. What would reach them: this server deployed on its streaming API, a client on ` +
+      `protocol revision 2026-07-28 (asked between rounds), or a client that shows MCP Apps views.`,
+  );
+
+/** What the call answers when the person did not approve: a refusal and a dismissed question read differently. */
+const NOT_APPROVED = {
+  declined: 'The person did not approve, so nothing was done.',
+  dismissed:
+    'The person closed the question without answering, so nothing was done. Ask them in the conversation ' +
+    'whether they want it before proposing it again.',
+} as const;
 
 /** Asked mid-call (the handshake era): a yes runs the handler in this very call, so once. */
 async function askedNow(
@@ -170,8 +189,9 @@ async function askedNow(
   description: string,
 ): Promise<unknown> {
   const answer = await askNow(ctx, description);
-  if (answer === undefined) throw cannotAsk(description);
-  if (answer === 'declined') return DECLINED;
+  if (answer === 'unavailable') throw cannotAskHere(description);
+  if (answer === 'not-declared') throw cannotAsk(description);
+  if (answer !== 'approved') return NOT_APPROVED[answer];
   ctx.log.info('approved action runs', { tool: tool.name, via: 'elicitation' });
   return tool.handler(args, approvedContext(ctx));
 }
@@ -201,7 +221,7 @@ async function answered(
   args: JSONObject,
   ctx: ToolContext,
   gate: Gate,
-  answer: 'approved' | 'declined',
+  answer: ApprovalAnswer,
 ): Promise<unknown> {
   const state = isJsonObject(ctx.requestState) ? ctx.requestState.approval : undefined;
   if (!isJsonObject(state) || typeof state.id !== 'string' || typeof state.expiresAt !== 'number')
@@ -216,7 +236,7 @@ async function answered(
     throw new ToolError(
       `This question was already answered; each approval acts at most once, so nothing more was done.`,
     );
-  if (answer === 'declined') return DECLINED;
+  if (answer !== 'approved') return NOT_APPROVED[answer];
   ctx.log.info('approved action runs', { tool: tool.name, via: 'elicitation' });
   return tool.handler(args, approvedContext(ctx));
 }

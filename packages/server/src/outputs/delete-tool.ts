@@ -1,3 +1,4 @@
+import { Ranges } from '../limits.ts';
 import { defineTool, type ToolDefinition } from '../tools/define.ts';
 import type { ViewDefinition } from '../views/define.ts';
 import { DELETE_OUTPUT_TOOL } from './delete-tool-name.ts';
@@ -41,6 +42,10 @@ export function deleteOutputTool(options: DeleteOutputToolOptions): ToolDefiniti
       'Deletes a stored output before it expires, once the person approves; nothing is deleted until then.',
     inputSchema: DELETE_OUTPUT_INPUT_SCHEMA,
     annotations: { destructiveHint: true, idempotentHint: true, readOnlyHint: false, openWorldHint: false },
+    // A person needs minutes, not the default budget's seconds: a question asked mid-call (the streaming API) waits
+    // as long as the invocation may run (the function's time limit, 15 minutes by default there). The budget is
+    // always capped by the invocation's remaining time, so on the HTTP API nothing waits past API Gateway.
+    timeoutMs: Ranges.toolTimeoutMs.max,
     approval: {
       ...(options.view ? { view: options.view } : {}),
       describe: async ({ uri }, ctx) => (await run()).proposeDeletion(pager, uri, ctx),

@@ -74,15 +74,20 @@ describe('a handshake-era client that can be asked, on the streaming API', () =>
   });
 
   it.each([
-    ['a decline', { action: 'decline' }],
-    ['an accepted no', { action: 'accept', content: { approve: false } }],
-  ])('%s does nothing', async (_label, reply) => {
+    ['a decline', { action: 'decline' }, /^The person did not approve, so nothing was done\.$/],
+    ['an accepted no', { action: 'accept', content: { approve: false } }, /^The person did not approve/],
+    [
+      'a cancel',
+      { action: 'cancel' },
+      /^The person closed the question without answering, so nothing was done\./,
+    ],
+  ])('%s does nothing, and says which it was', async (_label, reply, says) => {
     erased.length = 0;
     const session = await initialize(streaming.url, ELICITING);
     const call = await startCall(streaming.url, session, 'erase', { record: 'beta' });
     const question = await call.next();
     expect((await answer(streaming.url, session, question.id, reply)).status).toBe(202);
-    expect(text(await call.result())).toBe('The person did not approve, so nothing was done.');
+    expect(text(await call.result())).toMatch(says);
     expect(erased).toEqual([]);
   });
 });
@@ -95,6 +100,11 @@ describe('the same client on the buffered API', () => {
     const result = await call.result();
     expect(result.result.isError).toBe(true);
     expect(text(result)).toMatch(/needs the person's approval first: Erase the record "gamma"\./);
+    // It declared elicitation: the refusal says this deployment cannot ask mid-call, and what would.
+    expect(text(result)).toMatch(/can be asked \(elicitation\), but not mid-call on this deployment/);
+    expect(text(result)).toMatch(
+      /streaming API, a client on protocol revision 2026-07-28.*MCP Apps views\.$/,
+    );
     expect(erased).toEqual([]);
   });
 });

@@ -378,16 +378,21 @@ describe('the elicitation path (2026-07-28)', () => {
   });
 
   it.each([
-    ['a decline', { action: 'decline' }],
-    ['a cancel', { action: 'cancel' }],
-    ['an accepted no', { action: 'accept', content: { approve: false } }],
-  ])('%s does nothing', async (_label, answer) => {
+    ['a decline', { action: 'decline' }, /^The person did not approve, so nothing was done\.$/],
+    ['an accepted no', { action: 'accept', content: { approve: false } }, /^The person did not approve/],
+    // A dismissed question is not a refusal: the model is told to ask rather than to take it as a no.
+    [
+      'a cancel',
+      { action: 'cancel' },
+      /^The person closed the question without answering, so nothing was done\./,
+    ],
+  ])('%s does nothing, and says which it was', async (_label, answer, says) => {
     const { server, erased } = fixture();
     const first = (await ask(server)).json.result;
     const res = (
       await ask(server, { inputResponses: { approval: answer }, requestState: first.requestState })
     ).json.result;
-    expect(text(res)).toBe('The person did not approve, so nothing was done.');
+    expect(text(res)).toMatch(says);
     expect(erased).toEqual([]);
   });
 

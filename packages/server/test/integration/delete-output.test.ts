@@ -11,6 +11,8 @@ import {
 import { memoryStorage } from '../../src/faces/backend.ts';
 import { APPROVAL_META_KEY } from '../../src/approval/define.ts';
 import { removeStoredOutput } from '../../src/outputs/remove.ts';
+import { deleteOutputTool } from '../../src/outputs/delete-tool.ts';
+import { DEFAULT_TOOL_TIMEOUT_MS, Ranges } from '../../src/limits.ts';
 import { callersByName, send } from '@mcp-lambda/dev/testing';
 
 /**
@@ -83,6 +85,14 @@ describe('delete_output', () => {
       _meta: { ui: { resourceUri: 'ui://fixture/approval' } },
     });
     expect(tools.find((t: any) => t.name === 'delete_output_approved')._meta.ui.visibility).toEqual(['app']);
+  });
+
+  it('gives the person as long as the invocation may run, not the default budget of seconds', () => {
+    const { offloader, pager } = { offloader: {} as never, pager: {} as never };
+    const tool = deleteOutputTool({ offloader, pager });
+    // The budget is capped by the invocation's remaining time (28 s on the HTTP API, up to 15 minutes streaming).
+    expect(tool.timeoutMs).toBe(Ranges.toolTimeoutMs.max);
+    expect(tool.timeoutMs).toBeGreaterThan(DEFAULT_TOOL_TIMEOUT_MS * 30);
   });
 
   it('proposes with what is stored, deletes only once approved, and the links stop working', async () => {
