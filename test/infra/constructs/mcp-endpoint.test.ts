@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LAMBDA_RUNTIME, McpEndpoint, type McpEndpointProps } from '@mcp-lambda/cdk';
 import { loadConfig } from '@mcp-lambda/server/lambda';
 import { Defaults } from '@mcp-lambda/server/limits';
@@ -17,6 +17,20 @@ import {
 /** An McpEndpoint in a fresh stack (open unless `auth` says otherwise: these tests are not about auth). */
 /** The tools a fixture function serves, as a CDK app names them to the endpoint. */
 const FIXTURE_TOOLS = ['lookup', 'convert', 'summarise', 'export_rows', 'draw', 'notify'];
+
+/**
+ * Runs a synth whose warning a test intends, keeping CDK's report of it (printed with console.error) out of the test
+ * run's output, where it would read like a real problem; returns what it printed for the test to check.
+ */
+function reported<T>(run: () => T): { value: T; printed: string } {
+  const printing = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  try {
+    const value = run();
+    return { value, printed: printing.mock.calls.flat().map(String).join('\n') };
+  } finally {
+    printing.mockRestore();
+  }
+}
 
 function build(props: McpEndpointProps = {}) {
   const stack = newStack();
@@ -225,8 +239,8 @@ describe('McpEndpoint', () => {
   });
 
   it('leaves the session secret out when mcpEnvironment brings its own key', () => {
-    const { template } = build({ mcpEnvironment: { MCP_SESSION_SECRET: 'k'.repeat(32) } });
-    template.resourceCountIs('AWS::SecretsManager::Secret', 0);
+    const { value } = reported(() => build({ mcpEnvironment: { MCP_SESSION_SECRET: 'k'.repeat(32) } }));
+    value.template.resourceCountIs('AWS::SecretsManager::Secret', 0);
   });
 
   it.each(['http', 'rest-streaming'] as const)(
@@ -264,12 +278,15 @@ describe('McpEndpoint', () => {
   it.each(['MCP_SESSION_SECRET', 'MCP_REQUEST_STATE_SECRET'])(
     'warns that %s given as plain text in mcpEnvironment is written into the template',
     (name) => {
-      const { stack } = build({ mcpEnvironment: { [name]: 'k'.repeat(32) } });
-      const warnings = Annotations.fromStack(stack).findWarning(
-        '*',
-        Match.stringLikeRegexp(`sets ${name} as plain text`),
+      const { value: warnings, printed } = reported(() =>
+        Annotations.fromStack(build({ mcpEnvironment: { [name]: 'k'.repeat(32) } }).stack).findWarning(
+          '*',
+          Match.stringLikeRegexp(`sets ${name} as plain text`),
+        ),
       );
       expect(warnings).toHaveLength(1);
+      // What the synth prints for it: the report a user of `cdk synth` reads.
+      expect(printed).toContain(`WARNING mcpEnvironment sets ${name} as plain text`);
     },
   );
 
