@@ -5,6 +5,7 @@
  * local view host (`npm run view`) against the bundled functions, the time from the tool result reaching the view
  * to the view's first painted page.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -146,6 +147,9 @@ async function onLocalStack<T>(
       RESOURCES_FUNCTION_NAME: COMPANION,
       AWS_ENDPOINT_URL_LAMBDA: companion.url,
       MCP_ALLOWED_ORIGINS: 'http://127.0.0.1:*',
+      // As `npm start` does: a session key, so approval proofs are not signed with a key random to the instance
+      // (which the server rightly warns about, and which no deployment has).
+      MCP_SESSION_SECRET: randomBytes(32).toString('base64url'),
     });
     children.push(mcp);
     return await measure(mcp.url);
