@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeIdleConnectionsSafely } from './keep-alive.ts';
+import { refuseWebPage } from './loopback-only.ts';
 
 /** What Lambda tells a handler about its invocation that the local stand-in can tell too. */
 export interface InvocationContext {
@@ -61,10 +62,11 @@ const INVOKE = /^\/2015-03-31\/functions\/([^/]+)\/invocations(?:\?.*)?$/;
  * function reaches its companion exactly as it does when deployed: through `@aws-sdk/client-lambda`, with the
  * endpoint taken from `AWS_ENDPOINT_URL_LAMBDA`. A handler that throws answers as Lambda does, with the
  * `X-Amz-Function-Error` header, and so does one that outlives `timeoutMs`. Signatures are not checked: it listens on
- * loopback only.
+ * loopback only, and refuses requests a web page could send (`loopback-only.ts`).
  */
 export async function startLocalLambda(options: LocalLambdaOptions): Promise<LocalLambda> {
   const server: Server = createServer(async (req, res) => {
+    if (refuseWebPage(req, res)) return;
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {

@@ -14,7 +14,12 @@ const TEXTUAL = /^(application\/(json|[\w.+-]*\+json|x-www-form-urlencoded)|text
  * `multiValueHeaders` all of them.
  */
 export function toRestApiEvent(req: IncomingMessage, body: Buffer): APIGatewayProxyEvent {
-  const url = new URL(req.url ?? '/', 'http://local');
+  // The path as sent, never parsed as a URL: `//host/oauth/token` is a path (a URL parser would make `host` an
+  // authority and route `/oauth/token`), and `/mcp/../_local/x` keeps its dot segments, as the deployed API
+  // routes them, so no request reaches a route its path as sent does not name.
+  const target = req.url ?? '/';
+  const mark = target.indexOf('?');
+  const pathname = mark === -1 ? target : target.slice(0, mark);
   const headers: Record<string, string> = {};
   const multiValueHeaders: Record<string, string[]> = {};
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
@@ -24,15 +29,16 @@ export function toRestApiEvent(req: IncomingMessage, body: Buffer): APIGatewayPr
     (multiValueHeaders[name] ??= []).push(value);
   }
   const query: Record<string, string[]> = {};
-  for (const [name, value] of url.searchParams) (query[name] ??= []).push(value);
+  for (const [name, value] of new URLSearchParams(mark === -1 ? '' : target.slice(mark + 1)))
+    (query[name] ??= []).push(value);
   const hasQuery = Object.keys(query).length > 0;
   const contentType = req.headers['content-type'] ?? '';
   const textual = TEXTUAL.test(contentType);
   const now = Date.now();
   const method = req.method ?? 'GET';
   return {
-    resource: url.pathname,
-    path: url.pathname,
+    resource: pathname,
+    path: pathname,
     httpMethod: method,
     headers,
     multiValueHeaders,
@@ -52,12 +58,12 @@ export function toRestApiEvent(req: IncomingMessage, body: Buffer): APIGatewayPr
         sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
         userAgent: req.headers['user-agent'] ?? null,
       } as APIGatewayProxyEvent['requestContext']['identity'],
-      path: url.pathname,
+      path: pathname,
       protocol: `HTTP/${req.httpVersion}`,
       requestId: randomUUID(),
       requestTimeEpoch: now,
       resourceId: 'local',
-      resourcePath: url.pathname,
+      resourcePath: pathname,
       stage: 'local',
     },
     body: body.length ? (textual ? body.toString('utf8') : body.toString('base64')) : null,

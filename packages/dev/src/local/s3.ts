@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeIdleConnectionsSafely } from './keep-alive.ts';
+import { refuseWebPage } from './loopback-only.ts';
 import { createRequire } from 'node:module';
 
 /** The only key pair the server accepts (it checks request signatures). */
@@ -168,6 +169,8 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
 
   const listen = async () => {
     const next = createServer((req, res) => {
+      // Its key pair is public (LOCAL_S3_CREDENTIALS): a web page must not get to sign with it.
+      if (refuseWebPage(req, res)) return;
       const target = parseS3Path(req.url);
       options.onRequest?.({ method: req.method ?? 'GET', ...target });
       void isRangeOfEmptyObject(s3rver, req, target).then((empty) =>

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRELUDE_DELIMITER } from '@mcp-lambda/server/internal';
@@ -48,6 +49,32 @@ describe('buffered REST routes beside a streamed one', () => {
     expect(seen).toEqual([
       { path: '/oauth/authorize', kind: 'buffered', method: 'GET' },
       { path: '/mcp', kind: 'streamed', method: 'POST' },
+    ]);
+  });
+});
+
+/** A GET of a request target exactly as written (fetch would resolve dot segments and `//` first). */
+const rawGet = (target: string) =>
+  new Promise<number>((resolve, reject) => {
+    const { hostname, port } = new URL(local.url);
+    const req = request({ host: hostname, port, path: target }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode!));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+
+describe('a REST route is chosen by the path as sent', () => {
+  it('a `//host/...` target and dot segments never reach a buffered route their path does not name', async () => {
+    seen.length = 0;
+    expect(await rawGet('//evil.example/oauth/authorize?state=x')).toBe(200);
+    expect(await rawGet('/mcp/../oauth/authorize')).toBe(200);
+    expect(await rawGet('/mcp/%2E%2E/oauth/authorize')).toBe(200);
+    expect(seen).toEqual([
+      { path: '//evil.example/oauth/authorize', kind: 'streamed', method: 'GET' },
+      { path: '/mcp/../oauth/authorize', kind: 'streamed', method: 'GET' },
+      { path: '/mcp/%2E%2E/oauth/authorize', kind: 'streamed', method: 'GET' },
     ]);
   });
 });

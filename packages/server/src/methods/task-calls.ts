@@ -5,7 +5,7 @@ import { TaskLimits } from '../limits.ts';
 import { errorFields } from '../log.ts';
 import { ownerTag } from '../outputs/object-info.ts';
 import type { CallToolResult, JSONObject } from '../protocol/types.ts';
-import { newRecord, newTaskId, wireTask } from '../tasks/policy.ts';
+import { clientTag, newRecord, newTaskId, wireTask } from '../tasks/policy.ts';
 import type { TaskRuntime } from '../tasks/runtime.ts';
 import type { TaskKey, TaskRecord } from '../tasks/types.ts';
 import type { CallOptions } from '../tools/budget.ts';
@@ -67,10 +67,12 @@ export async function callThroughTask(
     ) as unknown as JSONObject;
   }
   const owner = ownerTag(ctx.principal?.key);
+  const client = clientTag(ctx.principal?.clientKey);
   const { inputResponses = {}, requestState } = callCtx;
   const record = newRecord({
     taskId: newTaskId(),
     ...(owner !== undefined ? { owner } : {}),
+    ...(client !== undefined ? { client } : {}),
     tool: name,
     arguments: args,
     ...(Object.keys(inputResponses).length || requestState !== undefined

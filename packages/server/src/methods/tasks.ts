@@ -11,7 +11,7 @@ import {
 } from '../protocol/errors.ts';
 import type { JSONObject } from '../protocol/types.ts';
 import type { TaskJob } from '../tasks/job.ts';
-import { answer, cancel, detailedTask, isTaskId, settle } from '../tasks/policy.ts';
+import { answer, answersTo, cancel, detailedTask, isTaskId, settle } from '../tasks/policy.ts';
 import type { TaskRuntime } from '../tasks/runtime.ts';
 import { TASKS_EXTENSION, type TaskKey, type TaskRecord } from '../tasks/types.ts';
 import type { MethodContext, MethodTable } from './method.ts';
@@ -39,8 +39,13 @@ export function taskMethods(tasks: TaskRuntime): MethodTable {
             `inputResponses may hold at most ${TaskLimits.maxArgumentsBytes} bytes`,
           );
         const signal = deadlineSignal(ctx.deadline);
-        await find(tasks, params, ctx, signal);
-        const change = (r: TaskRecord) => answer(r, responses, tasks.now())?.record;
+        const clientKey = ctx.principal?.clientKey;
+        // The questions were asked of the client that started the task: another client of the same person, who
+        // may read and cancel it, may not answer them (nor start the next run as itself).
+        if (!answersTo(await find(tasks, params, ctx, signal), clientKey))
+          throw new InvalidParamsError('the task asks the client that started it; answer from that client');
+        const change = (r: TaskRecord) =>
+          answersTo(r, clientKey) ? answer(r, responses, tasks.now())?.record : undefined;
         const update = await tasks.records.update(key, change, { signal });
         // The last outstanding answer makes the next run due: start it (SEP-2663: the ack may precede it).
         if (update?.status === 'working') await start(tasks, update, ctx, signal);

@@ -27,6 +27,23 @@ export const newTaskId = (): string => nodeCrypto().randomBytes(16).toString('he
 /** Whether a client-supplied value can be a task id at all (anything else is "not found" without a lookup). */
 export const isTaskId = (value: unknown): value is string => typeof value === 'string' && ID.test(value);
 
+/**
+ * The client tag a task keeps of the caller that started it: a digest of its client key (`Principal.clientKey`),
+ * prefixed apart from owner tags. Undefined without a caller (requests are not authenticated).
+ */
+export const clientTag = (clientKey: string | undefined): string | undefined =>
+  clientKey === undefined
+    ? undefined
+    : nodeCrypto().createHash('sha256').update(`client:${clientKey}`, 'utf8').digest('hex');
+
+/**
+ * Whether a caller may answer the task's questions: they were asked of the client that started it, so another
+ * client of the same person holding the id may not. A record without a tag (written before tasks kept one) is
+ * answered by its owner, as it was then.
+ */
+export const answersTo = (record: TaskRecord, clientKey: string | undefined): boolean =>
+  record.client === undefined || record.client === clientTag(clientKey);
+
 /** The wire key of a tool's input request in a round: unique over the task's life, as SEP-2663 requires. */
 export const wireKey = (round: number, key: string): string => `${round}.${key}`;
 
@@ -34,6 +51,7 @@ export const wireKey = (round: number, key: string): string => `${round}.${key}`
 export interface NewTask {
   taskId: string;
   owner?: string;
+  client?: string;
   tool: string;
   arguments: JSONObject;
   input?: TaskInput;
@@ -44,10 +62,11 @@ export interface NewTask {
 
 /** A new task: working, its first run due, and a lease long enough for the worker to start. */
 export function newRecord(task: NewTask): TaskRecord {
-  const { now, input, owner, ...rest } = task;
+  const { now, input, owner, client, ...rest } = task;
   return {
     ...rest,
     ...(owner !== undefined ? { owner } : {}),
+    ...(client !== undefined ? { client } : {}),
     revision: 1,
     status: 'working',
     createdAt: now,

@@ -61,6 +61,12 @@ export interface TaskRecord {
   taskId: string;
   /** Owner tag of the caller (a hash), when requests are authenticated; part of the storage key. */
   owner?: string;
+  /**
+   * Client tag of the caller that started the task (`clientTag`, a hash of its client key), when requests are
+   * authenticated: its questions are answered by that client only, as a question asked in a request is. Reading
+   * and cancelling stay the owner's. A record written before the tag existed has none, and stays the owner's alone.
+   */
+  client?: string;
   /** Incremented by every write; a write succeeds only over the revision it read (optimistic concurrency). */
   revision: number;
   status: TaskStatus;

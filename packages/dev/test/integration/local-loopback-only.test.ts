@@ -1,0 +1,98 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { s3Storage } from '@mcp-lambda/server/aws';
+import {
+  LOCAL_S3_CREDENTIALS,
+  startLocalLambda,
+  startLocalS3,
+  type LocalLambda,
+  type LocalS3,
+} from '../../src/local/index.ts';
+
+// The loopback stand-ins for the Lambda Invoke API and S3 check no signature, or a key pair everyone knows. A web
+// page in this machine's browser reaches 127.0.0.1 all the same: by DNS rebinding (its own host name resolving to
+// 127.0.0.1, so the page reads the answers) or cross-site (with its Origin). Both are refused before anything runs;
+// the SDK, which sends neither, is served as before.
+
+let lambda: LocalLambda;
+let s3: LocalS3;
+let directory: string;
+const invoked: unknown[] = [];
+beforeAll(async () => {
+  lambda = await startLocalLambda({
+    functions: {
+      fn: async (event) => {
+        invoked.push(event);
+        return { ok: true };
+      },
+    },
+  });
+  directory = await mkdtemp(join(tmpdir(), 'mcp-loopback-only-'));
+  s3 = await startLocalS3({ directory, bucket: 'outputs' });
+});
+afterAll(async () => {
+  await lambda?.close();
+  await s3?.stop();
+  await rm(directory, { recursive: true, force: true });
+});
+
+/** One request to 127.0.0.1 naming any Host (fetch cannot), answered with its status and body. */
+const raw = (port: number, path: string, headers: Record<string, string>, method = 'GET', body = '') =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+
+const portOf = (endpoint: string) => Number(new URL(endpoint).port);
+const INVOKE = '/2015-03-31/functions/fn/invocations';
+
+describe('the local Lambda stand-in serves tools on this machine only', () => {
+  it('refuses a rebinding host and a page with an Origin, 403, without invoking', async () => {
+    const port = portOf(lambda.endpoint);
+    const rebound = await raw(port, INVOKE, { host: `attacker.example:${port}` }, 'POST', '{"uri":"x"}');
+    const crossSite = await raw(
+      port,
+      INVOKE,
+      { host: `127.0.0.1:${port}`, origin: 'https://attacker.example' },
+      'POST',
+      '{}',
+    );
+    expect([rebound.status, crossSite.status]).toEqual([403, 403]);
+    expect(invoked).toEqual([]);
+  });
+
+  it('serves a loopback host without an Origin', async () => {
+    const port = portOf(lambda.endpoint);
+    expect((await raw(port, INVOKE, { host: `127.0.0.1:${port}` }, 'POST', '{"a":1}')).status).toBe(200);
+    expect((await raw(port, INVOKE, { host: `localhost:${port}` }, 'POST', '{"a":2}')).status).toBe(200);
+    expect(invoked).toEqual([{ a: 1 }, { a: 2 }]);
+  });
+});
+
+describe('the embedded S3 serves tools on this machine only', () => {
+  it('refuses a rebinding host and a page with an Origin; the SDK still reads and writes', async () => {
+    const storage = s3Storage({
+      bucket: 'outputs',
+      endpoint: s3.endpoint,
+      credentials: { ...LOCAL_S3_CREDENTIALS },
+    });
+    await storage.put('owner/secret', Buffer.from('kept'), { contentType: 'text/plain', metadata: {} });
+    const rebound = await raw(s3.port, '/outputs/owner/secret', { host: `outputs:${s3.port}` });
+    const listed = await raw(s3.port, '/?list-type=2', { host: `outputs.attacker.example:${s3.port}` });
+    const crossSite = await raw(s3.port, '/outputs/owner/secret', {
+      host: `127.0.0.1:${s3.port}`,
+      origin: 'https://attacker.example',
+    });
+    expect([rebound.status, listed.status, crossSite.status]).toEqual([403, 403, 403]);
+    expect(rebound.body + listed.body + crossSite.body).not.toMatch(/kept|secret/);
+    expect(Buffer.from((await storage.get('owner/secret'))!.body).toString()).toBe('kept');
+  });
+});
