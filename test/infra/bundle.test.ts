@@ -324,7 +324,7 @@ describe('the deployed bundles', () => {
       const inputsOf = (outputs: string[]) =>
         outputs.flatMap((out) => Object.keys(metafile.outputs[out]!.inputs));
       const optional =
-        /node_modules\/(@aws-lambda-powertools\/(metrics|tracer)|aws-xray-sdk-core)\/|functions\/mcp\/(tracing|tool-metrics)\.ts$/;
+        /node_modules\/(@aws-lambda-powertools\/(metrics|tracer)|aws-xray-sdk-core)\/|src\/function\/(tracing|tool-metrics)\.ts$/;
       expect(inputsOf(startup).filter((input) => optional.test(input))).toEqual([]);
       const lazy = inputsOf(code.filter((out) => !startup.includes(out)));
       expect(lazy.some((input) => input.includes('node_modules/@aws-lambda-powertools/tracer/'))).toBe(true);
@@ -375,7 +375,7 @@ describe('the deployed bundles', () => {
       if (name === 'companion')
         expect(
           code.filter((out) => !startup.includes(out)).map((out) => metafile.outputs[out]!.entryPoint),
-        ).toEqual(['lazy-module:functions/mcp/tracing.ts']);
+        ).toEqual(['lazy-module:packages/server/src/function/tracing.ts']);
       // All start-up code in one chunk beside the handler module (packages/cdk/src/startup-chunk.ts): each file is a
       // module load of its own in a cold start.
       expect(startup.length).toBeLessThanOrEqual(2);

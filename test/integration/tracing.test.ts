@@ -193,9 +193,9 @@ describe('X-Ray tracing of the MCP function', () => {
   });
 
   it('starts the worker with the trace header too (the same instrumented Lambda client, an Event invoke)', async () => {
-    const { xrayTracing } = await import('../../functions/mcp/tracing.ts');
+    const xrayTracing = await (await import('@mcp-lambda/server/lambda')).loadXrayTracing();
     const { lambdaTaskLauncher } = await import('@mcp-lambda/server/aws');
-    // The MCP function's wiring (functions/mcp/handler.ts), outside a request: the trace is the invocation's.
+    // The MCP function's wiring (createMcpFunction), outside a request: the trace is the invocation's.
     const launch = lambdaTaskLauncher({
       functionName: 'worker-under-test',
       instrument: xrayTracing('tracing-under-test').instrument,

@@ -256,6 +256,41 @@ describe('sizes that one reading can hold', () => {
   });
 });
 
+/**
+ * What of functions/ is not an entry or its wiring, each with why: the app's own content, and the local runner (its
+ * machinery moves into the packages next). Generated files are left out of `sources` already.
+ */
+const NOT_WIRING: Record<string, string> = {
+  'functions/mcp/tools/': 'the tools are the app itself',
+  'functions/views/': "the views' browser code is the app itself",
+  'functions/mcp/views.ts': 'the view definitions are the app itself, as the tools are',
+  'functions/local/': 'the local runner, still to be moved into @mcp-lambda/dev',
+};
+
+describe('a thin app: the machinery lives in the packages, where an upgrade reaches it', () => {
+  const wiring = sources('functions').filter(
+    (file) => !Object.keys(NOT_WIRING).some((prefix) => file.startsWith(prefix)),
+  );
+
+  // An entry is one call that builds its handler from the environment (createMcpFunction, …) and the app's parts.
+  it.each(wiring)('%s has at most 30 lines', (file) => {
+    const text = readFileSync(join(root, file), 'utf8');
+    expect(text.split('\n').length - (text.endsWith('\n') ? 1 : 0)).toBeLessThanOrEqual(30);
+  });
+
+  it('covers every function entry, and lists only what exists as not wiring', () => {
+    const entries = [
+      'mcp/handler',
+      'mcp/streaming',
+      'worker/handler',
+      'companion/handler',
+      'authorization/handler',
+    ];
+    for (const entry of entries) expect(wiring).toContain(`functions/${entry}.ts`);
+    expect(Object.keys(NOT_WIRING).filter((path) => !existsSync(join(root, path)))).toEqual([]);
+  });
+});
+
 describe('era differences live in the codecs and the transport', () => {
   // A comparison with an era name, or of an `era` value: a branch on the protocol era.
   const ERA_CHECK = /(\bera\s*[!=]==)|([!=]==\s*'(handshake|stateless)')|('(handshake|stateless)'\s*[!=]==)/;

@@ -23,8 +23,8 @@ import { monotonicMs } from '@mcp-lambda/server/auth';
  * The authorization bridge: an OAuth 2.1 authorization server for MCP clients (RFC 8414 metadata, Dynamic Client
  * Registration and Client ID Metadata Documents, PKCE-only authorization code flow with consent, refresh-token
  * rotation, RFC 7009 revocation) that delegates the user's sign-in to an upstream OpenID provider and mints its
- * own access tokens for the one MCP resource. Runtime-neutral: it handles neutral HTTP requests; `functions/authorization/handler.ts`
- * wraps it for Lambda and `npm start` serves it locally.
+ * own access tokens for the one MCP resource. Runtime-neutral: it handles neutral HTTP requests;
+ * `createAuthorizationFunction` (`function.ts`) wraps it for Lambda and `npm start` serves it locally.
  */
 
 export type BridgeOptions = Omit<BridgeDeps, 'urls'> & {

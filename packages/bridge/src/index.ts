@@ -12,6 +12,7 @@ export {
 } from './bridge.ts';
 export { loadBridgeConfig, type BridgeConfig } from './config.ts';
 export { createDeployedBridge, type DeployedDependencies } from './deployed.ts';
+export { createAuthorizationFunction } from './function.ts';
 export { createLocalBridge, type LocalBridgeOptions } from './local.ts';
 export { BRIDGE_PATHS, bridgeUrls, type BridgeUrls } from './endpoints.ts';
 export type { TokenSigner } from './signer.ts';

@@ -2,8 +2,9 @@
  * `@mcp-lambda/server/lambda`: what a Lambda function's entry is wired with: the server and its options, the
  * configuration it reads from the environment, the adapters (Lambda buffered and streaming, Fetch) and their neutral
  * HTTP types, the logger, observers and tool metrics, the OAuth resource server, the offloader and the readers of
- * stored outputs, CORS. Audience: the template's `functions/*` entries and the local runtime, not tool authors. Each
- * group is marked stable or experimental.
+ * stored outputs, CORS; and, built of all these from the environment, each function's handler in one call. Audience:
+ * the template's `functions/*` entries and the local runtime, not tool authors. Each group is marked stable or
+ * experimental.
  */
 
 // ## The server and its options (stable)
@@ -79,6 +80,13 @@ export type {
   StreamedHttpResponse,
   StreamingInvocationContext,
 } from '../http/types.ts';
+
+// ## A function's handler built from the environment: the MCP function (buffered and streaming), the companion (experimental)
+export { createMcpFunction, type McpFunctionOptions } from '../function/mcp-function.ts';
+export { createStreamingMcpFunction } from '../function/mcp-streaming-function.ts';
+export { createCompanionFunction } from '../function/companion-function.ts';
+// A loader: a function without tracing never loads Powertools Tracer or the X-Ray SDK.
+export { loadXrayTracing, type McpTracing } from '../function/tracing-loader.ts';
 
 // ## The server as a Fetch handler (experimental)
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '../fetch/handler.ts';

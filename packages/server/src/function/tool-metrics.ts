@@ -1,11 +1,8 @@
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import type { Logger } from '@mcp-lambda/server';
-import {
-  ToolMetrics,
-  toolMetricValues,
-  type ToolCallObserver,
-  type ToolMetricsConfig,
-} from '@mcp-lambda/server/lambda';
+import type { ToolMetricsConfig } from '../config.ts';
+import type { Logger } from '../log.ts';
+import type { ToolCallObserver } from '../tools/observer.ts';
+import { ToolMetrics, toolMetricValues } from '../tools/tool-metrics.ts';
 
 /**
  * Per-tool metrics through Powertools Metrics: each answered tool call becomes one CloudWatch embedded metric

@@ -1,14 +1,11 @@
 import { Tracer } from '@aws-lambda-powertools/tracer';
 import xraySdk from 'aws-xray-sdk-core';
-import type {
-  HttpRequest,
-  StreamingInvocationContext,
-  ToolCallObserver,
-  Transport,
-} from '@mcp-lambda/server/lambda';
-import type { InstrumentClient } from '@mcp-lambda/server/backend';
+import type { Transport } from '../http/transport.ts';
+import type { HttpRequest, StreamingInvocationContext } from '../http/types.ts';
+import type { InstrumentClient } from '../instrument.ts';
+import type { ToolCallObserver } from '../tools/observer.ts';
 
-/** X-Ray tracing of the MCP function (MCP_TRACING): what the handler wires in. */
+/** X-Ray tracing of a function (MCP_TRACING, BRIDGE_TRACING): what its wiring takes in. */
 export interface McpTracing {
   /** Captures an AWS SDK client: a subsegment per call (S3 writes, the companion and worker invokes, DynamoDB). */
   instrument: InstrumentClient;
@@ -68,8 +65,8 @@ export const TRACED_AWS_PARAMETERS = {
  * one subsegment per request, annotated, with a subsegment per SDK call under it, and the SDK passes the trace
  * header on, so the companion's and the worker's own segments join the same trace. Subsegments go to the X-Ray
  * daemon over local UDP: no API call on the request path. The functions import this module (and with it
- * Powertools Tracer and the X-Ray SDK) only when tracing is on, so it is a chunk of its own that a function without
- * tracing never loads; outside Lambda (tests, `npm start`) the tracer stays disabled.
+ * Powertools Tracer and the X-Ray SDK) only when tracing is on (`tracing-loader.ts`), so it is a chunk of its own that
+ * a function without tracing never loads; outside Lambda (tests, `npm start`) the tracer stays disabled.
  */
 export function xrayTracing(serviceName: string): McpTracing {
   // Only the SDK clients are captured: patching http/https globally as well would trace each SDK call twice.

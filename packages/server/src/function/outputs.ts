@@ -1,0 +1,61 @@
+import type { OffloadConfig } from '../config.ts';
+import { remoteStoredOutputs } from '../outputs/companion/client.ts';
+import { lambdaInvoker } from '../outputs/companion/lambda-invoker.ts';
+import { createOffloader } from '../outputs/lazy-offloader.ts';
+import type { ResultOffloader } from '../outputs/offloader.ts';
+import type { OutputPager } from '../outputs/paging/page.ts';
+import { storedOutputs } from '../outputs/reader.ts';
+import type { ResourceProvider } from '../resources/provider.ts';
+import { s3Storage } from '../storage/s3.ts';
+import type { FunctionStart } from './start.ts';
+
+/**
+ * The bucket of stored outputs (OFFLOAD_BUCKET) and the offloader writing to it; nothing when offloading is off.
+ * The S3 SDK loads on the first output that is stored.
+ */
+export function offloadWriter(
+  offload: OffloadConfig,
+  aws: FunctionStart['aws'],
+): { storage: ReturnType<typeof s3Storage>; offloader: ResultOffloader } | undefined {
+  if (!offload.bucket) return undefined;
+  const storage = s3Storage({
+    bucket: offload.bucket,
+    ...(offload.s3Endpoint ? { endpoint: offload.s3Endpoint } : {}),
+    ...aws,
+  });
+  const offloader = createOffloader({
+    storage,
+    prefix: offload.prefix,
+    thresholdBytes: offload.thresholdBytes,
+    ttlDays: offload.ttlDays,
+  });
+  return { storage, offloader };
+}
+
+/** How the MCP function handles large outputs: what writes them, and what serves them back. */
+export interface OutputOptions {
+  offloader?: ResultOffloader;
+  /** `resources/read` of stored outputs. */
+  reader?: ResourceProvider;
+  /** Pages for read_output: only from the companion function. */
+  outputPages?: OutputPager;
+}
+
+/**
+ * Large outputs: written to the bucket by the MCP function (put, and delete after a failed store); read back through
+ * the companion resources function when one is deployed (RESOURCES_FUNCTION_NAME: then only it may read the bucket),
+ * else in-process. Pages for read_output come only from the companion (npm start runs one locally), so the MCP
+ * function's bundle carries no page-reading code. The S3 and Lambda SDKs load lazily.
+ */
+export function outputOptions(offload: OffloadConfig, aws: FunctionStart['aws']): OutputOptions {
+  const writer = offloadWriter(offload, aws);
+  if (!writer) return {};
+  const { storage, offloader } = writer;
+  if (!offload.resourcesFunctionName)
+    return { offloader, reader: storedOutputs({ storage, prefix: offload.prefix }) };
+  const companion = remoteStoredOutputs({
+    prefix: offload.prefix,
+    invoke: lambdaInvoker({ functionName: offload.resourcesFunctionName, ...aws }),
+  });
+  return { offloader, reader: companion, outputPages: companion };
+}

@@ -1,0 +1,53 @@
+import { secretsManagerKeys } from '../asking/lazy.ts';
+import { dynamoRendezvous, memoryRendezvous } from '../asking/stores.ts';
+import type { McpServerOptions } from '../server.ts';
+import { dynamoTaskStore } from '../tasks/dynamodb-store.ts';
+import { lambdaTaskLauncher } from '../tasks/launchers.ts';
+import { memoryTaskStore } from '../tasks/memory-store.ts';
+import type { FunctionStart } from './start.ts';
+
+/** What the MCP function keeps beyond one request: task records, used approvals, sessions, waiting questions. */
+export type StateOptions = Pick<
+  McpServerOptions,
+  'tasks' | 'approvals' | 'sessions' | 'rendezvous' | 'askPollIntervalMs' | 'requestStateSecret'
+>;
+
+/**
+ * Tasks: records in DynamoDB and runs in the worker function when deployed (TASKS_TABLE, TASKS_WORKER_FUNCTION_NAME);
+ * locally, records in memory and runs in this process, with the same tools and offload policy. Used approvals are
+ * recorded in the task table when deployed, so each runs once across instances.
+ *
+ * Asking the client mid-call (docs/asking.md): handshake-era sessions carry what each client declared at initialize,
+ * sealed with MCP_SESSION_SECRET (npm start generates one) or the Secrets Manager secret the stack creates, read on
+ * the first request that needs it. The same keys seal 2026-07-28 requestState (each through a derivation of its
+ * own), so any instance opens the retry of an inputRequired exchange; MCP_REQUEST_STATE_SECRET overrides them.
+ * Questions wait for their answers in the rendezvous table the stack creates with the streaming API (MCP_ASK_TABLE),
+ * else in this process's memory (one instance: npm start).
+ */
+export function stateOptions({ config, logger, aws }: FunctionStart): StateOptions {
+  const { tasks: taskConfig, sessions: sessionConfig, asking } = config;
+  const endpoint = taskConfig.dynamodbEndpoint ? { endpoint: taskConfig.dynamodbEndpoint } : {};
+  const taskTable = taskConfig.table && { table: taskConfig.table, ...endpoint, ...aws };
+  const sessions = sessionConfig && {
+    keys: sessionConfig.secrets ?? secretsManagerKeys(sessionConfig.secretArn!, aws),
+    ttlMs: sessionConfig.ttlMs,
+  };
+  return {
+    tasks: {
+      store: taskTable ? dynamoTaskStore(taskTable) : memoryTaskStore(),
+      ...(taskConfig.workerFunctionName
+        ? { launch: lambdaTaskLauncher({ functionName: taskConfig.workerFunctionName, ...aws }) }
+        : {}),
+      ttlMs: taskConfig.ttlMs,
+      pollIntervalMs: taskConfig.pollIntervalMs,
+      log: logger,
+    },
+    approvals: taskTable ? { dynamodb: taskTable } : {},
+    ...(config.requestStateSecret ? { requestStateSecret: config.requestStateSecret } : {}),
+    ...(sessions ? { sessions } : {}),
+    rendezvous: asking.table
+      ? dynamoRendezvous({ table: asking.table, ...endpoint, ...aws })
+      : memoryRendezvous(),
+    askPollIntervalMs: asking.pollIntervalMs,
+  };
+}
