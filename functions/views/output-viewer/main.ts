@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@mcp-lambda/server/protocol';
 import { connectView, type ViewConnection } from '@mcp-lambda/server/view';
-import { count, formatBytes, h, resultText, setStatus } from '../common/dom.ts';
+import { count, formatBytes, h, localTime, resultText, setStatus } from '../common/dom.ts';
 import { csvPanel, jsonPanel, textPanel, type Panel, type PanelContext } from './panels.ts';
 import { linkedOutput, readPage, ReadFailure, searchMatches, type Output } from './read.ts';
 import './style.css';
@@ -130,18 +130,14 @@ async function show(result: CallToolResult): Promise<void> {
     return setStatus(status, 'The output came back whole; nothing was stored.');
   }
   title.textContent = output.name;
-  const until = output.expiresAt ? new Date(output.expiresAt) : undefined;
-  facts.textContent = [
-    output.mimeType,
-    formatBytes(output.size),
-    until && `kept until ${until.toLocaleString()}`,
-  ]
+  const until = output.expiresAt && localTime(output.expiresAt);
+  facts.textContent = [output.mimeType, formatBytes(output.size), until && `kept until ${until}`]
     .filter(Boolean)
     .join(' · ');
-  if (until && until.getTime() < Date.now())
+  if (until && Date.parse(output.expiresAt!) < Date.now())
     return setStatus(
       status,
-      `This output expired on ${until.toLocaleString()} and can no longer be read. Run the tool again for a fresh one.`,
+      `This output expired on ${until} and can no longer be read. Run the tool again for a fresh one.`,
       'error',
     );
   const type = output.mimeType.split(';')[0]!.trim().toLowerCase();
