@@ -6,7 +6,8 @@ import { text, useViewsBrowser } from '../support/views-browser.ts';
  * The example views in a real headless browser (Debian's chromium, driven by playwright-core), hosted as a host
  * hosts them: the local view host (`npm run view`) reads each view through the SDK 2.x client, serves it with the
  * spec's default Content-Security-Policy into an iframe sandboxed to scripts only, and drives it with the official
- * host side (`AppBridge`), against the real MCP function and companion with a local S3.
+ * host side (`AppBridge`), against the real MCP function and companion with a local S3. The output viewer's search
+ * and previews are in views-output.test.ts.
  */
 
 const chromiumPath = requireChromium('views-browser.test.ts');
@@ -50,11 +51,19 @@ describe.skipIf(!chromiumPath)('views in a real browser', () => {
     expect(await view.locator('tbody tr').first().locator('td').nth(1).textContent()).toBe('51');
 
     await view.locator('input[type="search"]').fill('12345,2026-11-');
-    await view.locator('.search button').click();
-    await expect.poll(() => view.locator('.status').textContent()).toMatch(/^1 matching lines/);
-    await view.locator('.match').first().click();
+    await view.locator('.search button', { hasText: 'Search' }).click();
+    // The match in the table's own numbering (row 12,345 is line 12,346 of the file), marked where it is.
+    await expect.poll(() => view.locator('.search .where').textContent()).toBe('Match 1 of 1: row 12,345');
     await expect.poll(() => view.locator('.nav .where').textContent()).toBe('Rows 12,345–12,394 of 20,000');
-    expect(await view.locator('tbody tr').first().locator('td').nth(1).textContent()).toBe('12345');
+    expect(await view.locator('tr.hit td').allTextContents()).toEqual([
+      '12,345',
+      '12345',
+      '2026-11-26',
+      'south',
+      '91',
+      '71.46',
+      '6502.86',
+    ]);
     // Every page came through read_output, called by the view through the host.
     expect(await page.locator('#log li[data-kind="view called"]').count()).toBeGreaterThanOrEqual(4);
     await shoot(page, 'output-viewer-search');
