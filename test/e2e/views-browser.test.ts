@@ -1,110 +1,27 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startViewHost, type ViewHost } from '@mcp-lambda/dev/view-host';
-import { startCompanion, type TestCompanion } from '../support/companion.ts';
-import { serveMcpFunction } from '../support/local.ts';
-import { type RunningServer, startTestS3, type TestS3 } from '@mcp-lambda/dev/testing';
+import { describe, expect, it } from 'vitest';
 import { requireChromium } from '../support/chromium.ts';
+import { text, useViewsBrowser } from '../support/views-browser.ts';
 
 /**
  * The example views in a real headless browser (Debian's chromium, driven by playwright-core), hosted as a host
  * hosts them: the local view host (`npm run view`) reads each view through the SDK 2.x client, serves it with the
  * spec's default Content-Security-Policy into an iframe sandboxed to scripts only, and drives it with the official
- * host side (`AppBridge`), against the real MCP function and companion with a local S3. Screenshots of each land
- * in `VIEWS_SCREENSHOTS` (default: the run's temporary folder).
+ * host side (`AppBridge`), against the real MCP function and companion with a local S3. The output viewer's search
+ * and previews are in views-output.test.ts.
  */
 
 const chromiumPath = requireChromium('views-browser.test.ts');
-const SHOTS = process.env.VIEWS_SCREENSHOTS || join(tmpdir(), 'views-screenshots');
-
-let s3: TestS3;
-let companion: TestCompanion;
-let fn: RunningServer;
-let host: ViewHost;
-let browser: Browser;
-let id = 0;
-
-/** A JSON-RPC call straight to the MCP function, as a model's client would make it (handshake era). */
-async function rpc(method: string, params: Record<string, unknown>): Promise<any> {
-  const res = await fetch(fn.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
-  });
-  return ((await res.json()) as { result: any }).result;
-}
-const callTool = (name: string, args: Record<string, unknown>) =>
-  rpc('tools/call', { name, arguments: args });
-const text = (result: any) => result.content.map((b: any) => b.text ?? '').join('\n');
-const storedReport = async (rows: number) =>
-  (await callTool('generate_report', { rows })).content.find((b: any) => b.type === 'resource_link')
-    .uri as string;
-
-/** Opens the host on a tool call; resolves with the page and the view's frame once the host shows it. */
-async function open(
-  tool: string,
-  args: Record<string, unknown>,
-  theme = 'light',
-  clockAheadMs = 0,
-): Promise<{ page: Page; view: FrameLocator }> {
-  const page = await browser.newPage({ viewport: { width: 1000, height: 1000 } });
-  // A person whose computer's clock is off: Date.now in the page and in the view's frame.
-  if (clockAheadMs)
-    await page.addInitScript((ms) => {
-      const now = Date.now.bind(Date);
-      Date.now = () => now() + ms;
-    }, clockAheadMs);
-  const query = new URLSearchParams({ tool, args: JSON.stringify(args), theme });
-  await page.goto(`${host.url}/?${query}`);
-  await expect.poll(() => page.textContent('#status'), { timeout: 20_000 }).toBe(`${tool}: shown`);
-  return { page, view: page.frameLocator('#view iframe') };
-}
-
-const shoot = (page: Page, name: string) =>
-  page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 describe.skipIf(!chromiumPath)('views in a real browser', () => {
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    s3 = await startTestS3();
-    Object.assign(process.env, s3.env(), { POWERTOOLS_LOG_LEVEL: 'SILENT' });
-    companion = await startCompanion();
-    fn = await serveMcpFunction({ ...companion.env, MCP_ALLOWED_ORIGINS: 'http://127.0.0.1:*' });
-    host = await startViewHost({ mcpUrl: fn.url });
-    browser = await chromium.launch({
-      executablePath: chromiumPath!,
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await host?.close();
-    await fn?.close();
-    await companion?.close();
-    await s3?.close();
-  });
+  const { callTool, hostUrl, open, s3, shoot, storedReport } = useViewsBrowser(chromiumPath);
+  const storedUri = async (rows: number) => (await storedReport(rows)).uri as string;
 
   it('the view runs under the default CSP in a frame sandboxed to scripts', async () => {
     const { page } = await open('render_chart', { values: [1, 2] });
     const frame = page.locator('#view iframe');
     expect(await frame.getAttribute('sandbox')).toBe('allow-scripts');
     const src = await frame.getAttribute('src');
-    const served = await fetch(new URL(src!, host.url));
+    const served = await fetch(new URL(src!, hostUrl()));
     expect(served.headers.get('content-security-policy')).toMatch(
       /^default-src 'none'; script-src 'self' 'unsafe-inline';.*connect-src 'none'/,
     );
@@ -114,7 +31,7 @@ describe.skipIf(!chromiumPath)('views in a real browser', () => {
   it('output viewer: the first rows of a 20,000-row report, the next page, a search and a jump to a match', async () => {
     const { page, view } = await open('generate_report', { rows: 20_000 });
     await expect
-      .poll(() => view.locator('.where').textContent(), { timeout: 15_000 })
+      .poll(() => view.locator('.nav .where').textContent(), { timeout: 15_000 })
       .toBe('Rows 1–50 of 20,000');
     expect(await view.locator('thead th').allTextContents()).toEqual([
       '#',
@@ -130,15 +47,23 @@ describe.skipIf(!chromiumPath)('views in a real browser', () => {
     await shoot(page, 'output-viewer-first-page');
 
     await view.locator('button[data-nav="Next"]').click();
-    await expect.poll(() => view.locator('.where').textContent()).toBe('Rows 51–100 of 20,000');
+    await expect.poll(() => view.locator('.nav .where').textContent()).toBe('Rows 51–100 of 20,000');
     expect(await view.locator('tbody tr').first().locator('td').nth(1).textContent()).toBe('51');
 
     await view.locator('input[type="search"]').fill('12345,2026-11-');
-    await view.locator('.search button').click();
-    await expect.poll(() => view.locator('.status').textContent()).toMatch(/^1 matching lines/);
-    await view.locator('.match').first().click();
-    await expect.poll(() => view.locator('.where').textContent()).toBe('Rows 12,345–12,394 of 20,000');
-    expect(await view.locator('tbody tr').first().locator('td').nth(1).textContent()).toBe('12345');
+    await view.locator('.search button', { hasText: 'Search' }).click();
+    // The match in the table's own numbering (row 12,345 is line 12,346 of the file), marked where it is.
+    await expect.poll(() => view.locator('.search .where').textContent()).toBe('Match 1 of 1: row 12,345');
+    await expect.poll(() => view.locator('.nav .where').textContent()).toBe('Rows 12,345–12,394 of 20,000');
+    expect(await view.locator('tr.hit td').allTextContents()).toEqual([
+      '12,345',
+      '12345',
+      '2026-11-26',
+      'south',
+      '91',
+      '71.46',
+      '6502.86',
+    ]);
     // Every page came through read_output, called by the view through the host.
     expect(await page.locator('#log li[data-kind="view called"]').count()).toBeGreaterThanOrEqual(4);
     await shoot(page, 'output-viewer-search');
@@ -148,10 +73,13 @@ describe.skipIf(!chromiumPath)('views in a real browser', () => {
   it('output viewer: an output gone from under it is shown as not found, honestly', async () => {
     const { page, view } = await open('generate_report', { rows: 3000 });
     await expect
-      .poll(() => view.locator('.where').textContent(), { timeout: 15_000 })
+      .poll(() => view.locator('.nav .where').textContent(), { timeout: 15_000 })
       .toBe('Rows 1–50 of 3,000');
     // Gone, as delete_output or the bucket's expiry rule would leave it.
-    for (const key of s3.keys().filter((k) => k.startsWith('outputs/'))) await s3.storage().delete!(key);
+    for (const key of s3()
+      .keys()
+      .filter((k) => k.startsWith('outputs/')))
+      await s3().storage().delete!(key);
     await view.locator('button[data-nav="Next"]').click();
     await expect
       .poll(() => view.locator('.status').textContent())
@@ -186,8 +114,30 @@ describe.skipIf(!chromiumPath)('views in a real browser', () => {
     await page.close();
   });
 
+  it('chart: the tooltip reads clearly in both themes when the host sends no inverse colours', async () => {
+    const { page, view } = await open('render_chart', { values: [3, 1, 4] }, { theme: 'dark' });
+    await expect.poll(() => view.locator('rect.bar').count(), { timeout: 15_000 }).toBe(3);
+    const tipContrast = async () => {
+      await view.locator('rect.bar').nth(2).hover();
+      await expect.poll(() => view.locator('.tip').isVisible()).toBe(true);
+      const [fg, bg] = await view.locator('.tip').evaluate((tip) => {
+        const style = (globalThis as any).getComputedStyle(tip);
+        return [style.color as string, style.backgroundColor as string];
+      });
+      return contrast(fg, bg);
+    };
+    // This host's variables have no inverse pair: the view's defaults, which follow the theme, apply.
+    expect(await tipContrast()).toBeGreaterThanOrEqual(7);
+    await shoot(page, 'chart-dark-hover');
+    await page.selectOption('#theme', 'light');
+    await view.locator('button.series').hover();
+    expect(await tipContrast()).toBeGreaterThanOrEqual(7);
+    await shoot(page, 'chart-light-hover');
+    await page.close();
+  });
+
   it('approval: nothing is deleted before the click; Approve deletes once; the model learns the outcome', async () => {
-    const uri = await storedReport(5000);
+    const uri = await storedUri(5000);
     const { page, view } = await open('delete_output', { uri });
     await expect
       .poll(() => view.locator('.what').textContent(), { timeout: 15_000 })
@@ -214,15 +164,42 @@ describe.skipIf(!chromiumPath)('views in a real browser', () => {
       proof: `${sent.proof.slice(0, -2)}AA`,
     });
     expect(text(forged)).toMatch(/does not match this call/);
-    const other = await storedReport(4000);
+    const other = await storedUri(4000);
     const retargeted = await callTool('delete_output_approved', { ...sent, arguments: { uri: other } });
     expect(text(retargeted)).toMatch(/does not match this call/);
     expect((await callTool('read_output', { uri: other })).isError).toBeUndefined();
     await page.close();
   });
 
+  it('approval: times read as the output viewer shows them, local; a long proof in the host log wraps', async () => {
+    const link = await storedReport(3000);
+    const iso = link._meta['mcp-lambda-template/output'].expiresAt as string;
+    const local = new Date(iso).toLocaleString('en-US', { timeZone: 'Asia/Tokyo' });
+    const { page, view } = await open('delete_output', { uri: link.uri }, { timezoneId: 'Asia/Tokyo' });
+    await expect
+      .poll(() => view.locator('.what').textContent(), { timeout: 15_000 })
+      .toContain(`kept until ${local})`);
+    expect(await view.locator('.what').textContent()).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    await view.locator('button.approve').click();
+    await expect.poll(() => view.locator('.status').textContent()).toContain(`kept until ${local})`);
+    // The model is told the server's own words, ISO time and all.
+    await expect
+      .poll(() => page.locator('#log li[data-kind="model context"]').textContent())
+      .toContain(`kept until ${iso})`);
+    // The logged call carries the proof, one long word: the page wraps it and does not scroll sideways.
+    expect(await page.locator('#log li[data-kind="view called"]').textContent()).toMatch(/"proof":"\S{60,}"/);
+    const sideways = () =>
+      page.evaluate(() => {
+        const root = (globalThis as any).document.documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
+    expect(await sideways()).toBe(0);
+    await shoot(page, 'approval-local-times');
+    await page.close();
+  });
+
   it('approval: Reject deletes nothing, and the proposal cannot be approved after', async () => {
-    const uri = await storedReport(5000);
+    const uri = await storedUri(5000);
     const { page, view } = await open('delete_output', { uri });
     await expect.poll(() => view.locator('button.reject').isEnabled(), { timeout: 15_000 }).toBe(true);
     await view.locator('button.reject').click();
@@ -245,8 +222,8 @@ describe.skipIf(!chromiumPath)('views in a real browser', () => {
   });
 
   it('approval: a person whose clock is an hour ahead still gets the whole time to decide', async () => {
-    const uri = await storedReport(3000);
-    const { page, view } = await open('delete_output', { uri }, 'light', 60 * 60_000);
+    const uri = await storedUri(3000);
+    const { page, view } = await open('delete_output', { uri }, { clockAheadMs: 60 * 60_000 });
     await expect.poll(() => view.locator('button.approve').isEnabled(), { timeout: 15_000 }).toBe(true);
     expect(await view.locator('.deadline').textContent()).toMatch(/^Decide within (10:00|9:[0-5]\d)\.$/);
     await view.locator('button.approve').click();
@@ -255,7 +232,7 @@ describe.skipIf(!chromiumPath)('views in a real browser', () => {
   });
 
   it('approval: when the approval went through but its answer was lost, the view does not say it was not sent', async () => {
-    const uri = await storedReport(3000);
+    const uri = await storedUri(3000);
     const { page, view } = await open('delete_output', { uri });
     await expect.poll(() => view.locator('button.approve').isEnabled(), { timeout: 15_000 }).toBe(true);
     // The executing call reaches the server (which deletes), and then the connection drops before the answer.
@@ -276,3 +253,19 @@ describe.skipIf(!chromiumPath)('views in a real browser', () => {
     await page.close();
   });
 });
+
+/** The WCAG contrast ratio of two computed colours (`rgb(r, g, b)`). */
+function contrast(a: string, b: string): number {
+  const luminance = (color: string) => {
+    const [r, g, b] = color
+      .match(/\d+(\.\d+)?/g)!
+      .slice(0, 3)
+      .map((c) => {
+        const v = Number(c) / 255;
+        return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+      });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}

@@ -51,6 +51,15 @@ describe.each(views)('the $name view', ({ name, entry }) => {
     expect(html).toMatch(/--color-background-primary:\s*light-dark\(/);
     expect(html).toMatch(/var\(--color-text-primary\)/);
   });
+
+  it('carries a default for each theme variable it uses, and for no other', async () => {
+    const { html } = await buildView(name, entry);
+    const declared = [...html.matchAll(/(--[a-z0-9-]+):/g)].map((m) => m[1]!);
+    const used = new Set([...html.matchAll(/var\((--[a-z0-9-]+)/g)].map((m) => m[1]!));
+    expect(declared.filter((v) => !used.has(v))).toEqual([]);
+    expect([...used].filter((v) => !declared.includes(v))).toEqual([]);
+    expect(declared.length).toBeGreaterThan(10);
+  });
 });
 
 describe('the view build refuses', () => {

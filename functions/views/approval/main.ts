@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@mcp-lambda/server/protocol';
 import { APPROVAL_META_KEY, connectView, type Proposal, type ViewConnection } from '@mcp-lambda/server/view';
-import { h, resultText, setStatus } from '../common/dom.ts';
+import { h, localTimes, resultText, setStatus } from '../common/dom.ts';
 import './style.css';
 
 /**
@@ -67,7 +67,8 @@ async function decide(
       decision,
     });
     outcome = resultText(result) || (result.isError ? 'It failed without saying why.' : 'Done.');
-    setStatus(status, outcome, result.isError ? 'error' : 'info');
+    // The person reads times as the output viewer shows them, local; the model gets the server's own words.
+    setStatus(status, localTimes(outcome), result.isError ? 'error' : 'info');
   } catch (error) {
     // The call may have reached the server and acted, its answer lost on the way back: never say it was not sent,
     // or the action may be proposed, approved and done twice.
@@ -111,7 +112,7 @@ function show(result: CallToolResult): void {
     heading.textContent = result.isError ? 'Not proposed' : 'Result';
     return setStatus(status, resultText(result) || 'Nothing to approve.', result.isError ? 'error' : 'info');
   }
-  what.textContent = proposal.description;
+  what.textContent = localTimes(proposal.description);
   (details.querySelector('pre') as HTMLElement).textContent = JSON.stringify(proposal.arguments, null, 2);
   approve.onclick = () => void decide(view, proposal, 'approve');
   reject.onclick = () => void decide(view, proposal, 'reject');

@@ -49,6 +49,13 @@ export function setStatus(element: HTMLElement, text: string, kind: 'info' | 'er
   element.dataset.kind = kind;
 }
 
+/** A time in the person's own locale and time zone: how every view shows a time. */
+export const localTime = (time: string | number): string => new Date(time).toLocaleString();
+
+/** A server's text with its ISO 8601 UTC times (`2026-12-05T08:12:54.211Z`) shown as local times. */
+export const localTimes = (text: string): string =>
+  text.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?Z/g, (iso) => localTime(iso));
+
 /** "1,234". */
 export const count = (n: number): string => n.toLocaleString('en-US');
 

@@ -1,8 +1,9 @@
 import type { CallToolResult } from '@mcp-lambda/server/protocol';
 import { connectView, type ViewConnection } from '@mcp-lambda/server/view';
-import { count, formatBytes, h, resultText, setStatus } from '../common/dom.ts';
-import { csvPanel, jsonPanel, textPanel, type Panel, type PanelContext } from './panels.ts';
-import { linkedOutput, readPage, ReadFailure, searchMatches, type Output } from './read.ts';
+import { formatBytes, h, localTime, resultText, setStatus } from '../common/dom.ts';
+import { csvPanel, jsonPanel, textPanel, type PanelContext } from './panels.ts';
+import { linkedOutput, type Output } from './read.ts';
+import { searchBox } from './search.ts';
 import './style.css';
 
 /**
@@ -19,81 +20,14 @@ const facts = h('p', { class: 'facts' });
 const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' }, 'Waiting for the result…');
 const nav = h('div', { class: 'nav' });
 const body = h('div', { class: 'body' });
-const found = h('div', { class: 'found' });
-document.body.append(h('header', {}, title, facts), nav, status, body, found);
+document.body.append(h('header', {}, title, facts), nav, status, body);
 
 let host: ViewConnection | undefined;
 /** A result that arrived before the connection was in hand (the host may be that quick). */
 let early: CallToolResult | undefined;
 
-/** Search through read_output: matching lines, numbered; a click shows the page around one. */
-function searchBox(ctx: PanelContext, panel: Panel): HTMLElement {
-  const input = h('input', {
-    type: 'search',
-    placeholder: 'Search',
-    'aria-label': 'Search the output',
-    size: 20,
-  });
-  const search = async (from: number) => {
-    const text = input.value.trim();
-    if (!text) return found.replaceChildren();
-    setStatus(status, 'Searching…');
-    try {
-      const page = await readPage(ctx.host, {
-        uri: ctx.output.uri,
-        search: text,
-        ignoreCase: true,
-        line: from,
-        count: 20,
-      });
-      const s = (page.facts.search ?? {}) as {
-        matchCount?: number;
-        complete?: boolean;
-        scannedTo?: number;
-      };
-      const matches = searchMatches(page.text);
-      const last = matches.at(-1)?.line;
-      setStatus(
-        status,
-        `${count(s.matchCount ?? matches.length)} matching lines${s.complete ? '' : ` up to line ${count(s.scannedTo ?? 0)}`} for "${text}".`,
-      );
-      found.replaceChildren(
-        h(
-          'ol',
-          {},
-          ...matches.map((m) =>
-            h(
-              'li',
-              {},
-              h(
-                'button',
-                { class: 'match', onclick: () => void panel.goToLine(m.line) },
-                `${count(m.line)}: ${m.text}`,
-              ),
-            ),
-          ),
-        ),
-        last !== undefined && (matches.length >= 20 || !s.complete)
-          ? h('button', { onclick: () => void search(last + 1) }, 'More matches')
-          : '',
-      );
-    } catch (error) {
-      setStatus(status, error instanceof ReadFailure ? error.message : String(error), 'error');
-    }
-  };
-  // No <form>: hosts sandbox views without allow-forms, where a form never submits. Enter and the button search.
-  input.addEventListener('keydown', (e: KeyboardEvent) => e.key === 'Enter' && void search(1));
-  return h(
-    'div',
-    { class: 'search', role: 'search' },
-    input,
-    h('button', { onclick: () => void search(1) }, 'Search'),
-  );
-}
-
 /** Images and audio up to the preview size, read whole through the host; anything bigger is described. */
-async function preview(view: ViewConnection, output: Output): Promise<void> {
-  const kind = output.mimeType.split('/')[0];
+async function preview(view: ViewConnection, output: Output, type: string): Promise<void> {
   if (output.size > MAX_PREVIEW_BYTES) {
     setStatus(
       status,
@@ -104,11 +38,18 @@ async function preview(view: ViewConnection, output: Output): Promise<void> {
   setStatus(status, 'Reading…');
   try {
     const read = await view.readResource(output.uri);
-    const blob = read.contents[0] && 'blob' in read.contents[0] ? read.contents[0].blob : undefined;
-    if (!blob) throw new Error('the server sent no bytes');
-    const src = `data:${output.mimeType};base64,${blob}`;
+    const c = read.contents[0];
+    // An SVG stored as text is shown as an image as well, never put into this document as markup: in an <img> its
+    // scripts do not run and it loads nothing. data: is the image source the default CSP allows (blob: is not).
+    const src =
+      c && 'blob' in c
+        ? `data:${type};base64,${c.blob}`
+        : c && 'text' in c && type === 'image/svg+xml'
+          ? `data:${type},${encodeURIComponent(c.text)}`
+          : undefined;
+    if (!src) throw new Error('the server sent no bytes');
     body.replaceChildren(
-      kind === 'image'
+      type.startsWith('image/')
         ? h('img', { src, alt: output.name, class: 'preview' })
         : h('audio', { src, controls: true }),
     );
@@ -130,25 +71,20 @@ async function show(result: CallToolResult): Promise<void> {
     return setStatus(status, 'The output came back whole; nothing was stored.');
   }
   title.textContent = output.name;
-  const until = output.expiresAt ? new Date(output.expiresAt) : undefined;
-  facts.textContent = [
-    output.mimeType,
-    formatBytes(output.size),
-    until && `kept until ${until.toLocaleString()}`,
-  ]
+  const until = output.expiresAt && localTime(output.expiresAt);
+  facts.textContent = [output.mimeType, formatBytes(output.size), until && `kept until ${until}`]
     .filter(Boolean)
     .join(' · ');
-  if (until && until.getTime() < Date.now())
+  if (until && Date.parse(output.expiresAt!) < Date.now())
     return setStatus(
       status,
-      `This output expired on ${until.toLocaleString()} and can no longer be read. Run the tool again for a fresh one.`,
+      `This output expired on ${until} and can no longer be read. Run the tool again for a fresh one.`,
       'error',
     );
   const type = output.mimeType.split(';')[0]!.trim().toLowerCase();
-  if (type.startsWith('image/') || type.startsWith('audio/')) return preview(host, output);
+  if (type.startsWith('image/') || type.startsWith('audio/')) return preview(host, output, type);
   const ctx: PanelContext = { host, output, body, nav, status };
-  const textual =
-    type.startsWith('text/') || type.endsWith('json') || type.endsWith('xml') || type.endsWith('+json');
+  const textual = type.startsWith('text/') || type.endsWith('json') || type.endsWith('xml');
   if (!textual)
     return setStatus(
       status,

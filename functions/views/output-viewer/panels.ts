@@ -22,14 +22,18 @@ export interface PanelContext {
 /** A panel: shows its first page, and can jump to a line the search found. */
 export interface Panel {
   start(): Promise<void>;
+  /** Shows the page holding a line of the output, its row marked and scrolled into view. */
   goToLine(line: number): Promise<void>;
+  /** The output's first line that is a row (a CSV's header is not), and what a row is called. */
+  first: number;
+  unit: string;
 }
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
 const obj = (v: unknown): JSONObject => (typeof v === 'object' && v !== null ? (v as JSONObject) : {});
 
 /** Reads a page, saying so while it loads and saying what went wrong when it fails; undefined on failure. */
-async function load(ctx: PanelContext, args: JSONObject): Promise<Page | undefined> {
+export async function load(ctx: PanelContext, args: JSONObject): Promise<Page | undefined> {
   setStatus(ctx.status, 'Reading…');
   try {
     const page = await readPage(ctx.host, { uri: ctx.output.uri, ...args });
@@ -47,6 +51,21 @@ function pager(ctx: PanelContext, label: string, buttons: [string, (() => void) 
     ...buttons.map(([text, go]) => h('button', { disabled: !go, onclick: go, 'data-nav': text }, text)),
     h('span', { class: 'where' }, label),
   );
+}
+
+/** Marks row `n` of the page (`data-n`), the only one marked, and scrolls it into view. */
+function mark(ctx: PanelContext, n: number): void {
+  ctx.body.querySelector('.hit')?.classList.remove('hit');
+  const row = ctx.body.querySelector(`[data-n="${n}"]`);
+  row?.classList.add('hit');
+  // Centred: at the top or bottom edge the sticky header or the frame's border would hide it.
+  row?.scrollIntoView({ block: 'center' });
+}
+
+/** Row `n` marked, on the page shown if it holds it, else on the page `show` loads. */
+async function markOn(ctx: PanelContext, n: number, show: () => Promise<void>): Promise<void> {
+  if (!ctx.body.querySelector(`[data-n="${n}"]`)) await show();
+  mark(ctx, n);
 }
 
 /** CSV as a table: the header kept, data rows a page at a time. */
@@ -68,7 +87,12 @@ export function csvPanel(ctx: PanelContext, rows = 50): Panel {
           'tbody',
           {},
           ...records.map((r, i) =>
-            h('tr', {}, h('td', { class: 'n' }, count(first + i)), ...r.map((c) => h('td', {}, c))),
+            h(
+              'tr',
+              { 'data-n': first + i },
+              h('td', { class: 'n' }, count(first + i)),
+              ...r.map((c) => h('td', {}, c)),
+            ),
           ),
         ),
       ),
@@ -82,7 +106,13 @@ export function csvPanel(ctx: PanelContext, rows = 50): Panel {
       ['Next', next !== undefined ? () => void show(next) : undefined],
     ]);
   };
-  return { start: () => show(1), goToLine: (line) => show(Math.max(1, line - 1)) };
+  // Data row n is line n + 1, below the header (a quoted line break inside a record would shift it).
+  return {
+    start: () => show(1),
+    goToLine: (line) => markOn(ctx, line - 1, () => show(Math.max(1, line - 1))),
+    first: 2,
+    unit: 'row',
+  };
 }
 
 /** Text by lines, numbered. */
@@ -97,7 +127,7 @@ export function textPanel(ctx: PanelContext, lines = 100): Panel {
         'pre',
         { class: 'lines' },
         ...texts.map((t, i) =>
-          h('div', { 'data-line': first + i }, h('span', { class: 'n' }, String(first + i)), t),
+          h('div', { 'data-n': first + i }, h('span', { class: 'n' }, String(first + i)), t),
         ),
       ),
     );
@@ -113,14 +143,18 @@ export function textPanel(ctx: PanelContext, lines = 100): Panel {
       ],
     );
   };
-  return { start: () => show(1), goToLine: (line) => show(Math.max(1, line - 2)) };
+  return {
+    start: () => show(1),
+    goToLine: (line) => markOn(ctx, line, () => show(Math.max(1, line - 2))),
+    first: 1,
+    unit: 'line',
+  };
 }
 
 /** JSON by JSON Pointer: the value at the pointer, an array's or object's items a page at a time. */
 export function jsonPanel(ctx: PanelContext, items = 50): Panel {
   const input = h('input', {
     type: 'text',
-    value: '',
     placeholder: '/items/0',
     'aria-label': 'JSON Pointer',
     size: 32,
@@ -152,6 +186,9 @@ export function jsonPanel(ctx: PanelContext, items = 50): Panel {
       ctx.nav.before(form);
       await show('', 0);
     },
-    goToLine: async () => undefined,
+    // A match is a line of the JSON text: shown among its lines, until a pointer shows values again.
+    goToLine: (line) => textPanel(ctx).goToLine(line),
+    first: 1,
+    unit: 'line',
   };
 }

@@ -62,14 +62,6 @@ export async function readPage(host: ViewConnection, args: JSONObject): Promise<
   return { text: page && page.type === 'text' ? page.text : '', facts };
 }
 
-/** The matching lines of a search page (`12: text`; context lines `11- text` and `--` separators left out). */
-export function searchMatches(text: string): { line: number; text: string }[] {
-  return text.split('\n').flatMap((l) => {
-    const m = /^(\d+): (.*)$/.exec(l);
-    return m ? [{ line: Number(m[1]), text: m[2]! }] : [];
-  });
-}
-
 /** A CSV page's records (RFC 4180: quoted fields may hold commas, quotes and line breaks). */
 export function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
