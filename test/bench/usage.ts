@@ -16,7 +16,7 @@ checks every part answers, with too few samples to compare figures.
   --id-reads N       reads per kind of id in the existence timing run (default 1000)
   --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,model,existence,asks,views
   --only LIST        run only these parts (same names)
-  --node PATH        Node binary for the functions                    (default: this Node, which must be 22+)
+  --node PATH        Node binary for the functions                    (default: Node 22, installed once if older)
   --json             print the results as JSON instead of tables`;
 
 /** The hint every failure line ends with. */
