@@ -31,6 +31,7 @@ import type { BenchResults, BenchSettings } from './results.ts';
 import { evaluateTargets } from './targets.ts';
 import { measureViews } from './views.ts';
 import { runParts, type Part } from './run-parts.ts';
+import { takeChildDeaths } from './serve-child.ts';
 import { runLine, USAGE, USAGE_HINT } from './usage.ts';
 import { measureWarm } from './warm.ts';
 
@@ -83,6 +84,7 @@ interface Run {
   readonly artifacts: Artifacts;
   readonly runtime: ChildRuntime;
   readonly progress: (message: string) => void;
+  readonly deaths: () => string[];
 }
 
 /**
@@ -202,7 +204,7 @@ async function main(): Promise<number> {
     targets: [],
     durationS: 0,
   };
-  await runParts(PARTS, results, { artifacts, runtime, progress }, skip);
+  await runParts(PARTS, results, { artifacts, runtime, progress, deaths: takeChildDeaths }, skip);
   results.targets = evaluateTargets(results);
   results.machine.loadEnd = currentLoad();
   results.durationS = (performance.now() - started) / 1000;

@@ -41,10 +41,22 @@ const STOP_GRACE_MS = 5_000;
  */
 const EXIT_AFTER_DISCONNECT_MS = 500;
 
+/** Server children that ended before they were told to stop, since `takeChildDeaths` was last called. */
+const deaths: string[] = [];
+
+/**
+ * The server children that ended unbidden since the last call, each as "server child NAME exited with …": the
+ * likely cause of whatever failed meanwhile (a request to a dead child fails only with "fetch failed").
+ */
+export function takeChildDeaths(): string[] {
+  return deaths.splice(0);
+}
+
 /** One child and how it ended; `exited` resolves when the process is over (or never started). */
 class Link {
   private ended: string | undefined;
   private disconnected = false;
+  private stopping = false;
   readonly exited: Promise<void>;
 
   constructor(
@@ -54,6 +66,7 @@ class Link {
     this.exited = new Promise<void>((resolve) => {
       proc.once('exit', (code, signal) => {
         this.ended = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        if (!this.stopping) deaths.push(`server child ${name} ${this.ended}`);
         resolve();
       });
       // A child that could not be started never exits.
@@ -121,6 +134,7 @@ class Link {
 
   async stop(): Promise<void> {
     if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
+    this.stopping = true;
     if (this.proc.connected) this.send({ type: 'stop' });
     else this.proc.kill('SIGKILL');
     const timer = setTimeout(() => this.proc.kill('SIGKILL'), STOP_GRACE_MS);

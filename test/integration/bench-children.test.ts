@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Artifacts } from '../bench/bundle.ts';
 import type { ChildRuntime } from '../bench/probe.ts';
-import { startServeChild } from '../bench/serve-child.ts';
+import { startServeChild, takeChildDeaths } from '../bench/serve-child.ts';
 
 /**
  * A server child of the benchmark that dies (exits, is killed, closes its IPC channel) ends what waits on it with a
@@ -46,6 +46,7 @@ describe('a server child of the benchmark that dies', () => {
     const child = await start('well');
     expect(await child.stats(false)).toMatchObject({ rssBytes: 1, maxRssBytes: 2 });
     await child.stop();
+    expect(takeChildDeaths()).toEqual([]);
   });
 
   it('that exited: stats say so, naming it, and stop() is quiet', async () => {
@@ -58,10 +59,13 @@ describe('a server child of the benchmark that dies', () => {
   });
 
   it('that was killed: stats say by what, and stop() neither hangs nor sends on the closed channel', async () => {
+    takeChildDeaths();
     const child = await start('killed');
     await sleep(300);
     await expect(child.stats(false)).rejects.toThrow('server child killed was killed by SIGKILL');
     await child.stop();
+    // The run names it as the likely cause of whatever failed meanwhile; a child stopped on purpose is no death.
+    expect(takeChildDeaths()).toEqual(['server child killed was killed by SIGKILL']);
   });
 
   it('that closed its IPC channel but runs on: stats say so, and stop() kills it', async () => {

@@ -112,6 +112,24 @@ describe('a part that fails', () => {
     ]);
   });
 
+  it("a part's message is led by the deaths of child processes it does not name, the likely cause", async () => {
+    const run = results(false, []);
+    const deaths = [[], ['server child fn-ours was killed by SIGKILL']];
+    await runParts(
+      {
+        views: async () => {
+          throw new Error('fetch failed');
+        },
+      },
+      run,
+      { progress: () => undefined, deaths: () => deaths.shift() ?? [] },
+      new Set(),
+    );
+    expect(run.failedParts).toEqual([
+      { part: 'views', message: 'server child fn-ours was killed by SIGKILL; then fetch failed' },
+    ]);
+  });
+
   it('a run where every part went through lists no failed parts', () => {
     expect(formatBench(results(false, []))).not.toContain('Parts that failed');
   });
