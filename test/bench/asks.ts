@@ -23,7 +23,11 @@ import {
 import { ASSUMED_WAIT_S, PRICE_PER_GB_SECOND_USD } from './cost.ts';
 import type { AskResult } from './results.ts';
 import { median, percentile } from './stats.ts';
-import { startAskingInstance } from '../support/start-asking-instance.ts';
+import {
+  startAskingInstance,
+  withInstanceEnd,
+  type AskingInstance,
+} from '../support/start-asking-instance.ts';
 
 /** Poll intervals measured. */
 const INTERVALS_MS = [50, 100, 250, 1000] as const;
@@ -65,9 +69,10 @@ async function oneAsk(a: string, b: string, session: string, waitMs: number): Pr
 /** Measures each poll interval: `asks` answered at once, then one answered after PROBE_WAIT_MS. */
 export async function measureAsks(asks: number, progress: (message: string) => void): Promise<AskResult[]> {
   const dynamo = await startLocalDynamo('asks-bench');
-  const answerer = await startAskingInstance(dynamo, KEY);
+  let answerer: AskingInstance | undefined;
   const results: AskResult[] = [];
   try {
+    answerer = await startAskingInstance(dynamo, KEY);
     for (const pollIntervalMs of INTERVALS_MS) {
       progress(`asks: poll interval ${pollIntervalMs} ms`);
       const store = counting(
@@ -120,8 +125,10 @@ export async function measureAsks(asks: number, progress: (message: string) => v
         await server.close();
       }
     }
+  } catch (error) {
+    throw withInstanceEnd(answerer, error);
   } finally {
-    answerer.child.kill('SIGTERM');
+    answerer?.child.kill('SIGTERM');
     await dynamo.close();
   }
   return results;

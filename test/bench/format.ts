@@ -3,7 +3,7 @@ import type { BundleInfo } from './bundle.ts';
 import { costLines, offloadLines, readOutputLines, soakLines } from './format-capacity.ts';
 import { coldStartLines, httpLines, streamLines, tasksLines, warmLines } from './format-latency.ts';
 import { asksLines, existenceLines, modelBytesLines, resumesLines, viewsLines } from './format-features.ts';
-import type { BenchResults } from './results.ts';
+import type { BenchResults, TargetCheck } from './results.ts';
 import { kb, table } from './table.ts';
 
 export { table, variantLabel } from './table.ts';
@@ -31,6 +31,31 @@ const SECTIONS: readonly ((results: BenchResults) => string[])[] = [
   resumesLines,
   viewsLines,
 ];
+
+/** What a quick run says of a missed target measured on samples: not a failure, a figure it cannot judge. */
+const NOT_COMPARABLE = 'not comparable (--quick)';
+const QUICK_NOTE =
+  '   not comparable (--quick): a quick run measures times, rates and memory on too few samples to compare them ' +
+  'with the goals; exact figures (sizes, counts, errors) are judged as in a full run. Drop --quick to judge them all.';
+
+/** A target's result column. */
+function verdict(t: TargetCheck, quick: boolean): string {
+  if (t.information) return 'information';
+  if (t.met === undefined) return 'not run';
+  if (t.met) return 'met';
+  return quick && !t.exact ? NOT_COMPARABLE : 'MISSED';
+}
+
+/** The parts that failed, each with its message, last so the run's end shows them. */
+function failedPartsLines(results: BenchResults): string[] {
+  const failed = results.failedParts ?? [];
+  if (failed.length === 0) return [];
+  return [
+    '',
+    `Parts that failed (${failed.length}; the others ran, and the exit status is 1)`,
+    ...failed.map((f) => `   ${f.part}: ${f.message}`),
+  ];
+}
 
 /** The whole report. */
 export function formatBench(results: BenchResults): string {
@@ -77,14 +102,11 @@ export function formatBench(results: BenchResults): string {
   out.push(
     table(
       ['target', '<goal', '<measured', '<result'],
-      results.targets.map((t) => [
-        t.name,
-        t.goal,
-        t.measured,
-        t.information ? 'information' : t.met === undefined ? 'not run' : t.met ? 'met' : 'MISSED',
-      ]),
+      results.targets.map((t) => [t.name, t.goal, t.measured, verdict(t, s.quick === true)]),
     ),
   );
   for (const t of results.targets) if (t.note) out.push(`   ${t.name}: ${t.note}`);
+  if (s.quick && results.targets.some((t) => verdict(t, true) === NOT_COMPARABLE)) out.push(QUICK_NOTE);
+  out.push(...failedPartsLines(results));
   return out.join('\n');
 }

@@ -4,115 +4,13 @@
  * server runs in its own child process, so the load generator and the server each have a core and the server's
  * memory is its own.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import type { LoadEra } from '../load/mcp-request.ts';
 import { fire, type LoadReport, type Prepared } from '../load/run.ts';
 import type { LoadOptions } from '../load/options.ts';
 import type { Artifacts } from './bundle.ts';
-import type { ServeCommand, ServeMessage } from './children/protocol.ts';
-import { lambdaEnvironment, type ChildRuntime } from './probe.ts';
+import type { ChildRuntime } from './probe.ts';
+import { startServeChild, type ServeTarget } from './serve-child.ts';
 import { requestFor, THROUGHPUT_CALL, VARIANTS, type Variant } from './variants.ts';
-
-/** Memory of a server child, in bytes. */
-export interface MemoryStats {
-  rssBytes: number;
-  maxRssBytes: number;
-  heapUsedBytes: number;
-  /** Peak RSS since the last reset (see `stats`); reported by the serve child. */
-  windowPeakRssBytes?: number;
-}
-
-/** A running server child. */
-export interface ServeChild {
-  url: string;
-  /** Memory now (after a full GC when `gc`); `resetPeak` starts a new window for `windowPeakRssBytes`. */
-  stats(gc: boolean, resetPeak?: boolean): Promise<MemoryStats>;
-  stop(): Promise<void>;
-}
-
-const START_TIMEOUT_MS = 30_000;
-
-function next(proc: ChildProcess, type: ServeMessage['type'], timeoutMs: number): Promise<ServeMessage> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error(`server child sent no "${type}" within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const onMessage = (message: ServeMessage) => {
-      if (message.type === 'error') {
-        cleanup();
-        reject(new Error(`server child failed: ${message.message}`));
-      } else if (message.type === type) {
-        cleanup();
-        resolve(message);
-      }
-    };
-    const onExit = (code: number | null) => {
-      cleanup();
-      reject(new Error(`server child exited with ${code}`));
-    };
-    const cleanup = () => {
-      clearTimeout(timer);
-      proc.off('message', onMessage);
-      proc.off('exit', onExit);
-    };
-    proc.on('message', onMessage);
-    proc.on('exit', onExit);
-  });
-}
-
-/** What a server child serves: a bundle behind the local server, the local server alone, or bare node:http. */
-export type ServeTarget = string | 'bare' | 'emulation';
-
-/** Starts a server child: a bundled function behind the local server, the local server alone, or bare node:http. */
-export async function startServeChild(
-  runtime: ChildRuntime,
-  artifacts: Artifacts,
-  bundle: ServeTarget,
-  env: Readonly<Record<string, string>> = {},
-  /** Serve the bundle as a directly invoked function of this name (the companion), not behind API Gateway. */
-  invokeAs?: string,
-): Promise<ServeChild> {
-  const proc = fork(
-    artifacts.children.serve,
-    bundle === 'bare' || bundle === 'emulation'
-      ? [`--${bundle}`]
-      : [bundle, ...(invokeAs ? ['--invoke', invokeAs] : [])],
-    {
-      execPath: runtime.node,
-      execArgv: [...runtime.execArgv, '--expose-gc'],
-      env: lambdaEnvironment(env),
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    },
-  );
-  const send = (command: ServeCommand) => proc.send(command);
-  let listening: ServeMessage;
-  try {
-    listening = await next(proc, 'listening', START_TIMEOUT_MS);
-  } catch (error) {
-    proc.kill('SIGKILL');
-    throw error;
-  }
-  return {
-    url: (listening as { url: string }).url,
-    async stats(gc, resetPeak = false) {
-      const reply = next(proc, 'stats', 10_000);
-      send({ type: 'stats', gc, resetPeak });
-      const { rssBytes, maxRssBytes, heapUsedBytes, windowPeakRssBytes } = (await reply) as MemoryStats & {
-        type: 'stats';
-      };
-      return { rssBytes, maxRssBytes, heapUsedBytes, windowPeakRssBytes };
-    },
-    async stop() {
-      if (proc.exitCode !== null) return;
-      const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-      send({ type: 'stop' });
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
 
 /** Load-run settings shared by every server. */
 export interface HttpSettings {

@@ -15,7 +15,7 @@ import { rpcRequest, toolCallRequest, type WireRequest } from '../load/mcp-reque
 import { StreamedContent } from '@mcp-lambda/server';
 import { collectStreamed, toolContext } from './baselines/tools.ts';
 import type { Artifacts } from './bundle.ts';
-import { startServeChild } from './http.ts';
+import { startServeChild } from './serve-child.ts';
 import type { ChildRuntime } from './probe.ts';
 import type { OffloadResult } from './results.ts';
 import { median } from './stats.ts';

@@ -14,7 +14,7 @@ import { s3Storage } from '@mcp-lambda/server/aws';
 import { messagesOf } from '../load/classify.ts';
 import { toolCallRequest } from '../load/mcp-request.ts';
 import type { Artifacts } from './bundle.ts';
-import { startServeChild, type MemoryStats, type ServeChild } from './http.ts';
+import { startServeChild, type MemoryStats, type ServeChild } from './serve-child.ts';
 import type { ChildRuntime } from './probe.ts';
 import { pageOf } from '@mcp-lambda/dev/testing';
 

@@ -85,6 +85,8 @@ export interface BenchSettings {
   /** Timed browser runs per view in the views part. */
   viewPaintRuns: number;
   execArgv: readonly string[];
+  /** A quick run (--quick): too few samples to judge timing, throughput and memory against the goals. */
+  quick?: true;
 }
 
 /** The outcome of one target of issue 5. */
@@ -97,6 +99,17 @@ export interface TargetCheck {
   note?: string;
   /** A retired target kept as information: measured, judged by nothing. */
   information?: true;
+  /**
+   * Judged on exact figures (sizes, counts, correctness), which a quick run measures as well as a full one; the
+   * others (times, rates, memory) come from samples a quick run has too few of.
+   */
+  exact?: true;
+}
+
+/** A part of a run that failed, and why; the run went on without it. */
+export interface FailedPart {
+  part: string;
+  message: string;
 }
 
 export interface BenchResults {
@@ -118,5 +131,7 @@ export interface BenchResults {
   resumes?: ResumeResult[];
   views?: ViewsResult;
   targets: TargetCheck[];
+  /** Parts that ended with an error (the run's exit status is then 1). */
+  failedParts?: FailedPart[];
   durationS: number;
 }

@@ -20,7 +20,11 @@ import {
 } from '@mcp-lambda/dev/testing';
 import type { ResumeResult } from './results.ts';
 import { median, percentile } from './stats.ts';
-import { startAskingInstance } from '../support/start-asking-instance.ts';
+import {
+  startAskingInstance,
+  withInstanceEnd,
+  type AskingInstance,
+} from '../support/start-asking-instance.ts';
 
 /** Poll intervals measured. */
 const INTERVALS_MS = [50, 250] as const;
@@ -72,9 +76,10 @@ export async function measureResumes(
   progress: (message: string) => void,
 ): Promise<ResumeResult[]> {
   const dynamo = await startLocalDynamo('resumes-bench');
-  const caller = await startAskingInstance(dynamo, KEY);
+  let caller: AskingInstance | undefined;
   const results: ResumeResult[] = [];
   try {
+    caller = await startAskingInstance(dynamo, KEY);
     for (const pollIntervalMs of INTERVALS_MS) {
       progress(`resumes: poll interval ${pollIntervalMs} ms`);
       const store = counting(
@@ -116,8 +121,10 @@ export async function measureResumes(
         await a.close();
       }
     }
+  } catch (error) {
+    throw withInstanceEnd(caller, error);
   } finally {
-    caller.child.kill('SIGTERM');
+    caller?.child.kill('SIGTERM');
     await dynamo.close();
   }
   return results;

@@ -30,6 +30,8 @@ import type { ChildRuntime } from './probe.ts';
 import type { BenchResults, BenchSettings } from './results.ts';
 import { evaluateTargets } from './targets.ts';
 import { measureViews } from './views.ts';
+import { runParts, type Part } from './run-parts.ts';
+import { takeChildDeaths } from './serve-child.ts';
 import { runLine, USAGE, USAGE_HINT } from './usage.ts';
 import { measureWarm } from './warm.ts';
 
@@ -38,23 +40,6 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OUT_DIR = join(ROOT, '.local', 'bench');
 /** The NODE_OPTIONS the stack gives the functions at the default log level, applied to every server alike. */
 const FUNCTION_FLAGS = (nodeOptionsFor(Defaults.logLevel) ?? '').split(/\s+/).filter(Boolean);
-
-/** The parts of a run, in the order they run; `--skip` and `--only` name them. */
-const PARTS = [
-  'cold',
-  'warm',
-  'http',
-  'offload',
-  'stream',
-  'soak',
-  'read',
-  'tasks',
-  'model',
-  'existence',
-  'asks',
-  'resumes',
-  'views',
-];
 
 function positiveInt(
   raw: string | undefined,
@@ -90,74 +75,86 @@ function settingsOf(values: Record<string, string | boolean | undefined>): Bench
     resumes: quick ? 10 : 40,
     viewPaintRuns: quick ? 3 : 11,
     execArgv: FUNCTION_FLAGS,
+    ...(quick ? { quick } : {}),
   };
-}
-
-/** The parts to skip: those `--skip` names, and with `--only` (one row's part alone, say the views) all others. */
-function skippedParts(values: Record<string, string | boolean | undefined>): Set<string> {
-  const listed = (option: 'skip' | 'only') => {
-    const parts = ((values[option] as string | undefined) ?? '').split(',').filter(Boolean);
-    const unknown = parts.find((part) => !PARTS.includes(part));
-    if (unknown) throw new Error(`--${option}: unknown part ${unknown}`);
-    return parts;
-  };
-  const only = listed('only');
-  return new Set([...listed('skip'), ...(only.length ? PARTS.filter((p) => !only.includes(p)) : [])]);
 }
 
 /** What every part of a run measures with. */
 interface Run {
   readonly artifacts: Artifacts;
   readonly runtime: ChildRuntime;
-  readonly skip: ReadonlySet<string>;
   readonly progress: (message: string) => void;
+  readonly deaths: () => string[];
 }
 
-/** Runs the parts 1 to 8 not skipped, in order, each writing its rows into `results`. */
-async function measureServing(results: BenchResults, run: Run): Promise<void> {
-  const { artifacts, runtime, skip, progress } = run;
-  const settings = results.settings;
-  if (!skip.has('cold'))
-    results.coldStart = await measureColdStarts(artifacts, runtime, settings.coldStartRuns, progress);
-  if (!skip.has('warm')) {
-    results.warm = await measureWarm(
-      artifacts,
-      runtime,
-      settings.warmRuns,
-      settings.warmDurationMs,
-      progress,
-    );
-  }
-  const http = {
-    connections: settings.httpConnections,
-    durationS: settings.httpDurationS,
-    warmupS: 1,
-    rounds: settings.httpRounds,
-  };
-  if (!skip.has('http')) results.http = await measureHttp(artifacts, runtime, http, progress);
-  if (!skip.has('offload')) results.offload = await measureOffload(artifacts, runtime, progress);
-  if (!skip.has('stream')) results.stream = await measureStreaming(settings.streamCalls, progress);
-  if (!skip.has('soak') && settings.soakCalls > 0) {
-    results.soak = await soak(artifacts, runtime, settings.soakCalls, http, progress);
-  }
-  if (!skip.has('read')) results.readOutput = await measureReadOutput(artifacts, runtime, progress);
-  if (!skip.has('tasks'))
-    results.tasks = await measureTaskPolls(artifacts, runtime, settings.taskPolls, progress);
-}
-
-/** Runs the parts 9 to 12 not skipped: what the model is handed, refused reads, asking, views. */
-async function measureExtensions(results: BenchResults, run: Run): Promise<void> {
-  const { artifacts, runtime, skip, progress } = run;
-  const settings = results.settings;
-  if (!skip.has('model')) results.modelBytes = await measureModelBytes();
-  if (!skip.has('existence')) {
+/**
+ * The parts of a run, in the order they run, each writing its rows into the results; `--skip` and `--only` name
+ * them.
+ */
+const PARTS: Readonly<Record<string, Part<Run>>> = {
+  cold: async (r, { artifacts, runtime, progress }) => {
+    r.coldStart = await measureColdStarts(artifacts, runtime, r.settings.coldStartRuns, progress);
+  },
+  warm: async (r, { artifacts, runtime, progress }) => {
+    const { warmRuns, warmDurationMs } = r.settings;
+    r.warm = await measureWarm(artifacts, runtime, warmRuns, warmDurationMs, progress);
+  },
+  http: async (r, { artifacts, runtime, progress }) => {
+    r.http = await measureHttp(artifacts, runtime, httpSettings(r.settings), progress);
+  },
+  offload: async (r, { artifacts, runtime, progress }) => {
+    r.offload = await measureOffload(artifacts, runtime, progress);
+  },
+  stream: async (r, { progress }) => {
+    r.stream = await measureStreaming(r.settings.streamCalls, progress);
+  },
+  soak: async (r, { artifacts, runtime, progress }) => {
+    const { soakCalls } = r.settings;
+    if (soakCalls > 0) r.soak = await soak(artifacts, runtime, soakCalls, httpSettings(r.settings), progress);
+  },
+  read: async (r, { artifacts, runtime, progress }) => {
+    r.readOutput = await measureReadOutput(artifacts, runtime, progress);
+  },
+  tasks: async (r, { artifacts, runtime, progress }) => {
+    r.tasks = await measureTaskPolls(artifacts, runtime, r.settings.taskPolls, progress);
+  },
+  model: async (r) => {
+    r.modelBytes = await measureModelBytes();
+  },
+  existence: async (r, { progress }) => {
     progress('existence timing');
-    results.existence = await measureExistence(settings.idReads ?? 1_000);
-  }
-  if (!skip.has('asks')) results.asks = await measureAsks(settings.asks ?? 40, progress);
-  if (!skip.has('resumes')) results.resumes = await measureResumes(settings.resumes ?? 40, progress);
-  if (!skip.has('views'))
-    results.views = await measureViews(artifacts, runtime, settings.viewPaintRuns, progress);
+    r.existence = await measureExistence(r.settings.idReads ?? 1_000);
+  },
+  asks: async (r, { progress }) => {
+    r.asks = await measureAsks(r.settings.asks ?? 40, progress);
+  },
+  resumes: async (r, { progress }) => {
+    r.resumes = await measureResumes(r.settings.resumes ?? 40, progress);
+  },
+  views: async (r, { artifacts, runtime, progress }) => {
+    r.views = await measureViews(artifacts, runtime, r.settings.viewPaintRuns, progress);
+  },
+};
+const PART_NAMES = Object.keys(PARTS);
+
+/** The load settings of the HTTP and soak parts. */
+const httpSettings = (settings: BenchSettings) => ({
+  connections: settings.httpConnections,
+  durationS: settings.httpDurationS,
+  warmupS: 1,
+  rounds: settings.httpRounds,
+});
+
+/** The parts to skip: those `--skip` names, and with `--only` (one row's part alone, say the views) all others. */
+function skippedParts(values: Record<string, string | boolean | undefined>): Set<string> {
+  const listed = (option: 'skip' | 'only') => {
+    const parts = ((values[option] as string | undefined) ?? '').split(',').filter(Boolean);
+    const unknown = parts.find((part) => !PART_NAMES.includes(part));
+    if (unknown) throw new Error(`--${option}: unknown part ${unknown}`);
+    return parts;
+  };
+  const only = listed('only');
+  return new Set([...listed('skip'), ...(only.length ? PART_NAMES.filter((p) => !only.includes(p)) : [])]);
 }
 
 async function main(): Promise<number> {
@@ -207,19 +204,20 @@ async function main(): Promise<number> {
     targets: [],
     durationS: 0,
   };
-  const run = { artifacts, runtime, skip, progress };
-  await measureServing(results, run);
-  await measureExtensions(results, run);
+  await runParts(PARTS, results, { artifacts, runtime, progress, deaths: takeChildDeaths }, skip);
   results.targets = evaluateTargets(results);
   results.machine.loadEnd = currentLoad();
   results.durationS = (performance.now() - started) / 1000;
   await writeFile(join(OUT_DIR, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   console.log(values.json ? JSON.stringify(results, null, 2) : formatBench(results));
-  return 0;
+  return results.failedParts ? 1 : 0;
 }
 
 try {
   process.exitCode = await main();
+  // A failed part may have left a handle open (a server of its own it never got to close): once the report is
+  // written out, the run ends anyway.
+  if (process.exitCode !== 0) process.stdout.write('', () => process.exit());
 } catch (error) {
   console.error(`bench failed: ${(error as Error).message} (${USAGE_HINT})`);
   process.exitCode = 1;

@@ -4,14 +4,8 @@
  */
 import { fire, type LoadReport } from '../load/run.ts';
 import type { Artifacts } from './bundle.ts';
-import {
-  failuresOf,
-  loadOptions,
-  prepared,
-  startServeChild,
-  type HttpSettings,
-  type MemoryStats,
-} from './http.ts';
+import { failuresOf, loadOptions, prepared, type HttpSettings } from './http.ts';
+import { startServeChild, type MemoryStats } from './serve-child.ts';
 import type { ChildRuntime } from './probe.ts';
 
 /** Memory after a number of soak calls (after a full GC). */

@@ -26,12 +26,14 @@ export function modelBytesChecks(result: ModelBytesResult): TargetCheck[] {
       goal: `<= ${READ_OUTPUT_DEFINITION_LIMIT_BYTES.toLocaleString('en-US')} bytes`,
       measured: `${definition.toLocaleString('en-US')} bytes`,
       met: definition <= READ_OUTPUT_DEFINITION_LIMIT_BYTES,
+      exact: true,
     },
     {
       name: 'a read_output page, LangChain vs AI SDK',
       goal: `<= +${pct(FRAMEWORK_PAGE_SPREAD)}`,
       measured: `${spread >= 0 ? '+' : ''}${(spread * 100).toFixed(1)}%`,
       met: spread <= FRAMEWORK_PAGE_SPREAD,
+      exact: true,
     },
   ];
 }
@@ -55,6 +57,7 @@ export function viewChecks(views: ViewsResult): TargetCheck[] {
       goal: `<= ${VIEW_GZIP_LIMIT_BYTES / 1024} KB`,
       measured: `${(largest.gzipBytes / 1024).toFixed(1)} KB (${largest.name})`,
       met: largest.gzipBytes <= VIEW_GZIP_LIMIT_BYTES,
+      exact: true,
     },
   ];
   if (!('skipped' in views.paints) && views.paints.length) {

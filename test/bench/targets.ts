@@ -115,6 +115,7 @@ function errorsCheck(results: BenchResults): TargetCheck {
     goal: '0',
     measured: `${total} (HTTP ${http}, soak ${soak}, warm ${warm}, cold start ${cold}, offload ${offload}, read_output ${read})`,
     met: total === 0,
+    exact: true,
   };
 }
 
@@ -154,6 +155,7 @@ function bundleCheck(results: BenchResults): TargetCheck {
     goal: `< ${kb(BUNDLE_LIMIT_BYTES)}`,
     measured: kb(ours.bytes),
     met,
+    exact: true,
     ...(met
       ? {}
       : {

@@ -12,7 +12,7 @@ import { newRecord, newTaskId, settle } from '../../packages/server/src/tasks/po
 import { storageKey } from '../../packages/server/src/tasks/store.ts';
 import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo } from '@mcp-lambda/dev/testing';
 import type { Artifacts } from './bundle.ts';
-import { startServeChild } from './http.ts';
+import { startServeChild } from './serve-child.ts';
 import type { ChildRuntime } from './probe.ts';
 import type { TaskPollResult } from './results.ts';
 import { median, percentile } from './stats.ts';

@@ -3,7 +3,8 @@
 export const USAGE = `Usage: npm run bench -- [options]
 
 A full run measures every part (about 3 minutes on 2 cores); --quick is a short smoke run (about 1 minute) that
-checks every part answers, with too few samples to compare figures.
+checks every part answers, with too few samples to compare figures. A part that fails says why and the others
+still run; the exit status is then 1.
 
   --quick            a short smoke run (3 cold starts, 1 s runs, 10,000 soak calls)
   --runs N           cold-start processes per server                  (default 11)
@@ -14,9 +15,9 @@ checks every part answers, with too few samples to compare figures.
   --soak N           calls in the soak run, 0 to skip                 (default 100000)
   --stream-calls N   calls per mode in the first-streamed-event run   (default 30)
   --id-reads N       reads per kind of id in the existence timing run (default 1000)
-  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,model,existence,asks,views
+  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,model,existence,asks,resumes,views
   --only LIST        run only these parts (same names)
-  --node PATH        Node binary for the functions                    (default: this Node, which must be 22+)
+  --node PATH        Node binary for the functions                    (default: Node 22, installed once if older)
   --json             print the results as JSON instead of tables`;
 
 /** The hint every failure line ends with. */

@@ -17,7 +17,7 @@ import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@mcp-lambda/dev';
 import { startViewHost } from '@mcp-lambda/dev/view-host';
 import { buildView, viewSources } from '@mcp-lambda/server/build';
 import type { Artifacts } from './bundle.ts';
-import { startServeChild, type ServeChild } from './http.ts';
+import { startServeChild, type ServeChild } from './serve-child.ts';
 import type { ChildRuntime } from './probe.ts';
 import { measurePaints, type ViewPaint } from './view-paint.ts';
 

@@ -1,11 +1,13 @@
 /**
- * `npm test` and `npm run test:<tier>`: runs vitest on the Node.js major in .nvmrc (the Lambda runtime's), whatever
- * Node.js is on PATH. On that major or newer it runs vitest at once. On an older one (many CI machines and
- * laptops still have Node.js 20) it installs that major once, from the npm registry the project already uses
- * (the `node` package resolves the platform's binary), into node_modules/.cache, says so in one line, and runs
- * the tests there, with that Node.js first on PATH for every process the tests start. Runs on Node.js 20 itself.
+ * `npm test`, `npm run test:<tier>` and `npm run bench`: runs vitest, or the benchmark, on the Node.js major in .nvmrc
+ * (the Lambda runtime's), whatever Node.js is on PATH. On that major or newer it runs the tool at once. On an older
+ * one (many CI machines and laptops still have Node.js 20) it installs that major once, from the npm registry the
+ * project already uses (the `node` package resolves the platform's binary), into node_modules/.cache, says so in one
+ * line, and runs the tool there, with that Node.js first on PATH for every process the tool starts. Runs on Node.js
+ * 20 itself.
  *
  * Usage: node --import tsx test/support/on-lambda-node.ts vitest run [filters…]
+ *        node --import tsx test/support/on-lambda-node.ts bench [options…]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
@@ -17,7 +19,16 @@ const MAJOR = Number(readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim());
 const CACHE = join(ROOT, 'node_modules', '.cache', `node-${MAJOR}`);
 const CACHED_NODE = join(CACHE, 'node_modules', 'node', 'bin', 'node');
 
-const say = (line: string) => process.stderr.write(`npm test: ${line}\n`);
+/** What the runner starts, by the name its command line gives: the command it stands for, and Node's arguments. */
+const TOOLS: Readonly<Record<string, { command: string; args: readonly string[] }>> = {
+  vitest: { command: 'npm test', args: [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')] },
+  bench: { command: 'npm run bench', args: ['--import', 'tsx', join(ROOT, 'test', 'bench', 'run.ts')] },
+};
+
+const [tool, ...args] = process.argv.slice(2);
+const started = tool !== undefined && Object.hasOwn(TOOLS, tool) ? TOOLS[tool] : undefined;
+const command = started?.command ?? 'npm test';
+const say = (line: string) => process.stderr.write(`${command}: ${line}\n`);
 const majorOf = (version: string) => Number(version.replace(/^v/, '').split('.')[0]);
 
 /** The version a Node.js binary reports, or undefined when it does not run. */
@@ -67,15 +78,15 @@ function lambdaNode(): string {
   return CACHED_NODE;
 }
 
-const [tool, ...args] = process.argv.slice(2);
-if (tool !== 'vitest') {
+if (!started) {
   say(
-    `usage: node --import tsx test/support/on-lambda-node.ts vitest run [filters…] (got ${tool ?? 'nothing'})`,
+    'usage: node --import tsx test/support/on-lambda-node.ts vitest run [filters…] | bench [options…] ' +
+      `(got ${tool ?? 'nothing'})`,
   );
   process.exit(2);
 }
 const node = lambdaNode();
-const child = spawn(node, [join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'), ...args], {
+const child = spawn(node, [...started.args, ...args], {
   stdio: 'inherit',
   env: { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` },
 });

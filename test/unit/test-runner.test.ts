@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -24,12 +25,22 @@ describe('npm test runs vitest on the Node.js of .nvmrc', () => {
     expect(none.status).toBe(1);
   });
 
-  it('anything but vitest is a usage error, in one line', () => {
+  it('npm run bench goes through the same runner, which starts the benchmark with its options', () => {
+    const scripts = (
+      JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    expect(scripts.bench).toBe('node --import tsx test/support/on-lambda-node.ts bench');
+    const help = runner(['bench', '--help']);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run bench -- \[options\]/);
+  });
+
+  it('anything but vitest or the benchmark is a usage error, in one line', () => {
     const run = runner(['jest']);
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(
-        /^npm test: usage: node --import tsx test\/support\/on-lambda-node.ts vitest run/,
+        /^npm test: usage: node --import tsx test\/support\/on-lambda-node.ts vitest run .* \| bench /,
       ),
     ]);
   });

@@ -9,9 +9,18 @@ import type {
   Context,
 } from 'aws-lambda';
 import type { StreamingEvent, StreamingHandler } from '@mcp-lambda/server/lambda';
-import { Defaults, Platform } from '@mcp-lambda/server/limits';
+import { Defaults } from '@mcp-lambda/server/limits';
 import { gatewayPreflight, gatewayResponseHeaders, type GatewayCors } from './gateway-cors.ts';
 import { closeIdleConnectionsSafely } from './keep-alive.ts';
+import {
+  BodyBudget,
+  LOCAL_SERVER_LIMITS,
+  readBody,
+  RETRY_AFTER_SECONDS,
+  TIMEOUT_CHECK_INTERVAL_MS,
+  type HeldBodies,
+  type LocalServerLimits,
+} from './request-body.ts';
 import { fromRestResult, toRestApiEvent } from './rest-event.ts';
 import { LocalResponseStream } from './stream-response.ts';
 
@@ -58,7 +67,18 @@ export type LocalServerOptions = LocalHandler & {
    * Default: none (a deployment without `allowedOrigins`).
    */
   cors?: GatewayCors;
+  /** What the server holds at most; each limit not given is LOCAL_SERVER_LIMITS's. */
+  limits?: Partial<LocalServerLimits>;
 };
+
+/** A running local server. */
+export interface LocalServer {
+  url: string;
+  server: Server;
+  /** The request bodies it holds now (to watch its memory under load). */
+  heldBodies(): HeldBodies;
+  close(): Promise<void>;
+}
 
 const TEXTUAL = /^(application\/(json|[\w.+-]*\+json|x-www-form-urlencoded)|text\/)/i;
 
@@ -139,31 +159,6 @@ function lambdaContext(timeoutMs: number): Context {
   };
 }
 
-/**
- * Reads the whole body, or answers `undefined` as soon as it passes API Gateway's limit: at once for a declared
- * Content-Length above it, else when the bytes read so far pass it (a chunked body has no declared length). The
- * rest is never read; the caller answers 413 and closes the connection.
- */
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    // API Gateway refuses bodies above 10 MB before Lambda runs; the local server does the same.
-    const limit = Platform.gatewayBodyBytes;
-    if (Number(req.headers['content-length']) > limit) return resolve(undefined);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      req.off('data', onData);
-      req.pause();
-      resolve(undefined);
-    };
-    req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks, size)));
-    req.on('error', reject);
-  });
-}
-
 /** The time limit of a buffered REST integration's handler. */
 const BUFFERED_MS = Defaults.mcpFunctionTimeoutSeconds * 1000;
 
@@ -190,61 +185,93 @@ function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2): 
   res.end(body);
 }
 
-/** Serves a Lambda handler over node:http, translating each request into an API Gateway event and back. */
-export async function startLocalServer(
-  options: LocalServerOptions,
-): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+/** The gateway's answer to a body it will not read: 413 above the size limit, 503 above the shared budget. */
+function refuse(req: IncomingMessage, res: ServerResponse, status: 413 | 503): void {
+  // Answer at once and never read the rest: close our side, and drop the connection shortly after, once the client
+  // has had time to read the answer (dropping it at once could reset the answer away).
+  res.once('finish', () => {
+    req.socket.end();
+    setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
+  });
+  if (status === 413) return write(res, gatewayAnswer(413, 'Request Entity Too Large'));
+  const busy = gatewayAnswer(503, 'Service Unavailable');
+  write(res, { ...busy, headers: { ...busy.headers, 'retry-after': String(RETRY_AFTER_SECONDS) } });
+}
+
+/** Answers one request: its body read within the budget, then the handler's answer as API Gateway writes it. */
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: LocalServerOptions & { timeoutMs: number },
+  budget: BodyBudget,
+): Promise<void> {
+  const account = budget.open();
+  // The body counts until the response ends, however it ends (answered, refused, the client gone, timed out).
+  res.once('close', account.release);
+  try {
+    // Only origin-form targets (`/mcp`): an absolute URL (`http://elsewhere/mcp`) is a proxy request, not ours.
+    if (!req.url?.startsWith('/')) return write(res, gatewayAnswer(400, 'Bad Request'));
+    const read = await readBody(req, account);
+    if (!('body' in read)) {
+      account.release();
+      // A client that left (or that Node's request timeout answered with 408) is owed nothing more.
+      return 'refused' in read ? refuse(req, res, read.refused) : undefined;
+    }
+    const { body } = read;
+    const preflight = gatewayPreflight(
+      { method: req.method ?? 'GET', path: targetPath(req.url), headers: joinedHeaders(req) },
+      options.cors,
+    );
+    // A 204 carries no Content-Length (RFC 9110 §8.6).
+    if (preflight) return void res.writeHead(preflight.status, preflight.headers).end();
+    const context = lambdaContext(options.timeoutMs);
+    if ('streamingHandler' in options) {
+      const event = toRestApiEvent(req, body);
+      // A buffered integration answers within API Gateway's 29 s, as the buffered MCP function does.
+      if (options.buffered?.handles(event.path))
+        return write(res, fromRestResult(await options.buffered.handler(event, lambdaContext(BUFFERED_MS))));
+      const stream = new LocalResponseStream(res);
+      await options.streamingHandler(event, stream, context);
+      if (!stream.headersSent) throw new Error('the streaming handler sent no response');
+      return;
+    }
+    const result = await options.handler(toApiGatewayEvent(req, body), context);
+    const headers = gatewayResponseHeaders(
+      req.headers.origin,
+      (result.headers ?? {}) as Record<string, string>,
+      options.cors,
+    );
+    write(res, { ...result, headers });
+  } catch {
+    // What API Gateway answers when the integration fails.
+    if (!res.headersSent) write(res, gatewayAnswer(500, 'Internal Server Error'));
+    else res.destroy();
+  }
+}
+
+/**
+ * Serves a Lambda handler over node:http, translating each request into an API Gateway event and back, within the
+ * limits of LOCAL_SERVER_LIMITS (or `options.limits`).
+ */
+export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const timeoutMs =
     options.timeoutMs ??
     ('streamingHandler' in options
       ? Defaults.streamingFunctionTimeoutSeconds
       : Defaults.mcpFunctionTimeoutSeconds) * 1000;
-  const server = createServer(async (req, res) => {
-    try {
-      // Only origin-form targets (`/mcp`): an absolute URL (`http://elsewhere/mcp`) is a proxy request, not ours.
-      if (!req.url?.startsWith('/')) return write(res, gatewayAnswer(400, 'Bad Request'));
-      const body = await readBody(req);
-      if (body === undefined) {
-        // Answer at once and never read the rest: close our side, and drop the connection shortly after, once the
-        // client has had time to read the answer (dropping it at once could reset the answer away).
-        res.once('finish', () => {
-          req.socket.end();
-          setTimeout(() => req.socket.destroy(), LINGER_MS).unref();
-        });
-        return write(res, gatewayAnswer(413, 'Request Entity Too Large'));
-      }
-      const preflight = gatewayPreflight(
-        { method: req.method ?? 'GET', path: targetPath(req.url), headers: joinedHeaders(req) },
-        options.cors,
-      );
-      // A 204 carries no Content-Length (RFC 9110 §8.6).
-      if (preflight) return void res.writeHead(preflight.status, preflight.headers).end();
-      if ('streamingHandler' in options) {
-        const event = toRestApiEvent(req, body);
-        // A buffered integration answers within API Gateway's 29 s, as the buffered MCP function does.
-        if (options.buffered?.handles(event.path))
-          return write(
-            res,
-            fromRestResult(await options.buffered.handler(event, lambdaContext(BUFFERED_MS))),
-          );
-        const stream = new LocalResponseStream(res);
-        await options.streamingHandler(event, stream, lambdaContext(timeoutMs));
-        if (!stream.headersSent) throw new Error('the streaming handler sent no response');
-        return;
-      }
-      const result = await options.handler(toApiGatewayEvent(req, body), lambdaContext(timeoutMs));
-      const headers = gatewayResponseHeaders(
-        req.headers.origin,
-        (result.headers ?? {}) as Record<string, string>,
-        options.cors,
-      );
-      write(res, { ...result, headers });
-    } catch {
-      // What API Gateway answers when the integration fails.
-      if (!res.headersSent) write(res, gatewayAnswer(500, 'Internal Server Error'));
-      else res.destroy();
-    }
-  });
+  const limits = { ...LOCAL_SERVER_LIMITS, ...options.limits };
+  const budget = new BodyBudget(limits);
+  const served = { ...options, timeoutMs };
+  const server = createServer(
+    {
+      requestTimeout: limits.requestTimeoutMs,
+      // Node refuses a headers timeout above the request timeout.
+      headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+    },
+    (req, res) => void serve(req, res, served, budget),
+  );
+  server.maxConnections = limits.maxConnections;
   closeIdleConnectionsSafely(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -255,6 +282,7 @@ export async function startLocalServer(
   return {
     url: `http://${host}:${port}`,
     server,
+    heldBodies: () => budget.now(),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -10,8 +10,15 @@ export {
   type LambdaHttpHandler,
   type LambdaRestHandler,
   type LocalHandler,
+  type LocalServer,
   type LocalServerOptions,
 } from './dev-server.ts';
+export {
+  LOCAL_SERVER_LIMITS,
+  RETRY_AFTER_SECONDS,
+  type HeldBodies,
+  type LocalServerLimits,
+} from './request-body.ts';
 export { gatewayPreflight, type GatewayCors } from './gateway-cors.ts';
 export { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3, type LocalS3Options } from './s3.ts';
 export {
