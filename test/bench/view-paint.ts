@@ -3,7 +3,7 @@
  * `ui/notifications/tool-result` message, seen in the view's own frame) to the view's first painted page (its first
  * table row, bar or enabled Approve button in the DOM, then the next frame drawn), both on the view's own clock.
  */
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../support/chromium.ts';
 
 export interface ViewPaint {
   name: string;
@@ -75,16 +75,7 @@ export async function measurePaints(
   mcpUrl: string,
   runs: number,
 ): Promise<ViewPaint[]> {
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchChromium(chromiumPath);
   try {
     const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
     await context.addInitScript(PROBE);

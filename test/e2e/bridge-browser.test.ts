@@ -5,10 +5,10 @@ import {
   StreamableHTTPClientTransport as Transport2,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBridgeStack, type BridgeStack, MemoryOAuthProvider } from '@mcp-lambda/dev/testing';
-import { requireChromium } from '../support/chromium.ts';
+import { launchChromium, requireChromium } from '../support/chromium.ts';
 
 /**
  * A real headless browser (Debian's chromium, driven by playwright-core) walks the authorization flow an MCP
@@ -39,17 +39,7 @@ describe.skipIf(!available)(`a real browser (${CHROMIUM})`, () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', () => resolve()));
     redirect = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callback`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM!,
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium(CHROMIUM!);
   }, 60_000);
 
   afterAll(async () => {

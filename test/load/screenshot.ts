@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../support/chromium.ts';
 
 const [input, output] = process.argv.slice(2);
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -20,17 +20,7 @@ if (!existsSync(executablePath)) {
   process.exit(2);
 }
 
-const browser = await chromium.launch({
-  executablePath,
-  args: [
-    '--no-sandbox',
-    '--headless',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium(executablePath);
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, deviceScaleFactor: 1 });
   const file = pathToFileURL(resolve(input)).href;

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
 
 /** Where the browser tests find Chromium: Debian's package (`apt-get install -y chromium`), as `.ci/run` installs it. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -15,4 +16,22 @@ export function requireChromium(file: string): string | undefined {
     );
   console.warn(`${file} skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
   return undefined;
+}
+
+/**
+ * Chromium headless as every browser test, bench part and screenshot here runs it: as root (no sandbox), and with
+ * nothing that reaches out on its own (these machines have no network but the package registries).
+ */
+export function launchChromium(executablePath: string = CHROMIUM): Promise<Browser> {
+  return chromium.launch({
+    executablePath,
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
 }

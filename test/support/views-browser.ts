@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startViewHost, type ViewHost } from '@mcp-lambda/dev/view-host';
 import { type RunningServer, startTestS3, type TestS3 } from '@mcp-lambda/dev/testing';
 import { startCompanion, type TestCompanion } from './companion.ts';
 import { serveMcpFunction } from './local.ts';
+import { launchChromium } from './chromium.ts';
 
 /**
  * What the browser tests of the example views share: the real MCP function and companion with a local S3, the local
@@ -60,17 +61,7 @@ export function useViewsBrowser(chromiumPath: string | undefined): ViewsBrowser 
     companion = await startCompanion();
     fn = await serveMcpFunction({ ...companion.env, MCP_ALLOWED_ORIGINS: 'http://127.0.0.1:*' });
     host = await startViewHost({ mcpUrl: fn.url });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium(chromiumPath);
   }, 120_000);
 
   afterAll(async () => {
