@@ -2,12 +2,10 @@ import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_S3_CREDENTIALS } from '@mcp-lambda/dev';
 import { defineTool } from '@mcp-lambda/server';
-import { lambdaInvoker } from '@mcp-lambda/server/aws';
-import { createOffloader, remoteStoredOutputs } from '@mcp-lambda/server/lambda';
+import { createOffloader } from '@mcp-lambda/server/lambda';
 import { serveServer, startTestS3, type RunningServer, type TestS3 } from '@mcp-lambda/dev/testing';
-import { startCompanion, type TestCompanion } from '../support/companion.ts';
+import { companionReader, startCompanion, type TestCompanion } from '../support/companion.ts';
 import { serveMcpFunction } from '../support/local.ts';
 import { reportText } from '../support/report.ts';
 
@@ -30,14 +28,7 @@ beforeAll(async () => {
   Object.assign(process.env, s3.env(), { POWERTOOLS_LOG_LEVEL: 'SILENT' });
   companion = await startCompanion();
   fn = await serveMcpFunction(companion.env);
-  const reader = remoteStoredOutputs({
-    prefix: 'outputs/',
-    invoke: lambdaInvoker({
-      functionName: companion.name,
-      endpoint: companion.endpoint,
-      credentials: { ...LOCAL_S3_CREDENTIALS },
-    }),
-  });
+  const reader = companionReader(companion);
   parts = await serveServer({
     info: { name: 'read-output-channels', version: '1.0.0' },
     tools: [defineTool({ name: 'emit', description: 'Returns a large text', handler: () => SOURCE })],

@@ -2,11 +2,9 @@ import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_S3_CREDENTIALS } from '@mcp-lambda/dev';
 import { defineTool } from '@mcp-lambda/server';
-import { remoteStoredOutputs, createOffloader } from '@mcp-lambda/server/lambda';
-import { lambdaInvoker } from '@mcp-lambda/server/aws';
-import { startCompanion, type TestCompanion } from '../support/companion.ts';
+import { createOffloader } from '@mcp-lambda/server/lambda';
+import { companionReader, startCompanion, type TestCompanion } from '../support/companion.ts';
 import { serveMcpFunction } from '../support/local.ts';
 import { serveServer, type RunningServer, startTestS3, type TestS3, pageOf } from '@mcp-lambda/dev/testing';
 import { reportText } from '../support/report.ts';
@@ -52,14 +50,7 @@ beforeAll(async () => {
   Object.assign(process.env, s3.env(), { POWERTOOLS_LOG_LEVEL: 'SILENT' });
   companion = await startCompanion();
   fn = await serveMcpFunction(companion.env);
-  const reader = remoteStoredOutputs({
-    prefix: 'outputs/',
-    invoke: lambdaInvoker({
-      functionName: companion.name,
-      endpoint: companion.endpoint,
-      credentials: { ...LOCAL_S3_CREDENTIALS },
-    }),
-  });
+  const reader = companionReader(companion);
   custom = await serveServer({
     info: { name: 'read-output-interop', version: '1.0.0' },
     tools: [

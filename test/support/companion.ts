@@ -1,4 +1,6 @@
-import { startLocalLambda } from '@mcp-lambda/dev';
+import { LOCAL_S3_CREDENTIALS, startLocalLambda } from '@mcp-lambda/dev';
+import { lambdaInvoker } from '@mcp-lambda/server/aws';
+import { remoteStoredOutputs } from '@mcp-lambda/server/lambda';
 
 /** The companion function running locally, and what reaching it takes. */
 export interface TestCompanion {
@@ -30,4 +32,19 @@ export async function startCompanion(name = 'mcp-resources-test'): Promise<TestC
     invocations,
     close: lambda.close,
   };
+}
+
+/**
+ * A reader of stored outputs through the companion, for a server of test tools beside the real MCP function (its
+ * `resources` and `outputPages`): it invokes the companion as the MCP function does.
+ */
+export function companionReader(companion: TestCompanion, prefix = 'outputs/') {
+  return remoteStoredOutputs({
+    prefix,
+    invoke: lambdaInvoker({
+      functionName: companion.name,
+      endpoint: companion.endpoint,
+      credentials: { ...LOCAL_S3_CREDENTIALS },
+    }),
+  });
 }
