@@ -142,7 +142,7 @@ describe('how the person is asked', () => {
     [{ action: 'accept', content: { approve: 'yes' } }, 'declined'],
     [{ action: 'accept' }, 'declined'],
     [{ action: 'decline', content: { approve: true } }, 'declined'],
-    [{ action: 'cancel' }, 'declined'],
+    [{ action: 'cancel' }, 'dismissed'],
   ])('answer %j reads as %s', (response, answer) => {
     expect(approvalAnswer({ inputResponses: { approval: response } })).toBe(answer);
   });
