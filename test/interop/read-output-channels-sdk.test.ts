@@ -3,9 +3,8 @@ import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineTool } from '@mcp-lambda/server';
-import { createOffloader } from '@mcp-lambda/server/lambda';
-import { serveServer, startTestS3, type RunningServer, type TestS3 } from '@mcp-lambda/dev/testing';
-import { companionReader, startCompanion, type TestCompanion } from '../support/companion.ts';
+import { startTestS3, type RunningServer, type TestS3 } from '@mcp-lambda/dev/testing';
+import { serveInParts, startCompanion, type TestCompanion } from '../support/companion.ts';
 import { serveMcpFunction } from '../support/local.ts';
 import { reportText } from '../support/report.ts';
 
@@ -28,21 +27,10 @@ beforeAll(async () => {
   Object.assign(process.env, s3.env(), { POWERTOOLS_LOG_LEVEL: 'SILENT' });
   companion = await startCompanion();
   fn = await serveMcpFunction(companion.env);
-  const reader = companionReader(companion);
-  parts = await serveServer({
-    info: { name: 'read-output-channels', version: '1.0.0' },
-    tools: [defineTool({ name: 'emit', description: 'Returns a large text', handler: () => SOURCE })],
-    resources: [reader],
-    outputPages: reader,
-    // Small parts, so the text is stored in several.
-    offloader: createOffloader({
-      storage: s3.storage(),
-      prefix: 'outputs/',
-      thresholdBytes: 32 * 1024,
-      ttlDays: 1,
-      limits: { partBudgetBytes: 48 * 1024 },
-    }),
-  });
+  // Small parts, so outputs of a few hundred kilobytes are stored in several.
+  parts = await serveInParts(s3, companion, { name: 'read-output-channels', version: '1.0.0' }, [
+    defineTool({ name: 'emit', description: 'Returns a large text', handler: () => SOURCE }),
+  ]);
 }, 60_000);
 
 afterAll(async () => {

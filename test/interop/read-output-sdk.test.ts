@@ -3,10 +3,9 @@ import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineTool } from '@mcp-lambda/server';
-import { createOffloader } from '@mcp-lambda/server/lambda';
-import { companionReader, startCompanion, type TestCompanion } from '../support/companion.ts';
+import { serveInParts, startCompanion, type TestCompanion } from '../support/companion.ts';
 import { serveMcpFunction } from '../support/local.ts';
-import { serveServer, type RunningServer, startTestS3, type TestS3, pageOf } from '@mcp-lambda/dev/testing';
+import { type RunningServer, startTestS3, type TestS3, pageOf } from '@mcp-lambda/dev/testing';
 import { reportText } from '../support/report.ts';
 
 // The official SDK clients (1.x, and 2.x in both eras) following stored-output pointers with read_output only, as a
@@ -50,28 +49,15 @@ beforeAll(async () => {
   Object.assign(process.env, s3.env(), { POWERTOOLS_LOG_LEVEL: 'SILENT' });
   companion = await startCompanion();
   fn = await serveMcpFunction(companion.env);
-  const reader = companionReader(companion);
-  custom = await serveServer({
-    info: { name: 'read-output-interop', version: '1.0.0' },
-    tools: [
-      defineTool({
-        name: 'emit',
-        description: 'Returns the text registered under a key',
-        inputSchema: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] } as const,
-        handler: ({ key }) => texts.get(key)!,
-      }),
-    ],
-    resources: [reader],
-    outputPages: reader,
-    // Small parts, so outputs of a few hundred kilobytes are stored in several.
-    offloader: createOffloader({
-      storage: s3.storage(),
-      prefix: 'outputs/',
-      thresholdBytes: 32 * 1024,
-      ttlDays: 1,
-      limits: { partBudgetBytes: 48 * 1024 },
+  // Small parts, so outputs of a few hundred kilobytes are stored in several.
+  custom = await serveInParts(s3, companion, { name: 'read-output-interop', version: '1.0.0' }, [
+    defineTool({
+      name: 'emit',
+      description: 'Returns the text registered under a key',
+      inputSchema: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] } as const,
+      handler: ({ key }) => texts.get(key)!,
     }),
-  });
+  ]);
 }, 60_000);
 
 afterAll(async () => {

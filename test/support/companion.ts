@@ -1,6 +1,8 @@
 import { LOCAL_S3_CREDENTIALS, startLocalLambda } from '@mcp-lambda/dev';
 import { lambdaInvoker } from '@mcp-lambda/server/aws';
-import { remoteStoredOutputs } from '@mcp-lambda/server/lambda';
+import type { ToolDefinition } from '@mcp-lambda/server';
+import { createOffloader, remoteStoredOutputs } from '@mcp-lambda/server/lambda';
+import { serveServer, type RunningServer, type TestS3 } from '@mcp-lambda/dev/testing';
 
 /** The companion function running locally, and what reaching it takes. */
 export interface TestCompanion {
@@ -35,16 +37,35 @@ export async function startCompanion(name = 'mcp-resources-test'): Promise<TestC
 }
 
 /**
- * A reader of stored outputs through the companion, for a server of test tools beside the real MCP function (its
- * `resources` and `outputPages`): it invokes the companion as the MCP function does.
+ * A server of test tools beside the real MCP function, as the read_output interop tests use it: it stores outputs in
+ * the local S3 in small parts (over 32 KB, parts of 48 KB), and reads them back through the companion, invoking it
+ * as the MCP function does.
  */
-export function companionReader(companion: TestCompanion, prefix = 'outputs/') {
-  return remoteStoredOutputs({
-    prefix,
+export function serveInParts(
+  s3: TestS3,
+  companion: TestCompanion,
+  info: { name: string; version: string },
+  tools: ToolDefinition[],
+): Promise<RunningServer> {
+  const reader = remoteStoredOutputs({
+    prefix: 'outputs/',
     invoke: lambdaInvoker({
       functionName: companion.name,
       endpoint: companion.endpoint,
       credentials: { ...LOCAL_S3_CREDENTIALS },
+    }),
+  });
+  return serveServer({
+    info,
+    tools,
+    resources: [reader],
+    outputPages: reader,
+    offloader: createOffloader({
+      storage: s3.storage(),
+      prefix: 'outputs/',
+      thresholdBytes: 32 * 1024,
+      ttlDays: 1,
+      limits: { partBudgetBytes: 48 * 1024 },
     }),
   });
 }
