@@ -2,7 +2,7 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { applyAuthDefault, readSettings } from './context.ts';
 import { ContextError } from './context-parsers.ts';
-import { tools } from '../functions/mcp/tools/index.ts';
+import { tools } from '../src/tools/index.ts';
 import { McpStack } from './stack.ts';
 
 /**

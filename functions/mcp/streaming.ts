@@ -1,5 +1,5 @@
 import { createStreamingMcpFunction } from '@mcp-lambda/server/lambda';
-import { app } from './app.ts';
+import { app } from '../../src/app.ts';
 
 /**
  * Lambda entry point with response streaming: REST API proxy events (payload 1.0) or function URL events (2.0) → the

@@ -1,6 +1,6 @@
 import { createTaskWorkerFunction } from '@mcp-lambda/server/worker';
-import { tools } from '../mcp/tools/index.ts';
-import { validators } from '../mcp/validators.generated.ts';
+import { tools } from '../../src/tools/index.ts';
+import { validators } from '../../src/generated/validators.generated.ts';
 
 /**
  * Lambda entry point, invoked asynchronously by the MCP function with one task job: it runs the MCP function's own

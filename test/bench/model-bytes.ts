@@ -16,8 +16,8 @@ import {
 } from '@mcp-lambda/server/lambda';
 import { memoryStorage } from '@mcp-lambda/server/backend';
 import { Defaults } from '@mcp-lambda/server/limits';
-import { tools } from '../../functions/mcp/tools/index.ts';
-import { validators } from '../../functions/mcp/validators.generated.ts';
+import { tools } from '../../src/tools/index.ts';
+import { validators } from '../../src/generated/validators.generated.ts';
 import { modelViews, type Framework, type ToolResultView } from './model-view.ts';
 
 /** Rows of the report whose notice and first page are measured (about 190 KB, well past the threshold). */

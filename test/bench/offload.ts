@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
+import { generateReport } from '../../src/tools/generate-report.ts';
 import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@mcp-lambda/dev';
 import { messagesOf } from '../load/classify.ts';
 import { rpcRequest, toolCallRequest, type WireRequest } from '../load/mcp-request.ts';

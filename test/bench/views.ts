@@ -178,7 +178,7 @@ export async function measureViews(
   progress: (message: string) => void,
 ): Promise<ViewsResult> {
   progress('views: sizes');
-  const sources = viewSources(join(ROOT, 'functions/views'));
+  const sources = viewSources(join(ROOT, 'src/views'));
   const sizes = await Promise.all(
     sources.map(async (v) => sized(v.name, (await buildView(v.name, v.entry)).html)),
   );

@@ -189,7 +189,7 @@ beforeAll(async () => {
     {
       endpoint: {
         auth: { mode: 'none' },
-        mcpBeforeBundling: [`${VALIDATOR_GENERATOR} functions/mcp/tools/index.ts ${regenerated()}`],
+        mcpBeforeBundling: [`${VALIDATOR_GENERATOR} src/tools/index.ts ${regenerated()}`],
       },
     },
     { bundle: true, outdir: join(outdir, 'cdk.out'), context: { 'aws:cdk:enable-asset-metadata': true } },
@@ -285,9 +285,9 @@ describe('the deployed bundles', () => {
 
   it('the MCP bundling step regenerates the tool validators, identical to the ones in the bundle', () => {
     expect(readFileSync(regenerated(), 'utf8')).toBe(
-      readFileSync(join(ROOT, 'functions/mcp/validators.generated.ts'), 'utf8'),
+      readFileSync(join(ROOT, 'src/generated/validators.generated.ts'), 'utf8'),
     );
-    const committed = join(ROOT, 'functions/mcp/validators');
+    const committed = join(ROOT, 'src/generated/validators');
     expect(filesUnder(join(outdir, 'validators'))).toEqual(filesUnder(committed));
     for (const file of filesUnder(committed))
       expect(readFileSync(join(outdir, 'validators', file), 'utf8')).toBe(
@@ -345,12 +345,12 @@ describe('the deployed bundles', () => {
         expect(lazy.some((input) => tasks.test(input))).toBe(true);
         // Views (their documents, their serving) and the approval gate load on first use (docs/views.md).
         const onFirstUse =
-          /functions\/mcp\/views\/.*\.generated\.ts$|src\/(approval\/(gate|proof|ask)|views\/serve|outputs\/delete-output)\.ts$/;
+          /src\/generated\/views\/.*\.generated\.ts$|src\/(approval\/(gate|proof|ask)|views\/serve|outputs\/delete-output)\.ts$/;
         expect(inputsOf(startup).filter((input) => onFirstUse.test(input))).toEqual([]);
         const views = new Set(
           lazy.filter(
             (input) =>
-              /functions\/mcp\/views\/.*\.generated\.ts$/.test(input) && !input.startsWith('lazy-module:'),
+              /src\/generated\/views\/.*\.generated\.ts$/.test(input) && !input.startsWith('lazy-module:'),
           ),
         );
         expect(views.size).toBe(3);

@@ -3,7 +3,7 @@ import { CDK_JSON_CONTEXT } from '@mcp-lambda/cdk/testing';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { READ_OUTPUT_TOOL } from '@mcp-lambda/server/lambda';
-import { tools } from '../../functions/mcp/tools/index.ts';
+import { tools } from '../../src/tools/index.ts';
 import { McpStack, type McpStackProps } from '../../infra/stack.ts';
 
 /** The template's tool names, as infra/app.ts hands them to the stack. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defineTool, ToolError } from '@mcp-lambda/server';
 import { createMcpServer } from '@mcp-lambda/server/lambda';
-import { serverResources } from '../../functions/mcp/resources.ts';
-import { tools } from '../../functions/mcp/tools/index.ts';
+import { serverResources } from '../../src/resources.ts';
+import { tools } from '../../src/tools/index.ts';
 import { generateValidatorModules, schemaHash } from '@mcp-lambda/server/build';
 import { send } from '@mcp-lambda/dev/testing';
 import { STAND_IN_TOOL } from '../support/stand-in-tool.ts';
@@ -10,9 +10,9 @@ import { STAND_IN_TOOL } from '../support/stand-in-tool.ts';
 /**
  * A user adds a tool to the template: the checks the root tests make on the tool list (tools/list in definition
  * order, each example tool by name, a validator per schema from `npm run generate`) hold with the longer list too.
- * They run here on a copy of functions/mcp/tools/index.ts's list with a stand-in tool added, named so that no tool
- * a user adds can collide with it (README's own `word_count` is added for real by `npm run check:add-a-tool` in
- * CI); the stack's per-tool checks run with it in test/infra/stack.test.ts.
+ * They run here on a copy of src/tools/index.ts's list with a stand-in tool added, named so that no tool a user
+ * adds can collide with it (README's own `word_count` is added for real by `npm run check:add-a-tool` in CI); the
+ * stack's per-tool checks run with it in test/infra/stack.test.ts.
  */
 
 const wordCount = defineTool({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { serverResources } from '../../functions/mcp/resources.ts';
-import { tools as exampleTools } from '../../functions/mcp/tools/index.ts';
+import { serverResources } from '../../src/resources.ts';
+import { tools as exampleTools } from '../../src/tools/index.ts';
 import { defineTool, staticResources, ToolError } from '@mcp-lambda/server';
 import { createMcpServer } from '@mcp-lambda/server/lambda';
 import { send } from '@mcp-lambda/dev/testing';

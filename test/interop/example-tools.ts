@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import { tools } from '../../functions/mcp/tools/index.ts';
+import { tools } from '../../src/tools/index.ts';
 
 /**
- * One call of every example tool in functions/mcp/tools and what a real client must get back from it. Shared by
+ * One call of every example tool in src/tools and what a real client must get back from it. Shared by
  * the SDK 1.x and SDK 2.x interop tests so both clients are held to the same results in every era. Each row names
  * its tool: a tool added to the template changes nothing here, a removed example tool takes its rows with it.
  */
@@ -21,7 +21,7 @@ function expectPng(base64: string, width?: number, height?: number): void {
   if (height !== undefined) expect(bytes.readUInt32BE(20)).toBe(height);
 }
 
-/** The tools the MCP function serves, as the template lists them (functions/mcp/tools/index.ts), in that order. */
+/** The tools the MCP function serves, as the template lists them (src/tools/index.ts), in that order. */
 export const TEMPLATE_TOOL_NAMES = tools.map((tool) => tool.name);
 
 /** [description, tool, arguments, what the result must be]. */

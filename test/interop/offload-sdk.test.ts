@@ -3,7 +3,7 @@ import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderChart } from '../../functions/mcp/tools/render-chart.ts';
+import { renderChart } from '../../src/tools/render-chart.ts';
 import { defineTool } from '@mcp-lambda/server';
 import { createOffloader, storedOutputs } from '@mcp-lambda/server/lambda';
 import { serveMcpFunction } from '../support/local.ts';

@@ -1,4 +1,4 @@
-import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
+import { generateReport } from '../../src/tools/generate-report.ts';
 import { collectStreamed, toolContext } from '../bench/baselines/tools.ts';
 
 /** The exact CSV `generate_report` produces for these arguments, collected from its stream. */

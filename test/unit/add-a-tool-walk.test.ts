@@ -10,9 +10,9 @@ describe('npm run check:add-a-tool reads its steps from README', () => {
   it('finds the example tool, the file its first line names, and the list to add it to', () => {
     const steps = readmeSteps(read('README.md'));
     expect(steps).toMatchObject({
-      path: 'functions/mcp/tools/word-count.ts',
+      path: 'src/tools/word-count.ts',
       exported: 'wordCount',
-      list: 'functions/mcp/tools/index.ts',
+      list: 'src/tools/index.ts',
     });
     expect(steps.code).toContain("name: 'word_count'");
   });

@@ -20,7 +20,7 @@ describe('bundle composition from the esbuild metafile', () => {
     ['node_modules/@modelcontextprotocol/sdk/node_modules/zod/v4/core/core.js', 'zod'],
     ['packages/server/src/tools/registry.ts', 'server/tools'],
     ['packages/server/src/dispatcher.ts', 'server/dispatcher.ts'],
-    ['functions/mcp/tools/ping.ts', 'functions/mcp'],
+    ['src/tools/ping.ts', 'src/tools'],
     ['<runtime>', '<runtime>'],
   ])('names %s as part of %s', (input, name) => {
     expect(partName(input)).toBe(name);

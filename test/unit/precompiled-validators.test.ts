@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { tools } from '../../functions/mcp/tools/index.ts';
-import { validators as generated } from '../../functions/mcp/validators.generated.ts';
+import { tools } from '../../src/tools/index.ts';
+import { validators as generated } from '../../src/generated/validators.generated.ts';
 import { generateValidatorModules, schemaHash } from '@mcp-lambda/server/build';
 import { ToolRegistry } from '../../packages/server/src/tools/registry.ts';
 import { AJV_OPTIONS, compileSchema, describeErrors } from '../../packages/server/src/tools/validation.ts';
@@ -21,10 +21,10 @@ async function load(key: string): Promise<Validator> {
 describe('precompiled validators', () => {
   it('the committed validator modules match the tools (run `npm run generate` when this fails)', () => {
     const read = (path: string) =>
-      readFileSync(new URL(`../../functions/mcp/${path}`, import.meta.url), 'utf8');
+      readFileSync(new URL(`../../src/generated/${path}`, import.meta.url), 'utf8');
     const generated = generateValidatorModules(tools);
     expect(read('validators.generated.ts')).toBe(generated.table);
-    const folder = new URL('../../functions/mcp/validators/', import.meta.url);
+    const folder = new URL('../../src/generated/validators/', import.meta.url);
     expect(readdirSync(folder).sort()).toEqual(Object.keys(generated.modules).sort());
     for (const [name, source] of Object.entries(generated.modules))
       expect(read(`validators/${name}`)).toBe(source);

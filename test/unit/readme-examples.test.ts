@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
+import { generateReport } from '../../src/tools/generate-report.ts';
 import type { ToolDefinition } from '@mcp-lambda/server';
 import { createMcpServer, createOffloader } from '@mcp-lambda/server/lambda';
 import { memoryStorage } from '@mcp-lambda/server/backend';
@@ -60,7 +60,7 @@ describe('README "Add a tool": the word_count example', () => {
   it('imports the library by its package name and type-checks where README says to put it', () => {
     expect(example, 'README "Add a tool" shows the word_count tool in a ts block').toBeDefined();
     expect(example!.code).toContain("from '@mcp-lambda/server'");
-    const path = join(ROOT, 'functions/mcp/tools/word-count.ts');
+    const path = join(ROOT, 'src/tools/word-count.ts');
     expect(typeErrors(ROOT, path, example!.code)).toEqual([]);
     // A whole type-check of the project: about 10 s of one core, several times that on a busy machine.
   }, 120_000);

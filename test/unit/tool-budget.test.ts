@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { defineTool, ToolError } from '@mcp-lambda/server';
 import { createMcpServer, createOffloader } from '@mcp-lambda/server/lambda';
 import { memoryStorage } from '@mcp-lambda/server/backend';
-import { generateReport } from '../../functions/mcp/tools/generate-report.ts';
-import { renderChart } from '../../functions/mcp/tools/render-chart.ts';
+import { generateReport } from '../../src/tools/generate-report.ts';
+import { renderChart } from '../../src/tools/render-chart.ts';
 import { send } from '@mcp-lambda/dev/testing';
 
 /** Keeps the CPU busy for `ms` without yielding: what a computing tool does between checkpoints. */

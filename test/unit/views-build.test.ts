@@ -13,7 +13,7 @@ import { buildView, viewModule, viewSources } from '@mcp-lambda/server/build';
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SOURCES = join(ROOT, 'functions/views');
+const SOURCES = join(ROOT, 'src/views');
 const views = viewSources(SOURCES);
 
 /** Every element of a parsed document, depth first. */
@@ -28,8 +28,8 @@ function elements(node: any): any[] {
 describe.each(views)('the $name view', ({ name, entry }) => {
   it('is committed as built from its sources', async () => {
     const built = await buildView(name, entry);
-    const committed = readFileSync(join(ROOT, 'functions/mcp/views', `${name}.generated.ts`), 'utf8');
-    expect(committed, 'run npm run generate').toBe(viewModule(built, `functions/views/${name}`));
+    const committed = readFileSync(join(ROOT, 'src/generated/views', `${name}.generated.ts`), 'utf8');
+    expect(committed, 'run npm run generate').toBe(viewModule(built, `src/views/${name}`));
   });
 
   it('is one complete HTML document that loads nothing from anywhere, at most 100 KB gzip', async () => {

@@ -92,23 +92,23 @@ export function esbuildOptions(entry: string, outdir: string) {
 }
 
 /**
- * Regenerates the precompiled tool validators (`functions/mcp/validators.generated.ts`). Run it before bundling the
+ * Regenerates the precompiled tool validators (`src/generated/validators.generated.ts`). Run it before bundling the
  * MCP function (a `beforeBundling` step of its BundledFunction), so the bundle can never carry stale ones.
  */
 export const VALIDATOR_GENERATOR = 'node --import tsx packages/server/src/build/validators.ts';
 
 /** The generator run on the MCP function's tools, as `npm run generate` runs it. */
-export const GENERATE_VALIDATORS_COMMAND = `${VALIDATOR_GENERATOR} functions/mcp/tools/index.ts functions/mcp/validators.generated.ts`;
+export const GENERATE_VALIDATORS_COMMAND = `${VALIDATOR_GENERATOR} src/tools/index.ts src/generated/validators.generated.ts`;
 
 /**
- * Rebuilds the views (`functions/views/<name>/` into `functions/mcp/views/<name>.generated.ts`, one self-contained
+ * Rebuilds the views (`src/views/<name>/` into `src/generated/views/<name>.generated.ts`, one self-contained
  * HTML document each). Run before bundling the MCP function and the worker (which bundles the same tools), so a
  * bundle can never carry a stale view; `npm start` runs it too.
  */
 export const VIEW_GENERATOR = 'node --import tsx packages/server/src/build/views.ts';
 
 /** The view generator on the template's views, as `npm run generate:views` runs it. */
-export const GENERATE_VIEWS_COMMAND = `${VIEW_GENERATOR} functions/views functions/mcp/views`;
+export const GENERATE_VIEWS_COMMAND = `${VIEW_GENERATOR} src/views src/generated/views`;
 
 /** What runs before the MCP function (and the task worker) is bundled: the generated validators and views. */
 export const GENERATE_COMMANDS = [GENERATE_VALIDATORS_COMMAND, GENERATE_VIEWS_COMMAND] as const;

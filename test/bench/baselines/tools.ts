@@ -1,15 +1,15 @@
 /**
  * The example tools as the official SDKs declare them: the same names, titles, descriptions, annotations and
  * argument rules, written as Zod schemas (the idiom of both SDK lines, which already depend on Zod), and the very
- * same handler functions as `functions/mcp/tools/`, so every server in the benchmark does identical work.
+ * same handler functions as `src/tools/`, so every server in the benchmark does identical work.
  */
 import { z } from 'zod';
-import { contentGallery } from '../../../functions/mcp/tools/content-gallery.ts';
-import { generateReport } from '../../../functions/mcp/tools/generate-report.ts';
-import { ping } from '../../../functions/mcp/tools/ping.ts';
-import { renderChart } from '../../../functions/mcp/tools/render-chart.ts';
-import { safeDivide } from '../../../functions/mcp/tools/safe-divide.ts';
-import { textStats } from '../../../functions/mcp/tools/text-stats.ts';
+import { contentGallery } from '../../../src/tools/content-gallery.ts';
+import { generateReport } from '../../../src/tools/generate-report.ts';
+import { ping } from '../../../src/tools/ping.ts';
+import { renderChart } from '../../../src/tools/render-chart.ts';
+import { safeDivide } from '../../../src/tools/safe-divide.ts';
+import { textStats } from '../../../src/tools/text-stats.ts';
 import { type ToolContext, type ToolDefinition, ToolError, StreamedContent } from '@mcp-lambda/server';
 import type { CallToolResult, ToolAnnotations } from '@mcp-lambda/server/protocol';
 import { silentLogger } from '@mcp-lambda/server/lambda';

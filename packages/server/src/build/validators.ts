@@ -2,7 +2,7 @@
  * Build-time validator generation: compiles every tool schema with ajv's standalone code generator, one module per
  * schema, so the deployed function validates arguments without carrying (or running) a schema compiler, and loads
  * a tool's validator only when the tool is first called. `npm run generate` rewrites
- * `functions/mcp/validators.generated.ts` (the table) and `functions/mcp/validators/` (the validators); bundling
+ * `src/generated/validators.generated.ts` (the table) and `src/generated/validators/` (the validators); bundling
  * runs it too, and a test fails when the committed files are stale.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * The view side of MCP Apps: what a view (a page the host shows in a sandboxed frame) imports to talk to its host.
  * It runs in the browser, so it is a public module of its own (`@mcp-lambda/server/view`), bundled into each view
- * at build time; no server code imports it. Audience: a view's author (the template's `functions/views/`). The
+ * at build time; no server code imports it. Audience: a view's author (the template's `src/views/`). The
  * wire types it reads are on `./protocol`, which loads in a browser too. docs/views.md shows a view written with it.
  * Experimental.
  */

@@ -4,9 +4,9 @@ import { defineView } from '@mcp-lambda/server';
 const built = (load: () => Promise<{ default: string }>) => async () => (await load()).default;
 
 /**
- * The views this function serves (MCP Apps, docs/views.md). Each document is built from `functions/views/<name>/`
- * by `npm run generate` into `views/<name>.generated.ts`, and imported only when a host first reads the view, so it
- * never enters the function's start-up graph.
+ * The views this function serves (MCP Apps, docs/views.md). Each document is built from `views/<name>/` by
+ * `npm run generate` into `generated/views/<name>.generated.ts`, and imported only when a host first reads the
+ * view, so it never enters the function's start-up graph.
  */
 
 /** Pages through a stored output (a table, text with search, JSON by pointer, media previews) with read_output. */
@@ -16,7 +16,7 @@ export const outputViewer = defineView({
   description:
     'Pages through a large stored output with read_output: CSV as a table, text with search, JSON by pointer.',
   prefersBorder: true,
-  html: built(() => import('./views/output-viewer.generated.ts')),
+  html: built(() => import('./generated/views/output-viewer.generated.ts')),
 });
 
 /** The interactive form of render_chart's image: values on hover, series toggles. */
@@ -24,7 +24,7 @@ export const chartView = defineView({
   uri: 'ui://mcp-lambda/chart',
   name: 'chart',
   prefersBorder: true,
-  html: built(() => import('./views/chart.generated.ts')),
+  html: built(() => import('./generated/views/chart.generated.ts')),
 });
 
 /** Shows a proposed action with Approve and Reject (tools gated with `approval`). */
@@ -32,5 +32,5 @@ export const approvalView = defineView({
   uri: 'ui://mcp-lambda/approval',
   name: 'approval',
   prefersBorder: true,
-  html: built(() => import('./views/approval.generated.ts')),
+  html: built(() => import('./generated/views/approval.generated.ts')),
 });

@@ -2,7 +2,7 @@ import type { McpFunctionOptions } from '@mcp-lambda/server/lambda';
 import { serverResources } from './resources.ts';
 import { tools } from './tools/index.ts';
 import { approvalView } from './views.ts';
-import { validators } from './validators.generated.ts';
+import { validators } from './generated/validators.generated.ts';
 
 /** This server's own parts; the rest (storage, tasks, authorization, …) is read from the environment. */
 export const app: McpFunctionOptions = {
