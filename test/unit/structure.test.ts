@@ -44,8 +44,21 @@ const PACKAGE_TESTS = PACKAGES.filter((p) => existsSync(join(root, 'packages', p
   sources(`packages/${p}/test`),
 );
 
+/** The app's own code: its tools, resources and views (src/), generated files aside. */
+const APP = sources('src');
+
 /** The template's tests, their helpers and the tools beside them (bench, load, conformance). */
 const ROOT_TESTS = sources('test');
+
+/** Every file held to the import rules: the packages and their tests, the app, the entries, the CDK app, the tests. */
+const IMPORTERS = [
+  ...LIBRARY,
+  ...PACKAGE_TESTS,
+  ...APP,
+  ...sources('functions'),
+  ...sources('infra'),
+  ...ROOT_TESTS,
+];
 
 /**
  * Root files that still reach into a package's internals, each with why. The list only shrinks: an entry whose file
@@ -62,11 +75,12 @@ const KNOWN_REACHES: Record<string, string> = {
 };
 
 /**
- * The code held to the size rules: every package, the template's functions and CDK app, and the tools that run
- * beside them (bench, load, stress); tests and generated files aside.
+ * The code held to the size rules: every package, the app, the template's functions and CDK app, and the tools
+ * that run beside them (bench, load, stress); tests and generated files aside.
  */
 const SIZED = [
   ...LIBRARY,
+  ...APP,
   ...['functions', 'infra', 'test/bench', 'test/load', 'test/stress'].flatMap(sources),
 ].filter((file) => !file.endsWith('.test.ts'));
 
@@ -116,21 +130,18 @@ describe('the public surface', () => {
   });
 
   // A package reaches another only by its name (`@mcp-lambda/server`), which resolves to the other's face alone;
-  // the template (functions/, infra/, test/) reaches every package that way too. A relative path across the boundary
-  // would bypass the face. A package's own tests may use its internals: they live inside its boundary.
-  it.each([...LIBRARY, ...PACKAGE_TESTS, ...sources('functions'), ...sources('infra'), ...ROOT_TESTS])(
-    '%s imports other packages only through their faces',
-    (file) => {
-      const home = /^packages\/[^/]+\//.exec(file)?.[0];
-      const crossing = specifiers(file)
-        .map((s) => target(file, s))
-        .filter((t): t is string => t !== undefined)
-        .filter((t) => (home ? !t.startsWith(home) : t.startsWith('packages/')));
-      if (file in KNOWN_REACHES)
-        expect(crossing, `listed in KNOWN_REACHES: ${KNOWN_REACHES[file]}`).not.toEqual([]);
-      else expect(crossing).toEqual([]);
-    },
-  );
+  // the template (src/, functions/, infra/, test/) reaches every package that way too. A relative path across the
+  // boundary would bypass the face. A package's own tests may use its internals: they live inside its boundary.
+  it.each(IMPORTERS)('%s imports other packages only through their faces', (file) => {
+    const home = /^packages\/[^/]+\//.exec(file)?.[0];
+    const crossing = specifiers(file)
+      .map((s) => target(file, s))
+      .filter((t): t is string => t !== undefined)
+      .filter((t) => (home ? !t.startsWith(home) : t.startsWith('packages/')));
+    if (file in KNOWN_REACHES)
+      expect(crossing, `listed in KNOWN_REACHES: ${KNOWN_REACHES[file]}`).not.toEqual([]);
+    else expect(crossing).toEqual([]);
+  });
 
   it('lists only files that exist as known reaches', () => {
     expect(Object.keys(KNOWN_REACHES).filter((file) => !ROOT_TESTS.includes(file))).toEqual([]);
@@ -152,17 +163,14 @@ describe('the public surface', () => {
 
   // Each name a package is imported by resolves through its package.json `exports`: `@mcp-lambda/server/auth` is
   // a face, a deep path into the package (its source files by name) is not.
-  it.each([...LIBRARY, ...PACKAGE_TESTS, ...sources('functions'), ...sources('infra'), ...ROOT_TESTS])(
-    '%s names only the faces of the packages it imports',
-    (file) => {
-      const named = specifiers(file).filter((s) => s.startsWith('@mcp-lambda/'));
-      const unknown = named.filter((s) => {
-        const [, name, subpath] = /^@mcp-lambda\/([^/]+)(\/.*)?$/.exec(s)!;
-        return !SUBPATHS[name!]?.includes(`.${subpath ?? ''}`);
-      });
-      expect(unknown).toEqual([]);
-    },
-  );
+  it.each(IMPORTERS)('%s names only the faces of the packages it imports', (file) => {
+    const named = specifiers(file).filter((s) => s.startsWith('@mcp-lambda/'));
+    const unknown = named.filter((s) => {
+      const [, name, subpath] = /^@mcp-lambda\/([^/]+)(\/.*)?$/.exec(s)!;
+      return !SUBPATHS[name!]?.includes(`.${subpath ?? ''}`);
+    });
+    expect(unknown).toEqual([]);
+  });
 
   // The CDK app builds the stack from the package faces and its own settings; of the template it reads only the
   // tool list it hands the stack (the constructs never see the example tools).
@@ -176,19 +184,28 @@ describe('the public surface', () => {
   // A package's tests test it with fixtures of their own, so they pass whatever the template holds, and go with the
   // package when it is replaced or published.
   it.each(PACKAGE_TESTS)(
-    '%s (a package test) imports nothing of the template: functions/, infra/, test/',
+    '%s (a package test) imports nothing of the template: src/, functions/, infra/, test/',
     (file) => {
       const outward = specifiers(file)
         .map((s) => target(file, s))
-        .filter((t) => t !== undefined && /^(functions|infra|test)\//.test(t));
+        .filter((t) => t !== undefined && /^(src|functions|infra|test)\//.test(t));
       expect(outward).toEqual([]);
     },
   );
 
-  it.each(LIBRARY)('%s imports nothing from functions/ or infra/', (file) => {
+  it.each(LIBRARY)('%s imports nothing from src/, functions/ or infra/', (file) => {
     const outward = specifiers(file)
       .map((s) => target(file, s))
-      .filter((t) => t !== undefined && /^(functions|infra)\//.test(t));
+      .filter((t) => t !== undefined && /^(src|functions|infra)\//.test(t));
+    expect(outward).toEqual([]);
+  });
+
+  // The app is what the entries, the CDK app and the tests import; it never reaches back up into any of them, so
+  // it reads the same whichever entry (or test) loads it.
+  it.each(APP)('%s (the app) imports nothing from functions/, infra/ or test/', (file) => {
+    const outward = specifiers(file)
+      .map((s) => target(file, s))
+      .filter((t) => t !== undefined && /^(functions|infra|test)\//.test(t));
     expect(outward).toEqual([]);
   });
 });
@@ -217,7 +234,7 @@ describe('sizes that one reading can hold', () => {
     expect(sizeProblems(file, readFileSync(join(root, file), 'utf8'))).toEqual([]);
   });
 
-  it('covers every package, the functions, the CDK app and the tools', () => {
+  it('covers every package, the app, the functions, the CDK app and the tools', () => {
     const folders = new Set(
       SIZED.map((file) =>
         file
@@ -230,6 +247,7 @@ describe('sizes that one reading can hold', () => {
       'functions',
       'infra',
       'packages',
+      'src',
       'test/bench',
       'test/load',
       'test/stress',
@@ -273,6 +291,14 @@ describe('a thin app: the machinery lives in the packages, where an upgrade reac
   it.each(wiring)('%s has at most 30 lines', (file) => {
     const text = readFileSync(join(root, file), 'utf8');
     expect(text.split('\n').length - (text.endsWith('\n') ? 1 : 0)).toBeLessThanOrEqual(30);
+  });
+
+  // The app's parts come from src/, never from another function's folder: each entry stands alone.
+  it.each(wiring)('%s takes the app from src/ only', (file) => {
+    const reached = specifiers(file)
+      .map((s) => target(file, s))
+      .filter((t) => t !== undefined);
+    expect(reached.filter((t) => !t.startsWith('src/'))).toEqual([]);
   });
 
   it('covers every function entry, and lists only what exists as not wiring', () => {
