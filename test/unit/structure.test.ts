@@ -257,14 +257,13 @@ describe('sizes that one reading can hold', () => {
 });
 
 /**
- * What of functions/ is not an entry or its wiring, each with why: the app's own content, and the local runner (its
- * machinery moves into the packages next). Generated files are left out of `sources` already.
+ * What of functions/ is not an entry or its wiring, each with why: the app's own content. Generated files are left
+ * out of `sources` already.
  */
 const NOT_WIRING: Record<string, string> = {
   'functions/mcp/tools/': 'the tools are the app itself',
   'functions/views/': "the views' browser code is the app itself",
   'functions/mcp/views.ts': 'the view definitions are the app itself, as the tools are',
-  'functions/local/': 'the local runner, still to be moved into @mcp-lambda/dev',
 };
 
 describe('a thin app: the machinery lives in the packages, where an upgrade reaches it', () => {
