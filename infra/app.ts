@@ -1,7 +1,6 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { applyAuthDefault, readSettings } from './context.ts';
-import { ContextError } from './context-parsers.ts';
+import { applyAuthDefault, ContextError, readSettings } from '@mcp-lambda/cdk';
 import { tools } from '../src/tools/index.ts';
 import { McpStack } from './stack.ts';
 
@@ -14,7 +13,8 @@ function isSettingProblem(error: unknown): error is Error {
   return error instanceof Error && (error.constructor === Error || error.name === 'ValidationError');
 }
 
-// Entry point of `cdk synth` / `cdk deploy` (cdk.json "app"): settings come from CDK context, see infra/README.md.
+// Entry point of `cdk synth` / `cdk deploy` (cdk.json "app"): settings come from CDK context, read by @mcp-lambda/cdk
+// (readSettings), see infra/README.md.
 const app = new App();
 try {
   const settings = applyAuthDefault(readSettings((key) => app.node.tryGetContext(key)));

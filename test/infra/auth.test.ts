@@ -1,7 +1,7 @@
 import { Annotations, Match, type Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it, vi } from 'vitest';
-import { applyAuthDefault, readSettings, type ContextKey } from '../../infra/context.ts';
+import { applyAuthDefault, readSettings, type ContextKey } from '@mcp-lambda/cdk';
 import type { McpStackProps } from '../../infra/stack.ts';
 import { synthStack } from './synth.ts';
 

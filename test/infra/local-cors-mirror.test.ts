@@ -1,9 +1,8 @@
 import { Template } from 'aws-cdk-lib/assertions';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { localGatewayCors } from '../../functions/local/settings.ts';
 import { McpHttpApi, McpRestApi } from '@mcp-lambda/cdk';
-import { gatewayPreflight } from '@mcp-lambda/dev';
+import { gatewayPreflight, localGatewayCors } from '@mcp-lambda/dev';
 import { metadataPaths } from '@mcp-lambda/server/auth';
 import { newStack, only, type Resource } from '@mcp-lambda/cdk/testing';
 

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynamoStore } from '@mcp-lambda/bridge';
 import { startLocalDynamo, type LocalDynamo } from '@mcp-lambda/dev/testing';
+import { DEV_BIN } from '../support/npm-start.ts';
 
 /**
  * `npm run signout`, run as an operator runs it: against a DynamoDB table (dynalite standing in for the deployed
@@ -20,7 +21,7 @@ afterAll(async () => {
 });
 
 const signout = (args: string[], env: Record<string, string> = {}) =>
-  run(process.execPath, ['--import', 'tsx', '--import', SKEWED_CLOCK, 'infra/signout.ts', ...args], {
+  run(process.execPath, ['--import', SKEWED_CLOCK, DEV_BIN, 'signout', ...args], {
     env: {
       ...process.env,
       ...env,

@@ -1,5 +1,5 @@
 /**
- * Soak: does `npm start` keep memory after large outputs? Starts `npm start` (functions/local/main.ts, with the
+ * Soak: does `npm start` keep memory after large outputs? Starts `npm start` (`mcp-lambda-dev start`, with the
  * embedded S3 and the companion function in the same process) with the inspector on loopback, has it produce and
  * page through several 500,000-row reports, then floods it with small requests, round after round. After each
  * phase it forces two full garbage collections in the server process and samples its memory:
@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { DEV_BIN } from '../support/npm-start.ts';
 import { connectInspector, type MemorySample } from './inspector.ts';
 
 const { values } = parseArgs({
@@ -48,15 +49,11 @@ const s3Dir = mkdtempSync(join(tmpdir(), 'soak-s3-'));
 
 /** `npm start` with the inspector: the endpoint URL and the inspector URL, once both are printed. */
 async function startServer() {
-  const child = spawn(
-    process.execPath,
-    ['--inspect=127.0.0.1:0', '--import', 'tsx', 'functions/local/main.ts'],
-    {
-      cwd: root,
-      env: { ...process.env, PORT: '0', LOCAL_S3_DIR: s3Dir, POWERTOOLS_LOG_LEVEL: 'WARN' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', DEV_BIN, 'start'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', LOCAL_S3_DIR: s3Dir, POWERTOOLS_LOG_LEVEL: 'WARN' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   const found = new Promise<{ mcp: string; inspector: string }>((resolve, reject) => {

@@ -13,8 +13,11 @@ export interface Run {
   code: number | null;
 }
 
+/** The development commands' bin, as the app's `npm start` calls it. */
+export const DEV_BIN = join(root, 'node_modules', '.bin', 'mcp-lambda-dev');
+
 /**
- * Runs functions/local/main.ts with `env`. With `use`, waits for the "listening" line, hands the endpoint URL and
+ * Runs `mcp-lambda-dev start` in the app's folder with `env`. With `use`, waits for the "listening" line, hands the endpoint URL and
  * the output lines so far (the start-up lines) to `use`, then stops the server with SIGTERM, as `kill` would.
  */
 export function start(
@@ -22,7 +25,7 @@ export function start(
   use?: (url: string, startup: readonly string[]) => Promise<void>,
 ): Promise<Run> {
   return new Promise((done, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'functions/local/main.ts'], {
+    const child = spawn(process.execPath, [DEV_BIN, 'start'], {
       cwd: root,
       // The embedded S3 keeps its data in the run's temporary folder, never in the checkout's .local/s3.
       env: {

@@ -51,3 +51,12 @@ export {
   type FunctionLogLevel,
 } from './bundled-function.ts';
 export { isLogRetention, removalPolicyNamed, type RemovalPolicyName } from './defaults.ts';
+// ## Settings from CDK context (experimental)
+export {
+  CONTEXT_KEYS,
+  applyAuthDefault,
+  readSettings,
+  type AppSettings,
+  type ContextKey,
+} from './context/settings.ts';
+export { ContextError } from './context/parsers.ts';

@@ -12,7 +12,13 @@
  * them; a REST preflight from an origin not on the list gets no `Access-Control-Allow-Origin` (deployed, API
  * Gateway names the first configured origin, which a browser refuses all the same).
  */
-import { CORS_MAX_AGE_SECONDS, isOriginAllowed, MCP_CORS_HEADERS } from '@mcp-lambda/server/lambda';
+import { metadataPaths } from '@mcp-lambda/server/auth';
+import {
+  CORS_MAX_AGE_SECONDS,
+  isOriginAllowed,
+  MCP_CORS_HEADERS,
+  type Config,
+} from '@mcp-lambda/server/lambda';
 
 interface CorsSettings {
   /** Browser origins allowed to call (MCP_ALLOWED_ORIGINS): exact, `scheme://host:*`, or `*`. */
@@ -121,4 +127,30 @@ export function gatewayResponseHeaders(
     'access-control-allow-origin': allowOrigin(origin, cors),
     'access-control-expose-headers': 'www-authenticate',
   };
+}
+
+/**
+ * API Gateway's CORS as the deployed API has it for the same settings (MCP_ALLOWED_ORIGINS): on the HTTP API,
+ * preflights on every path allow POST, and GET when OAuth metadata is served; on the REST API, the MCP path allows
+ * POST, GET and DELETE and each metadata path GET (the bridge answers its own routes' preflights). `oauth` is local
+ * authorization, whose resource is this server's MCP path. Undefined when no origin is allowed.
+ */
+export function localGatewayCors(
+  api: 'http' | 'rest-streaming',
+  config: Pick<Config, 'allowedOrigins' | 'mcpPath' | 'auth'>,
+  oauth: boolean,
+): GatewayCors | undefined {
+  const { allowedOrigins } = config;
+  if (!allowedOrigins.length) return undefined;
+  if (api === 'http') return { api, allowedOrigins, allowMethods: oauth ? ['POST', 'GET'] : ['POST'] };
+  const routes: Record<string, string[]> = { [config.mcpPath]: ['POST', 'GET', 'DELETE'] };
+  // The metadata paths depend only on the resource's path: for local authorization, the MCP path on loopback.
+  const resource =
+    config.auth.mode === 'oauth'
+      ? config.auth.resource
+      : oauth
+        ? `http://127.0.0.1${config.mcpPath}`
+        : undefined;
+  if (resource !== undefined) for (const path of metadataPaths(resource)) routes[path] = ['GET'];
+  return { api: 'rest', allowedOrigins, routes };
 }

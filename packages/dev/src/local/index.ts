@@ -19,7 +19,7 @@ export {
   type HeldBodies,
   type LocalServerLimits,
 } from './request-body.ts';
-export { gatewayPreflight, type GatewayCors } from './gateway-cors.ts';
+export { gatewayPreflight, localGatewayCors, type GatewayCors } from './gateway-cors.ts';
 export { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3, type LocalS3Options } from './s3.ts';
 export {
   startLocalLambda,

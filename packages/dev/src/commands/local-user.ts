@@ -9,14 +9,14 @@
  */
 import { parseArgs } from 'node:util';
 
-const USAGE = 'usage: npm run local-user -- disable|enable [http://127.0.0.1:3000]';
+export const usage = 'usage: npm run local-user -- disable|enable [http://127.0.0.1:3000]';
 const DEV_USER_SUBJECT = 'dev-user';
 
-async function main(): Promise<number> {
-  const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+async function localUser(args: string[]): Promise<number> {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
   const [action, url = `http://127.0.0.1:${process.env.PORT ?? 3000}`, ...extra] = positionals;
   if ((action !== 'disable' && action !== 'enable') || extra.length) {
-    console.error(USAGE);
+    console.error(usage);
     return 2;
   }
   const res = await fetch(`${url.replace(/\/+$/, '')}/_local/users/${DEV_USER_SUBJECT}/${action}`, {
@@ -33,12 +33,14 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => (process.exitCode = code),
-  (error: unknown) => {
+/** The command: its exit status; a failure to reach the server is one line, with a hint. */
+export async function main(args: string[]): Promise<number> {
+  try {
+    return await localUser(args);
+  } catch (error) {
     console.error(
       `local-user failed: ${error instanceof Error ? error.message : String(error)} (is npm start running?)`,
     );
-    process.exitCode = 1;
-  },
-);
+    return 1;
+  }
+}

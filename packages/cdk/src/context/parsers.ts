@@ -1,6 +1,6 @@
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { isLogRetention, removalPolicyNamed } from '@mcp-lambda/cdk';
+import { isLogRetention, removalPolicyNamed } from '../defaults.ts';
 
 /**
  * Reads one given context value: a string from `-c key=value`, or its JSON type from cdk.json (both are accepted).
@@ -8,7 +8,7 @@ import { isLogRetention, removalPolicyNamed } from '@mcp-lambda/cdk';
  */
 export type Parser<T> = (value: unknown, key: string) => T;
 
-/** A context value the app cannot use: the user's to fix, so `infra/app.ts` prints its message alone. */
+/** A context value the app cannot use: the user's to fix, so the CDK app prints its message alone. */
 export class ContextError extends Error {
   override name = 'ContextError';
 }

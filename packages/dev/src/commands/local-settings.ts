@@ -3,10 +3,7 @@
  * development"): the ports of the server and of each embedded stand-in, the API it stands in for, and the local
  * authorization's options. Each is checked here, so a wrong value stops start-up with one line naming it.
  */
-import type { Config } from '@mcp-lambda/server/lambda';
 import { Defaults } from '@mcp-lambda/server/limits';
-import { metadataPaths } from '@mcp-lambda/server/auth';
-import type { GatewayCors } from '@mcp-lambda/dev';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -63,30 +60,4 @@ export function readLocalSettings(env: Env): LocalSettings {
       `BRIDGE_CIMD_ALLOW_LOOPBACK must be "true" or "false" (got ${JSON.stringify(env.BRIDGE_CIMD_ALLOW_LOOPBACK)})`,
     );
   return { ports, api, localAuthorization, loopbackMetadata: loopback === 'true' };
-}
-
-/**
- * API Gateway's CORS as the deployed API has it for the same settings (MCP_ALLOWED_ORIGINS): on the HTTP API,
- * preflights on every path allow POST, and GET when OAuth metadata is served; on the REST API, the MCP path allows
- * POST, GET and DELETE and each metadata path GET (the bridge answers its own routes' preflights). `oauth` is local
- * authorization, whose resource is this server's MCP path. Undefined when no origin is allowed.
- */
-export function localGatewayCors(
-  api: LocalSettings['api'],
-  config: Pick<Config, 'allowedOrigins' | 'mcpPath' | 'auth'>,
-  oauth: boolean,
-): GatewayCors | undefined {
-  const { allowedOrigins } = config;
-  if (!allowedOrigins.length) return undefined;
-  if (api === 'http') return { api, allowedOrigins, allowMethods: oauth ? ['POST', 'GET'] : ['POST'] };
-  const routes: Record<string, string[]> = { [config.mcpPath]: ['POST', 'GET', 'DELETE'] };
-  // The metadata paths depend only on the resource's path: for local authorization, the MCP path on loopback.
-  const resource =
-    config.auth.mode === 'oauth'
-      ? config.auth.resource
-      : oauth
-        ? `http://127.0.0.1${config.mcpPath}`
-        : undefined;
-  if (resource !== undefined) for (const path of metadataPaths(resource)) routes[path] = ['GET'];
-  return { api: 'rest', allowedOrigins, routes };
 }

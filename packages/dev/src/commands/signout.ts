@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { BridgeLimits, createDynamoStore, signOutEverywhere } from '@mcp-lambda/bridge';
 
-const USAGE =
+export const usage =
   'usage: npm run signout -- <subject> --table <AuthorizationBridgeTableName> [--region <region>]\n' +
   '       npm run signout -- <subject> --local [http://127.0.0.1:3000]';
 
@@ -47,15 +47,17 @@ async function awsNowSeconds(region: string | undefined): Promise<number> {
   return Math.floor(date / 1000);
 }
 
-async function main(): Promise<number> {
+/** Signs the subject out at the deployed bridge's table or at `npm start`; the exit status. */
+async function signout(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
+    args,
     allowPositionals: true,
     options: { table: { type: 'string' }, region: { type: 'string' }, local: { type: 'boolean' } },
   });
   const [subject, localUrl, ...extra] = positionals;
   const table = values.table ?? process.env.BRIDGE_TABLE;
   if (!subject || extra.length || (values.local ? values.table : !table) || (!values.local && localUrl)) {
-    console.error(USAGE);
+    console.error(usage);
     return 2;
   }
   const at = values.local
@@ -73,10 +75,12 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => (process.exitCode = code),
-  (error: unknown) => {
+/** The command: its exit status; a failure is one line. */
+export async function main(args: string[]): Promise<number> {
+  try {
+    return await signout(args);
+  } catch (error) {
     console.error(`signout failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  },
-);
+    return 1;
+  }
+}

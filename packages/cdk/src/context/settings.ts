@@ -1,13 +1,14 @@
+/**
+ * A CDK app's settings from its context (`-c auth=none`, `-c api=rest-streaming`, throttles, …): each key read and
+ * checked in one table, then the keys that go together assembled into the endpoint's props. The app hands in its
+ * context (`(key) => app.node.tryGetContext(key)`); a value it cannot use is a ContextError naming the key.
+ */
 import { Defaults } from '@mcp-lambda/server/limits';
-import {
-  COMMON_RULE_SET_BODY_RULES,
-  FUNCTION_LOG_LEVELS,
-  MCP_API_KINDS,
-  domainProblem,
-  type McpAuthProps,
-  type McpDomainProps,
-  type McpEndpointProps,
-} from '@mcp-lambda/cdk';
+import { domainProblem } from '../api-domain.ts';
+import { COMMON_RULE_SET_BODY_RULES } from '../api-firewall.ts';
+import { FUNCTION_LOG_LEVELS } from '../bundled-function.ts';
+import type { McpAuthProps } from '../endpoint/auth-props.ts';
+import { MCP_API_KINDS, type McpDomainProps, type McpEndpointProps } from '../endpoint/props.ts';
 import {
   ContextError,
   fail,
@@ -23,9 +24,9 @@ import {
   seconds,
   text,
   type Parser,
-} from './context-parsers.ts';
+} from './parsers.ts';
 
-/** What `infra/app.ts` needs to build the stack, read from CDK context (cdk.json `context` or `-c key=value`). */
+/** What the CDK app needs to build the stack, read from CDK context (cdk.json `context` or `-c key=value`). */
 export interface AppSettings {
   /** CloudFormation stack name. */
   stackName: string;
@@ -46,7 +47,7 @@ interface Setting<K extends string, T> {
   readonly key: K;
   readonly parse: Parser<T>;
   readonly target: Target;
-  /** The app's own default; without one, the construct's default holds (infra/README.md lists them all). */
+  /** The app's own default; without one, the construct's default holds (the template's infra/README.md lists them). */
   readonly default?: T;
 }
 
@@ -76,7 +77,7 @@ const noCallbackUrls = refused(
 const countOnlyRules: Parser<string[]> = (value, key) =>
   list(value, key).flatMap((rule) => (rule.toLowerCase() === 'body' ? COMMON_RULE_SET_BODY_RULES : [rule]));
 
-/** Every setting the app reads, in the order of infra/README.md's configuration table (which lists their defaults). */
+/** Every setting the app reads, in the order of the configuration table of the template's infra/README.md. */
 const SETTINGS = [
   row('stackName', text, app('stackName'), Defaults.stackName),
   row('serverName', text, endpoint('serverName')),
@@ -120,7 +121,7 @@ const SETTINGS = [
 
 export type ContextKey = (typeof SETTINGS)[number]['key'];
 
-/** Every context key the app reads; infra/README.md's configuration table lists the same keys with their defaults. */
+/** Every context key the app reads; the template's infra/README.md lists the same keys with their defaults. */
 export const CONTEXT_KEYS: readonly ContextKey[] = SETTINGS.map((setting) => setting.key);
 
 /** The values given, each read by its row's parser. */

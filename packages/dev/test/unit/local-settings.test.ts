@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { GatewayCors } from '@mcp-lambda/dev';
-import { localGatewayCors, readLocalSettings } from '../../functions/local/settings.ts';
+import { localGatewayCors, type GatewayCors } from '../../src/local/gateway-cors.ts';
+import { readLocalSettings } from '../../src/commands/local-settings.ts';
 
-/** The template's local settings: what `npm start` hands the local gateway, from the same settings as the stack. */
+/** The local settings: what `npm start` hands the local gateway, from the same settings as the stack. */
 
 const LOCAL_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*'];
 const HTTP_API: GatewayCors = { api: 'http', allowedOrigins: LOCAL_ORIGINS, allowMethods: ['POST'] };

