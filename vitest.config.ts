@@ -1,6 +1,21 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Inside this repository the packages resolve to their TypeScript sources through the `@mcp-lambda/source` export
+ * condition (each package's `exports`; `.npmrc` gives it to every npm script, tsconfig.json to the type checker), so
+ * no test needs a build, and no test mixes a built copy of a module with its source. Published packages do not
+ * carry it (release/pack.ts): elsewhere it selects nothing. The other two are what vitest resolves server code with
+ * by default, which a list of one's own replaces.
+ */
+const SOURCE = '@mcp-lambda/source';
+const conditions = [SOURCE, 'node', 'development|production'];
+// The processes tests start (npm start, bundling, a task worker) resolve the same way, however vitest was started.
+const nodeOptions = process.env.NODE_OPTIONS ?? '';
+if (!nodeOptions.includes(`--conditions=${SOURCE}`))
+  process.env.NODE_OPTIONS = `${nodeOptions} --conditions=${SOURCE}`.trim();
+
 export default defineConfig({
+  ssr: { resolve: { conditions } },
   test: {
     include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     // Every temporary file of the run (cloud assemblies, bundles, local S3 data) lands in one folder removed at the end.

@@ -7,10 +7,11 @@
  * `// ## Title (experimental)`. Stable names change only with a major version; experimental ones may change in any
  * release.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { packages, sourceOf } from '../support/packages.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const GROUP = /^\/\/ ## (.+) \((stable|experimental)\)$/;
@@ -27,15 +28,14 @@ interface Face {
 
 /** The faces of every package, from each package.json `exports`. */
 export function faces(): Face[] {
-  return readdirSync(join(ROOT, 'packages')).flatMap((pkg) => {
-    const manifest = JSON.parse(readFileSync(join(ROOT, 'packages', pkg, 'package.json'), 'utf8'));
-    return Object.entries(manifest.exports as Record<string, string>).map(([subpath, file]) => ({
-      pkg: manifest.name as string,
-      dir: join(ROOT, 'packages', pkg),
+  return packages().flatMap(({ dir, manifest }) =>
+    Object.entries(manifest.exports).map(([subpath, targets]) => ({
+      pkg: manifest.name,
+      dir,
       subpath,
-      file: join(ROOT, 'packages', pkg, file),
-    }));
-  });
+      file: join(dir, sourceOf(targets)),
+    })),
+  );
 }
 
 /** The group of each exported name, from the `// ## Title (stability)` comment before its export statement. */

@@ -30,10 +30,25 @@ function ignored(root: string): { folders: Set<string>; files: RegExp[] } {
 const CHECKED = /\.(md|ts|mjs|json|yml)$/;
 /** Generated files: their text comes from a generator, whose own source is checked. */
 const GENERATED = /(\.generated\.ts|package-lock\.json)$/;
-/** Files a build or a run writes, never kept in the repository: bundles, results, the local S3 server's records. */
-const RUN_OUTPUTS = /^(\.local\/.*|index\.mjs|child-[\w-]+\.mjs|latest\.json|checks\.json|_metadata\.json)$/;
+/**
+ * Files a build or a run writes, never kept in the repository: the packages' built files, bundles, results, the
+ * local S3 server's records.
+ */
+const RUN_OUTPUTS =
+  /^(\.local\/.*|(\.\/)?dist\/.*|packages\/[\w-]+\/dist\/.*|index\.mjs|child-[\w-]+\.mjs|latest\.json|checks\.json|_metadata\.json)$/;
 /** The repository's top-level folders: a path that starts with one is read from the root. */
-const ROOTS = ['packages', 'functions', 'infra', 'test', 'docs', 'src', '.ci'];
+const ROOTS = [
+  'packages',
+  'functions',
+  'infra',
+  'test',
+  'docs',
+  'src',
+  'release',
+  '.ci',
+  '.changeset',
+  '.github',
+];
 
 /** One place where a file names a path. */
 export interface Reference {

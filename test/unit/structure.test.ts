@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { packages, sourceOf, SOURCE_CONDITION } from '../support/packages.ts';
 
 /**
  * The shape of the code, checked: the public surface is one named list, dependencies point inward, and no module
@@ -10,24 +11,15 @@ import { describe, expect, it } from 'vitest';
  */
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const PACKAGES = readdirSync(join(root, 'packages'));
-/** Each package's face: the files its package.json `exports` names, and nothing else may be imported from it. */
-const FACES = Object.fromEntries(
-  PACKAGES.map((name) => {
-    const manifest = JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8'));
-    return [
-      name,
-      Object.values(manifest.exports as Record<string, string>).map((f) => join('packages', name, f)),
-    ];
-  }),
+const PACKAGE_INFO = packages();
+const PACKAGES = PACKAGE_INFO.map((p) => p.folder);
+/** Each package's face: the source files its package.json `exports` names, and nothing else may be imported from it. */
+const PUBLIC_MODULES = PACKAGE_INFO.flatMap(({ folder, manifest }) =>
+  Object.values(manifest.exports).map((targets) => join('packages', folder, sourceOf(targets))),
 );
-const PUBLIC_MODULES = Object.values(FACES).flat();
 /** Each package's export subpaths (`.`, `./auth`, …), by package folder name. */
 const SUBPATHS: Record<string, string[]> = Object.fromEntries(
-  PACKAGES.map((name) => {
-    const manifest = JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8'));
-    return [name, Object.keys(manifest.exports as Record<string, string>)];
-  }),
+  PACKAGE_INFO.map(({ folder, manifest }) => [folder, Object.keys(manifest.exports)]),
 );
 
 function sources(folder: string): string[] {
@@ -119,13 +111,21 @@ describe('the public surface', () => {
     expect(readFileSync(join(root, file), 'utf8')).not.toMatch(/export\s+(type\s+)?\*/);
   });
 
+  // One entry file per face: its source (this repository's condition), and the declarations and module `tsc` builds
+  // from it at the same place under dist/ (packages/tsconfig.build.json), which is what users import.
   it.each(PACKAGES)('packages/%s exports only its face: one entry file per export, each in src/', (name) => {
-    const manifest = JSON.parse(readFileSync(join(root, 'packages', name, 'package.json'), 'utf8'));
+    const { manifest } = PACKAGE_INFO.find((p) => p.folder === name)!;
     expect(manifest.name).toBe(`@mcp-lambda/${name}`);
-    expect(manifest.private).toBe(true);
-    for (const [subpath, file] of Object.entries(manifest.exports as Record<string, string>)) {
+    for (const [subpath, targets] of Object.entries(manifest.exports)) {
       expect(subpath, `${name} ${subpath}`).toMatch(/^\.(\/[a-z-]+)?$/);
-      expect(file, `${name} ${subpath}`).toMatch(/^\.\/src\/[\w/-]+\.ts$/);
+      const source = sourceOf(targets);
+      expect(source, `${name} ${subpath}`).toMatch(/^\.\/src\/[\w/-]+\.ts$/);
+      const built = source.replace(/^\.\/src\//, './dist/').replace(/\.ts$/, '');
+      expect(targets, `${name} ${subpath}`).toStrictEqual({
+        [SOURCE_CONDITION]: source,
+        types: `${built}.d.ts`,
+        import: `${built}.js`,
+      });
     }
   });
 

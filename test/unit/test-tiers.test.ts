@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packages } from '../support/packages.ts';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,8 +19,8 @@ function testFiles(folder: string): string[] {
 /** The template's tests (test/) and each package's own (packages/<name>/test), as vitest.config.ts includes them. */
 const allTestFiles = () => [
   ...testFiles(join(ROOT, 'test')),
-  ...readdirSync(join(ROOT, 'packages'))
-    .map((name) => join(ROOT, 'packages', name, 'test'))
+  ...packages()
+    .map(({ dir }) => join(dir, 'test'))
     .filter((folder) => existsSync(folder))
     .flatMap((folder) => testFiles(folder)),
 ];

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   AssetHashType,
@@ -11,6 +12,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { resolvesSources, SOURCE_CONDITION } from '@mcp-lambda/server/build';
 import { Defaults } from '@mcp-lambda/server/limits';
 import { NODE_TARGET, nodeOptionsFor, PROJECT_ROOT } from './bundling.ts';
 import { DEFAULT_LOG_RETENTION, DEFAULT_REMOVAL_POLICY } from './defaults.ts';
@@ -88,8 +90,17 @@ export interface BundledFunctionProps extends Omit<
   readonly beforeBundling?: readonly string[];
 }
 
-/** The command that bundles one function with `esbuildOptions`, in a child process (`bundle-command.ts` says why). */
-const BUNDLE_COMMAND = fileURLToPath(new URL('./bundle-command.ts', import.meta.url));
+/**
+ * The command that bundles one function with `esbuildOptions`, in a child process (`bundle-command.ts` says why):
+ * this package's built module, or its source (run through tsx) inside this repository. The child resolves packages
+ * as this process does, which a worker of the test runner may do by a flag rather than by NODE_OPTIONS.
+ */
+const OWN_EXTENSION = extname(fileURLToPath(import.meta.url));
+const BUNDLE_COMMAND = fileURLToPath(new URL(`./bundle-command${OWN_EXTENSION}`, import.meta.url));
+const BUNDLE_NODE_FLAGS = [
+  ...(OWN_EXTENSION === '.ts' ? ['--import', 'tsx'] : []),
+  ...(resolvesSources() ? [`--conditions=${SOURCE_CONDITION}`] : []),
+];
 
 /** Runs one step of local bundling in the project root; a failure stops the synth with the command's status. */
 function runStep(command: string, args: readonly string[], what: string): void {
@@ -107,7 +118,11 @@ export function localBundling(entry: string, beforeBundling: readonly string[] =
     tryBundle(outputDir: string) {
       for (const command of beforeBundling)
         runStep('bash', ['-c', command], `beforeBundling command ${command}`);
-      runStep(process.execPath, ['--import', 'tsx', BUNDLE_COMMAND, entry, outputDir], `bundling ${entry}`);
+      runStep(
+        process.execPath,
+        [...BUNDLE_NODE_FLAGS, BUNDLE_COMMAND, entry, outputDir],
+        `bundling ${entry}`,
+      );
       return true;
     },
   };

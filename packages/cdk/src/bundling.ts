@@ -2,11 +2,14 @@
  * How the Lambda functions are bundled, in one place: the CDK stack (BundledFunction) and the benchmarks both use
  * these settings, so the artifact that is measured and tested is the artifact that is deployed.
  */
-import { fileURLToPath } from 'node:url';
+import { esbuildConditions } from '@mcp-lambda/server/build';
 import { startupChunk } from './startup-chunk.ts';
 
-/** The repository root: entries are relative to it, and bundling runs in it. */
-export const PROJECT_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+/**
+ * The app's root folder: entries are relative to it, and bundling runs in it. The CDK CLI runs the app where its
+ * cdk.json is, and the tests run from there too; this package may sit anywhere in node_modules.
+ */
+export const PROJECT_ROOT = process.cwd();
 
 /** Entry points of the deployable functions, relative to the repository root. */
 export const FUNCTION_ENTRIES = {
@@ -83,6 +86,8 @@ export function esbuildOptions(entry: string, outdir: string) {
     sourcesContent: false,
     treeShaking: true,
     mainFields: ['module', 'main'],
+    // This repository bundles the packages' sources, as its tests run them; an app bundles their built files.
+    ...esbuildConditions(),
     external: EXTERNAL_MODULES,
     banner: { js: ESM_REQUIRE_BANNER },
     metafile: true,
@@ -92,23 +97,8 @@ export function esbuildOptions(entry: string, outdir: string) {
 }
 
 /**
- * Regenerates the precompiled tool validators (`src/generated/validators.generated.ts`). Run it before bundling the
- * MCP function (a `beforeBundling` step of its BundledFunction), so the bundle can never carry stale ones.
+ * What runs before the MCP function (and the task worker, which bundles the same tools) is bundled: the app's
+ * generated code (`mcp-lambda-dev generate`: the precompiled tool validators and the views), so a bundle can never
+ * carry stale ones. `npx --no` runs the app's own @mcp-lambda/dev, also when the CDK CLI was not started by npm.
  */
-export const VALIDATOR_GENERATOR = 'node --import tsx packages/server/src/build/validators.ts';
-
-/** The generator run on the MCP function's tools, as `npm run generate` runs it. */
-export const GENERATE_VALIDATORS_COMMAND = `${VALIDATOR_GENERATOR} src/tools/index.ts src/generated/validators.generated.ts`;
-
-/**
- * Rebuilds the views (`src/views/<name>/` into `src/generated/views/<name>.generated.ts`, one self-contained
- * HTML document each). Run before bundling the MCP function and the worker (which bundles the same tools), so a
- * bundle can never carry a stale view; `npm start` runs it too.
- */
-export const VIEW_GENERATOR = 'node --import tsx packages/server/src/build/views.ts';
-
-/** The view generator on the template's views, as `npm run generate:views` runs it. */
-export const GENERATE_VIEWS_COMMAND = `${VIEW_GENERATOR} src/views src/generated/views`;
-
-/** What runs before the MCP function (and the task worker) is bundled: the generated validators and views. */
-export const GENERATE_COMMANDS = [GENERATE_VALIDATORS_COMMAND, GENERATE_VIEWS_COMMAND] as const;
+export const GENERATE_COMMANDS = ['npx --no mcp-lambda-dev generate'] as const;

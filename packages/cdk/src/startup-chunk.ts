@@ -61,6 +61,7 @@ export function liveModules(entry: string, root: string, options: BuildOptions):
     format: options.format,
     target: options.target,
     mainFields: options.mainFields,
+    conditions: options.conditions,
     external: options.external,
     treeShaking: true,
     logLevel: 'silent',

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { viewCsp, type DeclaredCsp } from './csp.ts';
@@ -26,7 +27,10 @@ export interface ViewHost {
   close(): Promise<void>;
 }
 
-const PAGE_ENTRY = fileURLToPath(new URL('./page/main.ts', import.meta.url));
+/** The page's entry beside this module: its source inside this repository, its built module in the package. */
+const PAGE_ENTRY = fileURLToPath(
+  new URL(`./page/main${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+);
 /** Documents kept for their frames (the newest); a view document is a few tens of KB. */
 const MAX_FRAMES = 50;
 const MAX_DOCUMENT_BYTES = 4 * 1024 * 1024;
