@@ -12,12 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ESM_REQUIRE_BANNER,
-  esbuildOptions,
-  FUNCTION_ENTRIES,
-  VALIDATOR_GENERATOR,
-} from '@mcp-lambda/cdk/bundling';
+import { ESM_REQUIRE_BANNER, esbuildOptions, FUNCTION_ENTRIES } from '@mcp-lambda/cdk/bundling';
 import { LAMBDA_RUNTIME } from '@mcp-lambda/cdk';
 import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '@mcp-lambda/dev';
 import { startupOutputs } from '../bench/bundle.ts';
@@ -189,7 +184,7 @@ beforeAll(async () => {
     {
       endpoint: {
         auth: { mode: 'none' },
-        mcpBeforeBundling: [`${VALIDATOR_GENERATOR} src/tools/index.ts ${regenerated()}`],
+        mcpBeforeBundling: [`npx --no mcp-lambda-dev generate validators --out ${outdir}`],
       },
     },
     { bundle: true, outdir: join(outdir, 'cdk.out'), context: { 'aws:cdk:enable-asset-metadata': true } },

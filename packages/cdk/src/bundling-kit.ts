@@ -10,5 +10,4 @@ export {
   FUNCTION_ENTRIES,
   NODE_TARGET,
   nodeOptionsFor,
-  VALIDATOR_GENERATOR,
 } from './bundling.ts';

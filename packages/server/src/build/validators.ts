@@ -165,15 +165,12 @@ function writeAtomically(file: string, source: string): boolean {
   return true;
 }
 
-/** CLI: `node --import tsx packages/server/src/build/validators.ts TOOLS_MODULE OUT_FILE` (`npm run generate` names both). */
-async function main(): Promise<void> {
-  const [toolsModule, outFile] = process.argv.slice(2);
-  if (!toolsModule || !outFile) {
-    console.error(
-      'usage: validators.ts TOOLS_MODULE OUT_FILE (a module exporting `tools`, the table module to write)',
-    );
-    process.exit(2);
-  }
+/**
+ * Writes the validators of the tools `toolsModule` exports (as `tools`) into `outFile` (the table) and a folder
+ * beside it (one module per schema), removing those of schemas that no longer exist; quiet when nothing changed
+ * (`mcp-lambda-dev generate` runs it before every bundle that carries the tools). Answers how many files changed.
+ */
+export async function writeValidators(toolsModule: string, outFile: string): Promise<number> {
   const { tools } = (await import(pathToFileURL(toolsModule).href)) as { tools: ToolDefinition[] };
   const generated = generateValidatorModules(tools);
   const folder = join(dirname(outFile), VALIDATOR_FOLDER);
@@ -191,6 +188,5 @@ async function main(): Promise<void> {
   if (writeAtomically(outFile, generated.table)) written++;
   // Silent when nothing changed: every synth runs this before each bundle that carries the tools.
   if (written) console.log(`wrote ${outFile} and its validators (${tools.length} tools)`);
+  return written;
 }
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -8,8 +8,8 @@
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { build, transform } from 'esbuild';
+import { esbuildConditions } from './conditions.ts';
 
 /** The stylesheet every view starts from: the spec's theme variables with light and dark defaults. */
 const BASE_CSS = new URL('../views/app/base.css', import.meta.url);
@@ -38,6 +38,7 @@ export async function buildView(name: string, entry: string): Promise<BuiltView>
     platform: 'browser',
     target: TARGET,
     minify: true,
+    ...esbuildConditions(),
     legalComments: 'none',
     charset: 'utf8',
     logLevel: 'warning',
@@ -109,23 +110,4 @@ export async function generateViews(sources: string, out: string): Promise<Built
     renameSync(`${target}.${process.pid}.tmp`, target);
   }
   return built;
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const args = process.argv.slice(2);
-  const verbose = args.includes('--verbose');
-  const [sources, out] = args.filter((a) => a !== '--verbose');
-  if (!sources || !out) {
-    console.error(
-      'usage: node --import tsx packages/server/src/build/views.ts <views source folder> <output folder> [--verbose]',
-    );
-    process.exit(2);
-  }
-  const built = await generateViews(sources, out);
-  // Quiet by default: `npm start` and the synth build the views on every run.
-  if (verbose)
-    for (const v of built)
-      console.log(
-        `view ${v.name}: ${Buffer.byteLength(v.html)} bytes (script ${v.scriptBytes}, style ${v.styleBytes})`,
-      );
 }
