@@ -41,10 +41,10 @@ describe('the packages as published', () => {
     expect(packed.map((p) => p.name)).toEqual(RELEASE_ORDER.map(npmName));
   });
 
-  // The scaffolder ships its template too: the root's app files, made into template/ by its build.
+  // The scaffolder ships its template too: the root's app files, made into dist/template/ by its build.
   it('ship built files, README, CHANGELOG and LICENSE only, and the scaffolder its template', () => {
     for (const p of packed) {
-      const template = (path: string) => p.name === npmName('create') && path.startsWith('template/');
+      const template = (path: string) => p.name === npmName('create') && path.startsWith('dist/template/');
       const other = p.files
         .map((f) => f.path)
         .filter((path) => !/^dist\/.+\.(js|d\.ts|css)$/.test(path) && !/^bin\/[\w-]+\.js$/.test(path))

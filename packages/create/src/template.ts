@@ -1,7 +1,7 @@
 /**
  * The template this package ships: the repository root's app files as they are (app-files.ts), and the files only
- * an app has (this package's `app/` folder). `npm run build` makes it into `template/` beside `dist/`, so the
- * published package carries one copy of the root's files and the repository keeps none.
+ * an app has (this package's `app/` folder). `npm run build` makes it into `dist/template/`, beside the built
+ * modules, so the published package carries one copy of the root's files and the repository keeps none.
  */
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -12,7 +12,7 @@ import { APP_ONLY, APP_PATHS, PACKED_NAMES } from './app-files.ts';
 export const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 
 /** Where the built template lives in this package. */
-export const TEMPLATE_DIR = join(PACKAGE_DIR, 'template');
+export const TEMPLATE_DIR = join(PACKAGE_DIR, 'dist', 'template');
 
 /** Copies the app files of the repository at `root` into `out` (emptied first); returns `out`. */
 export function makeTemplate(root: string, out: string): string {
@@ -25,6 +25,6 @@ export function makeTemplate(root: string, out: string): string {
   return out;
 }
 
-// `npm run build` in this package: node dist/template.js makes template/ from the repository root.
+// `npm run build` in this package: node dist/template.js makes dist/template/ from the repository root.
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url))
   makeTemplate(resolve(PACKAGE_DIR, '../..'), TEMPLATE_DIR);
