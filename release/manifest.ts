@@ -21,7 +21,7 @@ export function shipped(manifest: Manifest): string[] {
 }
 
 /** Package folders in dependency order: each is published after what it depends on. */
-export const RELEASE_ORDER = ['server', 'bridge', 'dev', 'cdk'] as const;
+export const RELEASE_ORDER = ['server', 'bridge', 'dev', 'cdk', 'create'] as const;
 
 export interface Manifest {
   name: string;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packAll, type Packed } from '../../release/pack.ts';
 import { RELEASE_ORDER, SOURCE_CONDITION } from '../../release/manifest.ts';
-import { ROOT } from '../support/packages.ts';
+import { npmName, ROOT } from '../support/packages.ts';
 
 /**
  * The packages as users get them: built, staged and packed as the release workflow publishes them, then unpacked
@@ -38,14 +38,17 @@ const manifestOf = (name: string) =>
 
 describe('the packages as published', () => {
   it('are packed in dependency order, one tarball each', () => {
-    expect(packed.map((p) => p.name)).toEqual(RELEASE_ORDER.map((folder) => `@mcp-lambda/${folder}`));
+    expect(packed.map((p) => p.name)).toEqual(RELEASE_ORDER.map(npmName));
   });
 
-  it('ship built files, README, CHANGELOG and LICENSE only', () => {
+  // The scaffolder ships its template too: the root's app files, made into dist/template/ by its build.
+  it('ship built files, README, CHANGELOG and LICENSE only, and the scaffolder its template', () => {
     for (const p of packed) {
+      const template = (path: string) => p.name === npmName('create') && path.startsWith('dist/template/');
       const other = p.files
         .map((f) => f.path)
-        .filter((path) => !/^dist\/.+\.(js|d\.ts|css)$/.test(path) && !/^bin\/[\w-]+\.js$/.test(path));
+        .filter((path) => !/^dist\/.+\.(js|d\.ts|css)$/.test(path) && !/^bin\/[\w-]+\.js$/.test(path))
+        .filter((path) => !template(path));
       expect(other.sort(), p.name).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json']);
       expect(
         p.files.some((f) => f.path.startsWith('src/')),

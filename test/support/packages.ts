@@ -24,6 +24,10 @@ export interface PackageInfo {
   manifest: Record<string, unknown> & { name: string; exports: Record<string, FaceTargets> };
 }
 
+/** A package's name on the registry: `@mcp-lambda/<folder>`, but the scaffolder, named as `npm create` needs. */
+export const npmName = (folder: string): string =>
+  folder === 'create' ? 'create-mcp-lambda' : `@mcp-lambda/${folder}`;
+
 /** Every package folder (packages/<name>/package.json), in name order. */
 export function packages(): PackageInfo[] {
   return readdirSync(join(ROOT, 'packages'))

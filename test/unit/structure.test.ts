@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { packages, sourceOf, SOURCE_CONDITION } from '../support/packages.ts';
+import { npmName, packages, sourceOf, SOURCE_CONDITION } from '../support/packages.ts';
 
 /**
  * The shape of the code, checked: the public surface is one named list, dependencies point inward, and no module
@@ -115,7 +115,7 @@ describe('the public surface', () => {
   // from it at the same place under dist/ (packages/tsconfig.build.json), which is what users import.
   it.each(PACKAGES)('packages/%s exports only its face: one entry file per export, each in src/', (name) => {
     const { manifest } = PACKAGE_INFO.find((p) => p.folder === name)!;
-    expect(manifest.name).toBe(`@mcp-lambda/${name}`);
+    expect(manifest.name).toBe(npmName(name));
     for (const [subpath, targets] of Object.entries(manifest.exports)) {
       expect(subpath, `${name} ${subpath}`).toMatch(/^\.(\/[a-z-]+)?$/);
       const source = sourceOf(targets);
