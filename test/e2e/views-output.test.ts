@@ -75,7 +75,10 @@ describe.skipIf(!chromiumPath)('the output viewer in a real browser', () => {
     await page.selectOption('#theme', 'dark');
     await shoot(page, 'output-viewer-search-marked-dark');
     await page.close();
-  });
+    // A 20,000-row report made, stored and shown, then two searches and 21 steps, each rendered by the browser (the
+    // searches and the step past match 20 read through read_output): some 7 s of real work on a quiet machine,
+    // several times that on a busy one.
+  }, 120_000);
 
   it('an SVG stored as text is previewed as an image, under the default CSP, its scripts never run', async () => {
     const offloader = createOffloader({

@@ -240,7 +240,9 @@ beforeAll(async () => {
     S3_ENDPOINT: s3.endpoint,
     AWS_ENDPOINT_URL_LAMBDA: `http://127.0.0.1:${served.companion.port}`,
   });
-}, 120_000);
+  // A synth that bundles three functions, and their servers started: some 8 s on a quiet machine, about a minute on
+  // a busy one (three runs at once beside CPU hogs).
+}, 240_000);
 
 afterAll(async () => {
   for (const s of Object.values(served)) s?.child.kill('SIGTERM');
@@ -381,6 +383,9 @@ describe('the deployed bundles', () => {
       );
       expect(bytesOf(startup)).toBeLessThanOrEqual(STARTUP_LIMIT_BYTES[name]);
     },
+    // A whole esbuild build of the function: 2-5 s of real CPU work on a quiet machine, ten times that on a busy one
+    // (measured 48 s for the MCP function, three at once beside CPU hogs).
+    120_000,
   );
 });
 

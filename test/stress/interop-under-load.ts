@@ -30,11 +30,27 @@ const PHASES: Phase[] = [
       'packages/server/test/integration/asking-rendezvous.test.ts',
       'packages/server/test/integration/read-output-property.test.ts',
       'test/unit/readme-examples.test.ts',
+      'test/e2e/views-output.test.ts',
+      'test/infra/bundle.test.ts',
+      'test/integration/load-command.test.ts',
+      'packages/server/test/integration/deadlines.test.ts',
+      'packages/server/test/unit/live-stream.test.ts',
+      'packages/dev/test/integration/local-server-limits.test.ts',
     ],
-    names:
-      'clock is an hour ahead|accepted just before the wait times out|paging by offset|type-checks where README says',
-    // The rendezvous case runs on two stores.
-    selects: 5,
+    names: [
+      'clock is an hour ahead',
+      'accepted just before the wait times out',
+      'paging by offset',
+      'type-checks where README says',
+      'search steps through the matches',
+      'bundle is byte-identical',
+      'is the answers over the real elapsed time',
+      'a tool call whose output must be stored answers isError',
+      'opens a quiet stream with a keep-alive comment',
+      'holds no more than its limits allow',
+    ].join('|'),
+    // The rendezvous case runs on two stores, the bundle case on each of the three functions.
+    selects: 13,
   },
 ];
 const vitest = new URL('../../node_modules/vitest/vitest.mjs', import.meta.url).pathname;

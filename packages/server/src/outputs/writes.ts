@@ -29,7 +29,8 @@ const CLEANUP_MS = 2_000;
  * `concurrency` objects (this is what bounds the memory of a streamed output). At the first failure no further
  * write starts, the writes in flight are aborted (so is everything when `signal` fires), and `settle` deletes every
  * object whose write had started, best effort (an aborted write may still have landed). Every call is bounded by
- * the invocation's deadline.
+ * the invocation's deadline; a write refused because the deadline's margin has come (even the first one, on a call
+ * that got there late) fails the store like a failed write.
  */
 export class WriteQueue {
   private readonly outOfTime: AbortSignal | undefined;
@@ -56,7 +57,11 @@ export class WriteQueue {
   /** Starts a write once fewer than `concurrency` are in flight; false when the store has already failed. */
   async add(write: ObjectWrite): Promise<boolean> {
     while (this.inFlight.size >= this.options.concurrency && !this.failed) await Promise.race(this.inFlight);
-    if (this.failed) return false;
+    if (this.failed) {
+      // Out of time or cancelled with no failed write to say so: `settle` must not report the objects written.
+      if (this.failure === undefined) this.fail(this.signal?.reason);
+      return false;
+    }
     this.started.push(write.key);
     const call = this.signal ? { signal: this.signal } : {};
     const done: Promise<void> = this.storage

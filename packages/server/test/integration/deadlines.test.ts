@@ -16,6 +16,7 @@ import {
   serveServer,
   type RunningServer,
   BASE_HEADERS,
+  deadEndpoint,
   silentEndpoint,
   type SilentEndpoint,
 } from '@mcp-lambda/dev/testing';
@@ -89,8 +90,35 @@ async function post(url: string, method: string, params: Record<string, unknown>
 
 const URI = `mcp-output://outputs/${'a'.repeat(32)}`;
 
+/**
+ * The first output a process stores loads the offloader's code and the S3 SDK, as a cold start does: on a busy
+ * machine that alone can outlast these short deadlines, and the call then answers isError without ever reaching the
+ * endpoint. One output stored first on an endpoint that refuses connections (which fails at once) loads them, so a
+ * test's deadline is left for the call itself and the wait on the silent endpoint: the call reaches it, busy or not.
+ */
+async function loadStoringCode(): Promise<void> {
+  const storage = s3Storage({ ...silentBucket(), endpoint: await deadEndpoint() });
+  const server = await serveServer(
+    {
+      info: { name: 'deadlines-warm-up', version: '1.0.0' },
+      tools,
+      offloader: createOffloader({ storage, prefix: 'outputs/', thresholdBytes: 1024, ttlDays: 1 }),
+      reserveMs: 2_500,
+    },
+    // Time enough for the loading itself, whatever the machine's speed: the refusal ends the call.
+    { timeoutMs: 60_000 },
+  );
+  try {
+    const res = await post(server.url, 'tools/call', { name: 'large' });
+    expect(res.json.result.content[0].text).toMatch(/could not be stored \(storage is unavailable/);
+  } finally {
+    await server.close();
+  }
+}
+
 beforeAll(async () => {
   silent = await silentEndpoint();
+  await loadStoringCode();
 });
 afterAll(async () => {
   for (const server of servers) await server.close();

@@ -182,24 +182,34 @@ describe('the transport with an adapter that can stream', () => {
   });
 
   it('opens a quiet stream with a keep-alive comment when the heartbeat comes first, and keeps it alive', async () => {
+    // The tool answers only once the test has seen two keep-alives: a timer of its own would race the heartbeat's
+    // on a busy machine, where one late turn of the event loop runs both (an interval never catches up).
+    const answer = gate();
     const quick = createMcpServer({
       info: { name: 'unit', version: '1.0.0' },
       http: { streamHeartbeatMs: 20 },
       tools: [
         defineTool({
           name: 'slow',
-          description: 'Sleeps',
-          handler: () => new Promise((resolve) => setTimeout(() => resolve('late'), 120)),
+          description: 'Answers when the test lets it',
+          handler: async () => {
+            await answer.opened;
+            return 'late';
+          },
         }),
       ],
     });
     const response = (await quick.handle(call('slow', {}), streamingCtx())) as StreamedHttpResponse;
     expect(isStreamed(response)).toBe(true);
-    const chunks: string[] = [];
-    for await (const chunk of response.body) chunks.push(chunk);
-    expect(chunks[0]).toBe(': keep-alive\n\n');
-    expect(chunks.filter((c) => c === ': keep-alive\n\n').length).toBeGreaterThanOrEqual(2);
-    expect(messagesOf(chunks.at(-1)!)[0].result.content[0].text).toBe('late');
+    const events = response.body[Symbol.asyncIterator]();
+    expect((await events.next()).value).toBe(': keep-alive\n\n');
+    // Still quiet: the next heartbeat keeps it alive.
+    expect((await events.next()).value).toBe(': keep-alive\n\n');
+    answer.open();
+    const rest: string[] = [];
+    for (let next = await events.next(); !next.done; next = await events.next()) rest.push(next.value);
+    expect(messagesOf(rest.at(-1)!)[0].result.content[0].text).toBe('late');
+    expect(rest.slice(0, -1).every((c) => c === ': keep-alive\n\n')).toBe(true);
   });
 
   const asking = (name: string) =>

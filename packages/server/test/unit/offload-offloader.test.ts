@@ -124,6 +124,31 @@ describe.each(FACTORIES)('%s', (_name, factory) => {
     expect((out.content[0] as { text: string }).text).not.toMatch(/ECONNREFUSED|StorageError|at /);
   });
 
+  it('answers isError when the deadline is already too close to start storing, never links to objects it never wrote', async () => {
+    // Within the answer's margin of the deadline (a busy machine got there late): no write may start.
+    const storage = memoryStorage();
+    const lines: Record<string, unknown>[] = [];
+    const log = { ...silentLogger, error: (_m: string, a: Record<string, unknown>) => lines.push(a) };
+    const late = { ...ctx, log, deadline: Date.now() + 500 };
+    const out = await offloader(storage).apply({ content: [{ type: 'text', text: 'z'.repeat(500) }] }, late);
+    expect(out).toMatchObject({
+      isError: true,
+      content: [
+        { type: 'text', text: expect.stringMatching(/could not be stored \(storage did not answer in time/) },
+      ],
+    });
+    const error = await offloader(storage)
+      .store({ data: 'x', mimeType: 'text/plain' }, late)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ToolError);
+    expect((error as Error).message).toMatch(/could not be stored \(storage did not answer in time/);
+    expect(storage.objects.size).toBe(0);
+    expect(lines).toEqual([
+      expect.objectContaining({ started: 0, timedOut: true }),
+      expect.objectContaining({ started: 0, timedOut: true }),
+    ]);
+  });
+
   describe('a store that fails part-way', () => {
     /** Storage whose second write hangs until aborted and whose third fails. */
     function flaky(withDelete = true) {
