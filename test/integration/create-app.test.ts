@@ -4,7 +4,7 @@
  * repository. A root file nobody classified as the app's or the repository's, a transform gone stale, or an app
  * file that reaches back into the repository fails here.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -27,7 +27,7 @@ import {
   makeTemplate,
 } from 'create-mcp-lambda/template';
 import { ping } from '../../src/tools/ping.ts';
-import { ROOT } from '../support/packages.ts';
+import { repositoryFiles, ROOT } from '../support/packages.ts';
 
 const BIN = join(ROOT, 'packages/create/bin/create-mcp-lambda.js');
 const VERSION: string = JSON.parse(readFileSync(join(ROOT, 'packages/server/package.json'), 'utf8')).version;
@@ -43,8 +43,8 @@ function create(args: string[]) {
   return { status: run.status, out: run.stdout + run.stderr };
 }
 
-/** The repository's tracked files (what a clone has), with `/` separators. */
-const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
+/** The repository's files as a clone has them (and a new tool of the user's, in README's add-a-tool check). */
+const tracked = repositoryFiles();
 const under = (path: string) => (file: string) => file === path || file.startsWith(`${path}/`);
 const rootText = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 

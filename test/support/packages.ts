@@ -3,6 +3,7 @@
  * `exports` declares. A face resolves to its TypeScript source inside this repository (the `@mcp-lambda/source`
  * condition) and to its built files everywhere else (`types`, `import`).
  */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,4 +43,32 @@ export function packages(): PackageInfo[] {
 /** A face's source file, relative to its package folder, as the package's `exports` names it. */
 export function sourceOf(targets: FaceTargets): string {
   return targets[SOURCE_CONDITION];
+}
+
+/**
+ * The repository's files as a clone has them, with `/` separators: tracked and new files, ignored ones left out
+ * (`git ls-files`). In a copy without git (README's add-a-tool check runs the tests in one), the files on disk
+ * but for what .gitignore names: its folder lines (`name/`) and its simple globs (`*.tmp.*`).
+ */
+export function repositoryFiles(): string[] {
+  const listed = spawnSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (listed.status === 0) return listed.stdout.trim().split('\n').filter(Boolean);
+  const ignore = readFileSync(join(ROOT, '.gitignore'), 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+  const folders = new Set(['.git', ...ignore.filter((l) => l.endsWith('/')).map((l) => l.slice(0, -1))]);
+  const globs = ignore
+    .filter((l) => l.includes('*'))
+    .map((l) => new RegExp(`^${l.replace(/[.]/g, '\\.').replace(/\*/g, '.*')}$`));
+  const walk = (dir: string): string[] =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+      const path = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) return folders.has(entry.name) ? [] : walk(path);
+      return globs.some((glob) => glob.test(entry.name)) ? [] : [path];
+    });
+  return walk('').sort();
 }
