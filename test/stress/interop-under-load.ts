@@ -20,6 +20,9 @@ interface Phase {
 /**
  * The interop tier whole, then the tests a loaded machine once failed while they passed alone (each since made
  * independent of the machine's speed), so they stay so. Those run by name: the rest of their files is not at risk.
+ * The bundle test, which once ran out of time on a busy machine, is not among them: it waited on real CPU work (a
+ * synth that bundles three functions before it, then a build each), not on the scheduler, and three copies of that
+ * work at once would take this step past CI's time; its time limits now allow for a busy machine.
  */
 const PHASES: Phase[] = [
   { label: 'interop', paths: ['test/interop'] },
@@ -31,7 +34,6 @@ const PHASES: Phase[] = [
       'packages/server/test/integration/read-output-property.test.ts',
       'test/unit/readme-examples.test.ts',
       'test/e2e/views-output.test.ts',
-      'test/infra/bundle.test.ts',
       'test/integration/load-command.test.ts',
       'packages/server/test/integration/deadlines.test.ts',
       'packages/server/test/unit/live-stream.test.ts',
@@ -43,14 +45,13 @@ const PHASES: Phase[] = [
       'paging by offset',
       'type-checks where README says',
       'search steps through the matches',
-      'bundle is byte-identical',
       'is the answers over the real elapsed time',
       'a tool call whose output must be stored answers isError',
       'opens a quiet stream with a keep-alive comment',
       'holds no more than its limits allow',
     ].join('|'),
-    // The rendezvous case runs on two stores, the bundle case on each of the three functions.
-    selects: 13,
+    // The rendezvous case runs on two stores.
+    selects: 10,
   },
 ];
 const vitest = new URL('../../node_modules/vitest/vitest.mjs', import.meta.url).pathname;
