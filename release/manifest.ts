@@ -6,8 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SOURCE_CONDITION } from '@mcp-lambda/server/build';
 
-export const SOURCE_CONDITION = '@mcp-lambda/source';
+export { SOURCE_CONDITION };
 
 /**
  * What every package ships beside its manifest and what its `files` field lists (built code, a bin, the changelog,

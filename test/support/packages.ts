@@ -7,9 +7,11 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SOURCE_CONDITION } from '@mcp-lambda/server/build';
+
+export { SOURCE_CONDITION };
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-export const SOURCE_CONDITION = '@mcp-lambda/source';
 
 export interface FaceTargets {
   [SOURCE_CONDITION]: string;

@@ -8,28 +8,14 @@ import {
   keptValidators,
   toolNames,
 } from '../../src/transforms.ts';
+import { APP_SCRIPTS } from '../../src/app-files.ts';
 import { packageName } from '../../src/scaffold.ts';
 
 /** A root package.json with what the transforms read, and a repository-only script and dependency. */
 const ROOT_MANIFEST = JSON.stringify({
   engines: { node: '>=22' },
   workspaces: ['packages/server'],
-  scripts: Object.fromEntries(
-    [
-      'prestart',
-      'start',
-      'test',
-      'typecheck',
-      'synth',
-      'deploy',
-      'view',
-      'signout',
-      'local-user',
-      'generate',
-      'generate:views',
-      'bench',
-    ].map((name) => [name, `run ${name}`]),
-  ),
+  scripts: Object.fromEntries([...APP_SCRIPTS, 'bench'].map((name) => [name, `run ${name}`])),
   dependencies: { '@mcp-lambda/server': '0.0.1', '@mcp-lambda/bridge': '0.0.1', ajv: '^8.0.0' },
   devDependencies: Object.fromEntries(
     ['@types/aws-lambda', '@types/node', 'aws-cdk', 'aws-cdk-lib', 'cdk-nag', 'constructs']
