@@ -11,7 +11,7 @@ import { STAND_IN_TOOL } from '../support/stand-in-tool.ts';
  * A user adds a tool to the template: the checks the root tests make on the tool list (tools/list in definition
  * order, each example tool by name, a validator per schema from `npm run generate`) hold with the longer list too.
  * They run here on a copy of src/tools/index.ts's list with a stand-in tool added, named so that no tool a user
- * adds can collide with it (README's own `word_count` is added for real by `npm run check:add-a-tool` in CI); the
+ * adds can collide with it (README's own `word_count` is added for real to an app `npm create` made, by the registry tier in CI); the
  * stack's per-tool checks run with it in test/infra/stack.test.ts.
  */
 

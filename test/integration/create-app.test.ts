@@ -43,7 +43,7 @@ function create(args: string[]) {
   return { status: run.status, out: run.stdout + run.stderr };
 }
 
-/** The repository's files as a clone has them (and a new tool of the user's, in README's add-a-tool check). */
+/** The repository's files as a clone has them. */
 const tracked = repositoryFiles();
 const under = (path: string) => (file: string) => file === path || file.startsWith(`${path}/`);
 const rootText = (file: string) => readFileSync(join(ROOT, file), 'utf8');
@@ -136,7 +136,7 @@ describe.each([
     expect(read(app, 'cdk.json')).toBe(appCdkJson(rootText('cdk.json'), { auth, api }));
   });
 
-  it('depends on the @mcp-lambda packages at this release, with no workspace or path', () => {
+  it('depends on the @mcp-lambda packages at this release and its patches, with no workspace or path', () => {
     const manifest = JSON.parse(read(app, 'package.json'));
     const all = { ...manifest.dependencies, ...manifest.devDependencies } as Record<string, string>;
     const ours = Object.entries(all).filter(([dep]) => dep.startsWith('@mcp-lambda/'));
@@ -146,7 +146,7 @@ describe.each([
       '@mcp-lambda/dev',
       '@mcp-lambda/server',
     ]);
-    for (const [dep, range] of ours) expect(range, dep).toBe(VERSION);
+    for (const [dep, range] of ours) expect(range, dep).toBe(`^${VERSION}`);
     expect(manifest.workspaces).toBeUndefined();
     for (const range of Object.values(all)) expect(range).toMatch(/^[\^~]?\d/);
   });

@@ -49,7 +49,7 @@ export function sourceOf(targets: FaceTargets): string {
 
 /**
  * The repository's files as a clone has them, with `/` separators: tracked and new files, ignored ones left out
- * (`git ls-files`). In a copy without git (README's add-a-tool check runs the tests in one), the files on disk
+ * (`git ls-files`). In a copy without git (an unpacked archive of the repository), the files on disk
  * but for what .gitignore names: its folder lines (`name/`) and its simple globs (`*.tmp.*`).
  */
 export function repositoryFiles(): string[] {

@@ -31,18 +31,27 @@ const selects = (filter: string, file: string) => file.toLowerCase().includes(fi
 /** Every test script runs vitest through the runner that brings the Lambda runtime's Node.js (.nvmrc) if needed. */
 const VITEST = 'node --import tsx test/support/on-lambda-node.ts vitest run';
 
-/** The `test:<tier>` scripts and the path filters each passes to `vitest run`. */
+/** The tier `npm test` leaves out (vitest.config.ts): it runs with a configuration of its own. */
+const REGISTRY_TIER = 'test/registry';
+
+/** The `test:<tier>` scripts, the configuration each names if any, and the path filters it passes to `vitest run`. */
 const tiers = Object.entries(scripts)
   .filter(([name]) => name.startsWith('test:'))
   .map(([name, command]) => {
-    const match = /^(.+?)((?: test\/[\w/.-]+)+)$/.exec(command);
+    const match = /^(.+?)(?: --config (\S+))?((?: test\/[\w/.-]+)+)$/.exec(command);
     expect(match?.[1], `${name} is "${VITEST}" with path filters`).toBe(VITEST);
-    return { name, filters: match![2]!.trim().split(' ') };
+    return { name, config: match![2], filters: match![3]!.trim().split(' ') };
   });
 
 describe('test tiers', () => {
-  it('npm test runs every test file (no filter), on the Node.js of .nvmrc', () => {
+  it("npm test runs every test file (no filter) but the registry tier's, on the Node.js of .nvmrc", () => {
     expect(scripts.test).toBe(VITEST);
+    const config = readFileSync(join(ROOT, 'vitest.config.ts'), 'utf8');
+    expect(config).toContain(`exclude: [...configDefaults.exclude, '${REGISTRY_TIER}/**']`);
+    const registry = tiers.filter((tier) => tier.config);
+    expect(registry).toEqual([
+      { name: 'test:registry', config: `${REGISTRY_TIER}/vitest.config.ts`, filters: [REGISTRY_TIER] },
+    ]);
   });
 
   // `test/unit` selects the root's test/unit and every package's test/unit alike: a package's tests keep the tier

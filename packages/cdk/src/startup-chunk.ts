@@ -70,6 +70,15 @@ export function liveModules(entry: string, root: string, options: BuildOptions):
   return new Set(inputs.filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path));
 }
 
+/**
+ * Whether a module is the project's own: the app's, or one of its packages', which an app installs into
+ * node_modules (in this repository they are workspaces, outside it). A dependency's lazy loading is its own business.
+ */
+function ownModule(path: string): boolean {
+  const posix = path.split('\\').join('/');
+  return !posix.includes('/node_modules/') || posix.includes(`/node_modules/${PACKAGE_SCOPE}`);
+}
+
 /** The stand-in for a lazily loaded module: its exports, and (unused) the faces, so the chunks form as above. */
 function standIn(path: string, faces: readonly string[], root: string): string {
   const target = JSON.stringify(`./${path}`);
@@ -102,9 +111,7 @@ export function startupChunk(entry: string): Plugin {
           resolveDir: args.resolveDir,
           pluginData: LAZY,
         });
-        // Only the project's own modules: a dependency's lazy loading is its own business.
-        if (found.errors.length > 0 || found.external || found.path.includes('/node_modules/'))
-          return undefined;
+        if (found.errors.length > 0 || found.external || !ownModule(found.path)) return undefined;
         return { path: relative(root, found.path), namespace: LAZY };
       });
       build.onLoad({ filter: /.*/, namespace: LAZY }, (args) => ({

@@ -52,11 +52,11 @@ export const REPOSITORY_ONLY = [
   'test/integration',
   'test/interop',
   'test/load',
+  'test/registry',
   'test/soak',
   'test/stress',
   'test/support',
   'test/unit',
-  'test/walk',
 ] as const;
 
 /**

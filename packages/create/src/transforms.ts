@@ -30,7 +30,7 @@ export function formatJson(value: unknown): string {
 
 /** The versions the root pins a package at, from either of its dependency lists. */
 function rangeOf(root: Json, name: string, version: string): string {
-  if (name.startsWith('@mcp-lambda/')) return version;
+  if (name.startsWith('@mcp-lambda/')) return `^${version}`;
   const ranges = { ...(root.dependencies as Json), ...(root.devDependencies as Json) };
   const range = ranges[name];
   if (typeof range !== 'string') throw new Error(`the root package.json has no version of ${name}`);

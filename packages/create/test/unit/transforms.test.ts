@@ -28,9 +28,9 @@ const ROOT_MANIFEST = JSON.stringify({
 describe('the app package.json', () => {
   const manifest = JSON.parse(appManifest(ROOT_MANIFEST, { name: 'my-server', version: '2.3.4' }));
 
-  it('depends on the @mcp-lambda packages at the given version, with no workspaces', () => {
-    expect(manifest.dependencies['@mcp-lambda/server']).toBe('2.3.4');
-    expect(manifest.devDependencies['@mcp-lambda/dev']).toBe('2.3.4');
+  it('depends on the @mcp-lambda packages at the given version and its patches, with no workspaces', () => {
+    expect(manifest.dependencies['@mcp-lambda/server']).toBe('^2.3.4');
+    expect(manifest.devDependencies['@mcp-lambda/dev']).toBe('^2.3.4');
     expect(manifest.workspaces).toBeUndefined();
   });
 

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { addToList, readmeSteps } from '../walk/add-a-tool.ts';
+import { addToList, readmeSteps } from '../support/readme-steps.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path: string) => readFileSync(`${ROOT}${path}`, 'utf8');
 
-describe('npm run check:add-a-tool reads its steps from README', () => {
+describe("README's add-a-tool steps, as the registry tier does them", () => {
   it('finds the example tool, the file its first line names, and the list to add it to', () => {
     const steps = readmeSteps(read('README.md'));
     expect(steps).toMatchObject({
@@ -15,6 +15,11 @@ describe('npm run check:add-a-tool reads its steps from README', () => {
       list: 'src/tools/index.ts',
     });
     expect(steps.code).toContain("name: 'word_count'");
+  });
+
+  // The registry tier does the steps of the README the app gets; this repository's README shows the same ones.
+  it("the app README shows the same steps as this repository's README", () => {
+    expect(readmeSteps(read('packages/create/app/README.md'))).toEqual(readmeSteps(read('README.md')));
   });
 
   it('refuses a README whose section no longer shows the steps', () => {
