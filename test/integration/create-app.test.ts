@@ -5,7 +5,7 @@
  * file that reaches back into the repository fails here.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
@@ -20,6 +20,7 @@ import {
   TRANSFORMED,
   TEMPLATE_DIR,
   appCdkJson,
+  appInfraReadme,
   appManifest,
   appTsconfig,
   appViewsTsconfig,
@@ -134,6 +135,15 @@ describe.each([
     expect(read(app, 'tsconfig.json')).toBe(appTsconfig(rootText('tsconfig.json')));
     expect(read(app, 'tsconfig.views.json')).toBe(appViewsTsconfig(rootText('tsconfig.views.json')));
     expect(read(app, 'cdk.json')).toBe(appCdkJson(rootText('cdk.json'), { auth, api }));
+    expect(read(app, 'infra/README.md')).toBe(appInfraReadme(rootText('infra/README.md')));
+  });
+
+  it('links from its Markdown only to files the app has', () => {
+    for (const file of filesBelow(app).filter((path) => path.endsWith('.md'))) {
+      const links = [...read(app, file).matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1]!);
+      for (const link of links.filter((target) => !/^[a-z]+:/.test(target)))
+        expect(existsSync(join(app, dirname(file), link)), `${file} links to ${link}`).toBe(true);
+    }
   });
 
   it('depends on the @mcp-lambda packages at this release and its patches, with no workspace or path', () => {

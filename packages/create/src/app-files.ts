@@ -20,7 +20,13 @@ export const APP_PATHS = [
 ] as const;
 
 /** App files written by a transform of the root's file instead of copied (transforms.ts). */
-export const TRANSFORMED = ['package.json', 'tsconfig.json', 'tsconfig.views.json', 'cdk.json'] as const;
+export const TRANSFORMED = [
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.views.json',
+  'cdk.json',
+  'infra/README.md',
+] as const;
 
 /**
  * Files only the app has, kept in this package's `app/` folder: its README (the root's is the repository's), and

@@ -10,6 +10,7 @@ import {
   type ApiChoice,
   type AuthChoice,
   appCdkJson,
+  appInfraReadme,
   appManifest,
   appTsconfig,
   appViewsTsconfig,
@@ -94,6 +95,7 @@ export function createApp(options: CreateOptions): string[] {
     'tsconfig.json': appTsconfig,
     'tsconfig.views.json': appViewsTsconfig,
     'cdk.json': (text) => appCdkJson(text, { auth: options.auth ?? 'oauth', api: options.api ?? 'http' }),
+    'infra/README.md': appInfraReadme,
   };
   mkdirSync(dir, { recursive: true });
   for (const file of filesBelow(from)) {

@@ -20,6 +20,8 @@ export { makeTemplate, TEMPLATE_DIR } from './template.ts';
 // ## The transforms (experimental)
 export {
   appCdkJson,
+  appInfraReadme,
+  DOCS_NOTE,
   appManifest,
   appTsconfig,
   appViewsTsconfig,

@@ -133,3 +133,16 @@ export function keptValidators(
   );
   return { table: lines.join('\n'), modules };
 }
+
+/** What the app's infra/README.md says of the pages it names: they are the repository's, not the app's. */
+export const DOCS_NOTE =
+  "`docs/…` below names a page of the mcp-lambda repository's documentation, which this app was made from.";
+
+/**
+ * The app's infra/README.md: the root's, with each link that leaves the folder for the repository (its docs/, its
+ * README's sections) made plain text, since an app has neither, and a line saying where those pages are.
+ */
+export function appInfraReadme(rootText: string): string {
+  const [title, ...rest] = rootText.replace(/\[([^\]]+)\]\(\.\.\/[^)]+\)/g, '$1').split('\n');
+  return [title, '', DOCS_NOTE, ...rest].join('\n');
+}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   appCdkJson,
+  appInfraReadme,
+  DOCS_NOTE,
   appManifest,
   appTsconfig,
   formatJson,
@@ -121,4 +123,28 @@ describe('the package name', () => {
     ['/tmp/x/My Server', 'my-server'],
     ['.hidden', 'hidden'],
   ])('%s is %s', (folder, name) => expect(packageName(folder)).toBe(name));
+});
+
+describe("the app's infra/README.md", () => {
+  const root = [
+    '# Deploy',
+    '',
+    'See [docs/operations.md](../docs/operations.md#tracing) and [README.md](../README.md#configuration).',
+    'Keep [a link](./stack.ts) and [another](https://example.com/x).',
+    '',
+  ].join('\n');
+
+  it('makes each link out of the app plain text and says where those pages are', () => {
+    expect(appInfraReadme(root)).toBe(
+      [
+        '# Deploy',
+        '',
+        DOCS_NOTE,
+        '',
+        'See docs/operations.md and README.md.',
+        'Keep [a link](./stack.ts) and [another](https://example.com/x).',
+        '',
+      ].join('\n'),
+    );
+  });
 });
