@@ -2,7 +2,7 @@
  * How the Lambda functions are bundled, in one place: the CDK stack (BundledFunction) and the benchmarks both use
  * these settings, so the artifact that is measured and tested is the artifact that is deployed.
  */
-import { esbuildConditions } from '@mcp-lambda/server/build';
+import { APP_LAYOUT, esbuildConditions } from '@mcp-lambda/server/build';
 import { startupChunk } from './startup-chunk.ts';
 
 /**
@@ -11,15 +11,13 @@ import { startupChunk } from './startup-chunk.ts';
  */
 export const PROJECT_ROOT = process.cwd();
 
-/** Entry points of the deployable functions, relative to the repository root. */
+/** Entry points of the deployable functions, relative to the app's folder (the app's layout: `APP_LAYOUT`). */
 export const FUNCTION_ENTRIES = {
-  mcp: 'functions/mcp/handler.ts',
-  /** The same MCP function with response streaming (`api: 'rest-streaming'`). */
-  mcpStreaming: 'functions/mcp/streaming.ts',
-  /** The companion resources function: the only reader of stored outputs. */
-  resources: 'functions/companion/handler.ts',
-  authorization: 'functions/authorization/handler.ts',
-  worker: 'functions/worker/handler.ts',
+  mcp: APP_LAYOUT.functions.mcp,
+  mcpStreaming: APP_LAYOUT.functions.mcpStreaming,
+  resources: APP_LAYOUT.functions.companion,
+  authorization: APP_LAYOUT.functions.authorization,
+  worker: APP_LAYOUT.functions.worker,
 } as const;
 
 /**

@@ -1,19 +1,20 @@
 /**
- * The app's function entries, loaded from the app's folder (where npm runs `npm start`) by the paths the template
- * gives them, the ones the CDK stack bundles (`FUNCTION_ENTRIES` of @mcp-lambda/cdk). Each is loaded when first
- * needed, once the environment it reads at load time is complete.
+ * The app's function entries, loaded from the app's folder (where npm runs `npm start`) by the paths of the app's
+ * layout, the ones the CDK stack bundles. Each is loaded when first needed, once the environment it reads at load
+ * time is complete.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { APP_LAYOUT } from '@mcp-lambda/server/build';
 import type { StreamingEvent, StreamingHandler } from '@mcp-lambda/server/lambda';
 import type { LambdaHttpHandler } from '../local/dev-server.ts';
 import type { InvokedHandler } from '../local/lambda-invoke.ts';
 
 /** Each entry, relative to the app's folder, with the name of the handler it exports. */
 const ENTRIES = {
-  mcp: ['functions/mcp/handler.ts', 'handler'],
-  mcpStreaming: ['functions/mcp/streaming.ts', 'streamingHandler'],
-  companion: ['functions/companion/handler.ts', 'handler'],
+  mcp: [APP_LAYOUT.functions.mcp, 'handler'],
+  mcpStreaming: [APP_LAYOUT.functions.mcpStreaming, 'streamingHandler'],
+  companion: [APP_LAYOUT.functions.companion, 'handler'],
 } as const;
 
 async function load<T>(appDir: string, entry: keyof typeof ENTRIES): Promise<T> {

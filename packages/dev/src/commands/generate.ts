@@ -7,15 +7,7 @@
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { generateViews, writeValidators } from '@mcp-lambda/server/build';
-
-/** Where the app keeps what is generated from, and what is generated, relative to its folder. */
-export const APP_LAYOUT = {
-  tools: 'src/tools/index.ts',
-  views: 'src/views',
-  /** The validators' table (`validators.generated.ts`), their folder (`validators/`) and the views (`views/`). */
-  generated: 'src/generated',
-} as const;
+import { APP_LAYOUT, generateViews, writeValidators } from '@mcp-lambda/server/build';
 
 export const usage =
   'usage: npm run generate [-- validators|views] [--out FOLDER] [--verbose]\n' +

@@ -4,6 +4,7 @@
  * time only: no function's bundle imports it. Audience: build scripts and their tests. Experimental.
  */
 // ## Build steps (experimental)
+export { APP_LAYOUT } from './app-layout.ts';
 export { generateValidatorModules, writeValidators, type GeneratedValidators } from './validators.ts';
 export { schemaHash } from '../tools/validation.ts';
 export { conditionsIn, esbuildConditions, resolvesSources, SOURCE_CONDITION } from './conditions.ts';
