@@ -30,7 +30,7 @@ export interface LocalSettings {
 }
 
 /** A port number from the environment: 0 to 65535 (0 lets the system choose). */
-function port(env: Env, name: keyof LocalPorts, fallback: number): number {
+export function port(env: Env, name: keyof LocalPorts, fallback: number): number {
   const raw = env[name];
   const value = raw === undefined || raw === '' ? fallback : /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(value) || value < 0 || value > 65535)

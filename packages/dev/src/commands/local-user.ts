@@ -8,25 +8,22 @@
  *   npm run local-user -- enable [http://127.0.0.1:3000]
  */
 import { parseArgs } from 'node:util';
+import { localServer, postLocalAdmin, shown } from './local-admin.ts';
 
 export const usage = 'usage: npm run local-user -- disable|enable [http://127.0.0.1:3000]';
 const DEV_USER_SUBJECT = 'dev-user';
 
 async function localUser(args: string[]): Promise<number> {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
-  const [action, url = `http://127.0.0.1:${process.env.PORT ?? 3000}`, ...extra] = positionals;
+  const [action, url, ...extra] = positionals;
   if ((action !== 'disable' && action !== 'enable') || extra.length) {
     console.error(usage);
     return 2;
   }
-  const res = await fetch(`${url.replace(/\/+$/, '')}/_local/users/${DEV_USER_SUBJECT}/${action}`, {
-    method: 'POST',
-    headers: { 'x-mcp-local-admin': '1' },
-    signal: AbortSignal.timeout(5_000),
-  });
-  const body = (await res.json()) as { enabled?: boolean; error?: string };
-  if (res.status !== 200) {
-    console.error(`local-user failed: the local server answered ${res.status}: ${body.error ?? ''}`);
+  const server = localServer(url);
+  const { status, body } = await postLocalAdmin(server, `/_local/users/${DEV_USER_SUBJECT}/${action}`);
+  if (status !== 200 || typeof body.enabled !== 'boolean') {
+    console.error(`local-user failed: ${server.origin} answered ${status}: ${shown(body.error ?? '')}`);
     return 1;
   }
   console.log(`The development user (${DEV_USER_SUBJECT}) is now ${body.enabled ? 'enabled' : 'disabled'}.`);

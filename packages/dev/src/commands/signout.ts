@@ -11,21 +11,23 @@
  */
 import { parseArgs } from 'node:util';
 import { BridgeLimits, createDynamoStore, signOutEverywhere } from '@mcp-lambda/bridge';
+import { localServer, postLocalAdmin, shown } from './local-admin.ts';
 
 export const usage =
   'usage: npm run signout -- <subject> --table <AuthorizationBridgeTableName> [--region <region>]\n' +
   '       npm run signout -- <subject> --local [http://127.0.0.1:3000]';
 
-async function signOutLocally(subject: string, url: string): Promise<number> {
-  const res = await fetch(`${url.replace(/\/+$/, '')}/_local/users/${encodeURIComponent(subject)}/signout`, {
-    method: 'POST',
-    headers: { 'x-mcp-local-admin': '1' },
-    signal: AbortSignal.timeout(5_000),
-  });
-  const body = (await res.json()) as { signedOutAt?: number; error?: string };
-  if (res.status !== 200 || body.signedOutAt === undefined)
-    throw new Error(`the local server answered ${res.status}: ${body.error ?? 'no sign-out time'}`);
-  return body.signedOutAt;
+async function signOutLocally(subject: string, url: string | undefined): Promise<number> {
+  const server = localServer(url);
+  const { status, body } = await postLocalAdmin(
+    server,
+    `/_local/users/${encodeURIComponent(subject)}/signout`,
+  );
+  const at = body.signedOutAt;
+  // A sign-out is now: a time a day away from this machine's clock is not one npm start made.
+  if (status !== 200 || typeof at !== 'number' || Math.abs(at - Date.now() / 1000) > 86_400)
+    throw new Error(`${server.origin} answered ${status}: ${shown(body.error ?? 'no sign-out time')}`);
+  return at;
 }
 
 /**
@@ -61,7 +63,7 @@ async function signout(args: string[]): Promise<number> {
     return 2;
   }
   const at = values.local
-    ? await signOutLocally(subject, localUrl ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`)
+    ? await signOutLocally(subject, localUrl)
     : await signOutEverywhere(
         createDynamoStore({ tableName: table!, ...(values.region ? { region: values.region } : {}) }),
         subject,

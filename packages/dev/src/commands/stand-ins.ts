@@ -21,7 +21,8 @@ export async function startEmbeddedS3(
   options: { directory: string; port: number; ttlDays: number },
 ): Promise<LocalS3> {
   const { directory, port } = options;
-  await mkdir(directory, { recursive: true });
+  // Stored outputs are private: the folder is its user's alone, as the bucket is its account's.
+  await mkdir(directory, { recursive: true, mode: 0o700 });
   const s3 = await step(
     () =>
       startLocalS3({

@@ -17,10 +17,11 @@ export async function main(args: string[]): Promise<number | undefined> {
     return 2;
   }
   const mcpUrl = process.env.MCP_URL || 'http://127.0.0.1:3000/mcp';
-  const port = process.env.VIEW_PORT ? Number(process.env.VIEW_PORT) : 3100;
+  const raw = process.env.VIEW_PORT;
+  const port = !raw ? 3100 : /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(
-      `npm run view: VIEW_PORT must be an integer from 0 to 65535 (got ${process.env.VIEW_PORT})`,
+      `npm run view: VIEW_PORT must be an integer from 0 to 65535 (got ${JSON.stringify(raw?.slice(0, 40))})`,
     );
     return 1;
   }

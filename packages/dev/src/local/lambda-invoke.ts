@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeIdleConnectionsSafely } from './keep-alive.ts';
 import { refuseWebPage } from './loopback-only.ts';
@@ -57,6 +57,59 @@ export interface LocalLambda {
 
 const INVOKE = /^\/2015-03-31\/functions\/([^/]+)\/invocations(?:\?.*)?$/;
 
+/** Lambda's limit on a RequestResponse invocation's payload: a larger request is refused unread. */
+const MAX_PAYLOAD_BYTES = 6 * 1024 * 1024;
+
+type Send = (status: number, body: unknown, headers?: Record<string, string>) => void;
+
+/** The function a request names, decoded; undefined when the path names none or its encoding is broken. */
+function functionName(url: string | undefined): string | undefined {
+  const raw = INVOKE.exec(url ?? '')?.[1];
+  try {
+    return raw === undefined ? undefined : decodeURIComponent(raw);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Serves one Invoke request: the named handler with the request's event, answered as Lambda answers. */
+async function invoke(req: IncomingMessage, options: LocalLambdaOptions, send: Send): Promise<void> {
+  const name = functionName(req.url);
+  const handler =
+    req.method === 'POST' && name !== undefined && Object.hasOwn(options.functions, name)
+      ? options.functions[name]
+      : undefined;
+  if (!handler) {
+    const shown = JSON.stringify((name ?? '').slice(0, 64));
+    return send(404, { Type: 'User', message: `Function not found: ${shown}` });
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_PAYLOAD_BYTES)
+      return send(
+        413,
+        { Type: 'User', message: `Request must be smaller than ${MAX_PAYLOAD_BYTES} bytes` },
+        { connection: 'close' },
+      );
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const event: unknown = raw === '' ? {} : JSON.parse(raw);
+    options.onInvoke?.(name!, event);
+    send(200, await invokeWithin(handler, event, options.timeoutMs));
+  } catch (error) {
+    const e = error as Error;
+    send(
+      200,
+      { errorType: e?.name ?? 'Error', errorMessage: e?.message ?? String(error) },
+      { 'x-amz-function-error': 'Unhandled' },
+    );
+  }
+}
+
 /**
  * A loopback stand-in for the Lambda Invoke API (RequestResponse invocations only), so that locally the MCP
  * function reaches its companion exactly as it does when deployed: through `@aws-sdk/client-lambda`, with the
@@ -65,11 +118,10 @@ const INVOKE = /^\/2015-03-31\/functions\/([^/]+)\/invocations(?:\?.*)?$/;
  * loopback only, and refuses requests a web page could send (`loopback-only.ts`).
  */
 export async function startLocalLambda(options: LocalLambdaOptions): Promise<LocalLambda> {
-  const server: Server = createServer(async (req, res) => {
+  const server: Server = createServer((req, res) => {
     if (refuseWebPage(req, res)) return;
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      if (res.headersSent) return void res.destroy();
       const text = JSON.stringify(body) ?? 'null';
       res.writeHead(status, {
         'content-type': 'application/json',
@@ -78,23 +130,8 @@ export async function startLocalLambda(options: LocalLambdaOptions): Promise<Loc
       });
       res.end(text);
     };
-    const name = decodeURIComponent(INVOKE.exec(req.url ?? '')?.[1] ?? '');
-    const handler =
-      req.method === 'POST' && Object.hasOwn(options.functions, name) ? options.functions[name] : undefined;
-    if (!handler) return send(404, { Type: 'User', message: `Function not found: ${name}` });
-    try {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const event: unknown = raw === '' ? {} : JSON.parse(raw);
-      options.onInvoke?.(name, event);
-      send(200, await invokeWithin(handler, event, options.timeoutMs));
-    } catch (error) {
-      const e = error as Error;
-      send(
-        200,
-        { errorType: e?.name ?? 'Error', errorMessage: e?.message ?? String(error) },
-        { 'x-amz-function-error': 'Unhandled' },
-      );
-    }
+    // A request that fails before the handler runs (its body cut off) gets an answer; the stand-in keeps serving.
+    invoke(req, options, send).catch(() => send(500, { Type: 'Service', message: 'the request failed' }));
   });
   closeIdleConnectionsSafely(server);
   await new Promise<void>((resolve, reject) => {

@@ -70,13 +70,16 @@ function parseS3Path(url: string | undefined): {
   const slash = path.indexOf('/', 1);
   const bucket = path.slice(1, slash === -1 ? undefined : slash) || undefined;
   const rawKey = slash === -1 ? '' : path.slice(slash + 1);
-  let key: string | undefined;
+  return { bucket: bucket && decoded(bucket), key: rawKey ? decoded(rawKey) : undefined };
+}
+
+/** A path segment decoded, or as it came when its percent-encoding is broken (s3rver then answers it). */
+function decoded(segment: string): string {
   try {
-    key = rawKey ? decodeURIComponent(rawKey) : undefined;
+    return decodeURIComponent(segment);
   } catch {
-    key = rawKey;
+    return segment;
   }
-  return { bucket: bucket && decodeURIComponent(bucket), key };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { isLoopbackHost } from '../local/loopback-only.ts';
 import { viewCsp, type DeclaredCsp } from './csp.ts';
 
 /**
@@ -51,6 +52,19 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * Whether a request is the page's own: to a loopback Host (a DNS-rebinding page names its own), and what changes
+ * something (the forwarded MCP requests, a frame's document) from the page's origin, as JSON. The MCP server
+ * behind checks Host and Origin too, but sees this host's, so the check is made here.
+ */
+function fromOwnPage(req: IncomingMessage, path: string, mcpPath: string): boolean {
+  if (!isLoopbackHost(req.headers.host)) return false;
+  if (path !== mcpPath && !(req.method === 'POST' && path === '/frames')) return true;
+  const { origin } = req.headers;
+  if (origin !== undefined && origin !== `http://${req.headers.host}`) return false;
+  return req.method !== 'POST' || path !== '/frames' || req.headers['content-type'] === 'application/json';
+}
+
 /** Forwards a request to the MCP endpoint as it is, and its answer (JSON or an event stream) back. */
 function forward(target: URL, req: IncomingMessage, res: ServerResponse): void {
   const headers = { ...req.headers, host: target.host };
@@ -86,6 +100,10 @@ export async function startViewHost(options: ViewHostOptions): Promise<ViewHost>
   const server = createServer(async (req, res) => {
     const path = new URL(req.url ?? '/', 'http://host').pathname;
     try {
+      if (!fromOwnPage(req, path, target.pathname)) {
+        res.writeHead(403, { 'content-type': 'text/plain', connection: 'close' });
+        return res.end('only the local host page may call this');
+      }
       if (path === target.pathname) return forward(target, req, res);
       if (req.method === 'GET' && path === '/') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });

@@ -77,7 +77,51 @@ describe('the local Lambda stand-in serves tools on this machine only', () => {
   });
 });
 
+describe('the local Lambda stand-in keeps serving whatever a request holds', () => {
+  it("refuses a browser's no-cors request (fetch metadata, no Origin), as an <img> sends it", async () => {
+    const port = portOf(lambda.endpoint);
+    const host = `127.0.0.1:${port}`;
+    const img = {
+      host,
+      'sec-fetch-site': 'cross-site',
+      'sec-fetch-mode': 'no-cors',
+      'sec-fetch-dest': 'image',
+    };
+    expect((await raw(port, INVOKE, img)).status).toBe(403);
+    expect((await raw(port, INVOKE, { host, 'sec-fetch-dest': 'empty' })).status).toBe(403);
+    // Node's own fetch sends Sec-Fetch-Mode alone: a tool on this machine.
+    expect((await raw(port, INVOKE, { host, 'sec-fetch-mode': 'cors' }, 'POST', '{}')).status).toBe(200);
+  });
+
+  it('answers a broken percent-encoding and an unknown name 404, with the name capped, and serves on', async () => {
+    const port = portOf(lambda.endpoint);
+    const host = { host: `127.0.0.1:${port}` };
+    const broken = await raw(port, '/2015-03-31/functions/%E0/invocations', host, 'POST', '{}');
+    const long = await raw(port, `/2015-03-31/functions/${'x'.repeat(5000)}/invocations`, host, 'POST', '{}');
+    expect([broken.status, long.status]).toEqual([404, 404]);
+    expect(long.body.length).toBeLessThan(200);
+    expect((await raw(port, INVOKE, host, 'POST', '{"after":1}')).status).toBe(200);
+  });
+
+  it("refuses a payload over Lambda's 6 MB limit with 413, unread, and serves on", async () => {
+    const port = portOf(lambda.endpoint);
+    const host = { host: `127.0.0.1:${port}` };
+    const big = await raw(port, INVOKE, host, 'POST', `"${'x'.repeat(6 * 1024 * 1024)}"`).catch(() => ({
+      status: 413,
+      body: '',
+    }));
+    expect(big.status).toBe(413);
+    expect((await raw(port, INVOKE, host, 'POST', '{"after":2}')).status).toBe(200);
+  });
+});
+
 describe('the embedded S3 serves tools on this machine only', () => {
+  it('answers a broken percent-encoding in the bucket and serves on', async () => {
+    const res = await raw(s3.port, '/%E0/x', { host: `127.0.0.1:${s3.port}` });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect((await raw(s3.port, '/outputs/none', { host: `127.0.0.1:${s3.port}` })).status).toBe(404);
+  });
+
   it('refuses a rebinding host and a page with an Origin; the SDK still reads and writes', async () => {
     const storage = s3Storage({
       bucket: 'outputs',

@@ -46,6 +46,7 @@ async function frameFor(client: Client, uri: string, box: HTMLElement): Promise<
     new TextDecoder().decode(Uint8Array.from(atob(content.blob ?? ''), (c) => c.charCodeAt(0)));
   const posted = await fetch('/frames', {
     method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ html, csp: content._meta?.ui?.csp }),
   });
   const { src } = (await posted.json()) as { src: string };
