@@ -9,17 +9,26 @@ import { port } from './local-settings.ts';
 /** The hosts `npm start` answers on: it listens on 127.0.0.1. */
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** Text from elsewhere as one line: at most 200 characters, quoted, control characters escaped. */
-export const shown = (text: unknown): string => JSON.stringify(String(text).slice(0, 200));
+/** Text from elsewhere as one line: at most 200 characters, quoted, control and direction characters escaped. */
+export const shown = (text: unknown): string =>
+  JSON.stringify(String(text).slice(0, 200)).replace(
+    /[\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 
 /**
  * The URL of `npm start` a command talks to: the one given, which must be http on a loopback host, or the one
  * `PORT` gives it (checked as `npm start` checks it).
  */
 export function localServer(given: string | undefined, env: NodeJS.ProcessEnv = process.env): URL {
-  if (given === undefined) return new URL(`http://127.0.0.1:${port(env, 'PORT', Defaults.localPort)}`);
+  if (given === undefined) {
+    const number = port(env, 'PORT', Defaults.localPort);
+    if (number === 0) throw new Error('PORT is 0 (any free port): name the URL npm start printed');
+    return new URL(`http://127.0.0.1:${number}`);
+  }
   const url = URL.canParse(given) ? new URL(given) : undefined;
-  if (!url || url.protocol !== 'http:' || !LOOPBACK.has(url.hostname) || url.username || url.password)
+  const local = url && url.protocol === 'http:' && LOOPBACK.has(url.hostname) && url.port !== '';
+  if (!local || url.username || url.password)
     throw new Error(
       `the URL must be npm start's on this machine, such as http://127.0.0.1:3000, not ${shown(given)}`,
     );

@@ -19,6 +19,8 @@ export const usage =
 
 async function signOutLocally(subject: string, url: string | undefined): Promise<number> {
   const server = localServer(url);
+  // A URL takes `.` and `..` (also encoded) for steps along the path, never for a subject.
+  if (subject === '.' || subject === '..') throw new Error(`${shown(subject)} is no subject`);
   const { status, body } = await postLocalAdmin(
     server,
     `/_local/users/${encodeURIComponent(subject)}/signout`,

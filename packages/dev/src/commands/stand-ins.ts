@@ -2,7 +2,7 @@
  * The AWS services the function reaches, stood in for on loopback by `npm start`: the output bucket and the Lambda
  * Invoke API of its companion. Each sets the environment the function then reads, as the stack sets it when deployed.
  */
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import { Defaults } from '@mcp-lambda/server/limits';
 import { startLocalLambda, type InvokedHandler, type LocalLambda } from '../local/lambda-invoke.ts';
 import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../local/s3.ts';
@@ -23,6 +23,7 @@ export async function startEmbeddedS3(
   const { directory, port } = options;
   // Stored outputs are private: the folder is its user's alone, as the bucket is its account's.
   await mkdir(directory, { recursive: true, mode: 0o700 });
+  await chmod(directory, 0o700);
   const s3 = await step(
     () =>
       startLocalS3({

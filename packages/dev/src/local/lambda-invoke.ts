@@ -83,16 +83,18 @@ async function invoke(req: IncomingMessage, options: LocalLambdaOptions, send: S
     const shown = JSON.stringify((name ?? '').slice(0, 64));
     return send(404, { Type: 'User', message: `Function not found: ${shown}` });
   }
+  const tooLarge = () =>
+    send(
+      413,
+      { Type: 'User', message: `Request must be smaller than ${MAX_PAYLOAD_BYTES} bytes` },
+      { connection: 'close', 'x-amzn-errortype': 'RequestTooLargeException' },
+    );
+  if (Number(req.headers['content-length'] ?? 0) > MAX_PAYLOAD_BYTES) return tooLarge();
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_PAYLOAD_BYTES)
-      return send(
-        413,
-        { Type: 'User', message: `Request must be smaller than ${MAX_PAYLOAD_BYTES} bytes` },
-        { connection: 'close' },
-      );
+    if (size > MAX_PAYLOAD_BYTES) return tooLarge();
     chunks.push(chunk as Buffer);
   }
   try {

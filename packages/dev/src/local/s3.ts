@@ -82,6 +82,33 @@ function decoded(segment: string): string {
   }
 }
 
+/** A bucket name as S3 allows it (lower-case letters, digits, dots and hyphens, 3 to 63). */
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+/** The upload ids s3rver makes: 16 random bytes in hex. */
+const UPLOAD_ID = /^[0-9a-f]{32}$/;
+
+/** Whether a key keeps to its bucket's folder: no `.` or `..` segment, no backslash, no NUL, decoded once more too. */
+const keyStaysInBucket = (key: string): boolean =>
+  [key, decoded(key)].every(
+    (form) => !/[\\\0]/.test(form) && form.split('/').every((segment) => segment !== '.' && segment !== '..'),
+  );
+
+/**
+ * Whether a request names only places inside the bucket's folder. s3rver builds file paths from the bucket, the
+ * key, the upload id and the copy source as they come, so a `..` among them would read or write files outside its
+ * folder (S3 itself treats them as plain names). Such requests are refused before s3rver sees them.
+ */
+export function namesOnlyObjects(url: string | undefined, copySource: string | undefined): boolean {
+  const { bucket, key } = parseS3Path(url);
+  if (bucket !== undefined && (!BUCKET_NAME.test(bucket) || bucket.includes('..'))) return false;
+  if (key !== undefined && !keyStaysInBucket(key)) return false;
+  const uploadId = new URLSearchParams((url ?? '').split('?')[1] ?? '').get('uploadId');
+  if (uploadId !== null && !UPLOAD_ID.test(uploadId)) return false;
+  if (copySource === undefined) return true;
+  const source = parseS3Path(`/${copySource.replace(/^\//, '')}`);
+  return source.bucket !== undefined && BUCKET_NAME.test(source.bucket) && keyStaysInBucket(source.key ?? '');
+}
+
 /**
  * S3 refuses any byte range of an empty object with 416 InvalidRange; s3rver instead announces one byte and sends
  * none, which leaves the client waiting. Answer such requests as S3 does.
@@ -174,6 +201,11 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
     const next = createServer((req, res) => {
       // Its key pair is public (LOCAL_S3_CREDENTIALS): a web page must not get to sign with it.
       if (refuseWebPage(req, res)) return;
+      const copySource = req.headers['x-amz-copy-source'];
+      if (!namesOnlyObjects(req.url, Array.isArray(copySource) ? copySource.join() : copySource)) {
+        res.writeHead(400, { 'content-type': 'application/xml', connection: 'close' });
+        return res.end('<Error><Code>InvalidArgument</Code><Message>Invalid name</Message></Error>');
+      }
       const target = parseS3Path(req.url);
       options.onRequest?.({ method: req.method ?? 'GET', ...target });
       void isRangeOfEmptyObject(s3rver, req, target).then((empty) =>

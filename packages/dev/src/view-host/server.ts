@@ -98,7 +98,9 @@ export async function startViewHost(options: ViewHostOptions): Promise<ViewHost>
   const frames = new Map<string, { html: string; csp: string }>();
 
   const server = createServer(async (req, res) => {
-    const path = new URL(req.url ?? '/', 'http://host').pathname;
+    // A request target that is no path (`//`, `*`) names nothing here: 404, as any other unknown path.
+    const url = req.url ?? '/';
+    const path = URL.canParse(url, 'http://host') ? new URL(url, 'http://host').pathname : '';
     try {
       if (!fromOwnPage(req, path, target.pathname)) {
         res.writeHead(403, { 'content-type': 'text/plain', connection: 'close' });
@@ -129,7 +131,8 @@ export async function startViewHost(options: ViewHostOptions): Promise<ViewHost>
       if (frame) {
         res.writeHead(200, {
           'content-type': 'text/html; charset=utf-8',
-          'content-security-policy': frame.csp,
+          // Sandboxed as the page's iframe is, also when a frame's URL is opened on its own.
+          'content-security-policy': `${frame.csp}; sandbox allow-scripts`,
           'x-content-type-options': 'nosniff',
           'cache-control': 'no-store',
         });

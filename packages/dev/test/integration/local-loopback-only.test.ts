@@ -140,3 +140,39 @@ describe('the embedded S3 serves tools on this machine only', () => {
     expect(Buffer.from((await storage.get('owner/secret'))!.body).toString()).toBe('kept');
   });
 });
+
+describe('the embedded S3 keeps to its folder', () => {
+  const host = () => ({ host: `127.0.0.1:${s3.port}` });
+
+  it('refuses a key, an upload id or a copy source that climbs out of the bucket, and writes nothing', async () => {
+    const escape = encodeURIComponent('../../../../escaped');
+    const up = encodeURIComponent('../../../../../escaped-dir');
+    const attempts = [
+      await raw(s3.port, `/outputs/${escape}`, host(), 'PUT', 'x'),
+      await raw(s3.port, `/outputs/a/..%2F..%2Fescaped`, host(), 'PUT', 'x'),
+      await raw(s3.port, `/outputs/a/%252E%252E/escaped`, host(), 'PUT', 'x'),
+      await raw(s3.port, `/outputs/a?partNumber=1&uploadId=${up}`, host(), 'PUT', 'x'),
+      await raw(
+        s3.port,
+        `/outputs/b`,
+        { ...host(), 'x-amz-copy-source': '/outputs/../../etc/passwd' },
+        'PUT',
+      ),
+      await raw(s3.port, `/..%2F..%2Fx/key`, host(), 'PUT', 'x'),
+    ];
+    expect(attempts.map((a) => a.status)).toEqual([400, 400, 400, 400, 400, 400]);
+    const { readdir } = await import('node:fs/promises');
+    expect((await readdir(join(directory, '..'))).filter((name) => name.startsWith('escaped'))).toEqual([]);
+  });
+
+  it('still stores and reads what the SDK sends, multipart uploads included', async () => {
+    const storage = s3Storage({
+      bucket: 'outputs',
+      endpoint: s3.endpoint,
+      credentials: { ...LOCAL_S3_CREDENTIALS },
+    });
+    const big = Buffer.alloc(6 * 1024 * 1024, 7);
+    await storage.put('owner/big', big, { contentType: 'application/octet-stream', metadata: {} });
+    expect(Buffer.from((await storage.get('owner/big'))!.body).equals(big)).toBe(true);
+  });
+});

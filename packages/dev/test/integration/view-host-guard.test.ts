@@ -56,6 +56,12 @@ describe('the local view host answers its own page only', () => {
     expect(forwarded).toEqual([]);
   });
 
+  it('answers a request target that is no path (`//`, as an <img> on any site can send it) and serves on', async () => {
+    const own = { host: `127.0.0.1:${port}` };
+    expect(await raw('//', own)).toBe(404);
+    expect(await raw('/', own)).toBe(200);
+  });
+
   it("serves its own page's requests: the page, a frame document, and /mcp forwarded", async () => {
     const own = `127.0.0.1:${port}`;
     const page = { host: own, origin: `http://${own}`, 'content-type': 'application/json' };

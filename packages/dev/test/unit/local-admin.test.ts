@@ -33,8 +33,11 @@ describe("the local server's administration routes", () => {
       expect(localServer(url).protocol).toBe('http:');
   });
 
-  it('refuse a URL elsewhere: another host, https, credentials, or none at all', () => {
+  it('refuse a URL elsewhere: another host, https, credentials, no port, or none at all', () => {
+    expect(() => localServer(undefined, { PORT: '0' })).toThrow(/name the URL npm start printed/);
     for (const url of [
+      'http://localhost',
+      'http://127.0.0.1:80',
       'https://abc.execute-api.us-east-1.amazonaws.com',
       'http://example.com:3000',
       'https://127.0.0.1:3000',
@@ -56,6 +59,7 @@ describe("the local server's administration routes", () => {
     const hostile = `\u001b[2J${'x'.repeat(3000)}\nforged line`;
     expect(shown(hostile).length).toBeLessThanOrEqual(2 + 200 * 6);
     expect(shown(hostile)).not.toContain('forged');
+    expect(shown('a\u009b2J\u202eb')).toBe('"a\\u009b2J\\u202eb"');
     expect(shown(hostile)).not.toMatch(/[\u0000-\u001f]/);
     answer = () => ({ status: 500, body: JSON.stringify({ error: hostile }) });
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
@@ -64,6 +68,17 @@ describe("the local server's administration routes", () => {
       const line = errors.mock.calls.flat().join('\n');
       expect(line).not.toMatch(/[\u0000-\u0009\u000b-\u001f]|\nforged/);
       expect(line.length).toBeLessThan(400);
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
+  it('refuse a subject a URL would take for a step along the path', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      seen.length = 0;
+      expect(await signout(['..', '--local', base])).toBe(1);
+      expect(seen).toEqual([]);
     } finally {
       errors.mockRestore();
     }
