@@ -5,7 +5,7 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import { Defaults } from '@mcp-lambda/server/limits';
 import { startLocalLambda, type InvokedHandler, type LocalLambda } from '../local/lambda-invoke.ts';
-import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../local/s3.ts';
+import { randomS3Credentials, startLocalS3, type LocalS3 } from '../local/s3.ts';
 import { busyPort, log, step } from './start-up.ts';
 
 type Env = Record<string, string | undefined>;
@@ -31,14 +31,16 @@ export async function startEmbeddedS3(
         bucket: 'mcp-outputs-local',
         port,
         expireAfterMs: options.ttlDays * 86_400_000,
+        // A key pair of this run's own: another user of the machine reaches the port, never the outputs.
+        credentials: randomS3Credentials(),
       }),
     busyPort('LOCAL_S3_PORT', port),
     'the local S3 server',
   );
   env.OFFLOAD_BUCKET = s3.bucket;
   env.S3_ENDPOINT = s3.endpoint;
-  env.AWS_ACCESS_KEY_ID = LOCAL_S3_CREDENTIALS.accessKeyId;
-  env.AWS_SECRET_ACCESS_KEY = LOCAL_S3_CREDENTIALS.secretAccessKey;
+  env.AWS_ACCESS_KEY_ID = s3.credentials.accessKeyId;
+  env.AWS_SECRET_ACCESS_KEY = s3.credentials.secretAccessKey;
   delete env.AWS_SESSION_TOKEN;
   env.AWS_REGION ??= 'us-east-1';
   env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';

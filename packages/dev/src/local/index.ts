@@ -20,7 +20,13 @@ export {
   type LocalServerLimits,
 } from './request-body.ts';
 export { gatewayPreflight, localGatewayCors, type GatewayCors } from './gateway-cors.ts';
-export { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3, type LocalS3Options } from './s3.ts';
+export {
+  LOCAL_S3_CREDENTIALS,
+  startLocalS3,
+  type LocalS3,
+  type LocalS3Credentials,
+  type LocalS3Options,
+} from './s3.ts';
 export {
   startLocalLambda,
   type InvokedHandler,

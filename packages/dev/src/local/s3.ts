@@ -9,10 +9,26 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { closeIdleConnectionsSafely } from './keep-alive.ts';
 import { refuseWebPage } from './loopback-only.ts';
+import { accessDenied, accessKeyOf, invalidName, namesOnlyObjects, parseS3Path } from './s3-requests.ts';
 import { createRequire } from 'node:module';
+import { randomBytes } from 'node:crypto';
 
-/** The only key pair the server accepts (it checks request signatures). */
+/** The key pair everyone knows, s3rver's own: what a test's server takes unless it is given another. */
 export const LOCAL_S3_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
+/** A key pair the server checks request signatures with. */
+export interface LocalS3Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
+/** A new key pair no one else knows, for one run of `npm start`. */
+export function randomS3Credentials(): LocalS3Credentials {
+  return {
+    accessKeyId: `LOCAL${randomBytes(8).toString('hex').toUpperCase()}`,
+    secretAccessKey: randomBytes(30).toString('base64url'),
+  };
+}
 
 /** One request as the server saw it. */
 export interface LocalS3Request {
@@ -32,6 +48,12 @@ export interface LocalS3Options {
   /** Called for every request, before it is served. */
   onRequest?: (request: LocalS3Request) => void;
   /**
+   * The only key pair requests may be signed with: any other, or none, is refused with 403. Default
+   * {@link LOCAL_S3_CREDENTIALS}, which everyone knows (tests); `npm start` gives each run a new one
+   * ({@link randomS3Credentials}), so another user of the machine cannot read or write the outputs through the port.
+   */
+  credentials?: LocalS3Credentials;
+  /**
    * Objects older than this are deleted at start and then every hour, as the bucket's lifecycle rule does in AWS
    * (`npm start` passes OFFLOAD_TTL_DAYS). Default: never.
    */
@@ -46,6 +68,8 @@ export interface LocalS3 {
   endpoint: string;
   port: number;
   bucket: string;
+  /** The key pair it accepts. */
+  credentials: LocalS3Credentials;
   /** Whether it is accepting connections. */
   readonly running: boolean;
   /** Stops accepting connections and drops open ones (objects stay on disk). */
@@ -60,54 +84,6 @@ interface S3rverInstance {
   callback(): (req: IncomingMessage, res: ServerResponse) => void;
 }
 type S3rverConstructor = new (options: Record<string, unknown>) => S3rverInstance;
-
-/** Splits a path-style request URL into bucket and key. */
-function parseS3Path(url: string | undefined): {
-  bucket: string | undefined;
-  key: string | undefined;
-} {
-  const path = (url ?? '/').split('?')[0]!;
-  const slash = path.indexOf('/', 1);
-  const bucket = path.slice(1, slash === -1 ? undefined : slash) || undefined;
-  const rawKey = slash === -1 ? '' : path.slice(slash + 1);
-  return { bucket: bucket && decoded(bucket), key: rawKey ? decoded(rawKey) : undefined };
-}
-
-/** A path segment decoded, or as it came when its percent-encoding is broken (s3rver then answers it). */
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
-/** A bucket name as S3 allows it (lower-case letters, digits, dots and hyphens, 3 to 63). */
-const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
-/** The upload ids s3rver makes: 16 random bytes in hex. */
-const UPLOAD_ID = /^[0-9a-f]{32}$/;
-
-/** Whether a key keeps to its bucket's folder: no `.` or `..` segment, no backslash, no NUL, decoded once more too. */
-const keyStaysInBucket = (key: string): boolean =>
-  [key, decoded(key)].every(
-    (form) => !/[\\\0]/.test(form) && form.split('/').every((segment) => segment !== '.' && segment !== '..'),
-  );
-
-/**
- * Whether a request names only places inside the bucket's folder. s3rver builds file paths from the bucket, the
- * key, the upload id and the copy source as they come, so a `..` among them would read or write files outside its
- * folder (S3 itself treats them as plain names). Such requests are refused before s3rver sees them.
- */
-export function namesOnlyObjects(url: string | undefined, copySource: string | undefined): boolean {
-  const { bucket, key } = parseS3Path(url);
-  if (bucket !== undefined && (!BUCKET_NAME.test(bucket) || bucket.includes('..'))) return false;
-  if (key !== undefined && !keyStaysInBucket(key)) return false;
-  const uploadId = new URLSearchParams((url ?? '').split('?')[1] ?? '').get('uploadId');
-  if (uploadId !== null && !UPLOAD_ID.test(uploadId)) return false;
-  if (copySource === undefined) return true;
-  const source = parseS3Path(`/${copySource.replace(/^\//, '')}`);
-  return source.bucket !== undefined && BUCKET_NAME.test(source.bucket) && keyStaysInBucket(source.key ?? '');
-}
 
 /**
  * S3 refuses any byte range of an empty object with 416 InvalidRange; s3rver instead announces one byte and sends
@@ -181,7 +157,15 @@ export async function expireLocalObjects(
 
 /** Starts the server with the bucket created (through the server's own `configureBuckets`). */
 export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
-  const S3rver = createRequire(import.meta.url)('@20minutes/s3rver') as S3rverConstructor;
+  const require = createRequire(import.meta.url);
+  const S3rver = require('@20minutes/s3rver') as S3rverConstructor;
+  const credentials = { ...(options.credentials ?? LOCAL_S3_CREDENTIALS) };
+  // s3rver checks each request's signature against the key pairs of its one account; the pair is added there, and
+  // requests signed with any other pair (its own public one included) are refused before s3rver sees them.
+  const { DUMMY_ACCOUNT } = require('@20minutes/s3rver/lib/models/account.js') as {
+    DUMMY_ACCOUNT: { createKeyPair(accessKeyId: string, secretAccessKey: string): void };
+  };
+  DUMMY_ACCOUNT.createKeyPair(credentials.accessKeyId, credentials.secretAccessKey);
   const s3rver = new S3rver({
     directory: options.directory,
     silent: true,
@@ -203,9 +187,9 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
       if (refuseWebPage(req, res)) return;
       const copySource = req.headers['x-amz-copy-source'];
       if (!namesOnlyObjects(req.url, Array.isArray(copySource) ? copySource.join() : copySource)) {
-        res.writeHead(400, { 'content-type': 'application/xml', connection: 'close' });
-        return res.end('<Error><Code>InvalidArgument</Code><Message>Invalid name</Message></Error>');
+        return invalidName(res);
       }
+      if (accessKeyOf(req) !== credentials.accessKeyId) return accessDenied(res);
       const target = parseS3Path(req.url);
       options.onRequest?.({ method: req.method ?? 'GET', ...target });
       void isRangeOfEmptyObject(s3rver, req, target).then((empty) =>
@@ -231,6 +215,7 @@ export async function startLocalS3(options: LocalS3Options): Promise<LocalS3> {
       return port;
     },
     bucket: options.bucket,
+    credentials,
     get running() {
       return server !== undefined;
     },

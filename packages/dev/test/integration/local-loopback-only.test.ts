@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { s3Storage } from '@mcp-lambda/server/aws';
+import { randomS3Credentials } from '../../src/local/s3.ts';
 import {
   LOCAL_S3_CREDENTIALS,
   startLocalLambda,
@@ -116,10 +117,16 @@ describe('the local Lambda stand-in keeps serving whatever a request holds', () 
 });
 
 describe('the embedded S3 serves tools on this machine only', () => {
-  it('answers a broken percent-encoding in the bucket and serves on', async () => {
+  it('answers a broken percent-encoding in the bucket, and an unsigned request 403, and serves on', async () => {
     const res = await raw(s3.port, '/%E0/x', { host: `127.0.0.1:${s3.port}` });
     expect(res.status).toBeGreaterThanOrEqual(400);
-    expect((await raw(s3.port, '/outputs/none', { host: `127.0.0.1:${s3.port}` })).status).toBe(404);
+    expect((await raw(s3.port, '/outputs/none', { host: `127.0.0.1:${s3.port}` })).status).toBe(403);
+    const storage = s3Storage({
+      bucket: 'outputs',
+      endpoint: s3.endpoint,
+      credentials: { ...LOCAL_S3_CREDENTIALS },
+    });
+    expect(await storage.get('none')).toBeUndefined();
   });
 
   it('refuses a rebinding host and a page with an Origin; the SDK still reads and writes', async () => {
@@ -174,5 +181,32 @@ describe('the embedded S3 keeps to its folder', () => {
     const big = Buffer.alloc(6 * 1024 * 1024, 7);
     await storage.put('owner/big', big, { contentType: 'application/octet-stream', metadata: {} });
     expect(Buffer.from((await storage.get('owner/big'))!.body).equals(big)).toBe(true);
+  });
+});
+
+describe("the embedded S3 of a run takes that run's key pair only", () => {
+  it('refuses requests signed with the public pair, or with none, and serves those signed with its own', async () => {
+    const own = randomS3Credentials();
+    const folder = await mkdtemp(join(tmpdir(), 'mcp-s3-keys-'));
+    const private_ = await startLocalS3({ directory: folder, bucket: 'outputs', credentials: own });
+    try {
+      const at = (credentials: { accessKeyId: string; secretAccessKey: string }) =>
+        s3Storage({ bucket: 'outputs', endpoint: private_.endpoint, credentials });
+      await at(own).put('owner/kept', Buffer.from('kept'), { contentType: 'text/plain', metadata: {} });
+      await expect(at({ ...LOCAL_S3_CREDENTIALS }).get('owner/kept')).rejects.toThrow();
+      await expect(
+        at({ accessKeyId: own.accessKeyId, secretAccessKey: 'guessed' }).get('owner/kept'),
+      ).rejects.toThrow();
+      const unsigned = await raw(private_.port, '/outputs/owner/kept', {
+        host: `127.0.0.1:${private_.port}`,
+      });
+      expect(unsigned.status).toBe(403);
+      expect(unsigned.body).not.toContain('kept<');
+      expect(Buffer.from((await at(own).get('owner/kept'))!.body).toString()).toBe('kept');
+      expect(own.accessKeyId).not.toBe(randomS3Credentials().accessKeyId);
+    } finally {
+      await private_.stop();
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
