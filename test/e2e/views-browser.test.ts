@@ -229,7 +229,9 @@ describe.skipIf(!chromiumPath)('views in a real browser', () => {
     await view.locator('button.approve').click();
     await expect.poll(() => view.locator('.status').textContent()).toMatch(/^Deleted the stored output/);
     await page.close();
-  });
+    // A browser, a view host and an MCP server on one machine: beside a CI run and the stress step each step takes
+    // many seconds. Nothing here waits a fixed time; the person's ten minutes are the server's, not the test's.
+  }, 90_000);
 
   it('approval: when the approval went through but its answer was lost, the view does not say it was not sent', async () => {
     const uri = await storedUri(3000);

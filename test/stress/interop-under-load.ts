@@ -62,7 +62,10 @@ function run(
 ): Promise<{ index: number; code: number; tail: string; ms: number }> {
   const started = Date.now();
   const names = phase.names ? ['-t', phase.names] : [];
-  const child = spawn(process.execPath, [vitest, 'run', ...phase.paths, ...names, '--reporter=dot'], {
+  // One test file at a time in each copy: three copies and the hog make the load this step is designed for (the
+  // configuration's two workers per copy would double it).
+  const args = [vitest, 'run', ...phase.paths, ...names, '--reporter=dot', '--maxWorkers=1'];
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, FORCE_COLOR: '0' },
   });

@@ -82,7 +82,8 @@ describe.each([
     const answer = { result: { action: 'decline' } };
     expect(await store.answer(slot, askId, callerOf(SESSION.id, undefined), answer, Date.now())).toBe(true);
     await expect(ask).resolves.toEqual({ action: 'decline' });
-  });
+    // The question's writes to a local DynamoDB took over 30 s at load 15 (a CI run beside the stress step).
+  }, 90_000);
 
   it('refuses what no waiting question of that caller asked for, and changes nothing', async () => {
     const store = makeStore();
