@@ -15,6 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '@mcp-lambda/dev';
 import { startViewHost } from '@mcp-lambda/dev/view-host';
+import { BASE_HEADERS } from '@mcp-lambda/dev/testing';
 import { buildView, viewSources } from '@mcp-lambda/server/build';
 import type { Artifacts } from './bundle.ts';
 import { startServeChild, type ServeChild } from './serve-child.ts';
@@ -85,11 +86,7 @@ async function readView(url: string, uri: string): Promise<number> {
   const started = performance.now();
   const res = await fetch(url, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-    },
+    headers: BASE_HEADERS,
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } }),
   });
   const body = (await res.json()) as { result?: { contents: { text: string }[] } };

@@ -8,7 +8,6 @@
  * redirects to the suite's callback, which then receives it.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -19,18 +18,10 @@ import {
 } from '@mcp-lambda/server/lambda';
 import { startLocalAuthorization } from '@mcp-lambda/dev';
 import { browse } from '@mcp-lambda/dev/testing';
+import { freePort } from '../support/free-port.ts';
 
 const TIMEOUT_MS = 120_000;
 const PASSWORD = 'conformance-password';
-
-/** A port the OS considers free right now (the suite's callback server binds it next). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 export interface AuthorizationRun {
   ok: boolean;

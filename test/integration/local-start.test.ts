@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/free-port.ts';
 import { start } from '../support/npm-start.ts';
 
 const ping = (url: string) =>
@@ -21,15 +22,6 @@ beforeAll(async () => {
   busyPort = (busy.address() as { port: number }).port;
 });
 afterAll(() => new Promise<void>((closed) => busy.close(() => closed())));
-
-/** A port free a moment ago (listened on, then closed), for a setting that pins one. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((ready) => probe.listen(0, '127.0.0.1', () => ready()));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((closed) => probe.close(() => closed()));
-  return port;
-}
 
 /** The `ports` of the "listening" line. */
 const listeningPorts = (run: { stdout: string[] }) =>

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BASE_HEADERS } from '@mcp-lambda/dev/testing';
 
 export interface Started {
   url: string;
@@ -59,11 +60,7 @@ export function startApp(app: string, env: NodeJS.ProcessEnv): Promise<Started> 
 export async function rpc(url: string, method: string, params: Record<string, unknown>) {
   const res = await fetch(url, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-11-25',
-    },
+    headers: BASE_HEADERS,
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   const body = (await res.json()) as { result?: Record<string, any>; error?: unknown };

@@ -6,9 +6,9 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
+import { freePort } from './free-port.ts';
 
 /** The version the tier runs, pinned: a registry is a test tool here, not a dependency of the project. */
 export const VERDACCIO = '6.10.4';
@@ -43,14 +43,6 @@ export function run(command: string, args: string[], cwd: string, env: NodeJS.Pr
     throw new Error(`${command} ${args.slice(0, 4).join(' ')} exited with ${result.status}:\n${output}`);
   }
   return stripVTControlCharacters(result.stdout);
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((ready) => probe.listen(0, '127.0.0.1', () => ready()));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((closed) => probe.close(() => closed()));
-  return port;
 }
 
 /** Verdaccio's configuration: our packages local and open, everything else through the machine's registry. */
