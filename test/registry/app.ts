@@ -42,9 +42,14 @@ export function startApp(app: string, env: NodeJS.ProcessEnv): Promise<Started> 
       reject(new Error(`${error.message}\n${output.slice(-4000)}`));
     };
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    let pending = '';
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString('utf8');
-      for (const line of output.split('\n')) {
+      pending += chunk.toString('utf8');
+      // Whole lines only: a chunk may end inside one.
+      const lines = pending.split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) {
         if (!line.startsWith('{')) continue;
         const message = JSON.parse(line) as { message?: string; url?: string };
         if (message.message !== 'listening') continue;
