@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpsFixture, type HttpsFixture, pkce } from '@mcp-lambda/dev/testing';
-import { start } from '../support/npm-start.ts';
+import { start, ending } from '../support/npm-start.ts';
 
 // A Client ID Metadata Document on this machine, against `MCP_AUTH_MODE=oauth npm start`, exactly as README says
 // it takes: the document served over https on loopback (a client_id URL is https by the spec), the certificate's
@@ -54,7 +54,7 @@ async function authorizeWith(env: Record<string, string>) {
   const run = await start({ PORT: '0', MCP_AUTH_MODE: 'oauth', ...env }, async (mcp) => {
     answer = await authorize(mcp);
   });
-  expect(run.code).toBe(0);
+  expect(run.code, ending(run)).toBe(0);
   return answer!;
 }
 

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { MCP_CORS_HEADERS } from '@mcp-lambda/server/lambda';
-import { start } from '../support/npm-start.ts';
+import { start, ending } from '../support/npm-start.ts';
 
 // Browsers reach `npm start` as they reach the deployed API: API Gateway answers their CORS preflights for the
 // allowed origins (MCP_ALLOWED_ORIGINS, loopback pages by default), the same setting that configures the stack's
@@ -47,7 +47,7 @@ const post = (url: string, origin: string) =>
 /** Runs `npm start` with `env` and hands the MCP endpoint URL to `use`. */
 async function withStart(env: Record<string, string>, use: (mcp: string) => Promise<void>) {
   const run = await start({ PORT: '0', OFFLOAD_BUCKET: 'not-used-here', ...env }, use);
-  expect(run.code).toBe(0);
+  expect(run.code, ending(run)).toBe(0);
   expect(run.stderr).toEqual([]);
 }
 

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { start } from '../support/npm-start.ts';
+import { start, ending } from '../support/npm-start.ts';
 
 // `LOCAL_API=rest-streaming npm start` as a user runs it, and the official SDK 1.x client of a host that can be
 // asked (it declares elicitation, not views: Claude Code, VS Code): delete_output asks the person mid-call on the
@@ -51,6 +51,6 @@ describe('delete_output through LOCAL_API=rest-streaming npm start, with an SDK 
       },
     );
     expect(run.stderr).toEqual([]);
-    expect(run.code).toBe(0);
+    expect(run.code, ending(run)).toBe(0);
   }, 60_000);
 });

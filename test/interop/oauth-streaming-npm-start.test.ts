@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { MemoryOAuthProvider, readEvents } from '@mcp-lambda/dev/testing';
-import { start } from '../support/npm-start.ts';
+import { start, ending } from '../support/npm-start.ts';
 import {
   claimsOf,
   rawClient,
@@ -136,6 +136,6 @@ describe('LOCAL_API=rest-streaming MCP_AUTH_MODE=oauth npm start, with SDK clien
       { message: 'answer refused', reason: 'other-caller' },
       { message: 'stream resumption refused', reason: 'other-caller' },
     ]);
-    expect(run.code).toBe(0);
+    expect(run.code, ending(run)).toBe(0);
   }, 90_000);
 });

@@ -11,7 +11,13 @@ export interface Run {
   stdout: string[];
   stderr: string[];
   code: number | null;
+  /** The signal that ended it, when one did (its exit code is then null). */
+  signal: NodeJS.Signals | null;
 }
+
+/** How a run ended and its last lines, for a failed check's message: why it did not exit as expected. */
+export const ending = (run: Run): string =>
+  [`exit code ${run.code}, signal ${run.signal}`, ...run.stdout.slice(-5), ...run.stderr.slice(-10)].join('\n');
 
 /** The development commands' bin, as the app's `npm start` calls it. */
 export const DEV_BIN = join(root, 'node_modules', '.bin', 'mcp-lambda-dev');
@@ -35,7 +41,7 @@ export function start(
         ...env,
       },
     });
-    const run: Run = { stdout: [], stderr: [], code: null };
+    const run: Run = { stdout: [], stderr: [], code: null, signal: null };
     let pending = '';
     child.stdout.on('data', (chunk: Buffer) => {
       pending += chunk.toString('utf8');
@@ -58,6 +64,6 @@ export function start(
       run.stderr.push(...chunk.toString('utf8').split('\n').filter(Boolean)),
     );
     child.on('error', reject);
-    child.on('close', (code) => done({ ...run, code }));
+    child.on('close', (code, signal) => done({ ...run, code, signal }));
   });
 }
