@@ -1,3 +1,4 @@
+import type { TracingMode } from './telemetry/telemetry.ts';
 import { int, list, onOff, scopes, secret, str, url, type Env } from './config-values.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS, Defaults, Ranges } from './limits.ts';
 import { sessionKeyStrings } from './sessions/key-strings.ts';
@@ -30,8 +31,8 @@ export interface Config {
   auth: AuthConfig;
   /** Per-tool metrics as CloudWatch embedded metric format lines; undefined = off (the stack turns them on). */
   toolMetrics: ToolMetricsConfig | undefined;
-  /** X-Ray subsegments per request (annotated with the tool) and per AWS SDK call (MCP_TRACING); off by default. */
-  tracing: boolean;
+  /** How the function traces (MCP_TRACING: `off`, `propagation`, `on`, `console` or `xray`); off by default. */
+  tracing: TracingMode;
   /** Handshake-era sessions (docs/asking.md); undefined = no `Mcp-Session-Id` is issued. */
   sessions: SessionConfig | undefined;
   /** Mid-call questions (docs/asking.md): where they wait for their answers. */
@@ -278,7 +279,7 @@ export function loadConfig(env: Env = process.env): Config {
     tasks: tasks(env, range),
     auth: auth(env),
     toolMetrics: toolMetrics(env),
-    tracing: onOff(env, 'MCP_TRACING', false),
+    tracing: tracingMode(env),
     sessions: sessions(env, range),
     asking: {
       table: env.MCP_ASK_TABLE || undefined,
@@ -286,4 +287,17 @@ export function loadConfig(env: Env = process.env): Config {
       streamLogAfterMs: range('MCP_STREAM_LOG_AFTER_MS', Defaults.streamLogAfterMs, Ranges.streamLogAfterMs),
     },
   };
+}
+
+const TRACING_MODES: readonly TracingMode[] = ['off', 'propagation', 'on', 'console', 'xray'];
+
+/** MCP_TRACING: one of the modes (`true` and `false` read as `on` and `off`); `off` when unset. */
+function tracingMode(env: Env): TracingMode {
+  const raw = env.MCP_TRACING?.trim().toLowerCase() || 'off';
+  const mode = raw === 'true' ? 'on' : raw === 'false' ? 'off' : raw;
+  if (!(TRACING_MODES as readonly string[]).includes(mode))
+    throw new Error(
+      `Configuration: MCP_TRACING must be one of ${TRACING_MODES.join(', ')} (got ${JSON.stringify(env.MCP_TRACING)})`,
+    );
+  return mode as TracingMode;
 }

@@ -13,6 +13,7 @@ import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceProvider } from './resources/provider.ts';
 import type { ToolDefinition } from './tools/define.ts';
 import type { ToolCallObserver } from './tools/observer.ts';
+import type { Telemetry } from './telemetry/telemetry.ts';
 import { ToolRegistry } from './tools/registry.ts';
 import type { TasksOptions } from './tasks/runtime.ts';
 import { taskLoader } from './methods/lazy-tasks.ts';
@@ -115,6 +116,11 @@ export interface McpServerOptions {
    * Default none.
    */
   observer?: ToolCallObserver;
+  /**
+   * OpenTelemetry (`loadTelemetry`, MCP_TRACING): a server span per request by the MCP conventions, a span per tool
+   * handler. Default none: nothing traced, no tracing code loaded.
+   */
+  telemetry?: Telemetry;
 }
 
 /** Transport defaults: the secure choice for each (no foreign origins, 1 MiB bodies). */
@@ -179,6 +185,7 @@ export function createMcpServer(options: McpServerOptions) {
   const tools = new ToolRegistry(definitions, {
     defaultTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     ...(options.validators ? { validators: options.validators } : {}),
+    ...(options.telemetry ? { runInSpan: options.telemetry.span } : {}),
   });
   const listCache = options.listCache ?? { ttlMs: Defaults.listCacheTtlMs, cacheScope: 'public' };
   const views = collectViews(
@@ -227,10 +234,16 @@ export function createMcpServer(options: McpServerOptions) {
       ...(options.sessions ? { sessionKeys: options.sessions.keys } : {}),
     }),
   });
+  const traced = options.telemetry
+    ? options.telemetry.traced(dispatch, {
+        isTool: (name) => tools.has(name),
+        isPrompt: (name) => prompts.some((p) => p.name === name),
+      })
+    : dispatch;
   const http: TransportOptions = { ...DEFAULT_TRANSPORT, ...options.http };
   const handle = createTransport(
     {
-      dispatch,
+      dispatch: traced,
       paramHeadersOf: (name) => tools.paramHeaders(name),
       ...(options.auth ? { authenticator: options.auth } : {}),
       ...(options.sessions ? { sessions: lazySessions(options.sessions) } : {}),
@@ -239,7 +252,7 @@ export function createMcpServer(options: McpServerOptions) {
     },
     http,
   );
-  return { handle, dispatch, tools, capabilities, http };
+  return { handle, dispatch: traced, tools, capabilities, http };
 }
 
 export type McpServer = ReturnType<typeof createMcpServer>;

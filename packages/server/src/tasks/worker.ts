@@ -1,4 +1,5 @@
 import type { Context } from 'aws-lambda';
+import type { RunInSpan } from '../telemetry/telemetry.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS } from '../limits.ts';
 import { withKeys, type Logger } from '../log.ts';
 import type { ResultOffloader } from '../outputs/offloader.ts';
@@ -19,6 +20,8 @@ export interface TaskWorkerOptions {
   /** The MCP function's tool for reading stored outputs a page at a time, if it has one: notices name it. */
   readTool?: string;
   log: Logger;
+  /** Runs each tool handler in a span of its own when tracing records spans. */
+  runInSpan?: RunInSpan;
 }
 
 /**
@@ -30,6 +33,7 @@ export function createTaskWorker(options: TaskWorkerOptions) {
   const tools = new ToolRegistry(options.tools, {
     defaultTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
     ...(options.validators ? { validators: options.validators } : {}),
+    ...(options.runInSpan ? { runInSpan: options.runInSpan } : {}),
   });
   const runner = createTaskRunner({
     tools,
