@@ -1,5 +1,5 @@
-import type { TracingMode } from './telemetry/telemetry.ts';
-import { int, list, onOff, scopes, secret, str, url, type Env } from './config-values.ts';
+import { TRACING_MODES, type TracingMode } from './telemetry/telemetry.ts';
+import { int, list, oneOf, onOff, scopes, secret, str, url, type Env } from './config-values.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS, Defaults, Ranges } from './limits.ts';
 import { sessionKeyStrings } from './sessions/key-strings.ts';
 
@@ -279,7 +279,7 @@ export function loadConfig(env: Env = process.env): Config {
     tasks: tasks(env, range),
     auth: auth(env),
     toolMetrics: toolMetrics(env),
-    tracing: tracingMode(env),
+    tracing: oneOf(env, 'MCP_TRACING', TRACING_MODES, 'off', { true: 'on', false: 'off' }),
     sessions: sessions(env, range),
     asking: {
       table: env.MCP_ASK_TABLE || undefined,
@@ -287,17 +287,4 @@ export function loadConfig(env: Env = process.env): Config {
       streamLogAfterMs: range('MCP_STREAM_LOG_AFTER_MS', Defaults.streamLogAfterMs, Ranges.streamLogAfterMs),
     },
   };
-}
-
-const TRACING_MODES: readonly TracingMode[] = ['off', 'propagation', 'on', 'console', 'xray'];
-
-/** MCP_TRACING: one of the modes (`true` and `false` read as `on` and `off`); `off` when unset. */
-function tracingMode(env: Env): TracingMode {
-  const raw = env.MCP_TRACING?.trim().toLowerCase() || 'off';
-  const mode = raw === 'true' ? 'on' : raw === 'false' ? 'off' : raw;
-  if (!(TRACING_MODES as readonly string[]).includes(mode))
-    throw new Error(
-      `Configuration: MCP_TRACING must be one of ${TRACING_MODES.join(', ')} (got ${JSON.stringify(env.MCP_TRACING)})`,
-    );
-  return mode as TracingMode;
 }

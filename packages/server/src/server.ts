@@ -1,5 +1,5 @@
 import type { Authenticator } from './auth/authenticator.ts';
-import { createDispatcher } from './dispatcher.ts';
+import { createDispatcher, type Dispatch } from './dispatcher.ts';
 import type { ResultOffloader } from './outputs/offloader.ts';
 import type { OutputPager } from './outputs/paging/page.ts';
 import { READ_OUTPUT_TOOL, readOutputTool } from './outputs/read-tool.ts';
@@ -13,7 +13,7 @@ import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceProvider } from './resources/provider.ts';
 import type { ToolDefinition } from './tools/define.ts';
 import type { ToolCallObserver } from './tools/observer.ts';
-import type { Telemetry } from './telemetry/telemetry.ts';
+import { spannedTools, type Telemetry } from './telemetry/telemetry.ts';
 import { ToolRegistry } from './tools/registry.ts';
 import type { TasksOptions } from './tasks/runtime.ts';
 import { taskLoader } from './methods/lazy-tasks.ts';
@@ -172,6 +172,20 @@ function capabilitiesOf(
   };
 }
 
+/** The dispatcher inside each request's span, when the server traces (names: only its own tools and prompts). */
+function tracedDispatch(
+  dispatch: Dispatch,
+  telemetry: Telemetry | undefined,
+  tools: ToolRegistry,
+  prompts: readonly PromptDefinition[],
+): Dispatch {
+  if (!telemetry) return dispatch;
+  return telemetry.traced(dispatch, {
+    isTool: (name) => tools.has(name),
+    isPrompt: (name) => prompts.some((p) => p.name === name),
+  });
+}
+
 /** Builds a stateless MCP server: a registry, a dispatcher and the HTTP transport in front of them. */
 export function createMcpServer(options: McpServerOptions) {
   const builtIn = builtInTools(options);
@@ -182,10 +196,9 @@ export function createMcpServer(options: McpServerOptions) {
     ...(options.sessions ? { sessionKeys: options.sessions.keys } : {}),
   };
   const definitions = withApprovals([...(options.tools ?? []), ...builtIn], approvals);
-  const tools = new ToolRegistry(definitions, {
+  const tools = new ToolRegistry(spannedTools(definitions, options.telemetry?.span), {
     defaultTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     ...(options.validators ? { validators: options.validators } : {}),
-    ...(options.telemetry ? { runInSpan: options.telemetry.span } : {}),
   });
   const listCache = options.listCache ?? { ttlMs: Defaults.listCacheTtlMs, cacheScope: 'public' };
   const views = collectViews(
@@ -234,12 +247,7 @@ export function createMcpServer(options: McpServerOptions) {
       ...(options.sessions ? { sessionKeys: options.sessions.keys } : {}),
     }),
   });
-  const traced = options.telemetry
-    ? options.telemetry.traced(dispatch, {
-        isTool: (name) => tools.has(name),
-        isPrompt: (name) => prompts.some((p) => p.name === name),
-      })
-    : dispatch;
+  const traced = tracedDispatch(dispatch, options.telemetry, tools, prompts);
   const http: TransportOptions = { ...DEFAULT_TRANSPORT, ...options.http };
   const handle = createTransport(
     {

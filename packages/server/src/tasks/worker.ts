@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import type { RunInSpan } from '../telemetry/telemetry.ts';
+import { spannedTools, type RunInSpan } from '../telemetry/telemetry.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS } from '../limits.ts';
 import { withKeys, type Logger } from '../log.ts';
 import type { ResultOffloader } from '../outputs/offloader.ts';
@@ -30,10 +30,9 @@ export interface TaskWorkerOptions {
  * store that cannot be reached makes the invocation fail, and then the task's lease runs out and it reads failed.
  */
 export function createTaskWorker(options: TaskWorkerOptions) {
-  const tools = new ToolRegistry(options.tools, {
+  const tools = new ToolRegistry(spannedTools(options.tools, options.runInSpan), {
     defaultTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
     ...(options.validators ? { validators: options.validators } : {}),
-    ...(options.runInSpan ? { runInSpan: options.runInSpan } : {}),
   });
   const runner = createTaskRunner({
     tools,

@@ -8,7 +8,8 @@ import type { InstrumentClient } from '../instrument.ts';
  * spans by the OpenTelemetry MCP conventions and exports them over OTLP (the `OTEL_*` variables); `console` prints
  * them as a readable tree instead (local development); `xray` is the X-Ray SDK path that `on` replaces.
  */
-export type TracingMode = 'off' | 'propagation' | 'on' | 'console' | 'xray';
+export const TRACING_MODES = ['off', 'propagation', 'on', 'console', 'xray'] as const;
+export type TracingMode = (typeof TRACING_MODES)[number];
 
 /** Attribute values a span may carry: never an argument, an output, a token, a session id or a stored output's URI. */
 export type SpanAttributes = Record<string, string | number | boolean | string[]>;
@@ -65,4 +66,21 @@ export function tracedPayload(event: unknown): { trace: unknown; payload: unknow
     return { trace: undefined, payload: event };
   const { trace, ...payload } = event as { trace: unknown };
   return { trace, payload };
+}
+
+/** Each tool's handler run inside a span of its own (`execute_tool <name>`), when tracing records spans. */
+export function spannedTools<Tool extends { name: string; handler: (...args: never[]) => unknown }>(
+  tools: readonly Tool[],
+  runInSpan: RunInSpan | undefined,
+): Tool[] {
+  if (!runInSpan) return [...tools];
+  return tools.map((tool) => ({
+    ...tool,
+    handler: (...args: Parameters<Tool['handler']>) =>
+      runInSpan(
+        `execute_tool ${tool.name}`,
+        { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool.name },
+        async () => tool.handler(...args),
+      ),
+  }));
 }

@@ -1,4 +1,3 @@
-import type { RunInSpan } from '../telemetry/telemetry.ts';
 import { isScopeToken } from '../auth/scopes.ts';
 import { InputRequired } from '../input/input-required.ts';
 import { errorFields } from '../log.ts';
@@ -69,12 +68,7 @@ export class ToolRegistry {
 
   constructor(
     definitions: readonly ToolDefinition[],
-    private readonly options: {
-      defaultTimeoutMs: number;
-      validators?: PrecompiledValidators;
-      /** Runs each handler (and `task.prepare`) in a span of its own when tracing records spans. */
-      runInSpan?: RunInSpan;
-    },
+    private readonly options: { defaultTimeoutMs: number; validators?: PrecompiledValidators },
   ) {
     for (const definition of definitions) {
       const { name } = definition;
@@ -237,15 +231,7 @@ export class ToolRegistry {
     const timeoutMs = entry.definition.timeoutMs ?? options.defaultTimeoutMs ?? this.options.defaultTimeoutMs;
     const budget = new CallBudget(Math.max(0, Math.floor(Math.min(timeoutMs, remainingMs))));
     try {
-      const running = () => runWithin(fn, input, ctx, budget, options, grace);
-      const { runInSpan } = this.options;
-      const outcome = runInSpan
-        ? await runInSpan(
-            `execute_tool ${name}`,
-            { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name },
-            running,
-          )
-        : await running();
+      const outcome = await runWithin(fn, input, ctx, budget, options, grace);
       if (outcome === CANCELLED) {
         const reason = cancelReasonOf(options);
         ctx.log.info('tool cancelled', { tool: name, ...(reason !== undefined ? { reason } : {}) });
