@@ -176,13 +176,13 @@ function capabilitiesOf(
 function tracedDispatch(
   dispatch: Dispatch,
   telemetry: Telemetry | undefined,
-  tools: ToolRegistry,
-  prompts: readonly PromptDefinition[],
+  served: { tools: ToolRegistry; prompts: readonly PromptDefinition[]; views: readonly ViewDefinition[] },
 ): Dispatch {
   if (!telemetry) return dispatch;
   return telemetry.traced(dispatch, {
-    isTool: (name) => tools.has(name),
-    isPrompt: (name) => prompts.some((p) => p.name === name),
+    isTool: (name) => served.tools.has(name),
+    isPrompt: (name) => served.prompts.some((p) => p.name === name),
+    isView: (uri) => served.views.some((v) => v.uri === uri),
   });
 }
 
@@ -247,7 +247,7 @@ export function createMcpServer(options: McpServerOptions) {
       ...(options.sessions ? { sessionKeys: options.sessions.keys } : {}),
     }),
   });
-  const traced = tracedDispatch(dispatch, options.telemetry, tools, prompts);
+  const traced = tracedDispatch(dispatch, options.telemetry, { tools, prompts, views });
   const http: TransportOptions = { ...DEFAULT_TRANSPORT, ...options.http };
   const handle = createTransport(
     {

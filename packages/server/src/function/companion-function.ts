@@ -23,10 +23,11 @@ export async function createCompanionFunction(
   const provider = storedOutputs({ storage: s3Storage(s3), prefix });
   const pages = storedOutputPages({ storage: s3RangeReader(s3), prefix });
   const handler = createStoredReadHandler(provider, logger, pages);
-  if (!telemetry) return handler;
-  // A read continues the trace of the MCP request that invoked it (the request's `trace`), its spans sent as it ends.
+  // A request carries its caller's trace context (`trace`) whether or not this function traces: the contract never
+  // sees it. With tracing, the read continues that trace, its spans sent as it ends.
   return (event: unknown, context?: Parameters<typeof handler>[1]) => {
     const { trace, payload } = tracedPayload(event);
+    if (!telemetry) return handler(payload, context);
     const left = () => (context?.getRemainingTimeInMillis?.() ?? 10_000) - 250;
     return telemetry.continued(trace, 'companion read', () => handler(payload, context), left);
   };

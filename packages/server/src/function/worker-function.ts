@@ -38,15 +38,12 @@ export async function createTaskWorkerFunction(options: TaskWorkerFunctionOption
     ...(writer && offload.readTool ? { readTool: READ_OUTPUT_TOOL } : {}),
     log: logger,
   });
-  if (!telemetry) return worker;
-  // The run continues the trace of the call that started it (the job's `trace`), its spans sent as it ends.
+  // A job carries its caller's trace context (`trace`) whether or not this function traces: the job never sees it.
+  // With tracing, the run continues that trace, its spans sent as it ends.
   return (event: unknown, context: Context) => {
     const { trace, payload } = tracedPayload(event);
-    return telemetry.continued(
-      trace,
-      'tasks/run',
-      () => worker(payload, context),
-      () => context.getRemainingTimeInMillis() - 250,
-    );
+    if (!telemetry) return worker(payload, context);
+    const left = () => (context.getRemainingTimeInMillis?.() ?? 10_000) - 250;
+    return telemetry.continued(trace, 'tasks/run', () => worker(payload, context), left);
   };
 }

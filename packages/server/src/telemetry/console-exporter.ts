@@ -23,7 +23,8 @@ const SHOWN = [
 function line(span: ReadableSpan): string {
   const ms = hrTimeToMilliseconds(span.duration).toFixed(1);
   const shown = SHOWN.filter((key) => span.attributes[key] !== undefined).map(
-    (key) => `${key}=${String(span.attributes[key])}`,
+    // Control characters of a client's value (a request id) shown as `?`: one span, one line.
+    (key) => `${key}=${String(span.attributes[key]).replace(/[\x00-\x1f\x7f]/g, '?')}`,
   );
   const error = span.status.code === SpanStatusCode.ERROR ? ['ERROR'] : [];
   return [span.name, KINDS[span.kind], `${ms} ms`, ...error, ...shown].join('  ');

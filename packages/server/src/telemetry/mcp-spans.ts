@@ -8,8 +8,6 @@ import type { SpanAttributes, TracedNames } from './telemetry.ts';
 
 /** JSON-RPC's "method not found": the method a client named is none of ours, and its name is not recorded. */
 const METHOD_NOT_FOUND = -32601;
-/** Longest `ui://` URI recorded (views' URIs are the server's own and short). */
-const URI_MAX_CHARS = 256;
 /**
  * A span's status description for a JSON-RPC error: the code's standard message, not the error's own (which may
  * quote the client's input: the method it named, an argument).
@@ -54,8 +52,8 @@ function requestAttributes(
     ...(isShortEcho(request.id) ? { 'jsonrpc.request.id': String(request.id) } : {}),
     ...(tool ? { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool } : {}),
     ...(prompt ? { 'gen_ai.prompt.name': prompt } : {}),
-    // Only the views' own URIs: any other may be a capability (a stored output's `mcp-output://` URI is one).
-    ...(typeof uri === 'string' && uri.startsWith('ui://') && uri.length <= URI_MAX_CHARS
+    // Only the server's own views: any other URI may be a capability (a stored output's `mcp-output://` URI is one).
+    ...(request.method === 'resources/read' && typeof uri === 'string' && names.isView(uri)
       ? { 'mcp.resource.uri': uri }
       : {}),
     ...(ctx.session ? { 'mcp.session.id': sessionDigest(ctx.session.id) } : {}),
@@ -76,6 +74,9 @@ function recordOutcome(span: Span, outcome: DispatchOutcome): void {
       code: SpanStatusCode.ERROR,
       message: STANDARD_MESSAGES[response.error.code] ?? 'JSON-RPC error',
     });
+  } else if (typeof response.result.protocolVersion === 'string') {
+    // `initialize`: the version the server chose, not the one the client asked for.
+    span.setAttribute('mcp.protocol.version', response.result.protocolVersion);
   } else if (response.result.isError === true) {
     span.setAttribute('error.type', 'tool_error');
     span.setStatus({ code: SpanStatusCode.ERROR });

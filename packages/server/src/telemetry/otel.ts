@@ -107,7 +107,8 @@ async function bounded(flush: () => Promise<void>, timeoutMs: number): Promise<v
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, timeoutMs))));
   try {
-    await Promise.race([flush(), late]);
+    // A failed export costs its spans (the exporter logs it), never the invocation.
+    await Promise.race([flush().catch(() => undefined), late]);
   } finally {
     clearTimeout(timer);
   }

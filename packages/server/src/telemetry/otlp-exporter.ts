@@ -21,10 +21,13 @@ function post(settings: OtlpSettings, body: Uint8Array, contentType: string): Pr
       let read = 0;
       res.on('data', (chunk: Buffer) => {
         read += chunk.length;
-        if (read > ANSWER_MAX_BYTES) res.destroy();
+        if (read > ANSWER_MAX_BYTES)
+          res.destroy(new Error(`the collector's answer passed ${ANSWER_MAX_BYTES} bytes`));
       });
       res.on('end', () => resolve(res.statusCode ?? 0));
       res.on('error', reject);
+      // Settles however the answer ends (a destroyed one emits no 'end').
+      res.on('close', () => reject(new Error('the connection closed before the answer ended')));
     });
     req.on('error', reject);
     req.end(body);

@@ -34,6 +34,14 @@ const SAMPLERS: readonly SamplerSetting['name'][] = [
 const traces = (env: Env, name: string): string | undefined =>
   env[`OTEL_EXPORTER_OTLP_TRACES_${name}`]?.trim() || env[`OTEL_EXPORTER_OTLP_${name}`]?.trim() || undefined;
 
+/** A URL's scheme and host, for a message: never its user, password, path or query. */
+const origin = (url: string): string =>
+  URL.canParse(url) ? `${new URL(url).protocol}//${new URL(url).host}` : 'not a URL';
+
+/** An HTTP header name (RFC 9110 token) and a value without control characters. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE = /^[^\x00-\x08\x0a-\x1f\x7f]*$/;
+
 /** `key=value` pairs separated by commas, values percent-decoded (the OpenTelemetry environment's format). */
 export function keyValues(raw: string | undefined, variable: string): Record<string, string> {
   const pairs: Record<string, string> = {};
@@ -63,7 +71,8 @@ export function otlpSettings(env: Env): OtlpSettings {
     (base ? `${base.replace(/\/+$/, '')}/v1/traces` : 'http://localhost:4318/v1/traces');
   if (!isSecureUrl(url))
     throw new Error(
-      `Configuration: the OTLP traces endpoint must be https, or http on this host (got ${JSON.stringify(url)})`,
+      // Scheme and host only: the URL may hold a password or a key.
+      `Configuration: the OTLP traces endpoint must be https, or http on this host (got ${JSON.stringify(origin(url))})`,
     );
   const protocol = traces(env, 'PROTOCOL') ?? 'http/protobuf';
   if (protocol !== 'http/protobuf' && protocol !== 'http/json')
@@ -76,10 +85,19 @@ export function otlpSettings(env: Env): OtlpSettings {
     throw new Error(
       `Configuration: OTEL_EXPORTER_OTLP_TIMEOUT must be from 1 to 60000 ms (got ${JSON.stringify(timeout)})`,
     );
-  const headerVariable = env.OTEL_EXPORTER_OTLP_TRACES_HEADERS
+  const variable = env.OTEL_EXPORTER_OTLP_TRACES_HEADERS
     ? 'OTEL_EXPORTER_OTLP_TRACES_HEADERS'
     : 'OTEL_EXPORTER_OTLP_HEADERS';
-  return { url, protocol, headers: keyValues(traces(env, 'HEADERS'), headerVariable), timeoutMs };
+  const headers = keyValues(traces(env, 'HEADERS'), variable);
+  // Checked here, not on every export: a bad one would fail each of them. The message names the header, never its value.
+  const bad = Object.entries(headers).find(
+    ([name, value]) => !HEADER_NAME.test(name) || !HEADER_VALUE.test(value),
+  );
+  if (bad)
+    throw new Error(
+      `Configuration: ${variable} has an invalid header (${JSON.stringify(bad[0].slice(0, 64))})`,
+    );
+  return { url, protocol, headers, timeoutMs };
 }
 
 /** `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG` (a ratio from 0 to 1, default 1). */

@@ -19,10 +19,20 @@ export const w3cPropagator = new CompositePropagator({
   propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
 });
 
+/**
+ * Longest value read of each field, before any parsing: W3C's own limits with room (a `traceparent` of a later
+ * version may be longer than version 00's 55 characters; `tracestate` is propagated up to 512, `baggage` up to
+ * 8,192), so a client's megabyte of either costs nothing.
+ */
+const CARRIER_MAX_CHARS: Record<string, number> = { traceparent: 256, tracestate: 1024, baggage: 8192 };
+
 /** A carrier of W3C trace context as MCP puts it in `params._meta` (and a payload onward): string fields only. */
 const metaGetter: TextMapGetter<Record<string, unknown>> = {
   keys: (carrier) => Object.keys(carrier),
-  get: (carrier, key) => (typeof carrier[key] === 'string' ? carrier[key] : undefined),
+  get: (carrier, key) => {
+    const value = carrier[key];
+    return typeof value === 'string' && value.length <= (CARRIER_MAX_CHARS[key] ?? 0) ? value : undefined;
+  },
 };
 
 /**

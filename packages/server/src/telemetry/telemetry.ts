@@ -55,6 +55,8 @@ export interface Telemetry {
 export interface TracedNames {
   isTool(name: string): boolean;
   isPrompt(name: string): boolean;
+  /** Whether a URI is one of the server's views (`ui://`): the only resource URIs a span records. */
+  isView(uri: string): boolean;
 }
 
 /**

@@ -1,8 +1,11 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineTool, ToolError } from '../../src/index.ts';
 import { createMcpFunction } from '../../src/faces/lambda.ts';
 import {
   BASE_HEADERS,
+  deadEndpoint,
   serveHandler,
   startOtlpReceiver,
   startTestS3,
@@ -43,6 +46,20 @@ const tools = [
 ];
 
 let s3: TestS3;
+let collector: { url: string; close(): Promise<void> } | undefined;
+
+/** A collector on loopback that answers every export with `status` and `body`. */
+async function failingCollector(status: number, body: string) {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(status).end(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
 const receivers: Record<string, OtlpReceiver> = {};
 const servers: Record<string, RunningServer> = {};
 
@@ -107,6 +124,48 @@ async function call(
 
 /** JSON.stringify's replacer for received spans (their times are bigints). */
 const text = (_key: string, value: unknown) => (typeof value === 'bigint' ? String(value) : value);
+
+describe('a collector that fails', () => {
+  it.each([
+    ['refuses connections', async () => deadEndpoint()],
+    ['answers 500', async () => (collector = await failingCollector(500, '')).url],
+    [
+      'answers more than it should',
+      async () => (collector = await failingCollector(200, 'x'.repeat(200_000))).url,
+    ],
+  ])('costs the spans, never the request: it %s', async (_how, endpoint) => {
+    const handler = await createMcpFunction({
+      tools,
+      env: {
+        ...s3.env(),
+        MCP_SERVER_NAME: 'otel-under-test',
+        POWERTOOLS_LOG_LEVEL: 'SILENT',
+        MCP_TRACING: 'on',
+        OTEL_EXPORTER_OTLP_ENDPOINT: await endpoint(),
+        OTEL_EXPORTER_OTLP_TIMEOUT: '2000',
+      },
+    });
+    const server = await serveHandler(handler);
+    try {
+      const res = await fetch(server.url, {
+        method: 'POST',
+        headers: { ...BASE_HEADERS, ...statelessHeaders('tools/call', 'refuse') },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'refuse', _meta: statelessMeta() },
+        }),
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as any).result.content[0].text).toBe('not today');
+    } finally {
+      await server.close();
+      await collector?.close();
+      collector = undefined;
+    }
+  });
+});
 
 describe.each(['http/protobuf', 'http/json'])('MCP_TRACING=on over OTLP %s', (protocol) => {
   it.each(['stateless', 'handshake'] as const)(
@@ -193,7 +252,7 @@ describe.each(['http/protobuf', 'http/json'])('MCP_TRACING=on over OTLP %s', (pr
     expect(JSON.stringify(unknown, text)).not.toContain('made/up');
   });
 
-  it('starts a trace of its own without a client context, and names no tool a client made up', async () => {
+  it('starts a trace of its own without a client context, and names no tool or URI a client made up', async () => {
     const receiver = receivers[protocol]!;
     const before = receiver.spans.length;
     await call(protocol, 'stateless', 'tools/call', { name: 'no-such-tool-of-ours' });
@@ -201,6 +260,9 @@ describe.each(['http/protobuf', 'http/json'])('MCP_TRACING=on over OTLP %s', (pr
     expect(span).toMatchObject({ name: 'tools/call', parentSpanId: '' });
     expect(span!.traceId).not.toBe(CLIENT_TRACE);
     expect(JSON.stringify(span!.attributes)).not.toContain('no-such-tool');
+    await call(protocol, 'handshake', 'resources/read', { uri: 'ui://made-up/by-the-client' });
+    const [read] = receiver.spans.filter((s) => s.name === 'resources/read');
+    expect(read!.attributes).not.toHaveProperty('mcp.resource.uri');
   });
 
   it('records a digest of the session id, never the id, nor an argument, a stored output URI or a token', async () => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { jsonLogger } from '../../src/log.ts';
 import { loadTelemetry } from '../../src/telemetry/loader.ts';
+import { tracedPayload } from '../../src/telemetry/telemetry.ts';
 import { spanTrees } from '../../src/telemetry/console-exporter.ts';
 import { keyValues, otlpSettings, samplerSetting } from '../../src/telemetry/otlp-settings.ts';
 import { extractCarrier, lambdaTraceContext, parentage } from '../../src/telemetry/parents.ts';
-import { SpanKind, trace } from '@opentelemetry/api';
+import { propagation, SpanKind, trace } from '@opentelemetry/api';
 import type { Dispatch } from '../../src/dispatcher.ts';
 import { silentLogger } from '../../src/log.ts';
 
@@ -28,6 +29,29 @@ describe('where a request span hangs', () => {
       { traceparent: `00-${'0'.repeat(32)}-${SPAN}-01` },
     ])
       expect(trace.getSpanContext(extractCarrier(bad))).toBeUndefined();
+  });
+
+  it('reads no field longer than W3C allows, before any parsing', () => {
+    // Members of 4,000 characters (W3C's member limit is 4,096), up to the 8,192 of the whole.
+    const baggage = (chars: number) => {
+      const members = ['a', 'b', 'c'].map((k) => `${k}=${'v'.repeat(3_999)}`).join(',');
+      return members.slice(0, chars);
+    };
+    const read = (carrier: Record<string, string>) => propagation.getBaggage(extractCarrier(carrier));
+    expect(read({ baggage: baggage(8_192) })?.getEntry('b')).toBeDefined();
+    expect(read({ baggage: baggage(8_193) })).toBeUndefined();
+    expect(read({ baggage: 'a=%,'.repeat(250_000) })).toBeUndefined();
+    const long = `00-${TRACE}-${SPAN}-01${' '.repeat(300)}`;
+    expect(trace.getSpanContext(extractCarrier({ traceparent: long }))).toBeUndefined();
+  });
+
+  it('splits a payload into the trace context it carries and the request its contract reads', () => {
+    expect(tracedPayload({ version: 1, uri: 'x', trace: { traceparent: 't' } })).toEqual({
+      trace: { traceparent: 't' },
+      payload: { version: 1, uri: 'x' },
+    });
+    expect(tracedPayload({ version: 1 })).toEqual({ trace: undefined, payload: { version: 1 } });
+    expect(tracedPayload('text')).toEqual({ trace: undefined, payload: 'text' });
   });
 
   it("reads Lambda's X-Ray header as the AWS propagator does", () => {
@@ -129,7 +153,11 @@ describe('MCP_TRACING=propagation', () => {
       carried = telemetry.carrier();
       return { response: { jsonrpc: '2.0', id: request.id, result: {} }, notifications: [] };
     };
-    const traced = telemetry.traced(dispatch, { isTool: () => true, isPrompt: () => true });
+    const traced = telemetry.traced(dispatch, {
+      isTool: () => true,
+      isPrompt: () => true,
+      isView: () => true,
+    });
     const meta = { traceparent: `00-${TRACE}-${SPAN}-01`, baggage: 'tenant=blue' };
     await traced({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }, {} as never);
     expect(JSON.parse(lines[0]!)).toMatchObject({ message: 'inside', trace_id: TRACE, span_id: SPAN });
