@@ -5,6 +5,7 @@ import { coldStartLines, httpLines, streamLines, tasksLines, warmLines } from '.
 import { asksLines, existenceLines, modelBytesLines, resumesLines, viewsLines } from './format-features.ts';
 import type { BenchResults, TargetCheck } from './results.ts';
 import { kb, table } from './table.ts';
+import { tracingLines } from './tracing.ts';
 
 export { table, variantLabel } from './table.ts';
 
@@ -30,6 +31,7 @@ const SECTIONS: readonly ((results: BenchResults) => string[])[] = [
   asksLines,
   resumesLines,
   viewsLines,
+  tracingLines,
 ];
 
 /** What a quick run says of a missed target measured on samples: not a failure, a figure it cannot judge. */
@@ -98,7 +100,7 @@ export function formatBench(results: BenchResults): string {
   out.push('');
 
   for (const section of SECTIONS) out.push(...section(results));
-  out.push('Targets (issues 5, 10, 14, 21, 22 and 23)');
+  out.push('Targets (issues 5, 10, 14, 21, 22, 23 and 29)');
   out.push(
     table(
       ['target', '<goal', '<measured', '<result'],

@@ -9,6 +9,7 @@ import type { StreamResult } from './stream.ts';
 import type { ModelBytesResult } from './model-bytes.ts';
 import type { ExistenceResult } from './existence.ts';
 import type { ViewsResult } from './views.ts';
+import type { TracingResult } from './tracing.ts';
 import type { WarmResult } from './warm.ts';
 
 /** One offload round trip: a tool call whose output is stored, then the output read back and checked. */
@@ -130,6 +131,8 @@ export interface BenchResults {
   asks?: AskResult[];
   resumes?: ResumeResult[];
   views?: ViewsResult;
+  /** Each MCP_TRACING mode against off (tracing.ts). */
+  tracing?: TracingResult[];
   targets: TargetCheck[];
   /** Parts that ended with an error (the run's exit status is then 1). */
   failedParts?: FailedPart[];

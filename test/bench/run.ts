@@ -33,6 +33,7 @@ import { measureViews } from './views.ts';
 import { runParts, type Part } from './run-parts.ts';
 import { takeChildDeaths } from './serve-child.ts';
 import { runLine, USAGE, USAGE_HINT } from './usage.ts';
+import { measureTracing } from './tracing.ts';
 import { measureWarm } from './warm.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -133,6 +134,15 @@ const PARTS: Readonly<Record<string, Part<Run>>> = {
   },
   views: async (r, { artifacts, runtime, progress }) => {
     r.views = await measureViews(artifacts, runtime, r.settings.viewPaintRuns, progress);
+  },
+  tracing: async (r, { artifacts, runtime, progress }) => {
+    const { coldStartRuns, warmRuns, warmDurationMs } = r.settings;
+    r.tracing = await measureTracing(
+      artifacts,
+      runtime,
+      { coldRuns: coldStartRuns, warmRuns, warmDurationMs },
+      progress,
+    );
   },
 };
 const PART_NAMES = Object.keys(PARTS);

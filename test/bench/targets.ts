@@ -8,6 +8,7 @@ import type { HttpResult } from './http.ts';
 import type { BenchResults, TargetCheck } from './results.ts';
 import { offloadChecks, readOutputChecks, soakCheck } from './targets-capacity.ts';
 import { existenceChecks, modelBytesChecks, viewChecks } from './targets-features.ts';
+import { tracingChecks } from './tracing.ts';
 import type { WarmResult } from './warm.ts';
 
 /** Cold start must be at least this many times faster than SDK 2.x. */
@@ -181,5 +182,6 @@ export function evaluateTargets(results: BenchResults): TargetCheck[] {
   if (results.existence) checks.push(...existenceChecks(results.existence));
   if (results.offload && !('pending' in results.offload)) checks.push(...offloadChecks(results.offload));
   if (results.views) checks.push(...viewChecks(results.views));
+  checks.push(...tracingChecks(results));
   return checks;
 }

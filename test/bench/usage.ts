@@ -15,7 +15,7 @@ still run; the exit status is then 1.
   --soak N           calls in the soak run, 0 to skip                 (default 100000)
   --stream-calls N   calls per mode in the first-streamed-event run   (default 30)
   --id-reads N       reads per kind of id in the existence timing run (default 1000)
-  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,model,existence,asks,resumes,views
+  --skip LIST        parts to skip: cold,warm,http,offload,stream,soak,read,tasks,model,existence,asks,resumes,views,tracing
   --only LIST        run only these parts (same names)
   --node PATH        Node binary for the functions                    (default: Node 22, installed once if older)
   --json             print the results as JSON instead of tables`;

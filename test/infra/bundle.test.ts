@@ -313,18 +313,20 @@ describe('the deployed bundles', () => {
         bundled.filter((input) => input.includes('node_modules/@smithy/') && !tracerOnly.test(input)),
       ).toEqual([]);
 
-      // Tracing and per-tool metrics are chunks imported only when their option is on: never in the code a cold
-      // start loads before the handler runs (the handler module and the chunks it imports statically).
+      // Tracing (OpenTelemetry or X-Ray) and per-tool metrics are chunks imported only when their option is on: never
+      // in the code a cold start loads before the handler runs (the handler module and the chunks it imports
+      // statically). MCP_TRACING=off loads no OpenTelemetry module at all.
       const metafile = result.metafile!;
       const startup = startupOutputs(metafile, join(direct, 'index.mjs'));
       const code = Object.keys(metafile.outputs).filter((path) => path.endsWith('.mjs'));
       const inputsOf = (outputs: string[]) =>
         outputs.flatMap((out) => Object.keys(metafile.outputs[out]!.inputs));
       const optional =
-        /node_modules\/(@aws-lambda-powertools\/(metrics|tracer)|aws-xray-sdk-core)\/|src\/function\/(tracing|tool-metrics)\.ts$/;
+        /node_modules\/(@aws-lambda-powertools\/(metrics|tracer)|aws-xray-sdk-core|@opentelemetry\/[^/]+)\/|src\/function\/(tracing|tool-metrics)\.ts$|src\/telemetry\/(?!loader\.ts$|telemetry\.ts$)[^/]+\.ts$/;
       expect(inputsOf(startup).filter((input) => optional.test(input))).toEqual([]);
       const lazy = inputsOf(code.filter((out) => !startup.includes(out)));
       expect(lazy.some((input) => input.includes('node_modules/@aws-lambda-powertools/tracer/'))).toBe(true);
+      expect(lazy.some((input) => input.includes('node_modules/@opentelemetry/sdk-trace/'))).toBe(true);
       if (name === 'mcp')
         expect(lazy.some((input) => input.includes('node_modules/@aws-lambda-powertools/metrics/'))).toBe(
           true,
@@ -368,11 +370,14 @@ describe('the deployed bundles', () => {
         ).toBe(2);
       }
       // An import() in a module a function keeps no code of gets no chunk (packages/cdk/src/startup-chunk.ts), so
-      // what it would load never counts as used: the companion, which runs no tool, holds tracing's chunk alone.
+      // what it would load never counts as used: the companion, which runs no tool, holds tracing's chunks alone.
       if (name === 'companion')
         expect(
           code.filter((out) => !startup.includes(out)).map((out) => metafile.outputs[out]!.entryPoint),
-        ).toEqual(['lazy-module:packages/server/src/function/tracing.ts']);
+        ).toEqual([
+          'lazy-module:packages/server/src/telemetry/otel.ts',
+          'lazy-module:packages/server/src/function/tracing.ts',
+        ]);
       // All start-up code in one chunk beside the handler module (packages/cdk/src/startup-chunk.ts): each file is a
       // module load of its own in a cold start.
       expect(startup.length).toBeLessThanOrEqual(2);

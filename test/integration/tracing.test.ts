@@ -85,7 +85,7 @@ beforeAll(async () => {
   Object.assign(process.env, {
     ...s3.env(),
     POWERTOOLS_LOG_LEVEL: 'SILENT',
-    MCP_TRACING: 'on',
+    MCP_TRACING: 'xray',
     MCP_SERVER_NAME: 'tracing-under-test',
     // What the Lambda runtime sets: the environment, and the invocation's trace header (sampled).
     AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',

@@ -53,6 +53,24 @@ export function onOff(env: Env, name: string, fallback: boolean): boolean {
   throw new Error(`Configuration: ${name} must be "on" or "off" (got ${JSON.stringify(env[name])})`);
 }
 
+/** One of `values`, case and surrounding spaces ignored (`aliases`: other accepted spellings); `fallback` when unset. */
+export function oneOf<T extends string>(
+  env: Env,
+  name: string,
+  values: readonly T[],
+  fallback: T,
+  aliases: Readonly<Record<string, T>> = {},
+): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (!raw) return fallback;
+  const value = Object.hasOwn(aliases, raw) ? aliases[raw]! : raw;
+  if (!(values as readonly string[]).includes(value))
+    throw new Error(
+      `Configuration: ${name} must be one of ${values.join(', ')} (got ${JSON.stringify(env[name])})`,
+    );
+  return value as T;
+}
+
 /** An https URL (http on loopback) without query or fragment; undefined when unset. */
 export function url(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();

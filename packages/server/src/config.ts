@@ -1,4 +1,5 @@
-import { int, list, onOff, scopes, secret, str, url, type Env } from './config-values.ts';
+import { TRACING_MODES, type TracingMode } from './telemetry/telemetry.ts';
+import { int, list, oneOf, onOff, scopes, secret, str, url, type Env } from './config-values.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS, Defaults, Ranges } from './limits.ts';
 import { sessionKeyStrings } from './sessions/key-strings.ts';
 
@@ -30,8 +31,8 @@ export interface Config {
   auth: AuthConfig;
   /** Per-tool metrics as CloudWatch embedded metric format lines; undefined = off (the stack turns them on). */
   toolMetrics: ToolMetricsConfig | undefined;
-  /** X-Ray subsegments per request (annotated with the tool) and per AWS SDK call (MCP_TRACING); off by default. */
-  tracing: boolean;
+  /** How the function traces (MCP_TRACING: `off`, `propagation`, `on`, `console` or `xray`); off by default. */
+  tracing: TracingMode;
   /** Handshake-era sessions (docs/asking.md); undefined = no `Mcp-Session-Id` is issued. */
   sessions: SessionConfig | undefined;
   /** Mid-call questions (docs/asking.md): where they wait for their answers. */
@@ -278,7 +279,7 @@ export function loadConfig(env: Env = process.env): Config {
     tasks: tasks(env, range),
     auth: auth(env),
     toolMetrics: toolMetrics(env),
-    tracing: onOff(env, 'MCP_TRACING', false),
+    tracing: oneOf(env, 'MCP_TRACING', TRACING_MODES, 'off', { true: 'on', false: 'off' }),
     sessions: sessions(env, range),
     asking: {
       table: env.MCP_ASK_TABLE || undefined,

@@ -37,6 +37,8 @@ export interface JsonLoggerOptions {
   write?: (level: Exclude<LogLevel, 'SILENT'>, line: string) => void;
   /** The X-Ray trace header of the current invocation (Lambda sets `_X_AMZN_TRACE_ID` per invocation). */
   traceHeader?: () => string | undefined;
+  /** `trace_id` and `span_id` of the current OpenTelemetry context, put on every line written inside it. */
+  traceFields?: () => { trace_id: string; span_id: string } | undefined;
 }
 
 /**
@@ -68,7 +70,13 @@ const lambdaTraceHeader = () => process.env._X_AMZN_TRACE_ID;
  * not use), more than the rest of the MCP function's start-up together.
  */
 export function jsonLogger(options: JsonLoggerOptions): Logger {
-  const { serviceName, level: threshold, write = writeStd, traceHeader = lambdaTraceHeader } = options;
+  const {
+    serviceName,
+    level: threshold,
+    write = writeStd,
+    traceHeader = lambdaTraceHeader,
+    traceFields,
+  } = options;
   const lowest = LOG_LEVELS.indexOf(threshold);
   const entry =
     (level: Exclude<LogLevel, 'SILENT'>) =>
@@ -81,6 +89,7 @@ export function jsonLogger(options: JsonLoggerOptions): Logger {
         timestamp: new Date().toISOString(),
         service: serviceName,
         ...(root ? { xray_trace_id: root } : {}),
+        ...traceFields?.(),
       };
       write(level, `${lineOf(Object.assign(head, ...attributes))}\n`);
     };

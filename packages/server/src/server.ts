@@ -1,5 +1,5 @@
 import type { Authenticator } from './auth/authenticator.ts';
-import { createDispatcher } from './dispatcher.ts';
+import { createDispatcher, type Dispatch } from './dispatcher.ts';
 import type { ResultOffloader } from './outputs/offloader.ts';
 import type { OutputPager } from './outputs/paging/page.ts';
 import { READ_OUTPUT_TOOL, readOutputTool } from './outputs/read-tool.ts';
@@ -13,6 +13,7 @@ import type { PromptDefinition } from './prompts/define.ts';
 import type { ResourceProvider } from './resources/provider.ts';
 import type { ToolDefinition } from './tools/define.ts';
 import type { ToolCallObserver } from './tools/observer.ts';
+import { spannedTools, type Telemetry } from './telemetry/telemetry.ts';
 import { ToolRegistry } from './tools/registry.ts';
 import type { TasksOptions } from './tasks/runtime.ts';
 import { taskLoader } from './methods/lazy-tasks.ts';
@@ -115,6 +116,11 @@ export interface McpServerOptions {
    * Default none.
    */
   observer?: ToolCallObserver;
+  /**
+   * OpenTelemetry (`loadTelemetry`, MCP_TRACING): a server span per request by the MCP conventions, a span per tool
+   * handler. Default none: nothing traced, no tracing code loaded.
+   */
+  telemetry?: Telemetry;
 }
 
 /** Transport defaults: the secure choice for each (no foreign origins, 1 MiB bodies). */
@@ -166,6 +172,20 @@ function capabilitiesOf(
   };
 }
 
+/** The dispatcher inside each request's span, when the server traces (names: only its own tools and prompts). */
+function tracedDispatch(
+  dispatch: Dispatch,
+  telemetry: Telemetry | undefined,
+  served: { tools: ToolRegistry; prompts: readonly PromptDefinition[]; views: readonly ViewDefinition[] },
+): Dispatch {
+  if (!telemetry) return dispatch;
+  return telemetry.traced(dispatch, {
+    isTool: (name) => served.tools.has(name),
+    isPrompt: (name) => served.prompts.some((p) => p.name === name),
+    isView: (uri) => served.views.some((v) => v.uri === uri),
+  });
+}
+
 /** Builds a stateless MCP server: a registry, a dispatcher and the HTTP transport in front of them. */
 export function createMcpServer(options: McpServerOptions) {
   const builtIn = builtInTools(options);
@@ -176,7 +196,7 @@ export function createMcpServer(options: McpServerOptions) {
     ...(options.sessions ? { sessionKeys: options.sessions.keys } : {}),
   };
   const definitions = withApprovals([...(options.tools ?? []), ...builtIn], approvals);
-  const tools = new ToolRegistry(definitions, {
+  const tools = new ToolRegistry(spannedTools(definitions, options.telemetry?.span), {
     defaultTimeoutMs: options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     ...(options.validators ? { validators: options.validators } : {}),
   });
@@ -227,10 +247,11 @@ export function createMcpServer(options: McpServerOptions) {
       ...(options.sessions ? { sessionKeys: options.sessions.keys } : {}),
     }),
   });
+  const traced = tracedDispatch(dispatch, options.telemetry, { tools, prompts, views });
   const http: TransportOptions = { ...DEFAULT_TRANSPORT, ...options.http };
   const handle = createTransport(
     {
-      dispatch,
+      dispatch: traced,
       paramHeadersOf: (name) => tools.paramHeaders(name),
       ...(options.auth ? { authenticator: options.auth } : {}),
       ...(options.sessions ? { sessions: lazySessions(options.sessions) } : {}),
@@ -239,7 +260,7 @@ export function createMcpServer(options: McpServerOptions) {
     },
     http,
   );
-  return { handle, dispatch, tools, capabilities, http };
+  return { handle, dispatch: traced, tools, capabilities, http };
 }
 
 export type McpServer = ReturnType<typeof createMcpServer>;

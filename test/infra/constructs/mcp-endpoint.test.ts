@@ -788,7 +788,7 @@ describe('McpEndpoint tracing', () => {
       const { mcp, companion, worker } = build({ api, tracing: true });
       for (const fn of [mcp, companion, worker]) {
         expect(fn.resource.Properties.TracingConfig).toEqual({ Mode: 'Active' });
-        expect(fn.resource.Properties.Environment.Variables.MCP_TRACING).toBe('on');
+        expect(fn.resource.Properties.Environment.Variables.MCP_TRACING).toBe('xray');
         const xray = fn.statements.filter((s) => JSON.stringify(s.Action).includes('xray:'));
         expect(xray).toEqual([xrayStatement]);
         // The cdk-nag acknowledgement of Resource::* holds only for X-Ray: no other statement is on "*".

@@ -53,7 +53,7 @@ function resourcesFunctionOf(scope: Construct, shared: Shared): BundledFunction 
     environment: {
       MCP_SERVER_NAME: settings.serverName,
       ...shared.offloadEnvironment,
-      ...(props.tracing ? { MCP_TRACING: 'on' } : {}),
+      ...(props.tracing ? { MCP_TRACING: 'xray' } : {}),
     },
   });
   shared.outputs.grantReadOutputs(fn);

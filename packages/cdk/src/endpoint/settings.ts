@@ -108,7 +108,7 @@ export function endpointSettings(scope: Construct, props: McpEndpointProps): End
     OFFLOAD_PREFIX: props.offloadPrefix,
     OFFLOAD_TTL_DAYS: props.offloadTtlDays,
     OFFLOAD_THRESHOLD_BYTES: props.offloadThresholdBytes,
-    MCP_TRACING: props.tracing ? 'on' : undefined,
+    MCP_TRACING: props.tracing ? 'xray' : undefined,
   });
   const metricsNamespace = metricsNamespaceOf(scope, props);
   const metricsEnvironment = metricsEnvironmentOf(props, metricsNamespace);

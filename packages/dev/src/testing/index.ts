@@ -33,6 +33,13 @@ export {
 } from './local.ts';
 // ## OAuth clients and a browser that follows redirects (experimental)
 export { MemoryOAuthProvider, CookieJar, type Step, type BrowseOptions, browse, pkce } from './oauth.ts';
+// ## An OTLP trace receiver (experimental)
+export {
+  type ReceivedAttributeValue,
+  type ReceivedSpan,
+  type OtlpReceiver,
+  startOtlpReceiver,
+} from './otlp.ts';
 // ## Stored output pages (experimental)
 export { pageOf } from './pages.ts';
 // ## JSON-RPC requests straight into a server (experimental)

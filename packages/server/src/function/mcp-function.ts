@@ -41,8 +41,8 @@ export interface McpFunctionParts {
 export async function mcpFunctionParts(options: McpFunctionOptions): Promise<McpFunctionParts> {
   const { env = process.env, title, resources = [], ...served } = options;
   const start = await startFunction(env);
-  const { config, tracing } = start;
-  const { reader, ...outputs } = outputOptions(config.offload, start.aws);
+  const { config, tracing, telemetry } = start;
+  const { reader, ...outputs } = outputOptions(config.offload, start.aws, telemetry?.carrier);
   const auth = await authenticatorFor(config.auth, config.serverName, served.tools);
   const observer = await toolCallObserver(start);
   const server = createMcpServer({
@@ -54,6 +54,7 @@ export async function mcpFunctionParts(options: McpFunctionOptions): Promise<Mcp
     ...stateOptions(start),
     ...(auth ? { auth } : {}),
     ...(observer ? { observer } : {}),
+    ...(telemetry ? { telemetry } : {}),
     pageSize: config.pageSize,
     toolTimeoutMs: config.toolTimeoutMs,
     listCache: { ttlMs: config.listCacheTtlMs, cacheScope: 'public' },
@@ -65,8 +66,13 @@ export async function mcpFunctionParts(options: McpFunctionOptions): Promise<Mcp
       ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
     },
   });
-  // Inside a trace subsegment per request when tracing is on.
-  return { handle: tracing ? tracing.traced(server.handle) : server.handle, logger: start.logger };
+  // With OpenTelemetry each invocation's spans are sent before it returns; with X-Ray, a subsegment per request.
+  const handle = telemetry
+    ? telemetry.flushing(server.handle)
+    : tracing
+      ? tracing.traced(server.handle)
+      : server.handle;
+  return { handle, logger: start.logger };
 }
 
 /**

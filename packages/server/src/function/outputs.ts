@@ -47,7 +47,11 @@ export interface OutputOptions {
  * else in-process. Pages for read_output come only from the companion (npm start runs one locally), so the MCP
  * function's bundle carries no page-reading code. The S3 and Lambda SDKs load lazily.
  */
-export function outputOptions(offload: OffloadConfig, aws: FunctionStart['aws']): OutputOptions {
+export function outputOptions(
+  offload: OffloadConfig,
+  aws: FunctionStart['aws'],
+  traceCarrier?: () => Record<string, string>,
+): OutputOptions {
   const writer = offloadWriter(offload, aws);
   if (!writer) return {};
   const { storage, offloader } = writer;
@@ -55,7 +59,11 @@ export function outputOptions(offload: OffloadConfig, aws: FunctionStart['aws'])
     return { offloader, reader: storedOutputs({ storage, prefix: offload.prefix }) };
   const companion = remoteStoredOutputs({
     prefix: offload.prefix,
-    invoke: lambdaInvoker({ functionName: offload.resourcesFunctionName, ...aws }),
+    invoke: lambdaInvoker({
+      functionName: offload.resourcesFunctionName,
+      ...aws,
+      ...(traceCarrier ? { traceCarrier } : {}),
+    }),
   });
   return { offloader, reader: companion, outputPages: companion };
 }

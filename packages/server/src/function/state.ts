@@ -24,7 +24,7 @@ export type StateOptions = Pick<
  * Questions wait for their answers in the rendezvous table the stack creates with the streaming API (MCP_ASK_TABLE),
  * else in this process's memory (one instance: npm start).
  */
-export function stateOptions({ config, logger, aws }: FunctionStart): StateOptions {
+export function stateOptions({ config, logger, aws, telemetry }: FunctionStart): StateOptions {
   const { tasks: taskConfig, sessions: sessionConfig, asking } = config;
   const endpoint = taskConfig.dynamodbEndpoint ? { endpoint: taskConfig.dynamodbEndpoint } : {};
   const taskTable = taskConfig.table && { table: taskConfig.table, ...endpoint, ...aws };
@@ -36,7 +36,13 @@ export function stateOptions({ config, logger, aws }: FunctionStart): StateOptio
     tasks: {
       store: taskTable ? dynamoTaskStore(taskTable) : memoryTaskStore(),
       ...(taskConfig.workerFunctionName
-        ? { launch: lambdaTaskLauncher({ functionName: taskConfig.workerFunctionName, ...aws }) }
+        ? {
+            launch: lambdaTaskLauncher({
+              functionName: taskConfig.workerFunctionName,
+              ...aws,
+              ...(telemetry ? { traceCarrier: telemetry.carrier } : {}),
+            }),
+          }
         : {}),
       ttlMs: taskConfig.ttlMs,
       pollIntervalMs: taskConfig.pollIntervalMs,

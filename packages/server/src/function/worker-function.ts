@@ -1,7 +1,9 @@
+import type { Context } from 'aws-lambda';
 import { READ_OUTPUT_TOOL } from '../outputs/read-tool.ts';
 import { dynamoTaskStore } from '../tasks/dynamodb-store.ts';
 import { createTaskWorker, type TaskWorkerOptions } from '../tasks/worker.ts';
 import { offloadWriter } from './outputs.ts';
+import { tracedPayload } from '../telemetry/telemetry.ts';
 import { startFunction } from './start.ts';
 
 /** The worker's parts that are the app's own: the MCP function's tools and their validators. */
@@ -18,12 +20,13 @@ export interface TaskWorkerFunctionOptions extends Pick<TaskWorkerOptions, 'tool
  */
 export async function createTaskWorkerFunction(options: TaskWorkerFunctionOptions) {
   const { env = process.env, tools, validators } = options;
-  const { config, logger, aws } = await startFunction(env, '-worker');
+  const { config, logger, aws, telemetry } = await startFunction(env, '-worker');
   const { offload, tasks } = config;
   if (!tasks.table) throw new Error('Configuration: TASKS_TABLE must name the table of task records');
   const writer = offloadWriter(offload, aws);
-  return createTaskWorker({
+  const worker = createTaskWorker({
     tools,
+    ...(telemetry ? { runInSpan: telemetry.span } : {}),
     ...(validators ? { validators } : {}),
     store: dynamoTaskStore({
       table: tasks.table,
@@ -35,4 +38,12 @@ export async function createTaskWorkerFunction(options: TaskWorkerFunctionOption
     ...(writer && offload.readTool ? { readTool: READ_OUTPUT_TOOL } : {}),
     log: logger,
   });
+  // A job carries its caller's trace context (`trace`) whether or not this function traces: the job never sees it.
+  // With tracing, the run continues that trace, its spans sent as it ends.
+  return (event: unknown, context: Context) => {
+    const { trace, payload } = tracedPayload(event);
+    if (!telemetry) return worker(payload, context);
+    const left = () => (context.getRemainingTimeInMillis?.() ?? 10_000) - 250;
+    return telemetry.continued(trace, 'tasks/run', () => worker(payload, context), left);
+  };
 }

@@ -6,11 +6,18 @@ import type { TaskJob, TaskLauncher } from './job.ts';
  * A job as the invocation payload carries it: JSON, the era by its wire name (`parseTaskJob` reads it back). Here,
  * not in job.ts, so the MCP function's start-up graph gets no part of the worker's parsing (the task policy).
  */
-export const taskJobPayload = (job: TaskJob): string => JSON.stringify({ ...job, era: eraToWire(job.era) });
+export const taskJobPayload = (job: TaskJob, trace?: Record<string, string>): string =>
+  JSON.stringify({
+    ...job,
+    era: eraToWire(job.era),
+    ...(trace && Object.keys(trace).length ? { trace } : {}),
+  });
 
 /** Which worker function to start and how to reach the Lambda service (request timeout default 5,000 ms). */
 export interface LambdaTaskLauncherOptions extends AwsClientOptions {
   functionName: string;
+  /** The calling request's trace context (W3C fields), put in the job so the worker's run joins its trace. */
+  traceCarrier?: () => Record<string, string>;
 }
 
 /**
@@ -31,7 +38,7 @@ export function lambdaTaskLauncher(options: LambdaTaskLauncherOptions): TaskLaun
       new sdk.InvokeCommand({
         FunctionName: options.functionName,
         InvocationType: 'Event',
-        Payload: Buffer.from(taskJobPayload(job), 'utf8'),
+        Payload: Buffer.from(taskJobPayload(job, options.traceCarrier?.()), 'utf8'),
       }),
       { abortSignal: call?.signal },
     );

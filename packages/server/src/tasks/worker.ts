@@ -1,4 +1,5 @@
 import type { Context } from 'aws-lambda';
+import { spannedTools, type RunInSpan } from '../telemetry/telemetry.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS } from '../limits.ts';
 import { withKeys, type Logger } from '../log.ts';
 import type { ResultOffloader } from '../outputs/offloader.ts';
@@ -19,6 +20,8 @@ export interface TaskWorkerOptions {
   /** The MCP function's tool for reading stored outputs a page at a time, if it has one: notices name it. */
   readTool?: string;
   log: Logger;
+  /** Runs each tool handler in a span of its own when tracing records spans. */
+  runInSpan?: RunInSpan;
 }
 
 /**
@@ -27,7 +30,7 @@ export interface TaskWorkerOptions {
  * store that cannot be reached makes the invocation fail, and then the task's lease runs out and it reads failed.
  */
 export function createTaskWorker(options: TaskWorkerOptions) {
-  const tools = new ToolRegistry(options.tools, {
+  const tools = new ToolRegistry(spannedTools(options.tools, options.runInSpan), {
     defaultTimeoutMs: DEFAULT_TOOL_TIMEOUT_MS,
     ...(options.validators ? { validators: options.validators } : {}),
   });

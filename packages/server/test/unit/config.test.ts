@@ -32,7 +32,7 @@ describe('loadConfig', () => {
       },
       auth: { mode: 'none' },
       toolMetrics: undefined,
-      tracing: false,
+      tracing: 'off',
       sessions: undefined,
       asking: { table: undefined, pollIntervalMs: 250, streamLogAfterMs: 10_000 },
     });
@@ -79,11 +79,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ MCP_STREAM_LOG_AFTER_MS: '900001' })).toThrow(/MCP_STREAM_LOG_AFTER_MS/);
   });
 
-  it('turns X-Ray tracing on only with MCP_TRACING=on', () => {
-    expect(loadConfig({}).tracing).toBe(false);
-    expect(loadConfig({ MCP_TRACING: 'on' }).tracing).toBe(true);
-    expect(loadConfig({ MCP_TRACING: 'off' }).tracing).toBe(false);
-    expect(() => loadConfig({ MCP_TRACING: 'active' })).toThrow(/MCP_TRACING must be "on" or "off"/);
+  it('reads the tracing mode from MCP_TRACING, off unless asked for', () => {
+    expect(loadConfig({}).tracing).toBe('off');
+    for (const mode of ['off', 'propagation', 'on', 'console', 'xray'])
+      expect(loadConfig({ MCP_TRACING: ` ${mode.toUpperCase()} ` }).tracing).toBe(mode);
+    expect(loadConfig({ MCP_TRACING: 'true' }).tracing).toBe('on');
+    expect(loadConfig({ MCP_TRACING: 'false' }).tracing).toBe('off');
+    expect(() => loadConfig({ MCP_TRACING: 'active' })).toThrow(
+      /MCP_TRACING must be one of off, propagation, on, console, xray \(got "active"\)/,
+    );
   });
 
   it('turns per-tool metrics on with MCP_TOOL_METRICS, in a namespace that CloudWatch accepts', () => {

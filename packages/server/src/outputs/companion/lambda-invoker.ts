@@ -4,6 +4,14 @@ import type { InvokeCompanion } from './ask.ts';
 /** Which function to invoke and how to reach the Lambda service (request timeout default 25,000 ms). */
 export interface LambdaInvokerOptions extends AwsClientOptions {
   functionName: string;
+  /** The calling request's trace context (W3C fields), added to each request so the companion's read joins it. */
+  traceCarrier?: () => Record<string, string>;
+}
+
+/** A request with the caller's trace context added (`trace`), when it has one. */
+function traced(payload: string, trace: Record<string, string> | undefined): string {
+  if (!trace || Object.keys(trace).length === 0) return payload;
+  return JSON.stringify({ ...(JSON.parse(payload) as object), trace });
 }
 
 /**
@@ -22,7 +30,7 @@ export function lambdaInvoker(options: LambdaInvokerOptions): InvokeCompanion {
       new sdk.InvokeCommand({
         FunctionName: options.functionName,
         InvocationType: 'RequestResponse',
-        Payload: Buffer.from(payload, 'utf8'),
+        Payload: Buffer.from(traced(payload, options.traceCarrier?.()), 'utf8'),
       }),
       { abortSignal: call?.signal },
     );

@@ -1,0 +1,190 @@
+import {
+  context,
+  isSpanContextValid,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Link,
+  type Tracer,
+} from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type Sampler,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace';
+import type { Env } from '../config-values.ts';
+import type { Transport } from '../http/transport.ts';
+import type { HttpRequest, StreamingInvocationContext } from '../http/types.ts';
+import type { Logger } from '../log.ts';
+import { awsClientSpans } from './aws-spans.ts';
+import { ConsoleTreeExporter } from './console-exporter.ts';
+import { propagatedDispatch, spannedDispatch } from './mcp-spans.ts';
+import { OtlpHttpExporter } from './otlp-exporter.ts';
+import { injectCarrier, parentage } from './parents.ts';
+import { keyValues, otlpSettings, samplerSetting, type SamplerSetting } from './otlp-settings.ts';
+import type { RunInSpan, Telemetry } from './telemetry.ts';
+
+/** What a function's telemetry is made from. */
+export interface TelemetryOptions {
+  mode: Telemetry['mode'];
+  /** `service.name` unless `OTEL_SERVICE_NAME` says otherwise. */
+  serviceName: string;
+  env: Env;
+  log: Logger;
+}
+
+/** Time kept back from the invocation's deadline when spans are flushed at its end, ms. */
+const FLUSH_RESERVE_MS = 250;
+
+function sampler({ name, ratio }: SamplerSetting): Sampler {
+  const root = name.endsWith('always_off')
+    ? new AlwaysOffSampler()
+    : name.endsWith('traceidratio')
+      ? new TraceIdRatioBasedSampler(ratio)
+      : new AlwaysOnSampler();
+  return name.startsWith('parentbased_') ? new ParentBasedSampler({ root }) : root;
+}
+
+/** The function's tracer provider: its resource, sampler and a batch of spans sent at each invocation's end. */
+function tracerProvider({ mode, serviceName, env, log }: TelemetryOptions): TracerProvider {
+  const exporter: SpanExporter =
+    mode === 'console' ? new ConsoleTreeExporter() : new OtlpHttpExporter(otlpSettings(env), log);
+  const resource = resourceFromAttributes({
+    ...keyValues(env.OTEL_RESOURCE_ATTRIBUTES, 'OTEL_RESOURCE_ATTRIBUTES'),
+    'service.name': env.OTEL_SERVICE_NAME?.trim() || serviceName,
+    ...(env.AWS_LAMBDA_FUNCTION_NAME
+      ? { 'cloud.provider': 'aws', 'cloud.platform': 'aws_lambda', 'faas.name': env.AWS_LAMBDA_FUNCTION_NAME }
+      : {}),
+    ...(env.AWS_LAMBDA_FUNCTION_VERSION ? { 'faas.version': env.AWS_LAMBDA_FUNCTION_VERSION } : {}),
+    ...(env.AWS_REGION ? { 'cloud.region': env.AWS_REGION } : {}),
+  });
+  return new TracerProvider({
+    resource,
+    sampler: sampler(samplerSetting(env)),
+    // Spans wait for the invocation's end (`flushing`), not for a timer a frozen function would never run.
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter,
+        scheduledDelayMillis: 60_000,
+        maxExportBatchSize: 512,
+        maxQueueSize: 4096,
+      }),
+    ],
+  });
+}
+
+/**
+ * A span around `work`, a child of the current context (or of `parent`): its failure recorded by the error's name
+ * (a message may quote an argument).
+ */
+const childSpans =
+  (tracer: Tracer, kind = SpanKind.INTERNAL, parent?: Context, links: Link[] = []): RunInSpan =>
+  (name, attributes, work) =>
+    tracer.startActiveSpan(name, { kind, attributes, links }, parent ?? context.active(), async (span) => {
+      try {
+        return await work();
+      } catch (error) {
+        span.setStatus({
+          code: SpanStatusCode.ERROR,
+          message: error instanceof Error ? error.name : 'Error',
+        });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+
+/** Waits for `flush`, at most `timeoutMs`. */
+async function bounded(flush: () => Promise<void>, timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, timeoutMs))));
+  try {
+    // A failed export costs its spans (the exporter logs it), never the invocation.
+    await Promise.race([flush().catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The transport, each invocation's spans sent before its answer returns (a streamed answer: when it ends). */
+function flushingTransport(handle: Transport, flush: (timeoutMs: number) => Promise<void>): Transport {
+  const flushed = async (req: HttpRequest, ctx: StreamingInvocationContext) => {
+    const timeoutMs = () =>
+      ctx.deadline !== undefined ? ctx.deadline - Date.now() - FLUSH_RESERVE_MS : 10_000;
+    const response = await handle(req, ctx);
+    if (typeof response.body === 'string') {
+      await flush(timeoutMs());
+      return response;
+    }
+    const body = response.body;
+    return {
+      ...response,
+      body: (async function* () {
+        try {
+          yield* body;
+        } finally {
+          await flush(timeoutMs());
+        }
+      })(),
+    };
+  };
+  return flushed as Transport;
+}
+
+/**
+ * OpenTelemetry for a function (MCP_TRACING `on`, `console` or `propagation`): this module and the SDK load only
+ * then. The context manager makes a request's context current across its awaits; with spans, the provider is
+ * registered globally too, so an app's own `trace.getTracer(…)` spans join the request's trace and are sent with it.
+ */
+export function openTelemetry(options: TelemetryOptions): Telemetry {
+  const { mode, log } = options;
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  const lambdaHeader = () => process.env._X_AMZN_TRACE_ID;
+  const logFields = () => {
+    const span = trace.getSpanContext(context.active());
+    return span && isSpanContextValid(span) ? { trace_id: span.traceId, span_id: span.spanId } : undefined;
+  };
+  if (mode === 'propagation')
+    return {
+      mode,
+      traced: (dispatch) => propagatedDispatch(dispatch, lambdaHeader),
+      span: (_name, _attributes, work) => work(),
+      instrument: (client) => client,
+      carrier: injectCarrier,
+      continued: (carrier, _name, work) => context.with(parentage(carrier, lambdaHeader()).parent, work),
+      logFields,
+      flushing: (handle) => handle,
+      flush: async () => {},
+    };
+  const provider = tracerProvider(options);
+  if (!trace.setGlobalTracerProvider(provider))
+    log.warn('a tracer provider was registered before this one: app spans go to it, not with the MCP spans');
+  const tracer = provider.getTracer('@mcp-lambda/server');
+  const flush = (timeoutMs: number) => bounded(() => provider.forceFlush(), timeoutMs);
+  return {
+    mode,
+    traced: (dispatch, names) => spannedDispatch(dispatch, tracer, names, lambdaHeader),
+    span: childSpans(tracer),
+    instrument: awsClientSpans(tracer),
+    carrier: injectCarrier,
+    continued: async (carrier, name, work, timeoutMs) => {
+      const { parent, links } = parentage(carrier, lambdaHeader());
+      try {
+        return await childSpans(tracer, SpanKind.CONSUMER, parent, links)(name, {}, work);
+      } finally {
+        await flush(timeoutMs());
+      }
+    },
+    logFields,
+    flushing: (handle) => flushingTransport(handle, flush),
+    flush,
+  };
+}

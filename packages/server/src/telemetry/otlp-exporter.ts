@@ -1,0 +1,81 @@
+import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
+import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
+import type { Logger } from '../log.ts';
+import type { OtlpSettings } from './otlp-settings.ts';
+
+/** Most bytes of a collector's answer read (it is drained, not kept: an OTLP answer is a few bytes). */
+const ANSWER_MAX_BYTES = 64 * 1024;
+
+/** One POST, bounded by `timeoutMs` from start to the last byte of the answer; resolves with its status. */
+function post(settings: OtlpSettings, body: Uint8Array, contentType: string): Promise<number> {
+  const url = new URL(settings.url);
+  const { request } = process.getBuiltinModule(url.protocol === 'https:' ? 'node:https' : 'node:http');
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: 'POST',
+      headers: { ...settings.headers, 'content-type': contentType, 'content-length': body.byteLength },
+      signal: AbortSignal.timeout(settings.timeoutMs),
+    });
+    req.on('response', (res) => {
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > ANSWER_MAX_BYTES)
+          res.destroy(new Error(`the collector's answer passed ${ANSWER_MAX_BYTES} bytes`));
+      });
+      res.on('end', () => resolve(res.statusCode ?? 0));
+      res.on('error', reject);
+      // Settles however the answer ends (a destroyed one emits no 'end').
+      res.on('close', () => reject(new Error('the connection closed before the answer ended')));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * Spans to an OTLP/HTTP endpoint (a collector, the ADOT Lambda extension, or any OTLP backend), protobuf or JSON:
+ * the OpenTelemetry serializers, sent with Node's own HTTP client (nothing more loaded at cold start), each export
+ * bounded in time. A failed export costs the spans, never the request: it is logged once per failure.
+ */
+export class OtlpHttpExporter implements SpanExporter {
+  private readonly pending = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly settings: OtlpSettings,
+    private readonly log: Logger,
+  ) {}
+
+  export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
+    const json = this.settings.protocol === 'http/json';
+    const body = (json ? JsonTraceSerializer : ProtobufTraceSerializer).serializeRequest(spans);
+    if (!body)
+      return done({ code: ExportResultCode.FAILED, error: new Error('spans could not be serialized') });
+    const sent = post(this.settings, body, json ? 'application/json' : 'application/x-protobuf').then(
+      (status) => {
+        if (status >= 200 && status < 300) return done({ code: ExportResultCode.SUCCESS });
+        this.log.warn('trace export refused', { endpoint: this.settings.url, status, spans: spans.length });
+        done({ code: ExportResultCode.FAILED, error: new Error(`OTLP endpoint answered ${status}`) });
+      },
+      (error: Error) => {
+        this.log.warn('trace export failed', {
+          endpoint: this.settings.url,
+          error: error.message,
+          spans: spans.length,
+        });
+        done({ code: ExportResultCode.FAILED, error });
+      },
+    );
+    this.pending.add(sent);
+    void sent.finally(() => this.pending.delete(sent));
+  }
+
+  async forceFlush(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
+
+  async shutdown(): Promise<void> {
+    await this.forceFlush();
+  }
+}

@@ -1,0 +1,293 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineTool, ToolError } from '../../src/index.ts';
+import { createMcpFunction } from '../../src/faces/lambda.ts';
+import {
+  BASE_HEADERS,
+  deadEndpoint,
+  serveHandler,
+  startOtlpReceiver,
+  startTestS3,
+  statelessHeaders,
+  statelessMeta,
+  type OtlpReceiver,
+  type RunningServer,
+  type TestS3,
+} from '@mcp-lambda/dev/testing';
+
+/**
+ * OpenTelemetry end to end (MCP_TRACING=on): the MCP function built from the environment as Lambda builds it, its
+ * spans sent over OTLP/HTTP to a receiver started here, in protobuf and in JSON. A client's trace context in
+ * `params._meta` is continued in both eras; the spans follow the MCP conventions; a stored output's S3 writes are
+ * child spans; nothing secret is recorded; and every span is sent before the invocation returns.
+ */
+
+/** An argument no attribute may hold. */
+const SECRET_ARGUMENT = 'argument-that-must-not-be-recorded';
+const CLIENT_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const CLIENT_SPAN = '00f067aa0ba902b7';
+const traceparent = (span = CLIENT_SPAN) => `00-${CLIENT_TRACE}-${span}-01`;
+
+const tools = [
+  defineTool({
+    name: 'large',
+    description: 'an output too large to return inline',
+    inputSchema: { type: 'object', properties: { note: { type: 'string' } } },
+    handler: ({ note }) => `${String(note)}\n${'row\n'.repeat(3_000)}`,
+  }),
+  defineTool({
+    name: 'refuse',
+    description: 'fails as tools do',
+    handler: () => {
+      throw new ToolError('not today');
+    },
+  }),
+];
+
+let s3: TestS3;
+let collector: { url: string; close(): Promise<void> } | undefined;
+
+/** A collector on loopback that answers every export with `status` and `body`. */
+async function failingCollector(status: number, body: string) {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(status).end(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+const receivers: Record<string, OtlpReceiver> = {};
+const servers: Record<string, RunningServer> = {};
+
+beforeAll(async () => {
+  s3 = await startTestS3();
+  // The AWS SDK reads its credentials from the process's environment, as on Lambda.
+  Object.assign(process.env, s3.env());
+  for (const protocol of ['http/protobuf', 'http/json']) {
+    const receiver = await startOtlpReceiver();
+    receivers[protocol] = receiver;
+    const handler = await createMcpFunction({
+      tools,
+      env: {
+        ...s3.env(),
+        OFFLOAD_THRESHOLD_BYTES: '1024',
+        MCP_SERVER_NAME: 'otel-under-test',
+        MCP_SESSION_SECRET: 'otel-test-session-key-00000000000000000',
+        POWERTOOLS_LOG_LEVEL: 'SILENT',
+        MCP_TRACING: 'on',
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: protocol,
+        OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment.name=test',
+      },
+    });
+    servers[protocol] = await serveHandler(handler);
+  }
+});
+
+afterAll(async () => {
+  for (const server of Object.values(servers)) await server.close();
+  for (const receiver of Object.values(receivers)) await receiver.close();
+  await s3?.close();
+});
+
+/** A request in either era, with `_meta` extended by `meta`; answers the response and its session header. */
+async function call(
+  protocol: string,
+  era: 'stateless' | 'handshake',
+  method: string,
+  params: Record<string, unknown>,
+  meta: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  const stateless = era === 'stateless';
+  const body = {
+    jsonrpc: '2.0',
+    id: 7,
+    method,
+    params: { ...params, _meta: { ...(stateless ? statelessMeta() : {}), ...meta } },
+  };
+  const res = await fetch(servers[protocol]!.url, {
+    method: 'POST',
+    headers: {
+      ...BASE_HEADERS,
+      ...(stateless ? statelessHeaders(method, params.name as string | undefined) : {}),
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, session: res.headers.get('mcp-session-id'), json: (await res.json()) as any };
+}
+
+/** JSON.stringify's replacer for received spans (their times are bigints). */
+const text = (_key: string, value: unknown) => (typeof value === 'bigint' ? String(value) : value);
+
+describe('a collector that fails', () => {
+  it.each([
+    ['refuses connections', async () => deadEndpoint()],
+    ['answers 500', async () => (collector = await failingCollector(500, '')).url],
+    [
+      'answers more than it should',
+      async () => (collector = await failingCollector(200, 'x'.repeat(200_000))).url,
+    ],
+  ])('costs the spans, never the request: it %s', async (_how, endpoint) => {
+    const handler = await createMcpFunction({
+      tools,
+      env: {
+        ...s3.env(),
+        MCP_SERVER_NAME: 'otel-under-test',
+        POWERTOOLS_LOG_LEVEL: 'SILENT',
+        MCP_TRACING: 'on',
+        OTEL_EXPORTER_OTLP_ENDPOINT: await endpoint(),
+        OTEL_EXPORTER_OTLP_TIMEOUT: '2000',
+      },
+    });
+    const server = await serveHandler(handler);
+    try {
+      const res = await fetch(server.url, {
+        method: 'POST',
+        headers: { ...BASE_HEADERS, ...statelessHeaders('tools/call', 'refuse') },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'refuse', _meta: statelessMeta() },
+        }),
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as any).result.content[0].text).toBe('not today');
+    } finally {
+      await server.close();
+      await collector?.close();
+      collector = undefined;
+    }
+  });
+});
+
+describe.each(['http/protobuf', 'http/json'])('MCP_TRACING=on over OTLP %s', (protocol) => {
+  it.each(['stateless', 'handshake'] as const)(
+    'continues the client trace of a tools/call (%s era): a server span by the MCP conventions, the handler and the S3 writes under it, sent before the answer',
+    async (era) => {
+      const receiver = receivers[protocol]!;
+      const clientSpan = era === 'stateless' ? 'a1a1a1a1a1a1a1a1' : 'b2b2b2b2b2b2b2b2';
+      const res = await call(
+        protocol,
+        era,
+        'tools/call',
+        { name: 'large', arguments: { note: SECRET_ARGUMENT } },
+        {
+          traceparent: traceparent(clientSpan),
+        },
+      );
+      expect(res.json.result.content.map((b: { type: string }) => b.type)).toContain('resource_link');
+      // Sent before the invocation returned: no waiting here.
+      const server = receiver.spans.find((s) => s.parentSpanId === clientSpan);
+      expect(server).toMatchObject({
+        name: 'tools/call large',
+        kind: 2,
+        traceId: CLIENT_TRACE,
+        encoding: protocol === 'http/json' ? 'json' : 'protobuf',
+        attributes: {
+          'mcp.method.name': 'tools/call',
+          'mcp.protocol.version': era === 'stateless' ? '2026-07-28' : '2025-11-25',
+          'jsonrpc.request.id': '7',
+          'gen_ai.tool.name': 'large',
+          'gen_ai.operation.name': 'execute_tool',
+          'network.transport': 'tcp',
+        },
+        status: { code: 0 },
+        resource: { 'service.name': 'otel-under-test', 'deployment.environment.name': 'test' },
+        scope: '@mcp-lambda/server',
+      });
+      const inTrace = receiver.spans.filter((s) => s.traceId === CLIENT_TRACE);
+      const handler = inTrace.find(
+        (s) => s.name === 'execute_tool large' && s.parentSpanId === server!.spanId,
+      );
+      expect(handler).toMatchObject({ kind: 1, attributes: { 'gen_ai.tool.name': 'large' } });
+      const writes = inTrace.filter((s) => s.name.startsWith('S3.') && s.parentSpanId === server!.spanId);
+      expect(writes.length).toBeGreaterThan(0);
+      expect(writes[0]).toMatchObject({
+        kind: 3,
+        attributes: { 'rpc.system': 'aws-api', 'rpc.service': 'S3', 'aws.s3.bucket': expect.any(String) },
+      });
+      expect(server!.endTimeUnixNano).toBeGreaterThanOrEqual(handler!.endTimeUnixNano);
+    },
+  );
+
+  it('records an isError result as error.type tool_error, and an unknown method as _OTHER', async () => {
+    const receiver = receivers[protocol]!;
+    await call(
+      protocol,
+      'stateless',
+      'tools/call',
+      { name: 'refuse' },
+      { traceparent: traceparent('c3c3c3c3c3c3c3c3') },
+    );
+    const [failed] = receiver.spans.filter((s) => s.parentSpanId === 'c3c3c3c3c3c3c3c3');
+    expect(failed).toMatchObject({
+      name: 'tools/call refuse',
+      attributes: { 'error.type': 'tool_error' },
+      status: { code: 2 },
+    });
+    await call(
+      protocol,
+      'handshake',
+      'made/up-by-the-client',
+      {},
+      { traceparent: traceparent('d4d4d4d4d4d4d4d4') },
+    );
+    const [unknown] = receiver.spans.filter((s) => s.parentSpanId === 'd4d4d4d4d4d4d4d4');
+    expect(unknown).toMatchObject({
+      name: '_OTHER',
+      attributes: {
+        'mcp.method.name': '_OTHER',
+        'error.type': '-32601',
+        'rpc.response.status_code': '-32601',
+      },
+      status: { code: 2, message: 'Method not found' },
+    });
+    expect(JSON.stringify(unknown, text)).not.toContain('made/up');
+  });
+
+  it('starts a trace of its own without a client context, and names no tool or URI a client made up', async () => {
+    const receiver = receivers[protocol]!;
+    const before = receiver.spans.length;
+    await call(protocol, 'stateless', 'tools/call', { name: 'no-such-tool-of-ours' });
+    const [span] = receiver.spans.slice(before).filter((s) => s.kind === 2);
+    expect(span).toMatchObject({ name: 'tools/call', parentSpanId: '' });
+    expect(span!.traceId).not.toBe(CLIENT_TRACE);
+    expect(JSON.stringify(span!.attributes)).not.toContain('no-such-tool');
+    await call(protocol, 'handshake', 'resources/read', { uri: 'ui://made-up/by-the-client' });
+    const [read] = receiver.spans.filter((s) => s.name === 'resources/read');
+    expect(read!.attributes).not.toHaveProperty('mcp.resource.uri');
+  });
+
+  it('records a digest of the session id, never the id, nor an argument, a stored output URI or a token', async () => {
+    const receiver = receivers[protocol]!;
+    const init = await call(protocol, 'handshake', 'initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'test', version: '1.0.0' },
+    });
+    const session = init.session!;
+    expect(session).toBeTruthy();
+    const res = await call(
+      protocol,
+      'handshake',
+      'tools/call',
+      { name: 'large', arguments: { note: SECRET_ARGUMENT } },
+      { traceparent: traceparent('e5e5e5e5e5e5e5e5') },
+      { 'mcp-session-id': session, authorization: 'Bearer token-that-must-not-be-recorded' },
+    );
+    const uri = res.json.result.content.find((b: { type: string }) => b.type === 'resource_link')
+      .uri as string;
+    const [server] = receiver.spans.filter((s) => s.parentSpanId === 'e5e5e5e5e5e5e5e5');
+    expect(server!.attributes['mcp.session.id']).toMatch(/^[0-9a-f]{32}$/);
+    const everything = JSON.stringify(receiver.spans, text);
+    for (const secret of [session, SECRET_ARGUMENT, uri, 'mcp-output://', 'token-that-must-not-be-recorded'])
+      expect(everything).not.toContain(secret);
+  });
+});
