@@ -17,7 +17,9 @@ export interface Run {
 
 /** How a run ended and its last lines, for a failed check's message: why it did not exit as expected. */
 export const ending = (run: Run): string =>
-  [`exit code ${run.code}, signal ${run.signal}`, ...run.stdout.slice(-5), ...run.stderr.slice(-10)].join('\n');
+  [`exit code ${run.code}, signal ${run.signal}`, ...run.stdout.slice(-5), ...run.stderr.slice(-10)].join(
+    '\n',
+  );
 
 /** The development commands' bin, as the app's `npm start` calls it. */
 export const DEV_BIN = join(root, 'node_modules', '.bin', 'mcp-lambda-dev');
