@@ -17,7 +17,6 @@ import {
   startCall,
   LOCAL_DYNAMO_CREDENTIALS,
   startLocalDynamo,
-  type LocalDynamo,
   serveStreamingServer,
 } from '@mcp-lambda/dev/testing';
 import { ASSUMED_WAIT_S, PRICE_PER_GB_SECOND_USD } from './cost.ts';

@@ -19,7 +19,7 @@ export interface MachineInfo {
 /** Collects the machine description; `functionNode` is the binary the children run on. */
 export function describeMachine(functionNode: string): MachineInfo {
   const list = cpus();
-  let childVersion = 'unknown';
+  let childVersion: string;
   try {
     childVersion = execFileSync(functionNode, ['--version'], { encoding: 'utf8', timeout: 10_000 }).trim();
   } catch {

@@ -169,5 +169,3 @@ export async function measureOffload(
     await rm(directory, { recursive: true, force: true });
   }
 }
-
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');

@@ -14,7 +14,6 @@ import {
   post,
   LOCAL_DYNAMO_CREDENTIALS,
   startLocalDynamo,
-  type LocalDynamo,
   serveStreamingServer,
   readEvents,
 } from '@mcp-lambda/dev/testing';

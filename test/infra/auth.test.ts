@@ -36,15 +36,6 @@ const routeKeys = (template: Template) =>
     .map((r) => r.Properties.RouteKey as string)
     .sort();
 
-/** The API URL of the stack's $default stage plus a path, as CloudFormation will join it. */
-const apiUrl = (path: string) =>
-  Match.objectLike({
-    'Fn::Join': [
-      '',
-      Match.arrayWith([Match.stringLikeRegexp('^https://'), Match.stringLikeRegexp(`${path}$`)]),
-    ],
-  });
-
 function nagFindings(props: McpStackProps): string[] {
   const { app } = synthStack(props);
   const report = new AwsSolutionsChecks(app).validateScope(app);

@@ -1,10 +1,9 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { applyAuthDefault, readSettings } from '@mcp-lambda/cdk';
-import { McpStack, type McpStackProps } from '../../infra/stack.ts';
-import { CDK_JSON_CONTEXT, BRIDGE_ROUTE_KEYS } from '@mcp-lambda/cdk/testing';
+import type { McpStackProps } from '../../infra/stack.ts';
+import { BRIDGE_ROUTE_KEYS } from '@mcp-lambda/cdk/testing';
 import { synthStack } from './synth.ts';
 
 /**

@@ -4,14 +4,7 @@ import { BridgeLimits } from './limits.ts';
 import { authorize } from './authorize.ts';
 import { callback } from './callback.ts';
 import { consent } from './consent.ts';
-import {
-  BRIDGE_PATHS,
-  bridgeUrls,
-  clientLabel,
-  type BridgeDeps,
-  type BridgeUrls,
-  type RequestNote,
-} from './endpoints.ts';
+import { BRIDGE_PATHS, bridgeUrls, type BridgeDeps, type BridgeUrls, type RequestNote } from './endpoints.ts';
 import { deadlineSignal, documentResponse, jsonResponse, pageResponse } from './http.ts';
 import { registrationEndpoint } from './register.ts';
 import { OFFLINE_ACCESS } from './scopes.ts';

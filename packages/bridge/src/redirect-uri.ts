@@ -14,7 +14,7 @@ const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', '[::1]', 'localhost'];
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const HOSTNAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
 /** The authority as written: host characters, an IPv6 literal's brackets and colons, and a port. */
-const AUTHORITY = /^[A-Za-z0-9.\-]+(?::[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::[0-9]{1,5})?$/;
+const AUTHORITY = /^[A-Za-z0-9.-]+(?::[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::[0-9]{1,5})?$/;
 
 /**
  * Whether the URI's host is a hostname or an IP literal, written plainly. The URL parser accepts hosts such as

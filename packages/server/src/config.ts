@@ -239,7 +239,7 @@ function sessions(
   try {
     secrets = value === undefined ? undefined : sessionKeyStrings(value);
   } catch (error) {
-    throw new Error(`Configuration: MCP_SESSION_SECRET: ${(error as Error).message}`);
+    throw new Error(`Configuration: MCP_SESSION_SECRET: ${(error as Error).message}`, { cause: error });
   }
   return {
     secrets,

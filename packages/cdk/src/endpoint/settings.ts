@@ -42,7 +42,7 @@ export function configOf(environment: Record<string, string>): Config {
   try {
     return loadConfig(environment);
   } catch (error) {
-    throw new Error(`McpEndpoint: ${(error as Error).message}`);
+    throw new Error(`McpEndpoint: ${(error as Error).message}`, { cause: error });
   }
 }
 

@@ -97,7 +97,7 @@ export async function startViewHost(options: ViewHostOptions): Promise<ViewHost>
   const style = bundle.outputFiles.find((f) => f.path.endsWith('.css'))?.text ?? '';
   const frames = new Map<string, { html: string; csp: string }>();
 
-  const server = createServer(async (req, res) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
     // A request target that is no path (`//`, `*`) names nothing here: 404, as any other unknown path.
     const url = req.url ?? '/';
     const path = URL.canParse(url, 'http://host') ? new URL(url, 'http://host').pathname : '';
@@ -106,7 +106,7 @@ export async function startViewHost(options: ViewHostOptions): Promise<ViewHost>
         res.writeHead(403, { 'content-type': 'text/plain', connection: 'close' });
         return res.end('only the local host page may call this');
       }
-      if (path === target.pathname) return forward(target, req, res);
+      if (path === target.pathname) return await forward(target, req, res);
       if (req.method === 'GET' && path === '/') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         return res.end(PAGE('Local MCP Apps host'));
@@ -144,7 +144,9 @@ export async function startViewHost(options: ViewHostOptions): Promise<ViewHost>
       if (!res.headersSent) res.writeHead(400, { 'content-type': 'text/plain' });
       res.end(`Bad request: ${(error as Error).message}`);
     }
-  });
+  };
+  // A request that fails past its own handling (a forward cut midway) ends its connection, never the host.
+  const server = createServer((req, res) => void serve(req, res).catch(() => res.destroy()));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());

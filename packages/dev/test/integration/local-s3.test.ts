@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { s3Storage } from '@mcp-lambda/server/aws';
-import { LOCAL_S3_CREDENTIALS, startLocalS3, type LocalS3 } from '../../src/local/index.ts';
+import { LOCAL_S3_CREDENTIALS, startLocalS3 } from '../../src/local/index.ts';
 import { expireLocalObjects } from '../../src/local/s3.ts';
 
 /** The embedded S3 of `npm start`: its folder expires like the bucket does in AWS. */

@@ -11,6 +11,7 @@ export type { Proposal } from './proposal.ts';
  * caller, the tool, the arguments and an expiry to an app-only tool), or answers an elicitation where the client can
  * be asked; only then does the handler run, at most once per approval.
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tool of any arguments: defineTool checks each against its schema
 export interface ApprovalSpec<A = any> {
   /**
    * What will happen, in a sentence or two for the person (and the model): shown in the view and in the question.

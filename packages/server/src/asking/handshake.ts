@@ -1,6 +1,5 @@
 import { declares, notDeclared } from './questions.ts';
 import { midCallAsker, type MidCallSetup } from './mid-call.ts';
-import type { Rendezvous } from './rendezvous.ts';
 import { AskError, type Asker } from './types.ts';
 
 /**

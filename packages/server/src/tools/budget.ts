@@ -140,6 +140,7 @@ export type CallContext = Omit<
 };
 
 /** A handler or a `task.prepare` step. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the arguments of any tool, already validated against its schema
 export type Handler = (args: any, ctx: ToolContext) => unknown;
 
 /**

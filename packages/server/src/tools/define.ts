@@ -63,6 +63,7 @@ interface ToolOptions {
  * with a task, runs the tool in a worker for up to 15 minutes, and the client polls `tasks/get` for the result.
  * Only clients that declare the extension on the request get tasks (2026-07-28 revision).
  */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a tool of any arguments: defineTool checks each against its schema
 export interface TaskSupport<A = any> {
   /**
    * `optional`: a task for clients that accept tasks, an ordinary call (within the request's time limit) for the
@@ -112,6 +113,7 @@ export interface ToolSpec<I, O>
 export interface ToolDefinition extends Omit<Tool, 'description' | 'inputSchema'>, ToolOptions {
   description: string;
   inputSchema?: JsonSchema;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of different arguments in one list; defineTool typed each
   handler: (args: any, ctx: ToolContext) => unknown;
 }
 

@@ -1,5 +1,5 @@
 import { OutputLimits } from '../limits.ts';
-import type { CallToolResult, ContentBlock, JSONObject } from '../protocol/types.ts';
+import type { CallToolResult, ContentBlock } from '../protocol/types.ts';
 import { isJsonObject } from '../protocol/json.ts';
 
 const BLOCK_TYPES = new Set(['text', 'image', 'audio', 'resource_link', 'resource']);

@@ -38,7 +38,7 @@ const visibleToViews = (tool: Tool | undefined) => {
 async function frameFor(client: Client, uri: string, box: HTMLElement): Promise<HTMLIFrameElement> {
   const read = await client.readResource({ uri });
   const content = read.contents[0] as
-    { text?: string; blob?: string; mimeType?: string; _meta?: any } | undefined;
+    { text?: string; blob?: string; mimeType?: string; _meta?: { ui?: { csp?: unknown } } } | undefined;
   if (!content || content.mimeType !== 'text/html;profile=mcp-app')
     throw new Error(`${uri} is not a view (text/html;profile=mcp-app)`);
   const html =

@@ -93,7 +93,7 @@ function channel(host: Window, timeoutMs: number) {
   };
   /** Starts listening: only the host frame speaks to a view; anything else (another frame, an extension) is ignored. */
   const listen = (
-    onRequest: (id: unknown, method: string, params: JSONObject) => void,
+    onRequest: (id: unknown, method: string, params: JSONObject) => void | Promise<void>,
     onNotification: (method: string, params: JSONObject) => void,
   ) =>
     window.addEventListener('message', (event: MessageEvent) => {
@@ -102,7 +102,14 @@ function channel(host: Window, timeoutMs: number) {
       if (!isObject(message) || message.jsonrpc !== '2.0') return;
       const params = isObject(message.params) ? message.params : {};
       if (typeof message.method === 'string') {
-        if ('id' in message) onRequest(message.id, message.method, params);
+        // A request whose handling fails is still answered: the host must not wait for it.
+        if ('id' in message)
+          void Promise.resolve(onRequest(message.id, message.method, params)).catch((error: unknown) =>
+            post({
+              id: message.id,
+              error: { code: -32603, message: error instanceof Error ? error.message : 'failed' },
+            }),
+          );
         else onNotification(message.method, params);
       } else if ('id' in message) answer(message);
     });
