@@ -9,7 +9,6 @@ import type { StreamResult } from './stream.ts';
 import type { ModelBytesResult } from './model-bytes.ts';
 import type { ExistenceResult } from './existence.ts';
 import type { ViewsResult } from './views.ts';
-import type { TracingResult } from './tracing.ts';
 import type { WarmResult } from './warm.ts';
 
 /** One offload round trip: a tool call whose output is stored, then the output read back and checked. */
@@ -63,6 +62,24 @@ export interface ResumeResult {
   /** Log reads of one resume (the head, the events, the polls while waiting), and per waited second. */
   readsPerResume: number;
   readsPerWaitedSecond: number;
+}
+
+/** The MCP_TRACING modes the tracing part compares (tracing.ts). */
+export const TRACING_MODES = ['off', 'propagation', 'on', 'xray'] as const;
+export type TracingMode = (typeof TRACING_MODES)[number];
+
+/** One mode's figures (medians over the runs). */
+export interface TracingResult {
+  mode: TracingMode;
+  /** Module load and init plus the first call (spans sent included). */
+  coldCodeMs: number;
+  /** Module load and init alone. */
+  importMs: number;
+  /** One warm call, in microseconds (its spans sent included). */
+  warmMicros: number;
+  /** Spans the collector received in the run (`on`), or documents the daemon received (`xray`). */
+  received: number;
+  failures: number;
 }
 
 /** Settings of a run, printed so a reader can reproduce it. */

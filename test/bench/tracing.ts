@@ -10,27 +10,16 @@ import type { AddressInfo } from 'node:net';
 import type { Artifacts } from './bundle.ts';
 import type { ColdStartReport, ProbeSpec, WarmReport } from './children/protocol.ts';
 import { lambdaEnvironment, runProbe, type ChildRuntime } from './probe.ts';
-import type { BenchResults, TargetCheck } from './results.ts';
+import {
+  TRACING_MODES,
+  type BenchResults,
+  type TargetCheck,
+  type TracingMode,
+  type TracingResult,
+} from './results.ts';
 import { median } from './stats.ts';
 import { ms, table, x } from './table.ts';
 import { COLD_START_CALL, requestFor, THROUGHPUT_CALL } from './variants.ts';
-
-export const TRACING_MODES = ['off', 'propagation', 'on', 'xray'] as const;
-export type TracingMode = (typeof TRACING_MODES)[number];
-
-/** One mode's figures (medians over the runs). */
-export interface TracingResult {
-  mode: TracingMode;
-  /** Module load and init plus the first call (spans sent included). */
-  coldCodeMs: number;
-  /** Module load and init alone. */
-  importMs: number;
-  /** One warm call, in microseconds (its spans sent included). */
-  warmMicros: number;
-  /** Spans the collector received in the run (`on`), or documents the daemon received (`xray`). */
-  received: number;
-  failures: number;
-}
 
 /** How many runs of each kind. */
 export interface TracingSettings {

@@ -48,7 +48,10 @@ export interface DispatchOutcome {
   stream?: boolean;
   /** A tool call was refused for lack of these scopes: the transport answers 403 with a challenge naming them. */
   requiredScopes?: readonly string[];
-  /** For tool calls, the audit fields (who called what, how it went) the request's log line carries. */
+  /**
+   * The fields the request's log line carries beside its access fields: a tool call's audit (who called what, how
+   * it went), and with tracing the request's `trace_id` and `span_id`.
+   */
   audit?: Record<string, unknown>;
 }
 

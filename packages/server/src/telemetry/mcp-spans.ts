@@ -1,4 +1,13 @@
-import { context, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  isSpanContextValid,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Span,
+  type SpanContext,
+  type Tracer,
+} from '@opentelemetry/api';
 import { nodeCrypto } from '../crypto.ts';
 import type { Dispatch, DispatchContext, DispatchOutcome } from '../dispatcher.ts';
 import { isShortEcho } from '../protocol/client-text.ts';
@@ -103,7 +112,7 @@ export function spannedDispatch(
       try {
         const outcome = await dispatch(request, ctx);
         recordOutcome(span, outcome);
-        return outcome;
+        return withTraceIds(outcome, span.spanContext());
       } finally {
         span.end();
       }
@@ -113,6 +122,15 @@ export function spannedDispatch(
 
 /** Each MCP request inside the trace context it carries (`propagation`): no span of ours, its ids passed on. */
 export function propagatedDispatch(dispatch: Dispatch, lambdaHeader: () => string | undefined): Dispatch {
-  return (request, ctx) =>
-    context.with(parentage(request.params?._meta, lambdaHeader()).parent, () => dispatch(request, ctx));
+  return (request, ctx) => {
+    const { parent } = parentage(request.params?._meta, lambdaHeader());
+    const ids = trace.getSpanContext(parent);
+    return context.with(parent, async () => withTraceIds(await dispatch(request, ctx), ids));
+  };
+}
+
+/** The request's log line carries its trace and span ids (it is written after the request, outside its context). */
+function withTraceIds(outcome: DispatchOutcome, ids: SpanContext | undefined): DispatchOutcome {
+  if (!ids || !isSpanContextValid(ids)) return outcome;
+  return { ...outcome, audit: { ...outcome.audit, trace_id: ids.traceId, span_id: ids.spanId } };
 }

@@ -159,7 +159,12 @@ describe('MCP_TRACING=propagation', () => {
       isView: () => true,
     });
     const meta = { traceparent: `00-${TRACE}-${SPAN}-01`, baggage: 'tenant=blue' };
-    await traced({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }, {} as never);
+    const outcome = await traced(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } },
+      {} as never,
+    );
+    // The request's own log line, written after it and outside its context, carries the ids too.
+    expect(outcome.audit).toEqual({ trace_id: TRACE, span_id: SPAN });
     expect(JSON.parse(lines[0]!)).toMatchObject({ message: 'inside', trace_id: TRACE, span_id: SPAN });
     expect(carried).toEqual(meta);
     log.info('outside');
