@@ -43,6 +43,7 @@ export const REPOSITORY_ONLY = [
   '.prettierignore',
   '.prettierrc.json',
   'BENCHMARKS.md',
+  'eslint.config.js',
   'LICENSE',
   'README.md',
   'docs',

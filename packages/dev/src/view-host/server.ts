@@ -79,9 +79,8 @@ function forward(target: URL, req: IncomingMessage, res: ServerResponse): void {
   req.pipe(upstream);
 }
 
-/** Starts the host; the page's script is bundled once, at start. */
-export async function startViewHost(options: ViewHostOptions): Promise<ViewHost> {
-  const target = new URL(options.mcpUrl);
+/** The host page's script and style, bundled for the browser. */
+async function bundlePage(): Promise<{ script: string; style: string }> {
   const bundle = await build({
     entryPoints: [PAGE_ENTRY],
     bundle: true,
@@ -95,6 +94,13 @@ export async function startViewHost(options: ViewHostOptions): Promise<ViewHost>
   });
   const script = bundle.outputFiles.find((f) => f.path.endsWith('.js'))!.text;
   const style = bundle.outputFiles.find((f) => f.path.endsWith('.css'))?.text ?? '';
+  return { script, style };
+}
+
+/** Starts the host; the page's script is bundled once, at start. */
+export async function startViewHost(options: ViewHostOptions): Promise<ViewHost> {
+  const target = new URL(options.mcpUrl);
+  const { script, style } = await bundlePage();
   const frames = new Map<string, { html: string; csp: string }>();
 
   const serve = async (req: IncomingMessage, res: ServerResponse) => {
