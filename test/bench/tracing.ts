@@ -85,38 +85,20 @@ export async function measureTracing(
       for (const mode of TRACING_MODES) {
         const before = sink.counts();
         const env = environment(mode, sink.env);
+        const probe = <T>(child: string, spec: ProbeSpec, timeoutMs: number) =>
+          runProbe<T>(runtime, child, [bundle, JSON.stringify(spec)], env, timeoutMs);
         if (run < settings.coldRuns) {
-          const spec: ProbeSpec = { request: requestFor({ era: 'stateless' }, COLD_START_CALL) };
-          cold
-            .get(mode)!
-            .push(
-              await runProbe(
-                runtime,
-                artifacts.children.coldStart,
-                [bundle, JSON.stringify(spec)],
-                env,
-                30_000,
-              ),
-            );
+          const request = requestFor({ era: 'stateless' }, COLD_START_CALL);
+          cold.get(mode)!.push(await probe(artifacts.children.coldStart, { request }, 30_000));
         }
         if (run < settings.warmRuns) {
           const { warmDurationMs: durationMs } = settings;
-          const spec: ProbeSpec = {
+          const spec = {
             request: requestFor({ era: 'stateless' }, THROUGHPUT_CALL),
             warmupCalls: 200,
             durationMs,
           };
-          warm
-            .get(mode)!
-            .push(
-              await runProbe(
-                runtime,
-                artifacts.children.warm,
-                [bundle, JSON.stringify(spec)],
-                env,
-                durationMs + 60_000,
-              ),
-            );
+          warm.get(mode)!.push(await probe(artifacts.children.warm, spec, durationMs + 60_000));
         }
         const after = sink.counts();
         received.set(mode, received.get(mode)! + (after.otlp - before.otlp) + (after.xray - before.xray));
