@@ -24,6 +24,7 @@ try {
     endpoint: { ...settings.endpoint, toolNames: tools.map((tool) => tool.name) },
     ...(settings.alarmTopicArn ? { alarmTopicArn: settings.alarmTopicArn } : {}),
     ...(settings.alarmEmail ? { alarmEmail: settings.alarmEmail } : {}),
+    ...(settings.transactionSearch ? { transactionSearch: true } : {}),
   });
 } catch (error) {
   if (!isSettingProblem(error)) throw error;

@@ -3,7 +3,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
-import { McpEndpoint, type McpEndpointAuth, type McpEndpointProps } from '@mcp-lambda/cdk';
+import { McpEndpoint, TransactionSearch, type McpEndpointAuth, type McpEndpointProps } from '@mcp-lambda/cdk';
 
 /** Properties of the {@link McpStack}: the `StackProps` plus the ones below. */
 export interface McpStackProps extends StackProps {
@@ -23,6 +23,12 @@ export interface McpStackProps extends StackProps {
    * @default - none
    */
   readonly alarmEmail?: string;
+  /**
+   * Turns on CloudWatch Transaction Search, which X-Ray's OTLP endpoint needs before it takes the spans of
+   * `endpoint.tracing`. One setting per account and region: leave it off where it is already on.
+   * @default false
+   */
+  readonly transactionSearch?: boolean;
 }
 
 /** One stack output: its id, what it is for, its value. */
@@ -127,6 +133,7 @@ export class McpStack extends Stack {
       ...props.endpoint,
       ...(alarmActions ? { alarmActions } : {}),
     });
+    if (props.transactionSearch) new TransactionSearch(this, 'TransactionSearch');
 
     const rows = outputRows(this.endpoint, this.region, alarm && props.alarmEmail ? alarm : undefined);
     for (const [outputId, description, value] of rows) new CfnOutput(this, outputId, { description, value });

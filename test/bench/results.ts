@@ -65,7 +65,7 @@ export interface ResumeResult {
 }
 
 /** The MCP_TRACING modes the tracing part compares (tracing.ts). */
-export const TRACING_MODES = ['off', 'propagation', 'on', 'xray'] as const;
+export const TRACING_MODES = ['off', 'propagation', 'on'] as const;
 export type TracingMode = (typeof TRACING_MODES)[number];
 
 /** One mode's figures (medians over the runs). */
@@ -77,7 +77,7 @@ export interface TracingResult {
   importMs: number;
   /** One warm call, in microseconds (its spans sent included). */
   warmMicros: number;
-  /** Spans the collector received in the run (`on`), or documents the daemon received (`xray`). */
+  /** Exports the collector received in the run (`on`). */
   received: number;
   failures: number;
 }

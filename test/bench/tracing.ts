@@ -1,10 +1,8 @@
 /**
  * The tracing part: what each MCP_TRACING mode costs the MCP function, against `off` in the same run. Cold start
  * (a fresh process answering safe_divide, as part 1) and warm calls (ping, as part 2), with a collector on this host
- * that takes OTLP for `on` (as the ADOT Lambda extension would) and a daemon address on this host for the X-Ray path
- * `on` replaces (`xray`). Every mode runs in the same Lambda-like environment, with a sampled Lambda trace.
+ * that takes OTLP for `on`. Every mode runs in the same Lambda-like environment, with a sampled Lambda trace.
  */
-import { createSocket } from 'node:dgram';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Artifacts } from './bundle.ts';
@@ -28,10 +26,9 @@ export interface TracingSettings {
   warmDurationMs: number;
 }
 
-/** A collector and a daemon address on this host that take what they are sent and count it. */
+/** A collector on this host that takes what it is sent and counts the exports. */
 async function sinks() {
   let otlp = 0;
-  let xray = 0;
   const collector = createServer((req, res) => {
     req.on('data', () => {});
     req.on('end', () => {
@@ -40,30 +37,20 @@ async function sinks() {
     });
   });
   await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
-  const daemon = createSocket('udp4');
-  daemon.on('message', () => xray++);
-  await new Promise<void>((resolve) => daemon.bind(0, '127.0.0.1', resolve));
   return {
-    env: {
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
-      AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${daemon.address().port}`,
-    },
-    counts: () => ({ otlp, xray }),
-    close: async () => {
-      await new Promise((resolve) => collector.close(resolve));
-      await new Promise<void>((resolve) => daemon.close(() => resolve()));
-    },
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}` },
+    counts: () => otlp,
+    close: () => new Promise((resolve) => collector.close(resolve)),
   };
 }
 
-/** The environment of a mode: Lambda's (a sampled trace, what Powertools Tracer needs) and MCP_TRACING. */
+/** The environment of a mode: Lambda's (with a sampled trace) and MCP_TRACING. */
 const environment = (mode: TracingMode, sinkEnv: Record<string, string>) =>
   lambdaEnvironment({
     ...sinkEnv,
     MCP_TRACING: mode,
     AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
     LAMBDA_TASK_ROOT: '/var/task',
-    AWS_XRAY_CONTEXT_MISSING: 'IGNORE_ERROR',
     _X_AMZN_TRACE_ID: 'Root=1-67891233-abcdef012345678912345678;Parent=53995c3f42cd8ad8;Sampled=1',
   });
 
@@ -101,7 +88,7 @@ export async function measureTracing(
           warm.get(mode)!.push(await probe(artifacts.children.warm, spec, durationMs + 60_000));
         }
         const after = sink.counts();
-        received.set(mode, received.get(mode)! + (after.otlp - before.otlp) + (after.xray - before.xray));
+        received.set(mode, received.get(mode)! + (after - before));
       }
     }
   } finally {
@@ -129,7 +116,7 @@ export function tracingLines(results: BenchResults): string[] {
   const delta = (value: number, base: number) => `${value >= base ? '+' : ''}${ms(value - base)}`;
   return [
     'Tracing: each MCP_TRACING mode of the MCP function against off (cold: safe_divide in a fresh process; warm: ping;',
-    '   on sends OTLP to a collector on this host at each invocation end, xray sends UDP to a daemon address)',
+    '   on sends OTLP to a collector on this host at each invocation end)',
     table(
       ['mode', 'load+init ms', 'cold code ms', 'vs off ms', 'warm µs/call', 'vs off µs', 'sent'],
       rows.map((r) => [
@@ -146,25 +133,25 @@ export function tracingLines(results: BenchResults): string[] {
   ];
 }
 
-/** Issue 29: OpenTelemetry (`on`) adds no more to a cold start than the X-Ray path it replaces. */
+/**
+ * Issue 29: spans cost what a traced deployment can afford: a cold start with `on` (spans recorded and sent at the
+ * invocation's end) takes at most 4x the code time of `off` in the same run (2.9x on a quiet machine, where the
+ * X-Ray SDK path it replaced took 4.6x).
+ */
 export function tracingChecks(results: BenchResults): TargetCheck[] {
   const rows = results.tracing;
   const on = rows?.find((r) => r.mode === 'on');
-  const xray = rows?.find((r) => r.mode === 'xray');
-  if (!on || !xray) return [];
-  const ratio = xray.coldCodeMs / on.coldCodeMs;
-  const met = on.failures === 0 && on.received > 0 && ratio >= 1;
+  const off = rows?.find((r) => r.mode === 'off');
+  if (!on || !off) return [];
+  const ratio = on.coldCodeMs / off.coldCodeMs;
+  const met = on.failures === 0 && on.received > 0 && ratio <= 4;
   return [
     {
-      name: 'tracing on: cold start vs the X-Ray path',
-      goal: '≤ the X-Ray path (code time)',
-      measured: `${ms(on.coldCodeMs)} vs ${ms(xray.coldCodeMs)} ms (${x(ratio)})`,
+      name: 'tracing on: cold start vs off',
+      goal: '≤ 4x off (code time)',
+      measured: `${ms(on.coldCodeMs)} vs ${ms(off.coldCodeMs)} ms (${x(ratio)})`,
       met,
-      ...(met
-        ? {}
-        : {
-            note: `on ${ms(on.coldCodeMs)} ms, xray ${ms(xray.coldCodeMs)} ms, ${on.failures} failed, ${on.received} sent`,
-          }),
+      ...(met ? {} : { note: `${on.failures} failed, ${on.received} exports received` }),
     },
   ];
 }

@@ -313,7 +313,7 @@ describe('the deployed bundles', () => {
         bundled.filter((input) => input.includes('node_modules/@smithy/') && !tracerOnly.test(input)),
       ).toEqual([]);
 
-      // Tracing (OpenTelemetry or X-Ray) and per-tool metrics are chunks imported only when their option is on: never
+      // Tracing (OpenTelemetry, with the request signing of X-Ray's OTLP endpoint) and per-tool metrics are chunks imported only when their option is on: never
       // in the code a cold start loads before the handler runs (the handler module and the chunks it imports
       // statically). MCP_TRACING=off loads no OpenTelemetry module at all.
       const metafile = result.metafile!;
@@ -322,10 +322,10 @@ describe('the deployed bundles', () => {
       const inputsOf = (outputs: string[]) =>
         outputs.flatMap((out) => Object.keys(metafile.outputs[out]!.inputs));
       const optional =
-        /node_modules\/(@aws-lambda-powertools\/(metrics|tracer)|aws-xray-sdk-core|@opentelemetry\/[^/]+)\/|src\/function\/(tracing|tool-metrics)\.ts$|src\/telemetry\/(?!loader\.ts$|telemetry\.ts$)[^/]+\.ts$/;
+        /node_modules\/(@aws-lambda-powertools\/metrics|@opentelemetry\/[^/]+)\/|src\/function\/tool-metrics\.ts$|src\/telemetry\/(?!loader\.ts$|telemetry\.ts$)[^/]+\.ts$/;
       expect(inputsOf(startup).filter((input) => optional.test(input))).toEqual([]);
       const lazy = inputsOf(code.filter((out) => !startup.includes(out)));
-      expect(lazy.some((input) => input.includes('node_modules/@aws-lambda-powertools/tracer/'))).toBe(true);
+      expect(lazy.some((input) => input.endsWith('src/telemetry/aws-signing.ts'))).toBe(true);
       expect(lazy.some((input) => input.includes('node_modules/@opentelemetry/sdk-trace/'))).toBe(true);
       if (name === 'mcp')
         expect(lazy.some((input) => input.includes('node_modules/@aws-lambda-powertools/metrics/'))).toBe(
@@ -374,10 +374,7 @@ describe('the deployed bundles', () => {
       if (name === 'companion')
         expect(
           code.filter((out) => !startup.includes(out)).map((out) => metafile.outputs[out]!.entryPoint),
-        ).toEqual([
-          'lazy-module:packages/server/src/telemetry/otel.ts',
-          'lazy-module:packages/server/src/function/tracing.ts',
-        ]);
+        ).toEqual(['lazy-module:packages/server/src/telemetry/otel.ts']);
       // All start-up code in one chunk beside the handler module (packages/cdk/src/startup-chunk.ts): each file is a
       // module load of its own in a cold start.
       expect(startup.length).toBeLessThanOrEqual(2);

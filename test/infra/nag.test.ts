@@ -41,6 +41,10 @@ describe('cdk-nag AWS Solutions checks', () => {
     ['an alarm topic', { endpoint: OPEN, alarmTopicArn: 'arn:aws:sns:us-east-1:123456789012:alarms' }],
     ['the streaming REST API', { endpoint: { ...OPEN, api: 'rest-streaming' } }],
     [
+      'tracing with Transaction Search turned on',
+      { endpoint: { ...OPEN, tracing: true }, transactionSearch: true },
+    ],
+    [
       'the streaming REST API with CORS origins',
       { endpoint: { ...OPEN, api: 'rest-streaming', allowedOrigins: ['https://app.example.com'] } },
     ],

@@ -104,6 +104,30 @@ describe('McpStack', () => {
   });
 });
 
+describe('McpStack with Transaction Search', () => {
+  it('turns it on only when asked: the X-Ray destination and a log policy for X-Ray of this account alone', () => {
+    expect(JSON.stringify(build({ endpoint: { tracing: true } }).template.toJSON())).not.toMatch(
+      /TransactionSearch|AWS::Logs::ResourcePolicy/,
+    );
+    const { template } = build({ endpoint: { tracing: true }, transactionSearch: true });
+    const [configId, config] = only(template, 'AWS::XRay::TransactionSearchConfig');
+    expect(config.Properties).toEqual({ IndexingPercentage: 1 });
+    const [policyId, policy] = only(template, 'AWS::Logs::ResourcePolicy');
+    expect(config.DependsOn).toContain(policyId);
+    expect(configId).toMatch(/TransactionSearch/);
+    const document = JSON.stringify(policy.Properties.PolicyDocument);
+    for (const part of [
+      '\\"Service\\":\\"xray.amazonaws.com\\"',
+      '\\"Action\\":\\"logs:PutLogEvents\\"',
+      'log-group:aws/spans:*',
+      'log-group:/aws/application-signals/data:*',
+      'aws:SourceArn',
+      'aws:SourceAccount',
+    ])
+      expect(document).toContain(part);
+  });
+});
+
 describe('McpStack defaults of the operating options', () => {
   const resourcesOf = (props: McpStackProps) =>
     synthStack(props).template.toJSON().Resources as Record<string, { Type: string; Properties: any }>;

@@ -96,4 +96,12 @@ describe('package manifests', () => {
     expect(config.fixed).toEqual([['@mcp-lambda/*', 'create-mcp-lambda']]);
     expect(new Set(PACKAGES.map((p) => p.manifest.version)).size).toBe(1);
   });
+
+  it('hold no tracer that reaches end of support: no X-Ray SDK or Powertools Tracer anywhere in the tree', () => {
+    const lock = JSON.parse(readFileSync(join(PACKAGES[0]!.dir, '../../package-lock.json'), 'utf8'));
+    const installed = Object.keys(lock.packages as object);
+    expect(
+      installed.filter((path) => /node_modules\/(aws-xray-sdk|@aws-lambda-powertools\/tracer)/.test(path)),
+    ).toEqual([]);
+  });
 });

@@ -1,5 +1,6 @@
 import { isScopeToken } from '@mcp-lambda/server/auth';
 import { isSecureUrl } from '@mcp-lambda/server/auth';
+import { tracingMode, type TracingMode } from '@mcp-lambda/server/lambda';
 
 /**
  * Configuration of the deployed bridge function, read once per container from its environment, validated and
@@ -28,8 +29,12 @@ export interface BridgeConfig {
    * development); refused for any deployed (https) issuer, so the SSRF guard cannot be switched off there.
    */
   allowLoopbackMetadata: boolean;
-  /** BRIDGE_TRACING: capture the KMS, DynamoDB and Secrets Manager calls in X-Ray (`true`/`false`, default false). */
-  tracing: boolean;
+  /**
+   * BRIDGE_TRACING: OpenTelemetry traces of the bridge, as MCP_TRACING for the MCP function (`off`, `propagation`,
+   * `on`, `console`; `true`/`false` read as `on`/`off`; default off): a span per request and per KMS, DynamoDB and
+   * Secrets Manager call, exported by the standard `OTEL_*` variables.
+   */
+  tracing: TracingMode;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -91,6 +96,6 @@ export function loadBridgeConfig(env: Env): BridgeConfig {
     signingKeyId: required(env, 'BRIDGE_SIGNING_KEY_ID', (v) => ARN.test(v), 'a KMS key ARN'),
     table: required(env, 'BRIDGE_TABLE', (v) => /^[A-Za-z0-9_.-]{3,255}$/.test(v), 'a DynamoDB table name'),
     allowLoopbackMetadata,
-    tracing: flag(env, 'BRIDGE_TRACING'),
+    tracing: tracingMode(env, 'BRIDGE_TRACING'),
   };
 }

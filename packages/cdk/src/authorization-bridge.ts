@@ -15,6 +15,7 @@ import { Defaults, Platform } from '@mcp-lambda/server/limits';
 import { FUNCTION_ENTRIES } from './bundling.ts';
 import { DEFAULT_REMOVAL_POLICY } from './defaults.ts';
 import { BundledFunction, type FunctionLogLevel } from './bundled-function.ts';
+import { grantSpanExport, spanExportEnvironment } from './span-export.ts';
 
 /** The OpenID provider users sign in with, and the bridge's confidential client there. */
 export interface BridgeUpstream {
@@ -79,8 +80,8 @@ export interface AuthorizationBridgeProps {
    */
   readonly logRetention?: logs.RetentionDays;
   /**
-   * Lambda active tracing (X-Ray) of the bridge function, which then captures its KMS, DynamoDB and Secrets
-   * Manager calls (BRIDGE_TRACING).
+   * Tracing of the bridge function: OpenTelemetry spans of each request and its KMS, DynamoDB and Secrets Manager
+   * calls (BRIDGE_TRACING), sent to X-Ray's OTLP endpoint, and Lambda active tracing (docs/operations.md, "Tracing").
    * @default false
    */
   readonly tracing?: boolean;
@@ -177,13 +178,7 @@ export class AuthorizationBridge extends Construct {
 
     this.function = this.bridgeFunction(props, removalPolicy);
     this.grant(props.upstream.clientSecret);
-    if (props.tracing)
-      Validations.of(this.function.role!).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason:
-          'Active tracing grants xray:PutTraceSegments and xray:PutTelemetryRecords, the only X-Ray actions the ' +
-          'function uses; X-Ray supports no resource-level permissions for them, so the resource is "*".',
-      });
+    if (props.tracing) grantSpanExport(this.function);
     if (!props.httpApi === !props.restApi)
       throw new Error('AuthorizationBridge: give exactly one of httpApi and restApi');
     if (props.httpApi) this.route(props.httpApi);
@@ -210,7 +205,7 @@ export class AuthorizationBridge extends Construct {
       logRemovalPolicy: removalPolicy,
       ...(props.tracing ? { tracing: lambda.Tracing.ACTIVE } : {}),
       environment: {
-        ...(props.tracing ? { BRIDGE_TRACING: 'true' } : {}),
+        ...(props.tracing ? spanExportEnvironment('BRIDGE_TRACING') : {}),
         BRIDGE_ISSUER: props.issuer,
         BRIDGE_RESOURCE: props.resource,
         BRIDGE_RESOURCE_NAME: props.resourceName ?? 'this MCP server',

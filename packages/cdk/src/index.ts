@@ -18,6 +18,8 @@ export { McpMonitoring, type McpMonitoringProps, type MonitoredFunction } from '
 export { type ApiStageMetrics, type ToolMetricsSource } from './monitoring-widgets.ts';
 export { OutputBucket, type OutputBucketProps } from './output-bucket.ts';
 export { TaskWorker, type TaskWorkerProps } from './task-worker.ts';
+export { TransactionSearch, type TransactionSearchProps } from './transaction-search.ts';
+export { SPAN_EXPORT_ACTIONS, XRAY_TRACES_ENDPOINT } from './span-export.ts';
 export { AskRendezvous, type AskRendezvousProps } from './ask-rendezvous.ts';
 export { SessionSecret, type SessionSecretProps } from './session-secret.ts';
 export { AuthorizationApi, type AuthorizationApiProps } from './authorization-api.ts';

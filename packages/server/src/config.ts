@@ -1,5 +1,5 @@
-import { TRACING_MODES, type TracingMode } from './telemetry/telemetry.ts';
-import { int, list, oneOf, onOff, scopes, secret, str, url, type Env } from './config-values.ts';
+import { tracingMode, type TracingMode } from './telemetry/telemetry.ts';
+import { int, list, onOff, scopes, secret, str, url, type Env } from './config-values.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS, Defaults, Ranges } from './limits.ts';
 import { sessionKeyStrings } from './sessions/key-strings.ts';
 
@@ -31,7 +31,7 @@ export interface Config {
   auth: AuthConfig;
   /** Per-tool metrics as CloudWatch embedded metric format lines; undefined = off (the stack turns them on). */
   toolMetrics: ToolMetricsConfig | undefined;
-  /** How the function traces (MCP_TRACING: `off`, `propagation`, `on`, `console` or `xray`); off by default. */
+  /** How the function traces (MCP_TRACING: `off`, `propagation`, `on` or `console`); off by default. */
   tracing: TracingMode;
   /** Handshake-era sessions (docs/asking.md); undefined = no `Mcp-Session-Id` is issued. */
   sessions: SessionConfig | undefined;
@@ -279,7 +279,7 @@ export function loadConfig(env: Env = process.env): Config {
     tasks: tasks(env, range),
     auth: auth(env),
     toolMetrics: toolMetrics(env),
-    tracing: oneOf(env, 'MCP_TRACING', TRACING_MODES, 'off', { true: 'on', false: 'off' }),
+    tracing: tracingMode(env, 'MCP_TRACING'),
     sessions: sessions(env, range),
     asking: {
       table: env.MCP_ASK_TABLE || undefined,

@@ -762,10 +762,20 @@ describe('McpEndpoint web application firewall (waf)', () => {
 });
 
 describe('McpEndpoint tracing', () => {
+  // Lambda active tracing's own grant (Lambda's segments) and the spans' (OpenTelemetry to X-Ray's OTLP endpoint),
+  // merged by the CDK into one statement.
   const xrayStatement = {
-    Action: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'],
+    Action: [
+      'xray:PutSpans',
+      'xray:PutSpansForIndexing',
+      'xray:PutTelemetryRecords',
+      'xray:PutTraceSegments',
+    ],
     Effect: 'Allow',
     Resource: '*',
+  };
+  const xrayEndpoint = {
+    'Fn::Join': ['', ['https://xray.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/v1/traces']],
   };
 
   it('is off by default: no active tracing, no X-Ray permissions, no MCP_TRACING, no stage tracing', () => {
@@ -783,12 +793,15 @@ describe('McpEndpoint tracing', () => {
   });
 
   it.each(['http', 'rest-streaming'] as const)(
-    'with %s: the MCP, companion and worker functions trace actively, may write segments and nothing more of X-Ray',
+    'with %s: the MCP, companion and worker functions send spans to X-Ray, may write them and nothing more of X-Ray',
     (api) => {
       const { mcp, companion, worker } = build({ api, tracing: true });
       for (const fn of [mcp, companion, worker]) {
         expect(fn.resource.Properties.TracingConfig).toEqual({ Mode: 'Active' });
-        expect(fn.resource.Properties.Environment.Variables.MCP_TRACING).toBe('xray');
+        expect(fn.resource.Properties.Environment.Variables).toMatchObject({
+          MCP_TRACING: 'on',
+          OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: xrayEndpoint,
+        });
         const xray = fn.statements.filter((s) => JSON.stringify(s.Action).includes('xray:'));
         expect(xray).toEqual([xrayStatement]);
         // The cdk-nag acknowledgement of Resource::* holds only for X-Ray: no other statement is on "*".

@@ -24,9 +24,10 @@ describe('bridge configuration', () => {
       resourceName: 'this MCP server',
       upstream: { scopes: ['openid', 'email'], clientId: 'client' },
       allowLoopbackMetadata: false,
-      tracing: false,
+      tracing: 'off',
     });
-    expect(loadBridgeConfig({ ...ENV, BRIDGE_TRACING: 'true' }).tracing).toBe(true);
+    expect(loadBridgeConfig({ ...ENV, BRIDGE_TRACING: 'true' }).tracing).toBe('on');
+    expect(loadBridgeConfig({ ...ENV, BRIDGE_TRACING: 'propagation' }).tracing).toBe('propagation');
   });
 
   it.each([
@@ -41,10 +42,11 @@ describe('bridge configuration', () => {
     ['offline_access as a resource scope', { BRIDGE_SCOPES: 'mcp offline_access' }, /invalid scope/],
     ['a secret that is not an ARN', { BRIDGE_SEALING_SECRET_ARN: 'my-secret' }, /Secrets Manager ARN/],
     [
-      'a tracing switch that is not true or false',
-      { BRIDGE_TRACING: 'on' },
-      /BRIDGE_TRACING must be "true" or "false"/,
+      'a tracing mode there is none of',
+      { BRIDGE_TRACING: 'yes' },
+      /BRIDGE_TRACING must be one of off, propagation, on, console/,
     ],
+    ['the X-Ray mode that was removed', { BRIDGE_TRACING: 'xray' }, /BRIDGE_TRACING=xray was removed/],
   ])('refuses %s', (_, change, message) => {
     expect(() => loadBridgeConfig({ ...ENV, ...change })).toThrow(message);
   });

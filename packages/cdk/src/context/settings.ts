@@ -34,13 +34,15 @@ export interface AppSettings {
   alarmTopicArn?: string;
   /** Email address subscribed to a new alarm topic, if any. */
   alarmEmail?: string;
+  /** Whether the stack turns on CloudWatch Transaction Search (account-wide), which spans sent to X-Ray need. */
+  transactionSearch?: boolean;
   endpoint: McpEndpointProps;
 }
 
 /** Where a setting goes: a prop of the endpoint (`auth` and `domain` are assembled from several keys), or the app's. */
 type Target = { readonly endpoint: keyof McpEndpointProps } | { readonly app: AppSetting };
 /** The settings that are the app's, not the endpoint's. */
-type AppSetting = 'stackName' | 'alarmTopicArn' | 'alarmEmail';
+type AppSetting = 'stackName' | 'alarmTopicArn' | 'alarmEmail' | 'transactionSearch';
 
 /** One context setting: its key, how its value is read, where it goes, and what holds when it is left out. */
 interface Setting<K extends string, T> {
@@ -117,6 +119,7 @@ const SETTINGS = [
   row('wafRateLimit', integer, endpoint('wafRateLimit')),
   row('wafCountOnly', countOnlyRules, endpoint('wafCountOnlyRules')),
   row('tracing', flag, endpoint('tracing')),
+  row('transactionSearch', flag, app('transactionSearch')),
 ] as const;
 
 export type ContextKey = (typeof SETTINGS)[number]['key'];

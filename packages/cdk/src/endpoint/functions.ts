@@ -1,4 +1,3 @@
-import { Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
@@ -6,6 +5,7 @@ import { Defaults } from '@mcp-lambda/server/limits';
 import { BundledFunction } from '../bundled-function.ts';
 import { FUNCTION_ENTRIES, GENERATE_COMMANDS } from '../bundling.ts';
 import { OutputBucket } from '../output-bucket.ts';
+import { grantSpanExport, spanExportEnvironment } from '../span-export.ts';
 import { TaskWorker } from '../task-worker.ts';
 import type { McpEndpointProps } from './props.ts';
 import { checkMemory, type EndpointSettings } from './settings.ts';
@@ -53,7 +53,7 @@ function resourcesFunctionOf(scope: Construct, shared: Shared): BundledFunction 
     environment: {
       MCP_SERVER_NAME: settings.serverName,
       ...shared.offloadEnvironment,
-      ...(props.tracing ? { MCP_TRACING: 'xray' } : {}),
+      ...(props.tracing ? spanExportEnvironment('MCP_TRACING') : {}),
     },
   });
   shared.outputs.grantReadOutputs(fn);
@@ -149,14 +149,7 @@ export function endpointFunctions(
     TASKS_WORKER_FUNCTION_NAME: tasks.workerFunction.functionName,
   };
   const mcpFunction = mcpFunctionOf(scope, shared, mcpEnvironment);
-  if (tracing)
-    for (const fn of [mcpFunction, resourcesFunction, tasks.workerFunction])
-      Validations.of(fn.role!).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason:
-          'Active tracing grants xray:PutTraceSegments and xray:PutTelemetryRecords, the only X-Ray actions the ' +
-          'function uses; X-Ray supports no resource-level permissions for them, so the resource is "*".',
-      });
+  if (tracing) for (const fn of [mcpFunction, resourcesFunction, tasks.workerFunction]) grantSpanExport(fn);
   const made = { outputs, resourcesFunction, tasks, mcpFunction, mcpEnvironment };
   grantMcpFunction(made);
   return made;

@@ -233,9 +233,11 @@ export interface McpEndpointProps {
    */
   readonly wafCountOnlyRules?: readonly string[];
   /**
-   * AWS X-Ray tracing (docs/operations.md): Lambda active tracing on the MCP, companion and worker functions, which
-   * capture their AWS SDK calls (MCP_TRACING), and API Gateway tracing on a REST API stage (HTTP APIs have none),
-   * so a tool call, its S3 writes and the companion invoke are one trace.
+   * Tracing (docs/operations.md, "Tracing"): the MCP, companion and worker functions (and the bridge) record
+   * OpenTelemetry spans by the MCP conventions (MCP_TRACING=on) and send them to X-Ray's OTLP endpoint, signed with
+   * their role (`xray:PutSpans`); Lambda active tracing and API Gateway tracing on a REST API stage (HTTP APIs have
+   * none) put them in one trace with the API's and Lambda's own segments. X-Ray's OTLP endpoint needs CloudWatch
+   * Transaction Search on in the account (the `TransactionSearch` construct, or the console).
    * @default false
    */
   readonly tracing?: boolean;

@@ -1,5 +1,6 @@
 import { Stack, Token, type Duration } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { spanExportEnvironment } from '../span-export.ts';
 import { READ_OUTPUT_TOOL, loadConfig, type Config } from '@mcp-lambda/server/lambda';
 import { Defaults, Platform, Ranges } from '@mcp-lambda/server/limits';
 import {
@@ -108,7 +109,7 @@ export function endpointSettings(scope: Construct, props: McpEndpointProps): End
     OFFLOAD_PREFIX: props.offloadPrefix,
     OFFLOAD_TTL_DAYS: props.offloadTtlDays,
     OFFLOAD_THRESHOLD_BYTES: props.offloadThresholdBytes,
-    MCP_TRACING: props.tracing ? 'xray' : undefined,
+    ...(props.tracing ? spanExportEnvironment('MCP_TRACING') : {}),
   });
   const metricsNamespace = metricsNamespaceOf(scope, props);
   const metricsEnvironment = metricsEnvironmentOf(props, metricsNamespace);

@@ -85,10 +85,9 @@ export type {
 export { createMcpFunction, type McpFunctionOptions } from '../function/mcp-function.ts';
 export { createStreamingMcpFunction } from '../function/mcp-streaming-function.ts';
 export { createCompanionFunction } from '../function/companion-function.ts';
-// A loader: a function without tracing never loads Powertools Tracer or the X-Ray SDK.
-export { loadXrayTracing, type McpTracing } from '../function/tracing-loader.ts';
 // A loader: a function without MCP_TRACING loads no OpenTelemetry code.
 export { loadTelemetry, type Telemetry, type TracingMode } from '../telemetry/loader.ts';
+export { tracingMode } from '../telemetry/telemetry.ts';
 
 // ## The server as a Fetch handler (experimental)
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '../fetch/handler.ts';

@@ -41,7 +41,7 @@ export interface McpFunctionParts {
 export async function mcpFunctionParts(options: McpFunctionOptions): Promise<McpFunctionParts> {
   const { env = process.env, title, resources = [], ...served } = options;
   const start = await startFunction(env);
-  const { config, tracing, telemetry } = start;
+  const { config, telemetry } = start;
   const { reader, ...outputs } = outputOptions(config.offload, start.aws, telemetry?.carrier);
   const auth = await authenticatorFor(config.auth, config.serverName, served.tools);
   const observer = await toolCallObserver(start);
@@ -66,12 +66,8 @@ export async function mcpFunctionParts(options: McpFunctionOptions): Promise<Mcp
       ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
     },
   });
-  // With OpenTelemetry each invocation's spans are sent before it returns; with X-Ray, a subsegment per request.
-  const handle = telemetry
-    ? telemetry.flushing(server.handle)
-    : tracing
-      ? tracing.traced(server.handle)
-      : server.handle;
+  // With tracing, each invocation's spans are sent before it returns.
+  const handle = telemetry ? telemetry.flushing(server.handle) : server.handle;
   return { handle, logger: start.logger };
 }
 

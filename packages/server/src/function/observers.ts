@@ -2,7 +2,7 @@ import type { AuthConfig } from '../config.ts';
 import { loadOAuthAuthenticator } from '../auth/oauth-loader.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { ToolDefinition } from '../tools/define.ts';
-import { observeAll, type ToolCallObserver } from '../tools/observer.ts';
+import type { ToolCallObserver } from '../tools/observer.ts';
 import type { FunctionStart } from './start.ts';
 
 /**
@@ -33,15 +33,16 @@ export async function authenticatorFor(
 /**
  * Who is told about each tool call: per-tool metrics (MCP_TOOL_METRICS, on in the deployed stack: one
  * embedded-metric-format line per call, through a chunk with Powertools Metrics imported at cold start only when
- * they are on) and the tracer's annotations.
+ * they are on). Traces record each call in its own span (`gen_ai.tool.name`, `error.type`).
  */
 export async function toolCallObserver({
   config,
   logger,
-  tracing,
 }: FunctionStart): Promise<ToolCallObserver | undefined> {
-  const metrics = config.toolMetrics
-    ? (await import('./tool-metrics.ts')).toolMetricsObserver(config.toolMetrics, config.serverName, logger)
-    : undefined;
-  return observeAll(metrics, tracing?.observer);
+  if (!config.toolMetrics) return undefined;
+  return (await import('./tool-metrics.ts')).toolMetricsObserver(
+    config.toolMetrics,
+    config.serverName,
+    logger,
+  );
 }

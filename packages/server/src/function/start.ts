@@ -3,17 +3,14 @@ import type { Env } from '../config-values.ts';
 import type { InstrumentClient } from '../instrument.ts';
 import { jsonLogger, loadLogLevel, type Logger } from '../log.ts';
 import { loadTelemetry, type Telemetry } from '../telemetry/loader.ts';
-import { loadXrayTracing, type McpTracing } from './tracing-loader.ts';
 
 /** What every function of the server reads and makes first, once per container. */
 export interface FunctionStart {
   config: Config;
   logger: Logger;
-  /** OpenTelemetry (MCP_TRACING `on`, `console`, `propagation`); undefined otherwise. */
+  /** OpenTelemetry (MCP_TRACING `on`, `console`, `propagation`); undefined when it is off. */
   telemetry: Telemetry | undefined;
-  /** X-Ray tracing (MCP_TRACING `xray`); undefined otherwise. */
-  tracing: McpTracing | undefined;
-  /** The options every AWS client of the function takes: captured by the tracer when tracing is on. */
+  /** The options every AWS client of the function takes: a span per call when tracing records spans. */
   aws: { instrument?: InstrumentClient };
 }
 
@@ -25,7 +22,7 @@ export async function startFunction(env: Env, role = ''): Promise<FunctionStart>
   const config = loadConfig(env);
   const serviceName = `${config.serverName}${role}`;
   const mode = config.tracing;
-  const otel = mode !== 'off' && mode !== 'xray';
+  const otel = mode !== 'off';
   let telemetry: Telemetry | undefined;
   // Every line written inside a traced request carries its trace and span ids.
   const logger = jsonLogger({
@@ -34,7 +31,6 @@ export async function startFunction(env: Env, role = ''): Promise<FunctionStart>
     ...(otel ? { traceFields: () => telemetry?.logFields() } : {}),
   });
   if (otel) telemetry = await loadTelemetry({ mode, serviceName, env, log: logger });
-  const tracing = mode === 'xray' ? (await loadXrayTracing())(serviceName) : undefined;
-  const instrument = telemetry?.instrument ?? tracing?.instrument;
-  return { config, logger, telemetry, tracing, aws: instrument ? { instrument } : {} };
+  const instrument = telemetry?.instrument;
+  return { config, logger, telemetry, aws: instrument ? { instrument } : {} };
 }

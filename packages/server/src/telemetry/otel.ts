@@ -102,6 +102,49 @@ const childSpans =
       }
     });
 
+/** HTTP methods a span may name; any other is `_OTHER` (the HTTP conventions' rule: a method can be made up). */
+const HTTP_METHODS = new Set([
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+  'CONNECT',
+  'TRACE',
+]);
+
+/** A server span per HTTP request by the HTTP conventions, under Lambda's trace: the status and a 5xx recorded. */
+const servedSpans =
+  (tracer: Tracer, lambdaHeader: () => string | undefined): Telemetry['served'] =>
+  ({ method, route }, work) => {
+    const { parent, links } = parentage(undefined, lambdaHeader());
+    const known = HTTP_METHODS.has(method) ? method : '_OTHER';
+    const attributes = { 'http.request.method': known, ...(route ? { 'http.route': route } : {}) };
+    const name = route ? `${known} ${route}` : known;
+    const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes, links }, parent);
+    return context.with(trace.setSpan(parent, span), async () => {
+      try {
+        const response = await work();
+        span.setAttribute('http.response.status_code', response.status);
+        if (response.status >= 500) {
+          span.setAttribute('error.type', String(response.status));
+          span.setStatus({ code: SpanStatusCode.ERROR });
+        }
+        return response;
+      } catch (error) {
+        span.setStatus({
+          code: SpanStatusCode.ERROR,
+          message: error instanceof Error ? error.name : 'Error',
+        });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  };
+
 /** Waits for `flush`, at most `timeoutMs`. */
 async function bounded(flush: () => Promise<void>, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -115,7 +158,10 @@ async function bounded(flush: () => Promise<void>, timeoutMs: number): Promise<v
 }
 
 /** The transport, each invocation's spans sent before its answer returns (a streamed answer: when it ends). */
-function flushingTransport(handle: Transport, flush: (timeoutMs: number) => Promise<void>): Transport {
+function flushingTransport<Handle extends Transport>(
+  handle: Handle,
+  flush: (timeoutMs: number) => Promise<void>,
+): Handle {
   const flushed = async (req: HttpRequest, ctx: StreamingInvocationContext) => {
     const timeoutMs = () =>
       ctx.deadline !== undefined ? ctx.deadline - Date.now() - FLUSH_RESERVE_MS : 10_000;
@@ -136,7 +182,7 @@ function flushingTransport(handle: Transport, flush: (timeoutMs: number) => Prom
       })(),
     };
   };
-  return flushed as Transport;
+  return flushed as Handle;
 }
 
 /**
@@ -156,6 +202,7 @@ export function openTelemetry(options: TelemetryOptions): Telemetry {
     return {
       mode,
       traced: (dispatch) => propagatedDispatch(dispatch, lambdaHeader),
+      served: (_request, work) => context.with(parentage(undefined, lambdaHeader()).parent, work),
       span: (_name, _attributes, work) => work(),
       instrument: (client) => client,
       carrier: injectCarrier,
@@ -172,6 +219,7 @@ export function openTelemetry(options: TelemetryOptions): Telemetry {
   return {
     mode,
     traced: (dispatch, names) => spannedDispatch(dispatch, tracer, names, lambdaHeader),
+    served: servedSpans(tracer, lambdaHeader),
     span: childSpans(tracer),
     instrument: awsClientSpans(tracer),
     carrier: injectCarrier,

@@ -2,21 +2,22 @@ import { ExportResultCode, type ExportResult } from '@opentelemetry/core';
 import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import type { Logger } from '../log.ts';
+import { exportSigner, type SignExport } from './aws-signing.ts';
 import type { OtlpSettings } from './otlp-settings.ts';
 
 /** Most bytes of a collector's answer read (it is drained, not kept: an OTLP answer is a few bytes). */
 const ANSWER_MAX_BYTES = 64 * 1024;
 
-/** One POST, bounded by `timeoutMs` from start to the last byte of the answer; resolves with its status. */
-function post(settings: OtlpSettings, body: Uint8Array, contentType: string): Promise<number> {
-  const url = new URL(settings.url);
+/** One POST of `body` with `headers`, bounded by `timeoutMs` from start to the answer's last byte; its status. */
+function post(
+  url: URL,
+  headers: Record<string, string>,
+  body: Uint8Array,
+  timeoutMs: number,
+): Promise<number> {
   const { request } = process.getBuiltinModule(url.protocol === 'https:' ? 'node:https' : 'node:http');
   return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
-      headers: { ...settings.headers, 'content-type': contentType, 'content-length': body.byteLength },
-      signal: AbortSignal.timeout(settings.timeoutMs),
-    });
+    const req = request(url, { method: 'POST', headers, signal: AbortSignal.timeout(timeoutMs) });
     req.on('response', (res) => {
       let read = 0;
       res.on('data', (chunk: Buffer) => {
@@ -35,24 +36,48 @@ function post(settings: OtlpSettings, body: Uint8Array, contentType: string): Pr
 }
 
 /**
- * Spans to an OTLP/HTTP endpoint (a collector, the ADOT Lambda extension, or any OTLP backend), protobuf or JSON:
- * the OpenTelemetry serializers, sent with Node's own HTTP client (nothing more loaded at cold start), each export
- * bounded in time. A failed export costs the spans, never the request: it is logged once per failure.
+ * Spans to an OTLP/HTTP endpoint (X-Ray's, a collector, or any OTLP backend), protobuf or JSON: the OpenTelemetry
+ * serializers, sent with Node's own HTTP client, each export bounded in time (finding credentials included). Exports
+ * to X-Ray's endpoint are signed (Signature Version 4). A failed export costs the spans, never the request: it is
+ * logged once per failure.
  */
 export class OtlpHttpExporter implements SpanExporter {
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly signer: SignExport | undefined;
 
   constructor(
     private readonly settings: OtlpSettings,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.signer = settings.signing && exportSigner(settings.signing);
+  }
+
+  /** The export's POST: its headers signed when the endpoint is AWS's. */
+  private async send(body: Uint8Array, contentType: string): Promise<number> {
+    const { url, headers, timeoutMs } = this.settings;
+    const target = new URL(url);
+    const plain = { ...headers, 'content-type': contentType, 'content-length': String(body.byteLength) };
+    const started = Date.now();
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signed = this.signer
+      ? await Promise.race([
+          this.signer(target, plain, body),
+          new Promise<never>((_, reject) =>
+            deadline.addEventListener('abort', () =>
+              reject(new Error('finding AWS credentials for the export timed out')),
+            ),
+          ),
+        ])
+      : plain;
+    return post(target, signed, body, Math.max(1, timeoutMs - (Date.now() - started)));
+  }
 
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
     const json = this.settings.protocol === 'http/json';
     const body = (json ? JsonTraceSerializer : ProtobufTraceSerializer).serializeRequest(spans);
     if (!body)
       return done({ code: ExportResultCode.FAILED, error: new Error('spans could not be serialized') });
-    const sent = post(this.settings, body, json ? 'application/json' : 'application/x-protobuf').then(
+    const sent = this.send(body, json ? 'application/json' : 'application/x-protobuf').then(
       (status) => {
         if (status >= 200 && status < 300) return done({ code: ExportResultCode.SUCCESS });
         this.log.warn('trace export refused', { endpoint: this.settings.url, status, spans: spans.length });

@@ -8,6 +8,24 @@ export interface OtlpSettings {
   headers: Record<string, string>;
   /** One export's time limit, ms (`OTEL_EXPORTER_OTLP_TIMEOUT`, default 10,000); a flush also ends by the deadline. */
   timeoutMs: number;
+  /** Set when the endpoint is AWS's own (X-Ray's OTLP endpoint): each export is signed with Signature Version 4. */
+  signing?: AwsSigning;
+}
+
+/** The region and service an export to an AWS endpoint is signed for. */
+export interface AwsSigning {
+  region: string;
+  service: string;
+}
+
+/** X-Ray's OTLP endpoints: `xray.<region>.amazonaws.com` (FIPS and China hosts too), always https. */
+const XRAY_HOST = /^xray(?:-fips)?\.([a-z]{2}(?:-[a-z]+)+-\d+)\.amazonaws\.com(?:\.cn)?$/;
+
+/** How exports to `url` are signed: X-Ray's OTLP endpoint takes Signature Version 4 only; others take none. */
+export function awsSigning(url: string): AwsSigning | undefined {
+  const { protocol, hostname } = new URL(url);
+  const region = protocol === 'https:' ? XRAY_HOST.exec(hostname)?.[1] : undefined;
+  return region ? { region, service: 'xray' } : undefined;
 }
 
 /** The sampler `OTEL_TRACES_SAMPLER` names (default `parentbased_always_on`), with its ratio where it takes one. */
@@ -97,7 +115,8 @@ export function otlpSettings(env: Env): OtlpSettings {
     throw new Error(
       `Configuration: ${variable} has an invalid header (${JSON.stringify(bad[0].slice(0, 64))})`,
     );
-  return { url, protocol, headers, timeoutMs };
+  const signing = awsSigning(url);
+  return { url, protocol, headers, timeoutMs, ...(signing ? { signing } : {}) };
 }
 
 /** `OTEL_TRACES_SAMPLER` and `OTEL_TRACES_SAMPLER_ARG` (a ratio from 0 to 1, default 1). */

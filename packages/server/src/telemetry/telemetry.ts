@@ -1,3 +1,4 @@
+import { oneOf, type Env } from '../config-values.ts';
 import type { Dispatch } from '../dispatcher.ts';
 import type { Transport } from '../http/transport.ts';
 import type { InstrumentClient } from '../instrument.ts';
@@ -5,11 +6,25 @@ import type { InstrumentClient } from '../instrument.ts';
 /**
  * How a function traces (MCP_TRACING): `off` loads no tracing code at all; `propagation` continues the client's
  * trace context (log lines carry its ids, calls onward carry it) without recording spans of its own; `on` records
- * spans by the OpenTelemetry MCP conventions and exports them over OTLP (the `OTEL_*` variables); `console` prints
- * them as a readable tree instead (local development); `xray` is the X-Ray SDK path that `on` replaces.
+ * spans by the OpenTelemetry MCP conventions and exports them over OTLP (the `OTEL_*` variables; X-Ray's OTLP
+ * endpoint is signed for); `console` prints them as a readable tree instead (local development).
  */
-export const TRACING_MODES = ['off', 'propagation', 'on', 'console', 'xray'] as const;
+export const TRACING_MODES = ['off', 'propagation', 'on', 'console'] as const;
 export type TracingMode = (typeof TRACING_MODES)[number];
+
+/**
+ * A tracing mode from the environment (MCP_TRACING, BRIDGE_TRACING), `true`/`false` read as `on`/`off`. `xray`, the
+ * X-Ray SDK path this replaced, fails start-up saying what to set instead: a silent fallback would lose the traces.
+ */
+export function tracingMode(env: Env, name: string): TracingMode {
+  if (env[name]?.trim().toLowerCase() === 'xray')
+    throw new Error(
+      `Configuration: ${name}=xray was removed with the X-Ray SDK (its support ends in February 2027). Set ${name}=on ` +
+        "and OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=https://xray.<region>.amazonaws.com/v1/traces (the stack's `tracing` " +
+        'option sets both; docs/operations.md, "Tracing")',
+    );
+  return oneOf(env, name, TRACING_MODES, 'off', { true: 'on', false: 'off' });
+}
 
 /** Attribute values a span may carry: never an argument, an output, a token, a session id or a stored output's URI. */
 export type SpanAttributes = Record<string, string | number | boolean | string[]>;
@@ -22,9 +37,18 @@ export type RunInSpan = <T>(name: string, attributes: SpanAttributes, work: () =
  * a function without tracing loads none of it. The implementation (`otel.ts`) is a chunk of its own.
  */
 export interface Telemetry {
-  readonly mode: Exclude<TracingMode, 'off' | 'xray'>;
+  readonly mode: Exclude<TracingMode, 'off'>;
   /** Each MCP request inside its server span (`on`), or inside the trace context it carries (`propagation`). */
   traced(dispatch: Dispatch, names: TracedNames): Dispatch;
+  /**
+   * An HTTP request that is not MCP (the authorization bridge's) inside a server span `{method} {route}` under
+   * Lambda's trace (`on`), or in Lambda's trace context (`propagation`). `route` is one of the server's own paths,
+   * or undefined for any other (a path a client made up is never recorded).
+   */
+  served<T extends { status: number }>(
+    request: { method: string; route: string | undefined },
+    work: () => Promise<T>,
+  ): Promise<T>;
   /** A child span of the current one (`on`); the work as it is otherwise. */
   span: RunInSpan;
   /** Captures an AWS SDK client: a client span per call (`on`), recording the bucket, table or function only. */
@@ -43,7 +67,7 @@ export interface Telemetry {
   /** `trace_id` and `span_id` of the current context for a log line; undefined outside a traced request. */
   logFields(): { trace_id: string; span_id: string } | undefined;
   /** The transport, flushing what was recorded before each invocation returns (and before it freezes). */
-  flushing(handle: Transport): Transport;
+  flushing<Handle extends Transport>(handle: Handle): Handle;
   /** Sends what was recorded, giving up after `timeoutMs`. */
   flush(timeoutMs: number): Promise<void>;
 }

@@ -81,12 +81,16 @@ describe('loadConfig', () => {
 
   it('reads the tracing mode from MCP_TRACING, off unless asked for', () => {
     expect(loadConfig({}).tracing).toBe('off');
-    for (const mode of ['off', 'propagation', 'on', 'console', 'xray'])
+    for (const mode of ['off', 'propagation', 'on', 'console'])
       expect(loadConfig({ MCP_TRACING: ` ${mode.toUpperCase()} ` }).tracing).toBe(mode);
     expect(loadConfig({ MCP_TRACING: 'true' }).tracing).toBe('on');
     expect(loadConfig({ MCP_TRACING: 'false' }).tracing).toBe('off');
     expect(() => loadConfig({ MCP_TRACING: 'active' })).toThrow(
-      /MCP_TRACING must be one of off, propagation, on, console, xray \(got "active"\)/,
+      /MCP_TRACING must be one of off, propagation, on, console \(got "active"\)/,
+    );
+    // The X-Ray SDK path is gone: a deployment still asking for it is told what replaced it, not traced silently.
+    expect(() => loadConfig({ MCP_TRACING: 'xray' })).toThrow(
+      /MCP_TRACING=xray was removed .*MCP_TRACING=on and OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=https:\/\/xray\.<region>\.amazonaws\.com\/v1\/traces/,
     );
   });
 

@@ -47,11 +47,22 @@ describe('AuthorizationBridge', () => {
     expect(env.BRIDGE_CIMD_ALLOW_LOOPBACK).toBeUndefined();
   });
 
-  it('with tracing: active tracing, and the function told to capture its AWS calls (BRIDGE_TRACING)', () => {
-    expect(build().fn.resource.Properties.TracingConfig).toBeUndefined();
-    const { fn } = build({ tracing: true });
+  it('with tracing: active tracing, spans of its requests and AWS calls sent to X-Ray (BRIDGE_TRACING), may send them', () => {
+    const plain = build().fn;
+    expect(plain.resource.Properties.TracingConfig).toBeUndefined();
+    expect(JSON.stringify(plain.resource.Properties.Environment.Variables)).not.toMatch(/TRACING|OTEL_/);
+    const { fn, template } = build({ tracing: true });
     expect(fn.resource.Properties.TracingConfig).toEqual({ Mode: 'Active' });
-    expect(fn.resource.Properties.Environment.Variables.BRIDGE_TRACING).toBe('true');
+    expect(fn.resource.Properties.Environment.Variables).toMatchObject({
+      BRIDGE_TRACING: 'on',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: {
+        'Fn::Join': [
+          '',
+          ['https://xray.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/v1/traces'],
+        ],
+      },
+    });
+    expect(JSON.stringify(template.toJSON())).toContain('"xray:PutSpans","xray:PutSpansForIndexing"');
   });
 
   it('routes its OAuth endpoints and the authorization server metadata paths to its function', () => {
