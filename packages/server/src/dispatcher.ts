@@ -35,6 +35,8 @@ export interface DispatchContext {
   live?: LiveChannel;
   /** The handshake-era session the request names (what the client declared at `initialize`). */
   session?: Session;
+  /** The HTTP request's W3C trace context headers: a request span's parent when `params._meta` carries none. */
+  traceHeaders?: Readonly<Record<string, string>>;
 }
 
 /**

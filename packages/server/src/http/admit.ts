@@ -12,6 +12,19 @@ export interface Admitted {
   principal?: Principal;
   accepts: Acceptable;
   body: string;
+  /** The request's W3C trace context headers (`traceparent`, `tracestate`, `baggage`), as sent: tracing reads them. */
+  traceHeaders?: Record<string, string>;
+}
+
+const TRACE_HEADERS = ['traceparent', 'tracestate', 'baggage'] as const;
+
+/** The W3C trace context headers a request carries, if any (tracing checks their form and length). */
+function traceHeadersOf(headers: HttpRequest['headers']): { traceHeaders?: Record<string, string> } {
+  const found = TRACE_HEADERS.flatMap((name) => {
+    const value = headers[name];
+    return typeof value === 'string' ? [[name, value] as const] : [];
+  });
+  return found.length ? { traceHeaders: Object.fromEntries(found) } : {};
 }
 
 /**
@@ -64,5 +77,5 @@ export async function admit(
   const body = req.body ?? '';
   if (Buffer.byteLength(body, 'utf8') > options.maxBodyBytes)
     return refusal(413, `Payload Too Large: the body limit is ${options.maxBodyBytes} bytes`);
-  return { ...(principal ? { principal } : {}), accepts, body };
+  return { ...(principal ? { principal } : {}), accepts, body, ...traceHeadersOf(headers) };
 }

@@ -173,6 +173,7 @@ async function respond(
     ...(streaming ? { signal: live ? live.cancelling(streaming.disconnected) : streaming.disconnected } : {}),
     ...(live ? { live } : {}),
     ...(session ? { session } : {}),
+    ...(admitted.traceHeaders ? { traceHeaders: admitted.traceHeaders } : {}),
   });
   if (live) {
     await Promise.race([dispatching.catch(() => undefined), live.opened]);

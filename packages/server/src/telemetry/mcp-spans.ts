@@ -94,7 +94,8 @@ function recordOutcome(span: Span, outcome: DispatchOutcome): void {
 
 /**
  * The server span of each MCP request (`{mcp.method.name} {target}`, kind SERVER), child of the context in its
- * `params._meta`, current while the request runs so that the tool's work and the AWS calls nest under it.
+ * `params._meta` (else its HTTP `traceparent`), current while the request runs so that the tool's work and the AWS
+ * calls nest under it.
  */
 export function spannedDispatch(
   dispatch: Dispatch,
@@ -103,7 +104,7 @@ export function spannedDispatch(
   lambdaHeader: () => string | undefined,
 ): Dispatch {
   return (request, ctx) => {
-    const { parent, links } = parentage(request.params?._meta, lambdaHeader());
+    const { parent, links } = parentage(request.params?._meta, lambdaHeader(), ctx.traceHeaders);
     const attributes = requestAttributes(request, ctx, names);
     const target = attributes['gen_ai.tool.name'] ?? attributes['gen_ai.prompt.name'];
     const name = target ? `${request.method} ${target}` : request.method;
@@ -123,7 +124,7 @@ export function spannedDispatch(
 /** Each MCP request inside the trace context it carries (`propagation`): no span of ours, its ids passed on. */
 export function propagatedDispatch(dispatch: Dispatch, lambdaHeader: () => string | undefined): Dispatch {
   return (request, ctx) => {
-    const { parent } = parentage(request.params?._meta, lambdaHeader());
+    const { parent } = parentage(request.params?._meta, lambdaHeader(), ctx.traceHeaders);
     const ids = trace.getSpanContext(parent);
     return context.with(parent, async () => withTraceIds(await dispatch(request, ctx), ids));
   };

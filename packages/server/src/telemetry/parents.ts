@@ -71,14 +71,22 @@ export interface Parentage {
 
 /**
  * The parent of a request's span, by the MCP conventions: the context the client put in `params._meta` (which MCP
- * carries over any transport) comes first; without one, Lambda's own trace when it is sampled (as the AWS Lambda
- * propagator continues it); else a new trace. Lambda's trace, when it is not the parent, is linked, so the
- * invocation and the MCP request can be found from each other.
+ * carries over any transport) comes first; then the HTTP request's `traceparent` header (an instrumented HTTP
+ * client's); without either, Lambda's own trace when it is sampled (as the AWS Lambda propagator continues it);
+ * else a new trace. Lambda's trace, when it is not the parent, is linked, so the invocation and the MCP request can
+ * be found from each other.
  */
-export function parentage(meta: unknown, lambdaHeader: string | undefined): Parentage {
+export function parentage(
+  meta: unknown,
+  lambdaHeader: string | undefined,
+  httpHeaders?: Readonly<Record<string, string>>,
+): Parentage {
   const fromMeta = extractCarrier(meta);
   const lambda = lambdaTraceContext(lambdaHeader);
   if (trace.getSpanContext(fromMeta)) return { parent: fromMeta, links: lambda ? [{ context: lambda }] : [] };
+  const fromHttp = httpHeaders ? extractCarrier(httpHeaders) : undefined;
+  if (fromHttp && trace.getSpanContext(fromHttp))
+    return { parent: fromHttp, links: lambda ? [{ context: lambda }] : [] };
   if (lambda && lambda.traceFlags & TraceFlags.SAMPLED)
     return { parent: trace.setSpanContext(fromMeta, lambda), links: [] };
   return { parent: fromMeta, links: lambda ? [{ context: lambda }] : [] };

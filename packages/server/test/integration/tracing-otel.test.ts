@@ -217,6 +217,41 @@ describe.each(['http/protobuf', 'http/json'])('MCP_TRACING=on over OTLP %s', (pr
     },
   );
 
+  it.each(['stateless', 'handshake'] as const)(
+    'continues the trace of an HTTP traceparent header when _meta carries none (%s era); _meta wins over it',
+    async (era) => {
+      const receiver = receivers[protocol]!;
+      const fromHeader = era === 'stateless' ? '1111222233334444' : '5555666677778888';
+      await call(
+        protocol,
+        era,
+        'tools/call',
+        { name: 'refuse', arguments: {} },
+        {},
+        {
+          traceparent: traceparent(fromHeader),
+        },
+      );
+      expect(receiver.spans.find((s) => s.parentSpanId === fromHeader)).toMatchObject({
+        name: 'tools/call refuse',
+        kind: 2,
+        traceId: CLIENT_TRACE,
+      });
+      const fromMeta = era === 'stateless' ? '9999aaaabbbbcccc' : 'ddddeeeeffff0000';
+      const ignored = era === 'stateless' ? '0a0a0a0a0a0a0a0a' : '0b0b0b0b0b0b0b0b';
+      await call(
+        protocol,
+        era,
+        'tools/call',
+        { name: 'refuse', arguments: {} },
+        { traceparent: traceparent(fromMeta) },
+        { traceparent: traceparent(ignored) },
+      );
+      expect(receiver.spans.find((s) => s.parentSpanId === fromMeta)?.name).toBe('tools/call refuse');
+      expect(receiver.spans.some((s) => s.parentSpanId === ignored)).toBe(false);
+    },
+  );
+
   it('records an isError result as error.type tool_error, and an unknown method as _OTHER', async () => {
     const receiver = receivers[protocol]!;
     await call(

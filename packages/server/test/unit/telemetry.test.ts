@@ -82,6 +82,22 @@ describe('where a request span hangs', () => {
     expect(trace.getSpanContext(unsampled.parent)).toBeUndefined();
     expect(unsampled.links).toHaveLength(1);
   });
+
+  it('takes the HTTP traceparent header next: after _meta, before Lambda; an invalid or over-long one is ignored', () => {
+    const other = 'aaaabbbbccccddddeeeeffff00001111';
+    const header = { traceparent: `00-${other}-${SPAN}-01` };
+    const fromHeader = parentage({}, XRAY, header);
+    expect(trace.getSpanContext(fromHeader.parent)?.traceId).toBe(other);
+    expect(fromHeader.links.map((l) => l.context.traceId)).toEqual(['5759e988bd862e3fe1be46a994272793']);
+    expect(
+      trace.getSpanContext(parentage({ traceparent: `00-${TRACE}-${SPAN}-01` }, XRAY, header).parent)
+        ?.traceId,
+    ).toBe(TRACE);
+    for (const bad of ['nonsense', `00-${other}-${SPAN}-01${' '.repeat(300)}`])
+      expect(trace.getSpanContext(parentage({}, XRAY, { traceparent: bad }).parent)?.traceId).toBe(
+        '5759e988bd862e3fe1be46a994272793',
+      );
+  });
 });
 
 describe('the OTEL_* settings', () => {
