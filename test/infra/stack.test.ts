@@ -114,6 +114,9 @@ describe('McpStack with Transaction Search', () => {
     expect(config.Properties).toEqual({ IndexingPercentage: 1 });
     const [policyId, policy] = only(template, 'AWS::Logs::ResourcePolicy');
     expect(config.DependsOn).toContain(policyId);
+    // Account-wide: removing the stack must not turn it off for everything else in the account.
+    for (const resource of [config, policy])
+      expect(resource).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
     expect(configId).toMatch(/TransactionSearch/);
     const document = JSON.stringify(policy.Properties.PolicyDocument);
     for (const part of [

@@ -1,4 +1,4 @@
-import { Aws, Stack, Token } from 'aws-cdk-lib';
+import { Aws, RemovalPolicy, Stack, Token } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as xray from 'aws-cdk-lib/aws-xray';
 import { Construct } from 'constructs';
@@ -16,7 +16,8 @@ export interface TransactionSearchProps {
  * CloudWatch Transaction Search, which X-Ray's OTLP endpoint needs before it takes spans: X-Ray may write to the
  * `aws/spans` and `/aws/application-signals/data` log groups (of this account and region only), and its segment
  * destination becomes CloudWatch Logs. It is one setting per account and region: enable it in one stack only, and
- * not where it is already on (the console's "X-Ray traces → Transaction Search" says), or the deploy fails.
+ * not where it is already on (the console's "X-Ray traces → Transaction Search" says), or the deploy fails. Both
+ * resources outlive the stack (other workloads' spans may depend on them): turn it off in the console.
  */
 export class TransactionSearch extends Construct {
   constructor(scope: Construct, id: string, props: TransactionSearchProps = {}) {
@@ -50,5 +51,8 @@ export class TransactionSearch extends Construct {
     });
     const config = new xray.CfnTransactionSearchConfig(this, 'Config', { indexingPercentage });
     config.addDependency(policy);
+    // Account-wide: other workloads' spans depend on them, so removing the stack (or the setting) leaves both.
+    policy.applyRemovalPolicy(RemovalPolicy.RETAIN);
+    config.applyRemovalPolicy(RemovalPolicy.RETAIN);
   }
 }

@@ -24,6 +24,20 @@ const encode = (part: string) =>
   encodeURIComponent(part).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
+ * A path as Signature Version 4 canonicalizes it for every service but S3: empty and `.` segments dropped, `..`
+ * resolved, each segment encoded again (the URL's path is already encoded once), a trailing slash kept.
+ */
+function canonicalPath(pathname: string): string {
+  const segments: string[] = [];
+  for (const segment of pathname.split('/')) {
+    if (segment === '..') segments.pop();
+    else if (segment && segment !== '.') segments.push(segment);
+  }
+  const path = `/${segments.map(encode).join('/')}`;
+  return segments.length && pathname.endsWith('/') ? `${path}/` : path;
+}
+
+/**
  * The `authorization` header and the `x-amz-*` headers of a POST, by AWS Signature Version 4: the canonical request
  * (the path's segments encoded again, as every service but S3 takes them; the query sorted; the signed headers
  * lower-cased and sorted; the body's SHA-256), the string to sign for `<date>/<region>/<service>/aws4_request`, and
@@ -47,7 +61,7 @@ export function signV4(
     ...(credentials.sessionToken ? { 'x-amz-security-token': credentials.sessionToken } : {}),
   };
   const names = Object.keys(signed).sort();
-  const path = request.url.pathname.split('/').map(encode).join('/') || '/';
+  const path = canonicalPath(request.url.pathname);
   const query = [...request.url.searchParams]
     .map(([key, value]) => [encode(key), encode(value)] as const)
     .sort(([a, x], [b, y]) => (a === b ? (x < y ? -1 : x > y ? 1 : 0) : a < b ? -1 : 1))

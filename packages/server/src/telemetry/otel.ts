@@ -43,6 +43,11 @@ export interface TelemetryOptions {
 
 /** Time kept back from the invocation's deadline when spans are flushed at its end, ms. */
 const FLUSH_RESERVE_MS = 250;
+/**
+ * Longest an invocation waits for its spans to be sent, ms: a slow or unreachable endpoint delays each answer by at
+ * most this (then the export goes on, and ends by its own time limit, while the function is not frozen).
+ */
+const FLUSH_MAX_MS = 2_000;
 
 function sampler({ name, ratio }: SamplerSetting): Sampler {
   const root = name.endsWith('always_off')
@@ -56,7 +61,7 @@ function sampler({ name, ratio }: SamplerSetting): Sampler {
 /** The function's tracer provider: its resource, sampler and a batch of spans sent at each invocation's end. */
 function tracerProvider({ mode, serviceName, env, log }: TelemetryOptions): TracerProvider {
   const exporter: SpanExporter =
-    mode === 'console' ? new ConsoleTreeExporter() : new OtlpHttpExporter(otlpSettings(env), log);
+    mode === 'console' ? new ConsoleTreeExporter() : new OtlpHttpExporter(otlpSettings(env), log, env);
   const resource = resourceFromAttributes({
     ...keyValues(env.OTEL_RESOURCE_ATTRIBUTES, 'OTEL_RESOURCE_ATTRIBUTES'),
     'service.name': env.OTEL_SERVICE_NAME?.trim() || serviceName,
@@ -164,8 +169,15 @@ function flushingTransport<Handle extends Transport>(
 ): Handle {
   const flushed = async (req: HttpRequest, ctx: StreamingInvocationContext) => {
     const timeoutMs = () =>
-      ctx.deadline !== undefined ? ctx.deadline - Date.now() - FLUSH_RESERVE_MS : 10_000;
-    const response = await handle(req, ctx);
+      Math.min(
+        FLUSH_MAX_MS,
+        ctx.deadline !== undefined ? ctx.deadline - Date.now() - FLUSH_RESERVE_MS : FLUSH_MAX_MS,
+      );
+    const response = await handle(req, ctx).catch(async (error: unknown) => {
+      // The spans of a request that failed are the ones most worth having.
+      await flush(timeoutMs());
+      throw error;
+    });
     if (typeof response.body === 'string') {
       await flush(timeoutMs());
       return response;
@@ -182,7 +194,7 @@ function flushingTransport<Handle extends Transport>(
       })(),
     };
   };
-  return flushed as Handle;
+  return flushed as unknown as Handle;
 }
 
 /**
@@ -228,7 +240,7 @@ export function openTelemetry(options: TelemetryOptions): Telemetry {
       try {
         return await childSpans(tracer, SpanKind.CONSUMER, parent, links)(name, {}, work);
       } finally {
-        await flush(timeoutMs());
+        await flush(Math.min(FLUSH_MAX_MS, timeoutMs()));
       }
     },
     logFields,

@@ -8,6 +8,22 @@ import type { OtlpSettings } from './otlp-settings.ts';
 /** Most bytes of a collector's answer read (it is drained, not kept: an OTLP answer is a few bytes). */
 const ANSWER_MAX_BYTES = 64 * 1024;
 
+/** `work`, or a failure once `timeoutMs` has passed (finding credentials may wait on a profile's process). */
+async function within<T>(timeoutMs: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error('finding AWS credentials for the export timed out')),
+      timeoutMs,
+    );
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** One POST of `body` with `headers`, bounded by `timeoutMs` from start to the answer's last byte; its status. */
 function post(
   url: URL,
@@ -48,8 +64,9 @@ export class OtlpHttpExporter implements SpanExporter {
   constructor(
     private readonly settings: OtlpSettings,
     private readonly log: Logger,
+    env: NodeJS.ProcessEnv = process.env,
   ) {
-    this.signer = settings.signing && exportSigner(settings.signing);
+    this.signer = settings.signing && exportSigner(settings.signing, env);
   }
 
   /** The export's POST: its headers signed when the endpoint is AWS's. */
@@ -58,17 +75,7 @@ export class OtlpHttpExporter implements SpanExporter {
     const target = new URL(url);
     const plain = { ...headers, 'content-type': contentType, 'content-length': String(body.byteLength) };
     const started = Date.now();
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signed = this.signer
-      ? await Promise.race([
-          this.signer(target, plain, body),
-          new Promise<never>((_, reject) =>
-            deadline.addEventListener('abort', () =>
-              reject(new Error('finding AWS credentials for the export timed out')),
-            ),
-          ),
-        ])
-      : plain;
+    const signed = this.signer ? await within(timeoutMs, this.signer(target, plain, body)) : plain;
     return post(target, signed, body, Math.max(1, timeoutMs - (Date.now() - started)));
   }
 

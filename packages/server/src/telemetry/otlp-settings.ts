@@ -56,9 +56,9 @@ const traces = (env: Env, name: string): string | undefined =>
 const origin = (url: string): string =>
   URL.canParse(url) ? `${new URL(url).protocol}//${new URL(url).host}` : 'not a URL';
 
-/** An HTTP header name (RFC 9110 token) and a value without control characters. */
+/** An HTTP header name (RFC 9110 token) and a value Node sends: visible Latin-1 and tabs, no control characters. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const HEADER_VALUE = /^[^\x00-\x08\x0a-\x1f\x7f]*$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** `key=value` pairs separated by commas, values percent-decoded (the OpenTelemetry environment's format). */
 export function keyValues(raw: string | undefined, variable: string): Record<string, string> {

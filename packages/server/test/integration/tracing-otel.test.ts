@@ -7,6 +7,7 @@ import {
   BASE_HEADERS,
   deadEndpoint,
   serveHandler,
+  silentEndpoint,
   startOtlpReceiver,
   startTestS3,
   statelessHeaders,
@@ -163,6 +164,44 @@ describe('a collector that fails', () => {
       await server.close();
       await collector?.close();
       collector = undefined;
+    }
+  });
+});
+
+describe('a collector that never answers', () => {
+  it('holds an answer about 2 s, not its export time limit nor the invocation deadline; a failed call too', async () => {
+    const silent = await silentEndpoint();
+    const handler = await createMcpFunction({
+      tools,
+      env: {
+        ...s3.env(),
+        MCP_SERVER_NAME: 'otel-under-test',
+        POWERTOOLS_LOG_LEVEL: 'SILENT',
+        MCP_TRACING: 'on',
+        OTEL_EXPORTER_OTLP_ENDPOINT: silent.url,
+        OTEL_EXPORTER_OTLP_TIMEOUT: '60000',
+      },
+    });
+    const server = await serveHandler(handler, { timeoutMs: 120_000 });
+    try {
+      const started = performance.now();
+      const res = await fetch(server.url, {
+        method: 'POST',
+        headers: { ...BASE_HEADERS, ...statelessHeaders('tools/call', 'refuse') },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'refuse', _meta: statelessMeta() },
+        }),
+      });
+      expect(((await res.json()) as any).result.isError).toBe(true);
+      expect(silent.connections()).toBeGreaterThan(0);
+      // The flush gives up at 2 s; the export's own limit (60 s) and the deadline (120 s) are far off.
+      expect(performance.now() - started).toBeLessThan(20_000);
+    } finally {
+      await server.close();
+      await silent.close();
     }
   });
 });

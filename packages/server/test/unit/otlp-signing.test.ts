@@ -117,6 +117,8 @@ describe('exports to AWS endpoints are signed', () => {
     for (const [address, withToken] of [
       ['https://xray.eu-west-1.amazonaws.com/v1/traces', true],
       ['https://xray.eu-west-1.amazonaws.com/v1/a%20b/c~d_e!f/traces?z=1&a=x%20y&a2=%C3%A9', false],
+      ['https://xray.eu-west-1.amazonaws.com//v1//traces/', true],
+      ['https://xray.eu-west-1.amazonaws.com', true],
     ] as const) {
       const url = new URL(address);
       const body = new TextEncoder().encode(`spans of ${address}`);

@@ -140,6 +140,10 @@ describe('the OTEL_* settings', () => {
     expect(() => keyValues('authorization=Bearer%zz-secret', 'OTEL_EXPORTER_OTLP_HEADERS')).toThrow(
       /^Configuration: OTEL_EXPORTER_OTLP_HEADERS has a value that is not percent-encoded correctly$/,
     );
+    // A value Node would refuse to send (beyond Latin-1) fails here, once, not on every export.
+    expect(() => otlpSettings({ OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=abc%E2%82%AC' })).toThrow(
+      /^Configuration: OTEL_EXPORTER_OTLP_HEADERS has an invalid header \("x-api-key"\)$/,
+    );
     expect(() => samplerSetting({ OTEL_TRACES_SAMPLER: 'xray' })).toThrow(/OTEL_TRACES_SAMPLER/);
     expect(() =>
       samplerSetting({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' }),
@@ -215,5 +219,30 @@ describe('MCP_TRACING=console', () => {
         '   └─ S3.PutObject  internal  1.5 ms  aws.s3.bucket=outputs',
       ].join('\n'),
     );
+  });
+});
+
+describe('MCP_TRACING=on, flushing', () => {
+  it('sends the spans of an invocation that throws before the error leaves it', async () => {
+    const { startOtlpReceiver } = await import('@mcp-lambda/dev/testing');
+    const receiver = await startOtlpReceiver();
+    try {
+      const telemetry = await loadTelemetry({
+        mode: 'on',
+        serviceName: 'thrower',
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+        log: silentLogger,
+      });
+      const handle = telemetry.flushing(async () => {
+        await telemetry.span('doomed work', {}, async () => undefined);
+        throw new Error('boom');
+      });
+      const invoke = handle as unknown as (req: unknown, ctx: unknown) => Promise<unknown>;
+      await expect(invoke({}, { deadline: Date.now() + 30_000 })).rejects.toThrow('boom');
+      // Already sent when the error left the invocation: no waiting here.
+      expect(receiver.spans.map((s) => s.name)).toContain('doomed work');
+    } finally {
+      await receiver.close();
+    }
   });
 });
