@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { IncomingMessage } from 'node:http';
 import { request } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { nestsDeeperThan } from '@mcp-lambda/server/auth';
+import { nestsDeeperThan, outboundCall } from '@mcp-lambda/server/auth';
 import { MAX_JSON_DEPTH } from '@mcp-lambda/server/limits';
 import { isAllowedAddress } from './address-policy.ts';
 
@@ -98,6 +98,12 @@ export function fetchMetadataDocument(
       reason: 'the client_id URL points at a private or reserved address',
     });
 
+  return outboundCall({ method: 'GET', url }, () => guardedGet(target, host, options));
+}
+
+/** The GET itself, to the address `guardedLookup` allows; settles once, with the document or the reason. */
+function guardedGet(target: URL, host: string, options: MetadataFetchOptions): Promise<MetadataFetchResult> {
+  const allowLoopback = options.allowLoopback === true;
   return new Promise((resolve) => {
     let settled = false;
     const finish: Finish = (result) => {

@@ -3,6 +3,7 @@
  * the code exchange after sign-in and the refresh_token grant that re-checks the user. Bounded by the caller's
  * signal and the call's own time limit; the answer is size-capped and never thrown.
  */
+import { outboundCall } from '@mcp-lambda/server/auth';
 
 const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
 
@@ -30,17 +31,19 @@ export async function callTokenEndpoint(
     'base64',
   );
   try {
-    const response = await fetch(endpoint, {
-      method: 'POST',
-      redirect: 'error',
-      signal: AbortSignal.any([signal, AbortSignal.timeout(client.timeoutMs)]),
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        accept: 'application/json',
-        authorization: `Basic ${basic}`,
-      },
-      body: new URLSearchParams(params).toString(),
-    });
+    const response = await outboundCall({ method: 'POST', url: endpoint }, () =>
+      fetch(endpoint, {
+        method: 'POST',
+        redirect: 'error',
+        signal: AbortSignal.any([signal, AbortSignal.timeout(client.timeoutMs)]),
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+          authorization: `Basic ${basic}`,
+        },
+        body: new URLSearchParams(params).toString(),
+      }),
+    );
     const text = await response.text();
     if (text.length > MAX_TOKEN_RESPONSE_BYTES) return { ok: false, kind: 'unreachable' };
     const body = parseObject(text);

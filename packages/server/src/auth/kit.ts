@@ -2,7 +2,8 @@
  * `@mcp-lambda/server/auth`: the building blocks of authorization components built beside the server (the
  * authorization bridge, the CDK constructs): discovery and key sets of an OpenID provider, a bounded JSON fetch,
  * RFC 9728 metadata locations, scope and URL checks, the check of JSON nesting, the principal keys an authenticator
- * of your own gives a caller, deadline signals, and the lazily made AWS SDK clients (bounded requests, tracing).
+ * of your own gives a caller, deadline signals, the lazily made AWS SDK clients (bounded requests, tracing), and outbound HTTP calls as
+ * client spans when tracing is on.
  * Audience: those components, not the MCP function (whose `InstrumentClient` is on `./backend`). Experimental.
  */
 // ## Building blocks of authorization components (experimental)
@@ -18,3 +19,4 @@ export { monotonicMs } from '../clock.ts';
 export { clientText, isShortEcho } from '../protocol/client-text.ts';
 export { nestsDeeperThan } from '../protocol/json.ts';
 export { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../aws-client.ts';
+export { outboundCall, type OutboundRequest } from '../telemetry/outbound.ts';

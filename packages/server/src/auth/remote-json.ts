@@ -1,5 +1,6 @@
 import { MAX_JSON_DEPTH } from '../limits.ts';
 import { nestsDeeperThan } from '../protocol/json.ts';
+import { outboundCall } from '../telemetry/outbound.ts';
 
 /** Fetching small JSON documents from an issuer (its metadata and its keys), bounded in time, size and depth. */
 
@@ -28,11 +29,13 @@ export async function fetchJsonObject(
   let response: Response;
   try {
     // Redirects are refused: a document must come from the URL that was configured or published.
-    response = await fetchImpl(url, {
-      signal: AbortSignal.timeout(options.timeoutMs ?? 3_000),
-      redirect: 'error',
-      headers: { accept: 'application/json' },
-    });
+    response = await outboundCall({ method: 'GET', url }, () =>
+      fetchImpl(url, {
+        signal: AbortSignal.timeout(options.timeoutMs ?? 3_000),
+        redirect: 'error',
+        headers: { accept: 'application/json' },
+      }),
+    );
   } catch (error) {
     const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'failed';
     throw new Error(`GET ${url} ${reason}`, { cause: error });

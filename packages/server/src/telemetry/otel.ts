@@ -28,6 +28,8 @@ import { awsClientSpans } from './aws-spans.ts';
 import { ConsoleTreeExporter } from './console-exporter.ts';
 import { propagatedDispatch, spannedDispatch } from './mcp-spans.ts';
 import { OtlpHttpExporter } from './otlp-exporter.ts';
+import { outboundSpans, servedSpans } from './http-spans.ts';
+import { recordOutboundCalls } from './outbound.ts';
 import { injectCarrier, parentage } from './parents.ts';
 import { keyValues, otlpSettings, samplerSetting, type SamplerSetting } from './otlp-settings.ts';
 import type { RunInSpan, Telemetry } from './telemetry.ts';
@@ -107,49 +109,6 @@ const childSpans =
       }
     });
 
-/** HTTP methods a span may name; any other is `_OTHER` (the HTTP conventions' rule: a method can be made up). */
-const HTTP_METHODS = new Set([
-  'GET',
-  'HEAD',
-  'POST',
-  'PUT',
-  'DELETE',
-  'PATCH',
-  'OPTIONS',
-  'CONNECT',
-  'TRACE',
-]);
-
-/** A server span per HTTP request by the HTTP conventions, under Lambda's trace: the status and a 5xx recorded. */
-const servedSpans =
-  (tracer: Tracer, lambdaHeader: () => string | undefined): Telemetry['served'] =>
-  ({ method, route }, work) => {
-    const { parent, links } = parentage(undefined, lambdaHeader());
-    const known = HTTP_METHODS.has(method) ? method : '_OTHER';
-    const attributes = { 'http.request.method': known, ...(route ? { 'http.route': route } : {}) };
-    const name = route ? `${known} ${route}` : known;
-    const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes, links }, parent);
-    return context.with(trace.setSpan(parent, span), async () => {
-      try {
-        const response = await work();
-        span.setAttribute('http.response.status_code', response.status);
-        if (response.status >= 500) {
-          span.setAttribute('error.type', String(response.status));
-          span.setStatus({ code: SpanStatusCode.ERROR });
-        }
-        return response;
-      } catch (error) {
-        span.setStatus({
-          code: SpanStatusCode.ERROR,
-          message: error instanceof Error ? error.name : 'Error',
-        });
-        throw error;
-      } finally {
-        span.end();
-      }
-    });
-  };
-
 /** Waits for `flush`, at most `timeoutMs`. */
 async function bounded(flush: () => Promise<void>, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -227,6 +186,7 @@ export function openTelemetry(options: TelemetryOptions): Telemetry {
   if (!trace.setGlobalTracerProvider(provider))
     log.warn('a tracer provider was registered before this one: app spans go to it, not with the MCP spans');
   const tracer = provider.getTracer('@mcp-lambda/server');
+  recordOutboundCalls(outboundSpans(tracer));
   const flush = (timeoutMs: number) => bounded(() => provider.forceFlush(), timeoutMs);
   return {
     mode,

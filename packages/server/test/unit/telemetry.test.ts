@@ -245,4 +245,49 @@ describe('MCP_TRACING=on, flushing', () => {
       await receiver.close();
     }
   });
+
+  it('records an outbound call as a client span: method, host, port and status, never its path or query', async () => {
+    const { startOtlpReceiver } = await import('@mcp-lambda/dev/testing');
+    const { fetchJsonObject } = await import('../../src/auth/remote-json.ts');
+    const { createServer } = await import('node:http');
+    const receiver = await startOtlpReceiver();
+    const issuer = createServer((req, res) =>
+      res
+        .writeHead(req.url?.startsWith('/keys') ? 200 : 404, { 'content-type': 'application/json' })
+        .end('{"keys":[]}'),
+    );
+    await new Promise<void>((resolve) => issuer.listen(0, '127.0.0.1', () => resolve()));
+    const port = (issuer.address() as { port: number }).port;
+    try {
+      const telemetry = await loadTelemetry({
+        mode: 'on',
+        serviceName: 'outbound',
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+        log: silentLogger,
+      });
+      await telemetry.span('request', {}, async () => {
+        await fetchJsonObject(`http://127.0.0.1:${port}/keys/secret-path?token=secret-query`);
+        await expect(fetchJsonObject(`http://127.0.0.1:${port}/missing`)).rejects.toThrow(/answered 404/);
+      });
+      await telemetry.flush(10_000);
+      const request = receiver.spans.find((s) => s.name === 'request')!;
+      const calls = receiver.spans.filter((s) => s.parentSpanId === request.spanId);
+      expect(calls.map((s) => [s.name, s.kind, s.attributes['http.response.status_code']])).toEqual([
+        ['GET', 3, 200],
+        ['GET', 3, 404],
+      ]);
+      expect(calls[0]!.attributes).toEqual({
+        'http.request.method': 'GET',
+        'server.address': '127.0.0.1',
+        'server.port': port,
+        'url.scheme': 'http',
+        'http.response.status_code': 200,
+      });
+      expect(calls[1]!.attributes['error.type']).toBe('404');
+      expect(JSON.stringify(receiver.spans.map((s) => s.attributes))).not.toMatch(/secret/);
+    } finally {
+      issuer.close();
+      await receiver.close();
+    }
+  });
 });
