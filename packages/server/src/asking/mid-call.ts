@@ -1,5 +1,6 @@
 import type { LiveChannel } from '../live-channel.ts';
 import type { InputRequest } from '../input/input-required.ts';
+import { tracedParams } from '../telemetry/outbound.ts';
 import { errorFields, type Logger } from '../log.ts';
 import { clientText } from '../protocol/client-text.ts';
 import type { JSONObject, RequestId } from '../protocol/types.ts';
@@ -91,7 +92,7 @@ async function askOnce(setup: MidCallSetup, request: InputRequest, call: AskCall
       jsonrpc: '2.0',
       id: wireId(slot, askId),
       method: request.method,
-      params: request.params ?? {},
+      params: tracedParams(request.params) ?? {},
     });
     const { settled, reads } = await waitForAnswer(rendezvous, slot, askId, signal, log);
     log.debug('ask settled', {

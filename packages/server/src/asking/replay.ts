@@ -1,6 +1,7 @@
 import { nodeCrypto } from '../crypto.ts';
 import { InputRequired, type InputContext, type InputRequest } from '../input/input-required.ts';
 import { canonicalJson, isJsonObject } from '../protocol/json.ts';
+import { tracedParams } from '../telemetry/outbound.ts';
 import type { JSONObject, JSONValue } from '../protocol/types.ts';
 import { declares, notDeclared } from './questions.ts';
 import { AskError, type Asker } from './types.ts';
@@ -75,7 +76,10 @@ export function replayAsker(input: InputContext): Asker {
           'unavailable',
           'The answers gathered so far are too large to carry to another round (32 KB); ask fewer or smaller questions.',
         );
-      interrupt(new InputRequired({ [key]: request }, state as unknown as JSONValue));
+      // The trace context goes on the wire copy only: the digest above is of the question itself.
+      const params = tracedParams(request.params);
+      const sent = params === request.params ? request : ({ ...request, params } as InputRequest);
+      interrupt(new InputRequired({ [key]: sent }, state as unknown as JSONValue));
       return new Promise<never>(() => undefined);
     },
   };

@@ -29,7 +29,7 @@ import { ConsoleTreeExporter } from './console-exporter.ts';
 import { propagatedDispatch, spannedDispatch } from './mcp-spans.ts';
 import { OtlpHttpExporter } from './otlp-exporter.ts';
 import { outboundSpans, servedSpans } from './http-spans.ts';
-import { recordOutboundCalls } from './outbound.ts';
+import { carryTraceContext, recordOutboundCalls } from './outbound.ts';
 import { injectCarrier, parentage } from './parents.ts';
 import { keyValues, otlpSettings, samplerSetting, type SamplerSetting } from './otlp-settings.ts';
 import type { RunInSpan, Telemetry } from './telemetry.ts';
@@ -164,6 +164,8 @@ function flushingTransport<Handle extends Transport>(
 export function openTelemetry(options: TelemetryOptions): Telemetry {
   const { mode, log } = options;
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  // The questions a call asks a client carry its trace context (`_meta`), in both modes.
+  carryTraceContext(injectCarrier);
   const lambdaHeader = () => process.env._X_AMZN_TRACE_ID;
   const logFields = () => {
     const span = trace.getSpanContext(context.active());

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { carryTraceContext } from '../../src/telemetry/outbound.ts';
 import { defineTool, type ToolDefinition } from '../../src/index.ts';
 import type { McpServerOptions } from '../../src/faces/lambda.ts';
 import { memoryRendezvous } from '../../src/faces/backend.ts';
@@ -137,6 +138,26 @@ describe('a question asked mid-call on the streaming API', () => {
       body: '',
     });
     expect((await call.result()).result.content).toEqual([{ type: 'text', text: 'accept {"ok":true}' }]);
+  });
+
+  it("carries the call's trace context in the question's _meta when tracing is on, and its params unchanged", async () => {
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    // What the tracing chunk registers when it loads: the current context's W3C fields.
+    carryTraceContext(() => ({ traceparent }));
+    try {
+      const session = await initialize(streaming.url, ELICITING);
+      const call = await startCall(streaming.url, session, 'confirm');
+      const question = await call.next();
+      expect(question.params).toEqual({
+        message: 'Go ahead?',
+        requestedSchema: FORM,
+        _meta: { traceparent },
+      });
+      await answer(streaming.url, session, question.id, { action: 'accept', content: { ok: true } });
+      expect((await call.result()).result.content[0].text).toBe('accept {"ok":true}');
+    } finally {
+      carryTraceContext(undefined);
+    }
   });
 
   it("gives the tool a decline as the person's answer", async () => {

@@ -38,6 +38,17 @@ const tools = [
     handler: ({ note }) => `${String(note)}\n${'row\n'.repeat(3_000)}`,
   }),
   defineTool({
+    name: 'confirm',
+    description: 'asks the person first',
+    handler: async (_args, ctx) =>
+      (
+        await ctx.elicit({
+          message: 'Go?',
+          requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+        })
+      ).action,
+  }),
+  defineTool({
     name: 'refuse',
     description: 'fails as tools do',
     handler: () => {
@@ -290,6 +301,38 @@ describe.each(['http/protobuf', 'http/json'])('MCP_TRACING=on over OTLP %s', (pr
       expect(receiver.spans.some((s) => s.parentSpanId === ignored)).toBe(false);
     },
   );
+
+  it("puts the call's trace context in the _meta of the question it asks (2026-07-28), never in its digest", async () => {
+    const receiver = receivers[protocol]!;
+    const clientSpan = '7777888899990000';
+    const meta = {
+      traceparent: traceparent(clientSpan),
+      'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+    };
+    const first = await call(protocol, 'stateless', 'tools/call', { name: 'confirm', arguments: {} }, meta);
+    expect(first.json.result.resultType).toBe('input_required');
+    const ask = first.json.result.inputRequests['ask-0'];
+    expect(ask.params.message).toBe('Go?');
+    const [, traceId, spanId] = (ask.params._meta.traceparent as string).split('-');
+    expect(traceId).toBe(CLIENT_TRACE);
+    expect(spanId).not.toBe(clientSpan);
+    const server = receiver.spans.find((s) => s.parentSpanId === clientSpan);
+    expect(server?.name).toBe('tools/call confirm');
+    // The answer, in another round with another trace context, matches the question: the digest has no _meta.
+    const second = await call(
+      protocol,
+      'stateless',
+      'tools/call',
+      {
+        name: 'confirm',
+        arguments: {},
+        inputResponses: { 'ask-0': { action: 'accept', content: { ok: true } } },
+        requestState: first.json.result.requestState,
+      },
+      { ...meta, traceparent: traceparent('1212121212121212') },
+    );
+    expect(second.json.result.content[0].text).toBe('accept');
+  });
 
   it('records an isError result as error.type tool_error, and an unknown method as _OTHER', async () => {
     const receiver = receivers[protocol]!;
