@@ -1,6 +1,7 @@
-import { context, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import { context, SpanKind, trace, type Tracer } from '@opentelemetry/api';
 import type { InstrumentClient } from '../instrument.ts';
 import type { SpanAttributes } from './telemetry.ts';
+import { recordFailure } from './failures.ts';
 
 /** The parts of an AWS SDK v3 client and its middleware this reads (their types are the SDK's, loaded lazily). */
 interface HandlerContext {
@@ -64,9 +65,7 @@ export function awsClientSpans(tracer: Tracer): InstrumentClient {
             span.setAttribute('http.response.status_code', metadata.httpStatusCode);
           return result;
         } catch (error) {
-          const name = error instanceof Error ? error.name : 'Error';
-          span.setAttribute('error.type', name);
-          span.setStatus({ code: SpanStatusCode.ERROR, message: name });
+          recordFailure(span, error, true);
           throw error;
         } finally {
           span.end();

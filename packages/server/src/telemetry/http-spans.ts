@@ -2,6 +2,7 @@ import { context, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentele
 import type { OutboundSpans } from './outbound.ts';
 import { parentage } from './parents.ts';
 import type { Telemetry } from './telemetry.ts';
+import { recordFailure } from './failures.ts';
 
 /** Spans by the OpenTelemetry HTTP conventions: the bridge's requests (server) and outbound calls (client). */
 
@@ -37,10 +38,7 @@ export const servedSpans =
         }
         return response;
       } catch (error) {
-        span.setStatus({
-          code: SpanStatusCode.ERROR,
-          message: error instanceof Error ? error.name : 'Error',
-        });
+        recordFailure(span, error);
         throw error;
       } finally {
         span.end();
@@ -79,9 +77,7 @@ export const outboundSpans =
         }
         return result;
       } catch (error) {
-        const name = error instanceof Error ? error.name : 'Error';
-        span.setAttribute('error.type', name);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: name });
+        recordFailure(span, error, true);
         throw error;
       } finally {
         span.end();

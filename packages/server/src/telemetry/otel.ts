@@ -2,7 +2,6 @@ import {
   context,
   isSpanContextValid,
   SpanKind,
-  SpanStatusCode,
   trace,
   type Context,
   type Link,
@@ -33,6 +32,7 @@ import { carryTraceContext, recordOutboundCalls } from './outbound.ts';
 import { injectCarrier, parentage } from './parents.ts';
 import { keyValues, otlpSettings, samplerSetting, type SamplerSetting } from './otlp-settings.ts';
 import type { RunInSpan, Telemetry } from './telemetry.ts';
+import { recordFailure } from './failures.ts';
 
 /** What a function's telemetry is made from. */
 export interface TelemetryOptions {
@@ -99,10 +99,7 @@ const childSpans =
       try {
         return await work();
       } catch (error) {
-        span.setStatus({
-          code: SpanStatusCode.ERROR,
-          message: error instanceof Error ? error.name : 'Error',
-        });
+        recordFailure(span, error);
         throw error;
       } finally {
         span.end();

@@ -137,6 +137,35 @@ async function call(
 /** JSON.stringify's replacer for received spans (their times are bigints). */
 const text = (_key: string, value: unknown) => (typeof value === 'bigint' ? String(value) : value);
 
+/** The MCP function tracing to `endpoint` (each export limited to `exportTimeoutMs`), served on loopback. */
+async function serveTraced(endpoint: string, exportTimeoutMs: string, invocationTimeoutMs?: number) {
+  const handler = await createMcpFunction({
+    tools,
+    env: {
+      ...s3.env(),
+      MCP_SERVER_NAME: 'otel-under-test',
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+      MCP_TRACING: 'on',
+      OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+      OTEL_EXPORTER_OTLP_TIMEOUT: exportTimeoutMs,
+    },
+  });
+  return serveHandler(handler, invocationTimeoutMs ? { timeoutMs: invocationTimeoutMs } : {});
+}
+
+/** A stateless `tools/call` of `refuse`, the tool that fails as tools do. */
+const callRefuse = (url: string) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { ...BASE_HEADERS, ...statelessHeaders('tools/call', 'refuse') },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'refuse', _meta: statelessMeta() },
+    }),
+  });
+
 describe('a collector that fails', () => {
   it.each([
     ['refuses connections', async () => deadEndpoint()],
@@ -146,29 +175,9 @@ describe('a collector that fails', () => {
       async () => (collector = await failingCollector(200, 'x'.repeat(200_000))).url,
     ],
   ])('costs the spans, never the request: it %s', async (_how, endpoint) => {
-    const handler = await createMcpFunction({
-      tools,
-      env: {
-        ...s3.env(),
-        MCP_SERVER_NAME: 'otel-under-test',
-        POWERTOOLS_LOG_LEVEL: 'SILENT',
-        MCP_TRACING: 'on',
-        OTEL_EXPORTER_OTLP_ENDPOINT: await endpoint(),
-        OTEL_EXPORTER_OTLP_TIMEOUT: '2000',
-      },
-    });
-    const server = await serveHandler(handler);
+    const server = await serveTraced(await endpoint(), '2000');
     try {
-      const res = await fetch(server.url, {
-        method: 'POST',
-        headers: { ...BASE_HEADERS, ...statelessHeaders('tools/call', 'refuse') },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name: 'refuse', _meta: statelessMeta() },
-        }),
-      });
+      const res = await callRefuse(server.url);
       expect(res.status).toBe(200);
       expect(((await res.json()) as any).result.content[0].text).toBe('not today');
     } finally {
@@ -182,30 +191,10 @@ describe('a collector that fails', () => {
 describe('a collector that never answers', () => {
   it('holds an answer about 2 s, not its export time limit nor the invocation deadline; a failed call too', async () => {
     const silent = await silentEndpoint();
-    const handler = await createMcpFunction({
-      tools,
-      env: {
-        ...s3.env(),
-        MCP_SERVER_NAME: 'otel-under-test',
-        POWERTOOLS_LOG_LEVEL: 'SILENT',
-        MCP_TRACING: 'on',
-        OTEL_EXPORTER_OTLP_ENDPOINT: silent.url,
-        OTEL_EXPORTER_OTLP_TIMEOUT: '60000',
-      },
-    });
-    const server = await serveHandler(handler, { timeoutMs: 120_000 });
+    const server = await serveTraced(silent.url, '60000', 120_000);
     try {
       const started = performance.now();
-      const res = await fetch(server.url, {
-        method: 'POST',
-        headers: { ...BASE_HEADERS, ...statelessHeaders('tools/call', 'refuse') },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'tools/call',
-          params: { name: 'refuse', _meta: statelessMeta() },
-        }),
-      });
+      const res = await callRefuse(server.url);
       expect(((await res.json()) as any).result.isError).toBe(true);
       expect(silent.connections()).toBeGreaterThan(0);
       // The flush gives up at 2 s; the export's own limit (60 s) and the deadline (120 s) are far off.
