@@ -567,7 +567,7 @@ describe('the bundled MCP function in a plain Node.js 22 process', () => {
   it('writes one embedded-metric-format line per tool call, in the stack namespace, per tool', () => {
     const documents: any[] = served.mcp!.logs.map((l) => JSON.parse(l)).filter((l) => l._aws !== undefined);
     const byTool: Record<string, any[]> = {};
-    for (const document of documents) (byTool[document.tool] ??= []).push(document);
+    for (const document of documents) (byTool[document['gen_ai.tool.name']] ??= []).push(document);
     // Calls so far: ping twice, safe_divide once (isError), generate_report twice (stored), read_output three times.
     expect(Object.fromEntries(Object.entries(byTool).map(([tool, list]) => [tool, list.length]))).toEqual({
       ping: 2,
@@ -579,14 +579,16 @@ describe('the bundled MCP function in a plain Node.js 22 process', () => {
       expect(document._aws.CloudWatchMetrics).toEqual([
         {
           Namespace: fns.mcp.env.MCP_METRICS_NAMESPACE,
-          Dimensions: [['service', 'tool']],
-          Metrics: expect.arrayContaining([
-            { Name: 'Invocations', Unit: 'Count' },
-            { Name: 'Duration', Unit: 'Milliseconds' },
-          ]),
+          Dimensions: [['service', 'mcp.method.name', 'gen_ai.tool.name']],
+          Metrics: expect.arrayContaining([{ Name: 'mcp.server.operation.duration', Unit: 'Seconds' }]),
         },
       ]);
-      expect(document).toMatchObject({ service: 'mcp-lambda-template', Invocations: 1, level: 'INFO' });
+      expect(document).toMatchObject({
+        service: 'mcp-lambda-template',
+        'mcp.method.name': 'tools/call',
+        level: 'INFO',
+      });
+      expect(document['mcp.server.operation.duration']).toBeGreaterThanOrEqual(0);
     }
     expect(fns.mcp.env.MCP_METRICS_NAMESPACE).toBe('MCP/McpServer');
     expect(byTool.safe_divide![0]).toMatchObject({ ToolErrors: 1 });

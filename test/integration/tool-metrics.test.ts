@@ -75,7 +75,7 @@ function metricsOf(document: EmfDocument) {
 }
 
 describe('per-tool metrics from the MCP function', () => {
-  it('writes one EMF document per tool call, in the namespace, with the service and tool dimensions', async () => {
+  it('writes one EMF document per tool call, in the namespace, with the service, method and tool dimensions', async () => {
     const before = Date.now();
     const { response, documents } = await call('ping', {});
     expect(response.result.content[0].text).toBe('pong');
@@ -84,26 +84,33 @@ describe('per-tool metrics from the MCP function', () => {
     expect(document!._aws.CloudWatchMetrics).toEqual([
       {
         Namespace: NAMESPACE,
-        Dimensions: [['service', 'tool']],
+        Dimensions: [['service', 'mcp.method.name', 'gen_ai.tool.name']],
         Metrics: expect.any(Array),
       },
     ]);
-    expect(document).toMatchObject({ service: 'metrics-under-test', tool: 'ping', level: 'INFO' });
+    expect(document).toMatchObject({
+      service: 'metrics-under-test',
+      'mcp.method.name': 'tools/call',
+      'gen_ai.tool.name': 'ping',
+      level: 'INFO',
+    });
     expect(document!._aws.Timestamp).toBeGreaterThanOrEqual(before);
     const metrics = metricsOf(document!);
+    // The MCP conventions' histogram, in seconds: one sample per call, so its sample count is the call count.
     expect(metrics).toEqual({
-      Invocations: { unit: 'Count', value: 1 },
-      Duration: { unit: 'Milliseconds', value: expect.any(Number) },
+      'mcp.server.operation.duration': { unit: 'Seconds', value: expect.any(Number) },
     });
-    expect(metrics.Duration!.value as number).toBeGreaterThanOrEqual(0);
+    const seconds = metrics['mcp.server.operation.duration']!.value as number;
+    expect(seconds).toBeGreaterThanOrEqual(0);
+    expect(seconds).toBeLessThan((Date.now() - before) / 1000 + 0.001);
   });
 
   it('counts an isError result as a tool error of that tool', async () => {
     const { response, documents } = await call('safe_divide', { a: 1, b: 0 });
     expect(response.result.isError).toBe(true);
-    expect(documents.map((d) => d.tool)).toEqual(['safe_divide']);
+    expect(documents.map((d) => d['gen_ai.tool.name'])).toEqual(['safe_divide']);
     expect(metricsOf(documents[0]!)).toMatchObject({
-      Invocations: { unit: 'Count', value: 1 },
+      'mcp.server.operation.duration': { unit: 'Seconds' },
       ToolErrors: { unit: 'Count', value: 1 },
     });
     expect(metricsOf(documents[0]!).ProtocolErrors).toBeUndefined();
@@ -135,7 +142,7 @@ describe('per-tool metrics from the MCP function', () => {
     const link = response.result.content.find((b: { type: string }) => b.type === 'resource_link');
     expect(link).toBeDefined();
     const metrics = metricsOf(documents[0]!);
-    expect(documents[0]!.tool).toBe('generate_report');
+    expect(documents[0]!['gen_ai.tool.name']).toBe('generate_report');
     expect(metrics.OffloadedBytes).toEqual({ unit: 'Bytes', value: link.size });
   });
 });

@@ -114,7 +114,11 @@ const toolMetric =
     new cloudwatch.Metric({
       namespace: source.namespace,
       metricName: name,
-      dimensionsMap: { service: source.service, [ToolMetrics.dimension]: tool },
+      dimensionsMap: {
+        service: source.service,
+        [ToolMetrics.methodDimension.name]: ToolMetrics.methodDimension.value,
+        [ToolMetrics.dimension]: tool,
+      },
       period,
       statistic,
       label,
@@ -128,7 +132,8 @@ export function toolCallMetrics(
   minCalls: number,
 ): ToolCallMetrics {
   const metric = toolMetric(source, tool, period);
-  const calls = metric(ToolMetrics.invocations.name, 'Sum', 'calls');
+  // Every call adds one sample to the duration histogram: its sample count is the number of calls.
+  const calls = metric(ToolMetrics.duration.name, 'SampleCount', 'calls');
   const toolErrors = metric(ToolMetrics.toolErrors.name, 'Sum', 'tool failures');
   const protocolErrors = metric(ToolMetrics.protocolErrors.name, 'Sum', 'server JSON-RPC errors');
   // Missing scopes, arguments that do not fit, invalid params: any client can cause them at will, so they are
@@ -161,7 +166,7 @@ export function toolWidgets(
       width: 8,
     }),
     new cloudwatch.GraphWidget({
-      title: `Tool ${tool}: duration (ms)`,
+      title: `Tool ${tool}: duration (s)`,
       left: [
         metric(ToolMetrics.duration.name, 'p50', 'p50'),
         metric(ToolMetrics.duration.name, 'p99', 'p99'),

@@ -90,19 +90,28 @@ function tracerProvider({ mode, serviceName, env, log }: TelemetryOptions): Trac
 
 /**
  * A span around `work`, a child of the current context (or of `parent`): its failure recorded by the error's name
- * (a message may quote an argument).
+ * (a message may quote an argument). With `stopped`, it ends when the signal fires, whether or not `work` settles.
  */
 const childSpans =
   (tracer: Tracer, kind = SpanKind.INTERNAL, parent?: Context, links: Link[] = []): RunInSpan =>
-  (name, attributes, work) =>
+  (name, attributes, work, stopped) =>
     tracer.startActiveSpan(name, { kind, attributes, links }, parent ?? context.active(), async (span) => {
+      const onStop = () => {
+        // Running out of time is a failure; asking the client or being cancelled is not.
+        if ((stopped?.reason as Error | undefined)?.name === 'TimeoutError')
+          recordFailure(span, stopped?.reason);
+        span.end();
+      };
+      if (stopped?.aborted) onStop();
+      else stopped?.addEventListener('abort', onStop, { once: true });
       try {
         return await work();
       } catch (error) {
-        recordFailure(span, error);
+        if (!stopped?.aborted) recordFailure(span, error);
         throw error;
       } finally {
-        span.end();
+        stopped?.removeEventListener('abort', onStop);
+        if (!stopped?.aborted) span.end();
       }
     });
 

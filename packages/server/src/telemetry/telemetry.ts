@@ -29,8 +29,17 @@ export function tracingMode(env: Env, name: string): TracingMode {
 /** Attribute values a span may carry: never an argument, an output, a token, a session id or a stored output's URI. */
 export type SpanAttributes = Record<string, string | number | boolean | string[]>;
 
-/** A named piece of work inside the current span (a tool's handler): runs `work` inside a child span of its own. */
-export type RunInSpan = <T>(name: string, attributes: SpanAttributes, work: () => Promise<T>) => Promise<T>;
+/**
+ * A named piece of work inside the current span (a tool's handler): runs `work` inside a child span of its own. With
+ * `stopped`, the span ends when that signal fires even if `work` never settles (a 2026-07-28 call that asks the
+ * client ends there, its handler left waiting); a `TimeoutError` reason is recorded as the span's failure.
+ */
+export type RunInSpan = <T>(
+  name: string,
+  attributes: SpanAttributes,
+  work: () => Promise<T>,
+  stopped?: AbortSignal,
+) => Promise<T>;
 
 /**
  * Tracing as the server's request path sees it: nothing here imports OpenTelemetry, so the core stays free of it and
@@ -107,6 +116,8 @@ export function spannedTools<Tool extends { name: string; handler: (...args: nev
         `execute_tool ${tool.name}`,
         { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': tool.name },
         async () => tool.handler(...args),
+        // The call's signal (the handler's second argument): it fires when the call ends without its handler.
+        (args[1] as { signal?: AbortSignal } | undefined)?.signal,
       ),
   }));
 }

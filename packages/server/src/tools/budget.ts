@@ -239,12 +239,17 @@ export async function runWithin(
       ...(asker?.interrupted ? [asker.interrupted] : []),
     ]);
     if (outcome instanceof InputRequired) {
-      stop(new Error('the call asks the client for input and ends here; it runs again with the answer'));
+      stop(
+        new DOMException(
+          'the call asks the client for input and ends here; it runs again with the answer',
+          'AbortError',
+        ),
+      );
       return outcome;
     }
     if (outcome === CANCELLED) {
       const reason = cancelReasonOf(options);
-      stop(new Error(reason ? `cancelled: ${reason}` : 'cancelled'));
+      stop(new DOMException(reason ? `cancelled: ${reason}` : 'cancelled', 'AbortError'));
       return CANCELLED;
     }
     if (outcome !== TIMED_OUT && !budget.spent()) return outcome;
@@ -253,7 +258,7 @@ export async function runWithin(
   } finally {
     ended.clear();
   }
-  stop(new Error('time budget exhausted'));
+  stop(new DOMException('time budget exhausted', 'TimeoutError'));
   const why = await stoppedBecause(running, grace.ms());
   if (why) throw why;
   return TIMED_OUT;

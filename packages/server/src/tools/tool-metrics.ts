@@ -28,22 +28,28 @@ export const isClientError = (record: Pick<ToolCallRecord, 'outcome' | 'errorCod
     record.errorCode !== undefined &&
     CLIENT_ERROR_CODES.has(record.errorCode));
 
-/** The per-tool metrics' names and their CloudWatch units; the dashboard and alarms read the same names. */
+/**
+ * The per-tool metrics' names, dimensions and CloudWatch units; the dashboard and alarms read the same names. The
+ * duration is the OpenTelemetry MCP conventions' histogram (`mcp.server.operation.duration`, in seconds, by
+ * `mcp.method.name` and `gen_ai.tool.name`): its sample count is the number of calls. The conventions name no
+ * counts of failures, so those keep names of their own, under the same dimensions.
+ */
 export const ToolMetrics = {
   /** Dimension holding the tool's registered name (beside Powertools' `service`). */
-  dimension: 'tool',
-  invocations: { name: 'Invocations', unit: 'Count' },
+  dimension: 'gen_ai.tool.name',
+  /** Dimension holding the MCP method, always `tools/call` here (the conventions' `mcp.method.name`). */
+  methodDimension: { name: 'mcp.method.name', value: 'tools/call' },
+  duration: { name: 'mcp.server.operation.duration', unit: 'Seconds' },
   toolErrors: { name: 'ToolErrors', unit: 'Count' },
   protocolErrors: { name: 'ProtocolErrors', unit: 'Count' },
   clientErrors: { name: 'ClientErrors', unit: 'Count' },
-  duration: { name: 'Duration', unit: 'Milliseconds' },
   offloadedBytes: { name: 'OffloadedBytes', unit: 'Bytes' },
 } as const;
 
 /** One value of one metric. */
 export interface MetricValue {
   name: string;
-  unit: 'Count' | 'Milliseconds' | 'Bytes';
+  unit: 'Count' | 'Seconds' | 'Bytes';
   value: number;
 }
 
@@ -52,11 +58,11 @@ export interface MetricValue {
  * custom metric for each hour it receives data, and the dashboard and alarm read a missing error count as zero.
  */
 export function toolMetricValues(record: ToolCallRecord): MetricValue[] {
-  const { invocations, toolErrors, protocolErrors, clientErrors, duration, offloadedBytes } = ToolMetrics;
+  const { duration, toolErrors, protocolErrors, clientErrors, offloadedBytes } = ToolMetrics;
   const clientError = isClientError(record);
   return [
-    { ...invocations, value: 1 },
-    { ...duration, value: Math.round(record.durationMs * 100) / 100 },
+    // Microsecond precision: a histogram of seconds still tells a 0.2 ms call from a 0.3 ms one.
+    { ...duration, value: Math.round(record.durationMs * 1000) / 1_000_000 },
     // The tool failed; a JSON-RPC error the server caused; the client's own mistake (apart from both).
     ...(record.outcome === 'tool_error' ? [{ ...toolErrors, value: 1 }] : []),
     ...(isProtocolError(record.outcome) && !clientError ? [{ ...protocolErrors, value: 1 }] : []),

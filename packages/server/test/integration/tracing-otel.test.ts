@@ -307,6 +307,9 @@ describe.each(['http/protobuf', 'http/json'])('MCP_TRACING=on over OTLP %s', (pr
     expect(spanId).not.toBe(clientSpan);
     const server = receiver.spans.find((s) => s.parentSpanId === clientSpan);
     expect(server?.name).toBe('tools/call confirm');
+    // The handler waits for an answer that comes in another round: its span ends with the round, not a failure.
+    const executed = receiver.spans.find((s) => s.parentSpanId === server!.spanId);
+    expect(executed).toMatchObject({ name: 'execute_tool confirm', status: { code: 0 } });
     // The answer, in another round with another trace context, matches the question: the digest has no _meta.
     const second = await call(
       protocol,

@@ -343,7 +343,7 @@ describe('cancellation: one signal for a cancelled task and a client that went a
     const pending = registry([def]).call(def.name, {}, ctx(), Infinity, { signal: task.signal });
     setTimeout(() => task.abort(new Error('the task is no longer running')), 20);
     expect(text((await pending) as CallToolResult)).toBe('Tool "t" was cancelled.');
-    expect(String(seen.reason)).toBe('Error: cancelled');
+    expect(String(seen.reason)).toBe('AbortError: cancelled');
   });
 
   it('a signal that already aborted never starts the tool', async () => {

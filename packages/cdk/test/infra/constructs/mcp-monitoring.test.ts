@@ -200,14 +200,13 @@ describe('McpMonitoring', () => {
       const [, dashboard] = only(template, 'AWS::CloudWatch::Dashboard');
       const body = JSON.stringify(dashboard.Properties.DashboardBody);
       for (const tool of toolMetrics.tools)
-        for (const title of ['calls and errors', 'duration (ms)', 'bytes stored'])
+        for (const title of ['calls and errors', 'duration (s)', 'bytes stored'])
           expect(body).toContain(`Tool ${tool}: ${title}`);
       for (const metric of [
-        'Invocations',
+        'mcp.server.operation.duration',
         'ToolErrors',
         'ProtocolErrors',
         'ClientErrors',
-        'Duration',
         'OffloadedBytes',
       ])
         expect(body).toContain(`\\"${metric}\\"`);
@@ -232,7 +231,7 @@ describe('McpMonitoring', () => {
         );
         const stats = a.Metrics.filter((m: { MetricStat?: unknown }) => m.MetricStat);
         expect(stats.map((m: any) => [m.Id, m.MetricStat.Metric.MetricName, m.MetricStat.Stat])).toEqual([
-          ['calls', 'Invocations', 'Sum'],
+          ['calls', 'mcp.server.operation.duration', 'SampleCount'],
           ['toolErrors', 'ToolErrors', 'Sum'],
           ['protocolErrors', 'ProtocolErrors', 'Sum'],
         ]);
@@ -241,8 +240,9 @@ describe('McpMonitoring', () => {
         for (const m of stats) {
           expect(m.MetricStat.Metric.Namespace).toBe('MCP/Test');
           expect(m.MetricStat.Metric.Dimensions).toEqual([
+            { Name: 'gen_ai.tool.name', Value: tool },
+            { Name: 'mcp.method.name', Value: 'tools/call' },
             { Name: 'service', Value: 'acme-tools' },
-            { Name: 'tool', Value: tool },
           ]);
           expect(m.MetricStat.Period).toBe(300);
         }
