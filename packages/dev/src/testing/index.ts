@@ -40,6 +40,12 @@ export {
   type OtlpReceiver,
   startOtlpReceiver,
 } from './otlp.ts';
+// ## Store contracts: the checks any implementation of a storage interface must pass (experimental)
+export { type ContractCheck, type MakeStore } from './contracts/check.ts';
+export { taskStoreChecks } from './contracts/task-store.ts';
+export { eventLogChecks } from './contracts/event-log.ts';
+export { approvalLedgerChecks } from './contracts/approval-ledger.ts';
+export { bridgeStoreChecks } from './contracts/bridge-store.ts';
 // ## Stored output pages (experimental)
 export { pageOf } from './pages.ts';
 // ## JSON-RPC requests straight into a server (experimental)

@@ -9,10 +9,16 @@ import { newStreamId } from '../../src/resume/event-ids.ts';
 import { ResumableStream } from '../../src/resume/resumable-stream.ts';
 import { resumedStream } from '../../src/resume/resumed-stream.ts';
 import { streamLogSink } from '../../src/resume/stream-log.ts';
-import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '@mcp-lambda/dev/testing';
+import {
+  eventLogChecks,
+  LOCAL_DYNAMO_CREDENTIALS,
+  startLocalDynamo,
+  type LocalDynamo,
+} from '@mcp-lambda/dev/testing';
 
 // The event log of resumable streams on each store (in memory, and in the DynamoDB rendezvous table through a
-// local DynamoDB): what a stream writes once its log starts, and what a resuming GET on another instance reads.
+// local DynamoDB): the EventLog contract (the checks `@mcp-lambda/dev/testing` gives any log), what a stream writes
+// once its log starts, and what a resuming GET on another instance reads.
 
 let dynamo: LocalDynamo;
 beforeAll(async () => {
@@ -42,45 +48,7 @@ describe.each([
       }),
   ],
 ])('the stream log in %s', (_label, makeStore) => {
-  it('reads back the head and each event appended after it; nothing else', async () => {
-    const store: EventLog = makeStore();
-    const streamId = newStreamId();
-    const until = Date.now() + 60_000;
-    const sent = [event(1, '{"a":1}'), event(2, '{"b":"é"}')];
-    await store.startLog({
-      streamId,
-      caller: 'caller-a',
-      callId: 'call-7',
-      ends: until - 1,
-      until,
-      sent,
-      next: 3,
-    });
-    await store.appendEvent(streamId, event(3, '{"c":3}'), until);
-    await store.appendEvent(streamId, event(4, response(1, 'done'), true), until);
-    expect(await store.readHead(streamId, Date.now())).toEqual({
-      streamId,
-      caller: 'caller-a',
-      callId: 'call-7',
-      ends: until - 1,
-      until,
-      sent,
-      next: 3,
-    });
-    expect(await store.readEvent(streamId, 3)).toEqual(event(3, '{"c":3}'));
-    expect(await store.readEvent(streamId, 4)).toEqual(event(4, response(1, 'done'), true));
-    expect(await store.readEvent(streamId, 5)).toBeUndefined();
-    expect(await store.readHead(newStreamId(), Date.now())).toBeUndefined();
-  });
-
-  it('serves no head once the log expired', async () => {
-    const store: EventLog = makeStore();
-    const streamId = newStreamId();
-    const until = Date.now() + 1_000;
-    await store.startLog({ streamId, caller: 'c', callId: 2, ends: until, until, sent: [], next: 1 });
-    expect(await store.readHead(streamId, until - 1)).toBeDefined();
-    expect(await store.readHead(streamId, until)).toBeUndefined();
-  });
+  for (const check of eventLogChecks(makeStore)) it(check.name, check.run);
 
   it('writes the head with the caller bound and the events in order, then the response', async () => {
     const store = makeStore();

@@ -3,10 +3,16 @@ import { dynamoTaskStore } from '../../src/faces/aws.ts';
 import { memoryTaskStore, type TaskRecord, type TaskStore } from '../../src/faces/backend.ts';
 import { newRecord, newTaskId } from '../../src/tasks/policy.ts';
 import { taskRecords } from '../../src/tasks/records.ts';
-import { LOCAL_DYNAMO_CREDENTIALS, startLocalDynamo, type LocalDynamo } from '@mcp-lambda/dev/testing';
+import {
+  LOCAL_DYNAMO_CREDENTIALS,
+  startLocalDynamo,
+  taskStoreChecks,
+  type LocalDynamo,
+} from '@mcp-lambda/dev/testing';
 
-// The TaskStore contract, held against both implementations: the in-memory store and the DynamoDB store on a
-// local DynamoDB (dynalite, which checks conditional writes and consistent reads as DynamoDB does).
+// The TaskStore contract (the checks `@mcp-lambda/dev/testing` gives any store), held against both implementations:
+// the in-memory store and the DynamoDB store on a local DynamoDB (dynalite, which checks conditional writes and
+// consistent reads as DynamoDB does).
 
 let dynamo: LocalDynamo;
 beforeAll(async () => {
@@ -42,54 +48,7 @@ const stores: [string, () => TaskStore][] = [
 ];
 
 describe.each(stores)('%s', (_name, make) => {
-  it('reads a created record back, equal to what was written', async () => {
-    const store = make();
-    const written = record({ input: { responses: { name: { action: 'accept' } }, state: { step: 2 } } });
-    await store.create(written);
-    expect(await store.get(written)).toEqual(written);
-  });
-
-  it('refuses to create a record over an existing one', async () => {
-    const store = make();
-    const written = record();
-    await store.create(written);
-    await expect(store.create({ ...written, tool: 'other' })).rejects.toThrow();
-    expect((await store.get(written))!.tool).toBe('slow_compute');
-  });
-
-  it('binds a record to its owner: the same id under another owner, or none, is not found', async () => {
-    const store = make();
-    const written = record();
-    await store.create(written);
-    expect(await store.get({ taskId: written.taskId, owner: 'b'.repeat(64) })).toBeUndefined();
-    expect(await store.get({ taskId: written.taskId })).toBeUndefined();
-  });
-
-  it('replaces a record only over the revision it read: of two writers, exactly one wins', async () => {
-    const store = make();
-    const written = record();
-    await store.create(written);
-    const [a, b] = await Promise.all([
-      store.replace({ ...written, revision: 2, status: 'cancelled' }),
-      store.replace({ ...written, revision: 2, status: 'completed' }),
-    ]);
-    expect([a, b].sort()).toEqual([false, true]);
-    const stored = (await store.get(written))!;
-    expect(stored.revision).toBe(2);
-    expect(await store.replace({ ...stored, revision: 2 })).toBe(false);
-    expect(await store.replace({ ...stored, revision: 3, statusMessage: 'next' })).toBe(true);
-  });
-
-  it('does not replace a record that does not exist', async () => {
-    expect(await make().replace(record({ revision: 2 }))).toBe(false);
-  });
-
-  it('keeps a record close to the 400 KB item limit whole', async () => {
-    const store = make();
-    const written = record({ arguments: { blob: 'x'.repeat(340_000) } });
-    await store.create(written);
-    expect((await store.get(written))!.arguments).toEqual(written.arguments);
-  });
+  for (const check of taskStoreChecks(make)) it(check.name, check.run);
 
   it('with the records layer, an expired record reads as gone at its expiry and never before', async () => {
     const store = make();
