@@ -26,8 +26,13 @@ export interface MetadataFetchOptions {
   ca?: string;
 }
 
+/**
+ * What a fetch came to. `status` (when a response arrived) and `errorType` (a fixed word, never the reason's text)
+ * are what its trace span records.
+ */
 export type MetadataFetchResult =
-  { ok: true; body: unknown; cacheControl: string | undefined } | { ok: false; reason: string };
+  | { ok: true; body: unknown; cacheControl: string | undefined; status: number }
+  | { ok: false; reason: string; errorType: string; status?: number };
 
 /** A DNS lookup that fails unless every resolved address is allowed, and hands the socket only those. */
 function guardedLookup(allowLoopback: boolean): LookupFunction {
@@ -48,39 +53,38 @@ type Finish = (result: MetadataFetchResult) => void;
 function readResponse(res: IncomingMessage, maxBytes: number, finish: Finish): void {
   const status = res.statusCode ?? 0;
   const tooLarge = `the client metadata document is larger than ${maxBytes} bytes`;
+  const failed = (reason: string, errorType: string) => finish({ ok: false, reason, errorType, status });
   if (status >= 300 && status < 400)
-    return finish({
-      ok: false,
-      reason: 'the client metadata document URL redirects; redirects are not followed',
-    });
-  if (status !== 200)
-    return finish({ ok: false, reason: `the client metadata document URL answered ${status}` });
+    return failed('the client metadata document URL redirects; redirects are not followed', String(status));
+  if (status !== 200) return failed(`the client metadata document URL answered ${status}`, String(status));
   const type = String(res.headers['content-type'] ?? '').toLowerCase();
   if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/.test(type))
-    return finish({ ok: false, reason: 'the client metadata document is not served as application/json' });
-  if (Number(res.headers['content-length'] ?? 0) > maxBytes) return finish({ ok: false, reason: tooLarge });
+    return failed('the client metadata document is not served as application/json', 'not_json');
+  if (Number(res.headers['content-length'] ?? 0) > maxBytes) return failed(tooLarge, 'too_large');
   const chunks: Buffer[] = [];
   let size = 0;
   res.on('data', (chunk: Buffer) => {
     size += chunk.length;
-    if (size > maxBytes) return finish({ ok: false, reason: tooLarge });
+    if (size > maxBytes) return failed(tooLarge, 'too_large');
     chunks.push(chunk);
   });
-  res.on('error', () => finish({ ok: false, reason: 'reading the client metadata document failed' }));
+  res.on('error', () => failed('reading the client metadata document failed', 'read_failed'));
   res.on('end', () => {
     let body: unknown;
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {
-      return finish({ ok: false, reason: 'the client metadata document is not valid JSON' });
+      return failed('the client metadata document is not valid JSON', 'not_json');
     }
     if (nestsDeeperThan(body, MAX_JSON_DEPTH))
-      return finish({
-        ok: false,
-        reason: `the client metadata document nests more than ${MAX_JSON_DEPTH} levels deep`,
-      });
+      return failed(`the client metadata document nests more than ${MAX_JSON_DEPTH} levels deep`, 'too_deep');
     const cacheControl = res.headers['cache-control'];
-    finish({ ok: true, body, cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined });
+    finish({
+      ok: true,
+      body,
+      cacheControl: typeof cacheControl === 'string' ? cacheControl : undefined,
+      status,
+    });
   });
 }
 
@@ -96,6 +100,7 @@ export function fetchMetadataDocument(
     return Promise.resolve({
       ok: false,
       reason: 'the client_id URL points at a private or reserved address',
+      errorType: 'refused_address',
     });
 
   return outboundCall({ method: 'GET', url }, () => guardedGet(target, host, options));
@@ -114,7 +119,8 @@ function guardedGet(target: URL, host: string, options: MetadataFetchOptions): P
       req.destroy();
       resolve(result);
     };
-    const onAbort = () => finish({ ok: false, reason: 'fetching the client metadata document timed out' });
+    const onAbort = () =>
+      finish({ ok: false, reason: 'fetching the client metadata document timed out', errorType: 'timeout' });
     const timer = setTimeout(onAbort, options.timeoutMs);
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const req = request(
@@ -133,13 +139,19 @@ function guardedGet(target: URL, host: string, options: MetadataFetchOptions): P
       (res) => readResponse(res, options.maxBytes, finish),
     );
     req.on('error', (error: NodeJS.ErrnoException) =>
-      finish({
-        ok: false,
-        reason:
-          error.code === 'EREFUSEDADDRESS'
-            ? 'the client_id URL resolves to a private or reserved address'
-            : 'the client metadata document could not be fetched',
-      }),
+      finish(
+        error.code === 'EREFUSEDADDRESS'
+          ? {
+              ok: false,
+              reason: 'the client_id URL resolves to a private or reserved address',
+              errorType: 'refused_address',
+            }
+          : {
+              ok: false,
+              reason: 'the client metadata document could not be fetched',
+              errorType: 'fetch_failed',
+            },
+      ),
     );
     req.end();
     if (options.signal?.aborted) onAbort();

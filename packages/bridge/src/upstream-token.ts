@@ -31,8 +31,9 @@ export async function callTokenEndpoint(
     'base64',
   );
   try {
-    const response = await outboundCall({ method: 'POST', url: endpoint }, () =>
-      fetch(endpoint, {
+    // The span covers the body's reading too: an answer cut short fails it.
+    const { status, text } = await outboundCall({ method: 'POST', url: endpoint }, async () => {
+      const response = await fetch(endpoint, {
         method: 'POST',
         redirect: 'error',
         signal: AbortSignal.any([signal, AbortSignal.timeout(client.timeoutMs)]),
@@ -42,14 +43,14 @@ export async function callTokenEndpoint(
           authorization: `Basic ${basic}`,
         },
         body: new URLSearchParams(params).toString(),
-      }),
-    );
-    const text = await response.text();
+      });
+      return { status: response.status, text: await response.text() };
+    });
     if (text.length > MAX_TOKEN_RESPONSE_BYTES) return { ok: false, kind: 'unreachable' };
     const body = parseObject(text);
-    if (response.status !== 200) {
+    if (status !== 200) {
       const error = typeof body?.error === 'string' ? body.error : undefined;
-      return { ok: false, kind: 'refused', status: response.status, error };
+      return { ok: false, kind: 'refused', status, error };
     }
     return body ? { ok: true, body } : { ok: false, kind: 'unreachable' };
   } catch {

@@ -187,8 +187,8 @@ export class McpMonitoring extends Construct {
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
         alarmDescription:
           `More than ${Math.round(rate * 1000) / 10}% of the calls of tool ${tool} failed (the tool failed, or a ` +
-          `JSON-RPC error the server caused; client errors do not count) in a period with at least ${minCalls} ` +
-          `calls. The MCP function's request lines (tool, outcome, errorCode) say which.`,
+          `JSON-RPC error the server caused; calls with client errors are left out) in a period with at least ` +
+          `${minCalls} such calls. The MCP function's request lines (tool, outcome, errorCode) say which.`,
       });
       return toolWidgets(source, tool, this.period, metrics);
     });

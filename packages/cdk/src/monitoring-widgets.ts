@@ -139,10 +139,12 @@ export function toolCallMetrics(
   // Missing scopes, arguments that do not fit, invalid params: any client can cause them at will, so they are
   // shown but never alarm (a client must not be able to page the operator).
   const clientErrors = metric(ToolMetrics.clientErrors.name, 'Sum', 'client errors');
-  // Errors are written only when they happen: a period without any reads as 0. Quiet periods never alarm.
+  // Errors are written only when they happen: a period without any reads as 0. Quiet periods never alarm. The rate
+  // is of the calls the client got right: a flood of bad arguments must not dilute real failures below the threshold.
+  const judged = '(calls - FILL(clientErrors, 0))';
   const errorRate = new cloudwatch.MathExpression({
-    expression: `IF(calls >= ${minCalls}, (FILL(toolErrors, 0) + FILL(protocolErrors, 0)) / calls, 0)`,
-    usingMetrics: { calls, toolErrors, protocolErrors },
+    expression: `IF(${judged} >= ${minCalls}, (FILL(toolErrors, 0) + FILL(protocolErrors, 0)) / ${judged}, 0)`,
+    usingMetrics: { calls, toolErrors, protocolErrors, clientErrors },
     period,
     label: 'error rate',
   });

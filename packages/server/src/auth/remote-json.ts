@@ -26,28 +26,30 @@ export async function fetchJsonObject(
 ): Promise<Record<string, unknown>> {
   const maxBytes = options.maxBytes ?? 256 * 1024;
   const fetchImpl: FetchLike = options.fetch ?? ((u, init) => fetch(u, init));
-  let response: Response;
-  try {
-    // Redirects are refused: a document must come from the URL that was configured or published.
-    response = await outboundCall({ method: 'GET', url }, () =>
-      fetchImpl(url, {
+  // The span covers the whole exchange, the body's reading included: a body too large or cut short fails it.
+  const answer = await outboundCall({ method: 'GET', url }, async () => {
+    let response: Response;
+    try {
+      // Redirects are refused: a document must come from the URL that was configured or published.
+      response = await fetchImpl(url, {
         signal: AbortSignal.timeout(options.timeoutMs ?? 3_000),
         redirect: 'error',
         headers: { accept: 'application/json' },
-      }),
-    );
-  } catch (error) {
-    const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'failed';
-    throw new Error(`GET ${url} ${reason}`, { cause: error });
-  }
-  if (response.status !== 200) {
-    await response.body?.cancel();
-    throw new Error(`GET ${url} answered ${response.status}`);
-  }
-  const text = await readBounded(response, maxBytes, url);
+      });
+    } catch (error) {
+      const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'failed';
+      throw new Error(`GET ${url} ${reason}`, { cause: error });
+    }
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      return { status: response.status, text: undefined };
+    }
+    return { status: 200, text: await readBounded(response, maxBytes, url) };
+  });
+  if (answer.text === undefined) throw new Error(`GET ${url} answered ${answer.status}`);
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(answer.text);
   } catch {
     throw new Error(`GET ${url} did not return JSON`);
   }

@@ -69,11 +69,18 @@ export const outboundSpans =
     return tracer.startActiveSpan(method, { kind: SpanKind.CLIENT, attributes }, async (span) => {
       try {
         const result = await work();
-        const status = (result as { status?: unknown } | undefined)?.status;
-        if (typeof status === 'number') {
-          span.setAttribute('http.response.status_code', status);
-          if (status >= 400) span.setAttributes({ 'error.type': String(status) });
-          if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        const { status, errorType } = (result ?? {}) as { status?: unknown; errorType?: unknown };
+        if (typeof status === 'number') span.setAttribute('http.response.status_code', status);
+        // A client span fails on any 4xx or 5xx (HTTP conventions), or when the call says why it failed.
+        const failure =
+          typeof errorType === 'string'
+            ? errorType
+            : typeof status === 'number' && status >= 400
+              ? String(status)
+              : '';
+        if (failure) {
+          span.setAttribute('error.type', failure);
+          span.setStatus({ code: SpanStatusCode.ERROR });
         }
         return result;
       } catch (error) {

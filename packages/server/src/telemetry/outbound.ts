@@ -14,7 +14,10 @@ export interface OutboundRequest {
   url: string;
 }
 
-/** Runs `work`, the call, inside a client span; the span records `status` when the call's result has one. */
+/**
+ * Runs `work`, the call, inside a client span. The span records the result's `status` (an HTTP status) and
+ * `errorType` (a fixed word saying why the call failed, never text a remote party chose) when it has them.
+ */
 export type OutboundSpans = <T>(request: OutboundRequest, work: () => Promise<T>) => Promise<T>;
 
 let spans: OutboundSpans | undefined;
@@ -35,12 +38,16 @@ export function carryTraceContext(current: (() => Record<string, string>) | unde
 }
 
 /**
- * The params of a request the server sends a client (an ask), with the current trace context added to `_meta`, as
- * MCP carries it, so the client's handling joins the call's trace; the params as they are outside a traced call.
+ * The params of a request the server sends a client (an ask), with the current trace context in `_meta`, as MCP
+ * carries it, so the client's handling joins the call's trace; the params as they are outside a traced call.
+ * Only `traceparent` and `tracestate` go: baggage may hold the app's own values, which are not the client's to see.
+ * Trace fields the tool put in its own `_meta` give way to the call's, all three together (a `tracestate` belongs
+ * to its `traceparent`); a `_meta` that is not an object is left as the tool wrote it.
  */
 export function tracedParams(params: JSONObject | undefined): JSONObject | undefined {
-  const fields = carrier?.() ?? {};
-  if (!Object.keys(fields).length) return params;
-  const meta = isJsonObject(params?._meta) ? params._meta : {};
-  return { ...params, _meta: { ...meta, ...fields } };
+  const { traceparent, tracestate } = carrier?.() ?? {};
+  if (!traceparent) return params;
+  if (params?._meta !== undefined && !isJsonObject(params._meta)) return params;
+  const { traceparent: _parent, tracestate: _state, baggage: _baggage, ...own } = params?._meta ?? {};
+  return { ...params, _meta: { ...own, traceparent, ...(tracestate ? { tracestate } : {}) } };
 }

@@ -41,7 +41,12 @@ const metaGetter: TextMapGetter<Record<string, unknown>> = {
  */
 export function extractCarrier(carrier: unknown): Context {
   if (typeof carrier !== 'object' || carrier === null || Array.isArray(carrier)) return ROOT_CONTEXT;
-  return w3cPropagator.extract(ROOT_CONTEXT, carrier as Record<string, unknown>, metaGetter);
+  const extracted = w3cPropagator.extract(ROOT_CONTEXT, carrier as Record<string, unknown>, metaGetter);
+  const remote = trace.getSpanContext(extracted);
+  // Only the sampled flag is defined; the propagator would write other bits back out as three hex digits (an
+  // invalid traceparent to whoever receives it next), so they are dropped here, as W3C lets a receiver do.
+  if (!remote || (remote.traceFlags & ~TraceFlags.SAMPLED) === 0) return extracted;
+  return trace.setSpanContext(extracted, { ...remote, traceFlags: remote.traceFlags & TraceFlags.SAMPLED });
 }
 
 const XRAY_HEADER =

@@ -4,8 +4,8 @@ import { loadTelemetry } from '../../src/telemetry/loader.ts';
 import { tracedPayload } from '../../src/telemetry/telemetry.ts';
 import { spanTrees } from '../../src/telemetry/console-exporter.ts';
 import { keyValues, otlpSettings, samplerSetting } from '../../src/telemetry/otlp-settings.ts';
-import { extractCarrier, lambdaTraceContext, parentage } from '../../src/telemetry/parents.ts';
-import { propagation, SpanKind, trace } from '@opentelemetry/api';
+import { extractCarrier, lambdaTraceContext, parentage, w3cPropagator } from '../../src/telemetry/parents.ts';
+import { defaultTextMapSetter, propagation, SpanKind, trace } from '@opentelemetry/api';
 import type { Dispatch } from '../../src/dispatcher.ts';
 import { silentLogger } from '../../src/log.ts';
 
@@ -29,6 +29,18 @@ describe('where a request span hangs', () => {
       { traceparent: `00-${'0'.repeat(32)}-${SPAN}-01` },
     ])
       expect(trace.getSpanContext(extractCarrier(bad))).toBeUndefined();
+    // Flags beyond "sampled" are dropped: passed on, they would come out as three hex digits.
+    for (const [flags, kept] of [
+      ['ff', 1],
+      ['10', 0],
+      ['03', 1],
+    ] as const) {
+      const read = extractCarrier({ traceparent: `00-${TRACE}-${SPAN}-${flags}` });
+      expect(trace.getSpanContext(read)?.traceFlags).toBe(kept);
+      const carrier: Record<string, string> = {};
+      w3cPropagator.inject(read, carrier, defaultTextMapSetter);
+      expect(carrier.traceparent).toBe(`00-${TRACE}-${SPAN}-0${kept}`);
+    }
   });
 
   it('reads no field longer than W3C allows, before any parsing', () => {
@@ -242,51 +254,6 @@ describe('MCP_TRACING=on, flushing', () => {
       // Already sent when the error left the invocation: no waiting here.
       expect(receiver.spans.map((s) => s.name)).toContain('doomed work');
     } finally {
-      await receiver.close();
-    }
-  });
-
-  it('records an outbound call as a client span: method, host, port and status, never its path or query', async () => {
-    const { startOtlpReceiver } = await import('@mcp-lambda/dev/testing');
-    const { fetchJsonObject } = await import('../../src/auth/remote-json.ts');
-    const { createServer } = await import('node:http');
-    const receiver = await startOtlpReceiver();
-    const issuer = createServer((req, res) =>
-      res
-        .writeHead(req.url?.startsWith('/keys') ? 200 : 404, { 'content-type': 'application/json' })
-        .end('{"keys":[]}'),
-    );
-    await new Promise<void>((resolve) => issuer.listen(0, '127.0.0.1', () => resolve()));
-    const port = (issuer.address() as { port: number }).port;
-    try {
-      const telemetry = await loadTelemetry({
-        mode: 'on',
-        serviceName: 'outbound',
-        env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
-        log: silentLogger,
-      });
-      await telemetry.span('request', {}, async () => {
-        await fetchJsonObject(`http://127.0.0.1:${port}/keys/secret-path?token=secret-query`);
-        await expect(fetchJsonObject(`http://127.0.0.1:${port}/missing`)).rejects.toThrow(/answered 404/);
-      });
-      await telemetry.flush(10_000);
-      const request = receiver.spans.find((s) => s.name === 'request')!;
-      const calls = receiver.spans.filter((s) => s.parentSpanId === request.spanId);
-      expect(calls.map((s) => [s.name, s.kind, s.attributes['http.response.status_code']])).toEqual([
-        ['GET', 3, 200],
-        ['GET', 3, 404],
-      ]);
-      expect(calls[0]!.attributes).toEqual({
-        'http.request.method': 'GET',
-        'server.address': '127.0.0.1',
-        'server.port': port,
-        'url.scheme': 'http',
-        'http.response.status_code': 200,
-      });
-      expect(calls[1]!.attributes['error.type']).toBe('404');
-      expect(JSON.stringify(receiver.spans.map((s) => s.attributes))).not.toMatch(/secret/);
-    } finally {
-      issuer.close();
       await receiver.close();
     }
   });

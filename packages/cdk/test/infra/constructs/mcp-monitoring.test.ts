@@ -226,17 +226,17 @@ describe('McpMonitoring', () => {
           TreatMissingData: 'notBreaching',
         });
         const expression = a.Metrics.find((m: { Expression?: string }) => m.Expression);
+        // Of the calls the client got right: bad arguments in bulk cannot dilute real failures.
         expect(expression.Expression).toBe(
-          'IF(calls >= 10, (FILL(toolErrors, 0) + FILL(protocolErrors, 0)) / calls, 0)',
+          'IF((calls - FILL(clientErrors, 0)) >= 10, (FILL(toolErrors, 0) + FILL(protocolErrors, 0)) / (calls - FILL(clientErrors, 0)), 0)',
         );
         const stats = a.Metrics.filter((m: { MetricStat?: unknown }) => m.MetricStat);
         expect(stats.map((m: any) => [m.Id, m.MetricStat.Metric.MetricName, m.MetricStat.Stat])).toEqual([
           ['calls', 'mcp.server.operation.duration', 'SampleCount'],
           ['toolErrors', 'ToolErrors', 'Sum'],
           ['protocolErrors', 'ProtocolErrors', 'Sum'],
+          ['clientErrors', 'ClientErrors', 'Sum'],
         ]);
-        // Client errors (missing scopes, arguments that do not fit) are on the dashboard, never in the alarm.
-        expect(JSON.stringify(a)).not.toContain('ClientErrors');
         for (const m of stats) {
           expect(m.MetricStat.Metric.Namespace).toBe('MCP/Test');
           expect(m.MetricStat.Metric.Dimensions).toEqual([
@@ -253,7 +253,7 @@ describe('McpMonitoring', () => {
       const { template } = build({ toolMetrics, toolErrorRateThreshold: 0.2, toolErrorAlarmMinCalls: 3 });
       const [a] = toolAlarms(template);
       expect(a!.Threshold).toBe(0.2);
-      expect(JSON.stringify(a!.Metrics)).toContain('IF(calls >= 3,');
+      expect(JSON.stringify(a!.Metrics)).toContain('IF((calls - FILL(clientErrors, 0)) >= 3,');
     });
 
     it.each([
