@@ -1,4 +1,5 @@
 import type { AwsClientOptions } from '../aws-client.ts';
+import { deferred, once } from '../lazy.ts';
 import type { InputContext, InputRequired } from '../input/input-required.ts';
 import type { RequestStateCodec } from '../input/request-state.ts';
 import { requestStateKeySource, type RequestStateOptions } from '../input/request-state-options.ts';
@@ -13,10 +14,8 @@ import type { AskCall, Asker } from './types.ts';
  * Only the extension's own modules may import them statically; everything on the start-up path goes through here.
  */
 
-let chunk: Promise<typeof import('./extension.ts')> | undefined;
-
 /** The asking extension, loaded once. */
-export const loadAsking = () => (chunk ??= import('./extension.ts'));
+export const loadAsking = once(() => import('./extension.ts'));
 
 /** The `elicit`, `sample` and `roots` of a tool's context (questions.ts), loading their code on the first ask. */
 export function askingMethods(asker: Asker | undefined, call: AskCall) {
@@ -30,32 +29,30 @@ export function askingMethods(asker: Asker | undefined, call: AskCall) {
 }
 
 /** One asker loaded on its first ask; `interrupted` settles with the loaded one's (2026-07-28). */
-function deferred(make: (chunk: typeof import('./extension.ts')) => Asker): Asker {
+function deferredAsker(make: (chunk: typeof import('./extension.ts')) => Asker): Asker {
   let interrupt!: (request: InputRequired) => void;
   const interrupted = new Promise<InputRequired>((resolve) => (interrupt = resolve));
-  let real: Promise<Asker> | undefined;
-  const load = () =>
-    (real ??= loadAsking().then((m) => {
+  const load = once(() =>
+    loadAsking().then((m) => {
       const asker = make(m);
       void asker.interrupted?.then(interrupt);
       return asker;
-    }));
+    }),
+  );
   return { interrupted, ask: async (request, call) => (await load()).ask(request, call) };
 }
 
 /** How a 2026-07-28 call asks (replay.ts). */
-export const replayAsker = (input: InputContext): Asker => deferred((m) => m.replayAsker(input));
+export const replayAsker = (input: InputContext): Asker => deferredAsker((m) => m.replayAsker(input));
 
 /** How a handshake-era call asks (handshake.ts). */
 export const handshakeAsker = (
   setup: Omit<MidCallSetup, 'live' | 'session' | 'rendezvous'> & Partial<MidCallSetup>,
-): Asker => deferred((m) => m.handshakeAsker(setup));
+): Asker => deferredAsker((m) => m.handshakeAsker(setup));
 
 /** The answer desk of a rendezvous (desk.ts), loaded on the first answer a client sends. */
-export function lazyDesk(rendezvous: Rendezvous): () => Promise<AnswerDesk> {
-  let desk: Promise<AnswerDesk> | undefined;
-  return () => (desk ??= loadAsking().then((m) => m.answerDesk(rendezvous)));
-}
+export const lazyDesk = (rendezvous: Rendezvous): (() => Promise<AnswerDesk>) =>
+  once(async () => (await loadAsking()).answerDesk(rendezvous));
 
 /**
  * The session keys kept in AWS Secrets Manager (secrets-manager.ts): the secret's string, read with the caller's
@@ -65,20 +62,13 @@ export function secretsManagerKeys(
   secretArn: string,
   options: AwsClientOptions = {},
 ): (signal: AbortSignal) => Promise<string> {
-  let real: Promise<(signal: AbortSignal) => Promise<string>> | undefined;
-  return async (signal) =>
-    (await (real ??= loadAsking().then((m) => m.secretsManagerReader(secretArn, options))))(signal);
+  const reader = once(async () => (await loadAsking()).secretsManagerReader(secretArn, options));
+  return async (signal) => (await reader())(signal);
 }
 
 /** The sessions of a server (sessions.ts), their code loaded on the first `initialize` or session id. */
-export function lazySessions(options: SessionOptions): Sessions {
-  let real: Promise<Sessions> | undefined;
-  const load = () => (real ??= loadAsking().then((m) => m.createSessions(options)));
-  return {
-    issue: async (claims, principal, signal) => (await load()).issue(claims, principal, signal),
-    open: async (id, principal, signal) => (await load()).open(id, principal, signal),
-  };
-}
+export const lazySessions = (options: SessionOptions): Sessions =>
+  deferred<Sessions>(async () => (await loadAsking()).createSessions(options), { issue: true, open: true });
 
 /**
  * The `requestState` codec of a server (input/request-state.ts): its code and keys load on the first state to seal
@@ -86,11 +76,9 @@ export function lazySessions(options: SessionOptions): Sessions {
  */
 export function lazyRequestState(options: RequestStateOptions): RequestStateCodec {
   const ephemeral = requestStateKeySource(options) === undefined;
-  let real: Promise<RequestStateCodec> | undefined;
-  const load = () => (real ??= loadAsking().then((m) => m.createRequestStateCodec(options)));
-  return {
-    ephemeral,
-    seal: async (state, binding, scope) => (await load()).seal(state, binding, scope),
-    open: async (token, binding, scope) => (await load()).open(token, binding, scope),
-  };
+  return deferred<RequestStateCodec, Pick<RequestStateCodec, 'ephemeral'>>(
+    async () => (await loadAsking()).createRequestStateCodec(options),
+    { seal: true, open: true },
+    { ephemeral },
+  );
 }

@@ -1,3 +1,4 @@
+import { deferred } from '../lazy.ts';
 import { loadAsking } from './lazy.ts';
 import type { DynamoRendezvousOptions } from './rendezvous-table.ts';
 import type { RendezvousStore } from './rendezvous.ts';
@@ -7,35 +8,20 @@ import type { RendezvousStore } from './rendezvous.ts';
  * dynamodb-rendezvous.ts) loads with the asking extension on the first question or answer.
  */
 
-/** The store's methods, each forwarded to the store once it is made. */
-const METHODS = [
-  'open',
-  'answer',
-  'cancel',
-  'cancelled',
-  'read',
-  'close',
-  'startLog',
-  'appendEvent',
-  'readHead',
-  'readEvent',
-] as const satisfies readonly (keyof RendezvousStore)[];
-
-/** Every method of the store is forwarded: a method missing from METHODS fails the type check here. */
-type Unforwarded = Exclude<keyof RendezvousStore, (typeof METHODS)[number]>;
-const everyMethod: [Unforwarded] extends [never] ? true : never = true;
-void everyMethod;
-
-/** A store made on first use. */
-function deferredStore(make: () => Promise<RendezvousStore>): RendezvousStore {
-  let real: Promise<RendezvousStore> | undefined;
-  const store = () => (real ??= make());
-  const forward =
-    (name: (typeof METHODS)[number]) =>
-    async (...args: unknown[]) =>
-      ((await store())[name] as (...a: unknown[]) => unknown)(...args);
-  return Object.fromEntries(METHODS.map((name) => [name, forward(name)])) as unknown as RendezvousStore;
-}
+/** A store made on first use, every method forwarded to it. */
+const deferredStore = (make: () => Promise<RendezvousStore>): RendezvousStore =>
+  deferred<RendezvousStore>(make, {
+    open: true,
+    answer: true,
+    cancel: true,
+    cancelled: true,
+    read: true,
+    close: true,
+    startLog: true,
+    appendEvent: true,
+    readHead: true,
+    readEvent: true,
+  });
 
 /**
  * Questions in this process's memory: for `npm start` and tests, where one process serves every request. Behind a

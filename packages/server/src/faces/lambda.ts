@@ -55,12 +55,12 @@ export { CORS_MAX_AGE_SECONDS, isOriginAllowed, MCP_CORS_HEADERS } from '../http
 export { createOffloader } from '../outputs/lazy-offloader.ts';
 export type { OffloadContext } from '../outputs/offload-context.ts';
 export type { OffloaderOptions, ResultOffloader } from '../outputs/offloader.ts';
-export { storedOutputs, type StoredOutputsOptions } from '../outputs/reader.ts';
+export type { StoredOutputsOptions } from '../outputs/reader.ts';
+export { remoteStoredOutputs, storedOutputs } from '../outputs/lazy-readers.ts';
 export { storedOutputPages, type PagerOptions } from '../outputs/paging/pager.ts';
 export type { OutputPage, OutputPager, PageOutcome, PageQuery } from '../outputs/paging/page.ts';
 export { READ_OUTPUT_TOOL } from '../outputs/read-tool.ts';
 export { DELETE_OUTPUT_TOOL } from '../outputs/delete-tool-name.ts';
-export { remoteStoredOutputs } from '../outputs/companion/client.ts';
 export type { RemoteStoredOutputsOptions } from '../outputs/companion/ask.ts';
 export { createStoredReadHandler } from '../outputs/companion/handler.ts';
 

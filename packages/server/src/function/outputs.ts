@@ -1,13 +1,15 @@
 import type { OffloadConfig } from '../config.ts';
-import { remoteStoredOutputs } from '../outputs/companion/client.ts';
-import { lambdaInvoker } from '../outputs/companion/lambda-invoker.ts';
+import { deferred, once } from '../lazy.ts';
+import type { InvokeCompanion } from '../outputs/companion/ask.ts';
+import { remoteStoredOutputs, storedOutputs } from '../outputs/lazy-readers.ts';
 import { createOffloader } from '../outputs/lazy-offloader.ts';
 import type { ResultOffloader } from '../outputs/offloader.ts';
 import type { OutputPager } from '../outputs/paging/page.ts';
-import { storedOutputs } from '../outputs/reader.ts';
 import type { ResourceProvider } from '../resources/provider.ts';
-import { s3Storage } from '../storage/s3.ts';
+import type { s3Storage } from '../storage/s3.ts';
 import type { FunctionStart } from './start.ts';
+
+type S3Storage = ReturnType<typeof s3Storage>;
 
 /**
  * The bucket of stored outputs (OFFLOAD_BUCKET) and the offloader writing to it; nothing when offloading is off.
@@ -16,12 +18,19 @@ import type { FunctionStart } from './start.ts';
 export function offloadWriter(
   offload: OffloadConfig,
   aws: FunctionStart['aws'],
-): { storage: ReturnType<typeof s3Storage>; offloader: ResultOffloader } | undefined {
+): { storage: S3Storage; offloader: ResultOffloader } | undefined {
   if (!offload.bucket) return undefined;
-  const storage = s3Storage({
+  const settings = {
     bucket: offload.bucket,
     ...(offload.s3Endpoint ? { endpoint: offload.s3Endpoint } : {}),
     ...aws,
+  };
+  // The bucket's code (and with it the S3 SDK) loads with the first output stored or read.
+  const storage = deferred<S3Storage>(async () => (await import('../storage/s3.ts')).s3Storage(settings), {
+    put: true,
+    delete: true,
+    get: true,
+    getStream: true,
   });
   const offloader = createOffloader({
     storage,
@@ -55,15 +64,17 @@ export function outputOptions(
   const writer = offloadWriter(offload, aws);
   if (!writer) return {};
   const { storage, offloader } = writer;
-  if (!offload.resourcesFunctionName)
-    return { offloader, reader: storedOutputs({ storage, prefix: offload.prefix }) };
-  const companion = remoteStoredOutputs({
-    prefix: offload.prefix,
-    invoke: lambdaInvoker({
-      functionName: offload.resourcesFunctionName,
+  const { prefix, resourcesFunctionName: functionName } = offload;
+  if (!functionName) return { offloader, reader: storedOutputs({ storage, prefix }) };
+  // The Lambda client's code loads with the first read too (reading stored outputs is rare on a cold start).
+  const companion = once(async () =>
+    (await import('../outputs/companion/lambda-invoker.ts')).lambdaInvoker({
+      functionName,
       ...aws,
       ...(traceCarrier ? { traceCarrier } : {}),
     }),
-  });
-  return { offloader, reader: companion, outputPages: companion };
+  );
+  const invoke: InvokeCompanion = async (payload, options) => (await companion())(payload, options);
+  const reader = remoteStoredOutputs({ prefix, invoke });
+  return { offloader, reader, outputPages: reader };
 }

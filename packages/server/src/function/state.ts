@@ -1,10 +1,26 @@
 import { secretsManagerKeys } from '../asking/lazy.ts';
 import { dynamoRendezvous, memoryRendezvous } from '../asking/stores.ts';
 import type { McpServerOptions } from '../server.ts';
+import { deferred, once } from '../lazy.ts';
 import { dynamoTaskStore } from '../tasks/dynamodb-store.ts';
-import { lambdaTaskLauncher } from '../tasks/launchers.ts';
-import { memoryTaskStore } from '../tasks/memory-store.ts';
+import type { TaskLauncher } from '../tasks/job.ts';
+import type { LambdaTaskLauncherOptions } from '../tasks/launchers.ts';
+import type { TaskStore } from '../tasks/store.ts';
 import type { FunctionStart } from './start.ts';
+
+/** Records in this process's memory (npm start), their code loaded with the first task. */
+const memoryTasks = (): TaskStore =>
+  deferred<TaskStore>(async () => (await import('../tasks/memory-store.ts')).memoryTaskStore(), {
+    create: true,
+    get: true,
+    replace: true,
+  });
+
+/** Runs started in the worker function, the launcher's code loaded with the first task. */
+function workerLauncher(options: LambdaTaskLauncherOptions): TaskLauncher {
+  const launcher = once(async () => (await import('../tasks/launchers.ts')).lambdaTaskLauncher(options));
+  return async (job, call) => (await launcher())(job, call);
+}
 
 /** What the MCP function keeps beyond one request: task records, used approvals, sessions, waiting questions. */
 export type StateOptions = Pick<
@@ -34,10 +50,10 @@ export function stateOptions({ config, logger, aws, telemetry }: FunctionStart):
   };
   return {
     tasks: {
-      store: taskTable ? dynamoTaskStore(taskTable) : memoryTaskStore(),
+      store: taskTable ? dynamoTaskStore(taskTable) : memoryTasks(),
       ...(taskConfig.workerFunctionName
         ? {
-            launch: lambdaTaskLauncher({
+            launch: workerLauncher({
               functionName: taskConfig.workerFunctionName,
               ...aws,
               ...(telemetry ? { traceCarrier: telemetry.carrier } : {}),

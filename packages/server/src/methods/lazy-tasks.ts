@@ -1,3 +1,4 @@
+import { once } from '../lazy.ts';
 import type { ResultOffloader } from '../outputs/offloader.ts';
 import type { TasksOptions } from '../tasks/runtime.ts';
 import type { ToolRegistry } from '../tools/registry.ts';
@@ -22,9 +23,7 @@ export function taskLoader(
   options: TasksOptions,
   parts: { tools: ToolRegistry; offloader?: ResultOffloader; readTool?: string },
 ): TaskLoader {
-  let loading: Promise<LoadedTasks> | undefined;
-  return () =>
-    (loading ??= import('./task-extension.ts').then((extension) => extension.loadTasks(options, parts)));
+  return once(async () => (await import('./task-extension.ts')).loadTasks(options, parts));
 }
 
 /** The task methods, each loading the extension before it answers. */

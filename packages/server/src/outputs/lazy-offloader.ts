@@ -1,3 +1,4 @@
+import { once } from '../lazy.ts';
 import { OutputLimits } from '../limits.ts';
 import type { CallToolResult } from '../protocol/types.ts';
 import type { OffloadContext } from './offload-context.ts';
@@ -32,8 +33,7 @@ export function createOffloader(options: OffloaderOptions): ResultOffloader {
   const maxInlineBytes =
     options.limits?.maxInlineBytes ?? Math.min(3 * thresholdBytes, OutputLimits.maxInlineBytes);
   let real: ResultOffloader | undefined;
-  let loading: Promise<ResultOffloader> | undefined;
-  const load = () => (loading ??= import('./offloader.ts').then((m) => (real = m.createOffloader(options))));
+  const load = once(async () => (real = (await import('./offloader.ts')).createOffloader(options)));
   return {
     thresholdBytes,
     async apply(result: CallToolResult, ctx: OffloadContext & ApplyOptions) {

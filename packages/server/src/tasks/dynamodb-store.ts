@@ -1,4 +1,5 @@
-import { deferredTaskStore, type TaskStore } from './store.ts';
+import { deferred } from '../lazy.ts';
+import type { TaskStore } from './store.ts';
 import type { DynamoTaskStoreOptions } from './task-table.ts';
 
 export { TaskTableAttributes, type DynamoTaskStoreOptions } from './task-table.ts';
@@ -8,5 +9,9 @@ export { TaskTableAttributes, type DynamoTaskStoreOptions } from './task-table.t
  * at cold start whose code loads on the first task operation, so a function that runs no task never loads it.
  */
 export function dynamoTaskStore(options: DynamoTaskStoreOptions): TaskStore {
-  return deferredTaskStore(async () => (await import('./dynamodb-records.ts')).dynamoTaskRecords(options));
+  return deferred<TaskStore>(async () => (await import('./dynamodb-records.ts')).dynamoTaskRecords(options), {
+    create: true,
+    get: true,
+    replace: true,
+  });
 }

@@ -40,14 +40,3 @@ export class TaskStoreError extends Error {
     this.name = 'TaskStoreError';
   }
 }
-
-/** A store made on its first operation (the module implementing it loads then). */
-export function deferredTaskStore(make: () => Promise<TaskStore>): TaskStore {
-  let real: Promise<TaskStore> | undefined;
-  const store = () => (real ??= make());
-  return {
-    create: async (...args) => (await store()).create(...args),
-    get: async (...args) => (await store()).get(...args),
-    replace: async (...args) => (await store()).replace(...args),
-  };
-}
