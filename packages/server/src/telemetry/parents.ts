@@ -15,7 +15,7 @@ import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } 
  * W3C trace context and baggage, the propagation MCP's `params._meta` carries: this module's own instance, so the
  * server reads and writes the same fields whatever the app registers globally.
  */
-export const w3cPropagator = new CompositePropagator({
+const w3cPropagator = new CompositePropagator({
   propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()],
 });
 
