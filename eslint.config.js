@@ -1,6 +1,7 @@
 // @ts-check
-// `npm run lint`: typescript-eslint with type-aware rules over every package, the app and its tests (and knip, in
-// knip.json). Every rule turned off or relaxed below says why; a line that must break a rule says why where it does.
+// `npm run lint`: typescript-eslint with type-aware rules over every package, the app and its tests, then knip
+// (knip.config.ts: unused files, dependencies and exports). Every rule turned off or relaxed below says why; a line
+// that must break a rule says why where it does.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

@@ -14,7 +14,7 @@ export { SOURCE_CONDITION };
  * What every package ships beside its manifest and what its `files` field lists (built code, a bin, the changelog,
  * which npm does not add by itself as it adds README and LICENSE).
  */
-export const DOCUMENTS = ['README.md', 'CHANGELOG.md', 'LICENSE'] as const;
+const DOCUMENTS = ['README.md', 'CHANGELOG.md', 'LICENSE'] as const;
 
 /** Everything a package ships beside its manifest. */
 export function shipped(manifest: Manifest): string[] {

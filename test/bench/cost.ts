@@ -13,8 +13,8 @@ export const PRICE_PER_MILLION_REQUESTS_USD = 0.2;
 /** The share of calls that meet a cold start (an assumption for the table: one call in a hundred). */
 export const COLD_START_SHARE = 0.01;
 /** Lambda's smallest memory setting, and the step this table rounds peak RSS up to. */
-export const MIN_MEMORY_MB = 128;
-export const MEMORY_STEP_MB = 64;
+const MIN_MEMORY_MB = 128;
+const MEMORY_STEP_MB = 64;
 
 export interface CostRow {
   label: string;

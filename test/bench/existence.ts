@@ -19,7 +19,7 @@ const KINDS = ['own', 'other caller', 'never issued'] as const;
 type Kind = (typeof KINDS)[number];
 
 /** Time of one way of reading, per kind of id: median and p90 in ms, and what was answered. */
-export interface ExistenceRow {
+interface ExistenceRow {
   path: 'resources/read' | 'read_output';
   kind: Kind;
   tries: number;
@@ -29,7 +29,7 @@ export interface ExistenceRow {
 }
 
 /** Another caller's link less a never-issued id, by path: the median difference and its 95% bootstrap interval. */
-export interface ExistenceGap {
+interface ExistenceGap {
   path: ExistenceRow['path'];
   differenceMs: number;
   lowMs: number;

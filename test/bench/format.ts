@@ -7,7 +7,7 @@ import type { BenchResults, TargetCheck } from './results.ts';
 import { kb, table } from './table.ts';
 import { tracingLines } from './tracing.ts';
 
-export { table, variantLabel } from './table.ts';
+export { table } from './table.ts';
 
 function partsSummary(bundle: Omit<BundleInfo, 'file'>, count: number): string {
   const top = bundle.parts.slice(0, count).map((p) => `${p.name} ${kb(p.bytes)}`);

@@ -6,7 +6,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { WireRequest } from '../load/mcp-request.ts';
 
 /** The host API Gateway would put in the event. */
-export const GATEWAY_HOST = 'abcdef1234.execute-api.us-east-1.amazonaws.com';
+const GATEWAY_HOST = 'abcdef1234.execute-api.us-east-1.amazonaws.com';
 
 /** Builds the event API Gateway delivers for one POST to `path`. */
 export function apiGatewayEvent(request: WireRequest, path = '/mcp'): APIGatewayProxyEventV2 {

@@ -22,19 +22,19 @@ import { median } from './stats.ts';
 
 const BUCKET = 'bench-outputs';
 /** The output sizes of issues 5 and 14: 1 MB, 20 MB and 100 MB (the 100 MB one streamed by the tool as it is made). */
-export const OFFLOAD_SIZES = [1_000_000, 20_000_000, 100_000_000] as const;
+const OFFLOAD_SIZES = [1_000_000, 20_000_000, 100_000_000] as const;
 /** The tool's row cap. */
 const MAX_ROWS = 3_000_000;
 
 /** The exact CSV `generate_report` returns for `rows` (the tool is deterministic). */
-export async function reportText(rows: number): Promise<string> {
+async function reportText(rows: number): Promise<string> {
   return (await collectStreamed(
     await generateReport.handler({ rows, seed: 1 }, toolContext(new AbortController().signal)),
   )) as string;
 }
 
 /** The row count whose report is closest to `bytes` (rows are about 40 bytes; the tool allows 3,000,000). */
-export async function rowsFor(bytes: number): Promise<number> {
+async function rowsFor(bytes: number): Promise<number> {
   const sample = 10_000;
   const perRow = Buffer.byteLength(await reportText(sample)) / sample;
   return Math.max(1, Math.min(MAX_ROWS, Math.round(bytes / perRow)));

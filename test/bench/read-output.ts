@@ -21,11 +21,11 @@ import { pageOf } from '@mcp-lambda/dev/testing';
 const BUCKET = 'bench-read-outputs';
 const COMPANION = 'mcp-resources-bench';
 /** The size of issue 10: a page of a 100 MB output must not load it. */
-export const READ_OUTPUT_BYTES = 100_000_000;
+const READ_OUTPUT_BYTES = 100_000_000;
 const NEEDLE = 'needle-7f3a';
 
 /** Memory of one function process over one step. */
-export interface StepMemory {
+interface StepMemory {
   /** RSS after the step less RSS before it, both after a full GC. */
   rssGrowthBytes: number;
   /** Peak RSS during the step less RSS before it. */
@@ -34,7 +34,7 @@ export interface StepMemory {
 }
 
 /** One step: what was read, how many calls it took, how long, whether the answer was right, and memory. */
-export interface ReadStep {
+interface ReadStep {
   label: string;
   calls: number;
   ms: number;

@@ -125,7 +125,7 @@ export interface TargetCheck {
 }
 
 /** A part of a run that failed, and why; the run went on without it. */
-export interface FailedPart {
+interface FailedPart {
   part: string;
   message: string;
 }

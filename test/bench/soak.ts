@@ -9,7 +9,7 @@ import { startServeChild, type MemoryStats } from './serve-child.ts';
 import type { ChildRuntime } from './probe.ts';
 
 /** Memory after a number of soak calls (after a full GC). */
-export interface SoakCheckpoint {
+interface SoakCheckpoint {
   calls: number;
   memory: MemoryStats;
 }

@@ -15,6 +15,3 @@ export function percentile(values: readonly number[], p: number): number {
   const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
   return sorted[rank - 1]!;
 }
-
-/** How many times faster `ours` is than `other` for a smaller-is-better quantity (time). */
-export const speedup = (ours: number, other: number) => other / ours;

@@ -18,10 +18,10 @@ import { readEvents } from '@mcp-lambda/dev/testing';
 import { median, percentile } from './stats.ts';
 
 /** How long the tool works between its first progress event and its answer. */
-export const WORK_MS = 200;
+const WORK_MS = 200;
 
 /** The two ways the local server can answer, as `LOCAL_API` names them. */
-export const STREAM_MODES = ['http', 'rest-streaming'] as const;
+const STREAM_MODES = ['http', 'rest-streaming'] as const;
 
 /** One mode's figures over all calls (milliseconds from sending the request, medians unless named p95). */
 export interface StreamResult {

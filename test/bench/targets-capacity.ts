@@ -4,14 +4,14 @@ import type { ReadOutputResult } from './read-output.ts';
 import type { SoakResult } from './soak.ts';
 
 /** Issue 14: offload throughput for a 100 MB output, MB (10^6 bytes) per second. */
-export const OFFLOAD_MBPS = 50;
+const OFFLOAD_MBPS = 50;
 /** Issue 14: peak RSS of the function storing and serving a 100 MB streamed output. */
-export const STREAM_RSS_LIMIT_BYTES = 200 * 1024 * 1024;
+const STREAM_RSS_LIMIT_BYTES = 200 * 1024 * 1024;
 /**
  * Soak growth that still counts as noise, the larger of a size and a share: RSS over the run's second half (the
  * first settles V8's heap sizing and the allocator), and live heap from start to end (both after a full GC).
  */
-export const SOAK_NOISE = {
+const SOAK_NOISE = {
   bytes: 4 * 1024 * 1024,
   share: 0.05,
   heapBytes: 1024 * 1024,
@@ -90,7 +90,7 @@ export function soakCheck(soak: SoakResult): TargetCheck {
 }
 
 /** Growth of a function process's RSS while it reads one page of a 100 MB output (issue 10). */
-export const READ_PAGE_RSS_LIMIT_BYTES = 32 * 1024 * 1024;
+const READ_PAGE_RSS_LIMIT_BYTES = 32 * 1024 * 1024;
 
 /** Issue 10: one page of a 100 MB output in bounded memory, and a search over all of it. */
 export function readOutputChecks(result: ReadOutputResult): TargetCheck[] {

@@ -5,9 +5,9 @@ import type { TargetCheck } from './results.ts';
 import type { ViewsResult } from './views.ts';
 
 /** Issue 21: each view's document at most this many bytes gzip. */
-export const VIEW_GZIP_LIMIT_BYTES = 100 * 1024;
+const VIEW_GZIP_LIMIT_BYTES = 100 * 1024;
 /** Issue 21: from the tool result to the view's first painted page, at the median, in ms. */
-export const VIEW_PAINT_LIMIT_MS = 500;
+const VIEW_PAINT_LIMIT_MS = 500;
 
 /** Issue 23: read_output's definition in tools/list, bytes (sent with every model call). */
 export const READ_OUTPUT_DEFINITION_LIMIT_BYTES = 1_500;

@@ -12,18 +12,18 @@ import { tracingChecks } from './tracing.ts';
 import type { WarmResult } from './warm.ts';
 
 /** Cold start must be at least this many times faster than SDK 2.x. */
-export const COLD_START_SPEEDUP = 3;
+const COLD_START_SPEEDUP = 3;
 /** Warm in-process throughput must be at least this many times SDK 2.x's. */
-export const WARM_SPEEDUP = 5;
+const WARM_SPEEDUP = 5;
 /** Local HTTP throughput vs the bare node:http ceiling: issue 5's target, retired by issue 14 (it measured the
  * development server's event emulation more than the product); still reported, as information. */
-export const HTTP_SHARE = 0.7;
+const HTTP_SHARE = 0.7;
 /** Issue 14: cold-start code time (load+init + first call) at least this many times faster than SDK 2.x. */
-export const COLD_CODE_SPEEDUP = 10;
+const COLD_CODE_SPEEDUP = 10;
 /** Issue 14: load+init of our bundle under this many ms. */
-export const LOAD_INIT_LIMIT_MS = 10;
+const LOAD_INIT_LIMIT_MS = 10;
 /** The MCP function bundle must stay under this many bytes (minified). */
-export const BUNDLE_LIMIT_BYTES = 150 * 1024;
+const BUNDLE_LIMIT_BYTES = 150 * 1024;
 
 const x = (n: number) => `${n.toFixed(1)}x`;
 const pct = (n: number) => `${Math.round(n * 100)}%`;

@@ -19,9 +19,6 @@ export const VARIANTS: readonly Variant[] = [
   { id: 'sdk1-handshake', server: 'sdk1', era: 'handshake' },
 ];
 
-/** Our variant in the same era, the reference of every ratio. */
-export const oursFor = (variant: Variant): string => `ours-${variant.era}`;
-
 /** The call a cold start answers first: a tool with arguments, so argument validation is part of it. */
 export const COLD_START_CALL = { tool: 'safe_divide', args: { a: 6, b: 3 } } as const;
 

@@ -28,13 +28,13 @@ const BUCKET = 'bench-views';
 const COMPANION = 'mcp-resources-bench-views';
 const WARM_READS = 50;
 
-export interface ViewSize {
+interface ViewSize {
   name: string;
   bytes: number;
   gzipBytes: number;
 }
 
-export interface ViewRead {
+interface ViewRead {
   name: string;
   firstMs: number;
   warmP50Ms: number;

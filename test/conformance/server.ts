@@ -13,7 +13,7 @@ import { conformanceTools } from './fixtures/tools.ts';
  * It turns on what the example function leaves off (prompts, completion, logging) and serves the tasks
  * extension in-process, so every scenario a stateless server can serve is exercised.
  */
-export const conformanceServerOptions: McpServerOptions = {
+const conformanceServerOptions: McpServerOptions = {
   info: { name: 'mcp-lambda-template-conformance', version: '1.0.0', title: 'Conformance fixtures' },
   instructions: 'Fixture server for the MCP conformance suites.',
   tools: [...conformanceTools, ...conformanceTaskTools, ...streamTools],

@@ -7,7 +7,7 @@
  */
 
 /** One check of a scenario, as the suites write it to `checks.json`. */
-export interface Check {
+interface Check {
   id: string;
   status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED' | string;
   errorMessage?: string;
@@ -75,7 +75,7 @@ export function missingChecks(result: ScenarioResult, required: RequiredChecks =
 }
 
 /** Whether a scenario failed: by the suites' rule, or for a required check that is not SUCCESS. */
-export function failed(result: ScenarioResult, required: RequiredChecks = {}): boolean {
+function failed(result: ScenarioResult, required: RequiredChecks = {}): boolean {
   return (
     result.checks.some((c) => c.status === 'FAILURE' || c.status === 'WARNING') ||
     missingChecks(result, required).length > 0

@@ -7,11 +7,6 @@ import { tools } from '../../src/tools/index.ts';
  * its tool: a tool added to the template changes nothing here, a removed example tool takes its rows with it.
  */
 
-/** The part of both SDKs' clients these calls use. */
-export interface ToolCaller {
-  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<any>;
-}
-
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 function expectPng(base64: string, width?: number, height?: number): void {

@@ -33,7 +33,7 @@ export const KIND_LABELS: Record<Kind, { name: string; meaning: string }> = {
   'transport-error': { name: 'transport error', meaning: 'the connection failed (refused, reset…)' },
 };
 
-export const PERCENTILE_COLORS = { p50: '#2563eb', p90: '#d97706', p99: '#dc2626' } as const;
+const PERCENTILE_COLORS = { p50: '#2563eb', p90: '#d97706', p99: '#dc2626' } as const;
 const RESULT_COLOR = '#2563eb';
 const TOOL_ERROR_COLOR = '#f59e0b';
 const FAILURE_COLOR = '#dc2626';
@@ -67,7 +67,7 @@ export function parameterRows(run: RecordedRun): [string, string][] {
  * The histogram's bars: consecutive recording buckets grouped so that at most `maxBins` bars span the minimum to
  * the maximum (empty bars included, so the shape is honest). Bar edges are bucket edges: (from, to].
  */
-export function histogramBins(latency: LatencyHistogram, maxBins = 40): Bin[] {
+function histogramBins(latency: LatencyHistogram, maxBins = 40): Bin[] {
   const buckets = latency.sorted();
   if (buckets.length === 0) return [];
   const first = buckets[0]![0];
@@ -163,6 +163,6 @@ export function share(count: number, total: number): string {
 }
 
 /** Seconds for a label: "100 ms", "1.6 s". */
-export function formatSeconds(s: number): string {
+function formatSeconds(s: number): string {
   return s < 1 ? `${Number((s * 1000).toPrecision(3))} ms` : `${Number(s.toPrecision(3))} s`;
 }

@@ -12,7 +12,7 @@ import { RunRecorder } from './samples.ts';
 export type { Prepared } from './preflight.ts';
 
 /** Latency percentiles in milliseconds. */
-export interface Latency {
+interface Latency {
   p50: number;
   p90: number;
   p99: number;

@@ -24,19 +24,19 @@ export const KINDS: readonly Kind[] = [
 export const RESULT_KINDS: readonly Kind[] = ['ok', 'tool-error'];
 
 /** Kinds that got no HTTP answer. */
-export const TRANSPORT_KINDS: readonly Kind[] = ['timeout', 'transport-error'];
+const TRANSPORT_KINDS: readonly Kind[] = ['timeout', 'transport-error'];
 
 /** Counts by kind, every kind present. */
 export type KindCounts = Record<Kind, number>;
 
-export const emptyCounts = (): KindCounts => Object.fromEntries(KINDS.map((kind) => [kind, 0])) as KindCounts;
+const emptyCounts = (): KindCounts => Object.fromEntries(KINDS.map((kind) => [kind, 0])) as KindCounts;
 
 const LOWEST_MS = 0.01;
 const RATIO = 1.02;
 const LOG_RATIO = Math.log(RATIO);
 
 /** The bucket of a latency: bucket i holds (0.01 ms · 1.02^(i-1), 0.01 ms · 1.02^i]; bucket 0 everything below. */
-export const bucketOf = (ms: number): number =>
+const bucketOf = (ms: number): number =>
   ms <= LOWEST_MS ? 0 : Math.ceil(Math.log(ms / LOWEST_MS) / LOG_RATIO);
 
 /** The upper edge of a bucket (the value a percentile in it reports, as HDR histograms do). */
@@ -101,7 +101,7 @@ export interface Slice {
 /** Slices a run keeps at most; past that, neighbours merge and the slice width doubles. */
 export const MAX_SLICES = 256;
 /** The starting slice width. */
-export const FIRST_SLICE_MS = 100;
+const FIRST_SLICE_MS = 100;
 /** Details kept per kind are clipped to this many characters (they echo what the server sent). */
 const DETAIL_LIMIT = 200;
 
@@ -192,11 +192,10 @@ export class RunRecorder {
 }
 
 /** Events per second over `elapsedMs` milliseconds (0 for an empty span). */
-export const rate = (events: number, elapsedMs: number): number =>
-  elapsedMs > 0 ? events / (elapsedMs / 1000) : 0;
+const rate = (events: number, elapsedMs: number): number => (elapsedMs > 0 ? events / (elapsedMs / 1000) : 0);
 
 /** Several slices as one. */
-export function mergeSlices(slices: readonly Slice[]): Slice {
+function mergeSlices(slices: readonly Slice[]): Slice {
   const merged = emptySlice();
   for (const slice of slices) {
     for (const kind of KINDS) merged.counts[kind] += slice.counts[kind];

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Where the browser tests find Chromium: Debian's package (`apt-get install -y chromium`), as `.ci/run` installs it. */
-export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = '/usr/bin/chromium';
 
 /**
  * The browser for a browser test file, or undefined to skip it. Locally a missing browser skips the file, saying

@@ -6,10 +6,10 @@
 import { NODE_TARGET } from '@mcp-lambda/cdk/bundling';
 
 /** Node.js major of the Lambda runtime the functions are built for (`node22` → 22); `.nvmrc` names the same. */
-export const LAMBDA_NODE_MAJOR = Number(NODE_TARGET.replace(/^node/, ''));
+const LAMBDA_NODE_MAJOR = Number(NODE_TARGET.replace(/^node/, ''));
 
 /** Major version of this process's Node.js. */
-export const currentNodeMajor = (): number => Number(process.versions.node.split('.')[0]);
+const currentNodeMajor = (): number => Number(process.versions.node.split('.')[0]);
 
 /**
  * This process's Node.js binary, for child processes that must run on the Lambda runtime's major version.

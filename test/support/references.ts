@@ -6,7 +6,7 @@
  * checked by running it.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, posix } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import ts from 'typescript';
 
 /**
@@ -97,7 +97,7 @@ export function commentsOnly(file: string, text: string): string {
 }
 
 /** A markdown file's prose: code blocks blanked (an example names the files its reader will write). */
-export function proseOnly(markdown: string): string {
+function proseOnly(markdown: string): string {
   let fenced = false;
   return markdown
     .split('\n')
@@ -146,7 +146,7 @@ export function referencesIn(file: string, text: string): Reference[] {
 }
 
 /** The titles of a markdown file's headings, as written. */
-export function headings(markdown: string): string[] {
+function headings(markdown: string): string[] {
   let fenced = false;
   return markdown.split('\n').flatMap((line) => {
     if (/^\s*```/.test(line)) fenced = !fenced;
@@ -232,6 +232,3 @@ export function dangling(root: string, references: Reference[], files: string[])
     return anchor !== undefined && !headingAnchors(textOf(found)).has(anchor);
   });
 }
-
-/** The base name of a reference's target, for messages. */
-export const targetName = (reference: Reference) => basename(reference.text.split('#')[0]!);

@@ -11,7 +11,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { freePort } from './free-port.ts';
 
 /** The version the tier runs, pinned: a registry is a test tool here, not a dependency of the project. */
-export const VERDACCIO = '6.10.4';
+const VERDACCIO = '6.10.4';
 
 export interface Registry {
   /** `http://127.0.0.1:PORT/` */
@@ -28,7 +28,7 @@ export interface Registry {
  * the script that started it, and this repository's NODE_OPTIONS selects its TypeScript sources), Node.js 22 still
  * first on PATH (test/support/on-lambda-node.ts).
  */
-export function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+function userEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env))
     if (!/^(npm_|NODE_OPTIONS$|INIT_CWD$|VITEST|TEST$)/i.test(name)) env[name] = value;

@@ -15,10 +15,10 @@ import { launchChromium } from './chromium.ts';
  * `VIEWS_SCREENSHOTS` (default: the run's temporary folder).
  */
 
-export const SHOTS = process.env.VIEWS_SCREENSHOTS || join(tmpdir(), 'views-screenshots');
+const SHOTS = process.env.VIEWS_SCREENSHOTS || join(tmpdir(), 'views-screenshots');
 
 /** How a page is opened: the host's theme, a clock off by some ms, a time zone, routes set before it loads. */
-export interface OpenOptions {
+interface OpenOptions {
   theme?: 'light' | 'dark';
   clockAheadMs?: number;
   timezoneId?: string;

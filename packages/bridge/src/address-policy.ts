@@ -57,7 +57,7 @@ function blockLists() {
 }
 
 /** Whether an address is a loopback address (127.0.0.0/8 or ::1). */
-export function isLoopbackAddress(address: string): boolean {
+function isLoopbackAddress(address: string): boolean {
   const family = isIP(address);
   return family !== 0 && blockLists().loopback.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }

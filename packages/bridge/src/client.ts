@@ -23,7 +23,7 @@ export interface BridgeClient {
 }
 
 /** Why a client_id cannot be used, as an OAuth error description (never echoing the id itself). */
-export interface ClientProblem {
+interface ClientProblem {
   error: 'invalid_client' | 'invalid_request';
   description: string;
   /** A temporary failure (a CIMD document that could not be fetched), not proof the client is invalid. */

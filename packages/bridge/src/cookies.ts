@@ -5,7 +5,7 @@
  */
 
 /** The cookies the bridge sets. */
-export type BridgeCookie = 'binding' | 'consent';
+type BridgeCookie = 'binding' | 'consent';
 
 export interface CookieJar {
   /** The name a cookie has on this deployment. */

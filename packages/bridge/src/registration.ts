@@ -43,7 +43,7 @@ interface SealedRegistration {
 }
 
 /** Sealed client ids start with this, so they are told apart from CIMD URLs at a glance. */
-export const REGISTERED_CLIENT_PREFIX = 'mcpc_';
+const REGISTERED_CLIENT_PREFIX = 'mcpc_';
 const AUTH_METHODS: readonly ClientAuthMethod[] = ['none', 'client_secret_basic', 'client_secret_post'];
 const GRANT_TYPES: readonly GrantType[] = ['authorization_code', 'refresh_token'];
 

@@ -16,7 +16,7 @@ import {
  */
 
 /** What a sealed value is for; each purpose has its own key. */
-export type SealPurpose = 'client-id' | 'transaction' | 'upstream-state' | 'consent' | 'upstream-refresh';
+type SealPurpose = 'client-id' | 'transaction' | 'upstream-state' | 'consent' | 'upstream-refresh';
 
 /** Seals and opens values with keys derived from one secret. */
 export interface Sealer {

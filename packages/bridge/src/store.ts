@@ -35,7 +35,7 @@ export type CodeRedemption =
   | { kind: 'replayed'; familyId: string | undefined };
 
 /** A code as read before it is redeemed: its grant, and the family it was redeemed for if it was used already. */
-export type CodeRecord = { grant: CodeGrant; usedBy: string | undefined } | undefined;
+type CodeRecord = { grant: CodeGrant; usedBy: string | undefined } | undefined;
 
 /** A refresh-token family: every token rotated from one authorization shares it (OAuth 2.1 §4.3.1). */
 export interface RefreshFamily {

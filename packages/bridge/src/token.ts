@@ -32,7 +32,7 @@ const BOUNDED = [
 ];
 
 /** The form of a token or revocation request, or the error that refuses it before anything else is read. */
-export function tokenForm(req: HttpRequest, note: RequestNote): Params | HttpResponse {
+function tokenForm(req: HttpRequest, note: RequestNote): Params | HttpResponse {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/x-www-form-urlencoded')
     return tokenFailure(note, 'invalid_request', 'the body must be application/x-www-form-urlencoded');

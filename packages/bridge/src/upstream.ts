@@ -32,13 +32,12 @@ interface ProviderMetadata {
   issParameter: boolean;
 }
 
-export type UpstreamIdentity =
+type UpstreamIdentity =
   | { ok: true; subject: string; refreshToken: string | undefined }
   | { ok: false; reason: string; temporary: boolean };
 
 /** The provider's answer to a refresh: the token to keep (its new one if it rotated), or why not. */
-export type UpstreamRefresh =
-  { ok: true; refreshToken: string } | { ok: false; reason: string; temporary: boolean };
+type UpstreamRefresh = { ok: true; refreshToken: string } | { ok: false; reason: string; temporary: boolean };
 
 export interface Upstream {
   /** The provider's authorization endpoint (its origin goes into the consent page's form-action). */

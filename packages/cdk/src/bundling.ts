@@ -32,7 +32,7 @@ export const NODE_TARGET = 'node22';
  * of a 10 ms cold start; at other levels stack traces name the minified `index.mjs` (line and column), which the
  * `.map` file deployed beside it resolves offline. The maps carry no `sourcesContent`, so they stay small.
  */
-export const DEBUG_NODE_OPTIONS = '--enable-source-maps';
+const DEBUG_NODE_OPTIONS = '--enable-source-maps';
 
 /** NODE_OPTIONS of a function at `logLevel`: source-mapped stack traces at DEBUG, none of their start-up cost otherwise. */
 export function nodeOptionsFor(logLevel: string): string | undefined {
@@ -61,7 +61,7 @@ export const EXTERNAL_MODULES = ['@aws-sdk/*', 'ajv/dist/2020.js'];
  * its own chunk, so a cold start loads and compiles only what the first request needs, and the start-up code stays
  * in one chunk (`startup-chunk.ts`).
  */
-export const CHUNK_NAMES = 'chunks/[name]-[hash]';
+const CHUNK_NAMES = 'chunks/[name]-[hash]';
 
 /**
  * Options for a direct `esbuild.build()` call that match the stack's bundling: `outdir` receives `index.mjs` (the

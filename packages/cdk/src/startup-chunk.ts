@@ -21,13 +21,13 @@ import { relative, resolve } from 'node:path';
 import { buildSync, type BuildOptions, type Plugin } from 'esbuild';
 
 /** The scope of this project's packages: their faces are what the start-up chunk is built around. */
-export const PACKAGE_SCOPE = '@mcp-lambda/';
+const PACKAGE_SCOPE = '@mcp-lambda/';
 
 /** The namespace of the stand-in modules that give a lazily loaded module its faces. */
 const LAZY = 'lazy-module';
 
 /** The package faces a function's entry imports, directly or through the project's own modules. */
-export function facesOf(entry: string, root: string): string[] {
+function facesOf(entry: string, root: string): string[] {
   const { metafile } = buildSync({
     entryPoints: [entry],
     absWorkingDir: root,
@@ -49,7 +49,7 @@ export function facesOf(entry: string, root: string): string[] {
  * settings but no code splitting, where a lazily loaded module is inlined (so every module reached through a live
  * `import()` counts). A module of which nothing is left there can start no lazy loading.
  */
-export function liveModules(entry: string, root: string, options: BuildOptions): Set<string> {
+function liveModules(entry: string, root: string, options: BuildOptions): Set<string> {
   const { metafile } = buildSync({
     entryPoints: [entry],
     absWorkingDir: root,

@@ -44,6 +44,7 @@ export const REPOSITORY_ONLY = [
   '.prettierrc.json',
   'BENCHMARKS.md',
   'eslint.config.js',
+  'knip.config.ts',
   'LICENSE',
   'README.md',
   'docs',

@@ -41,7 +41,7 @@ export class CreateError extends Error {
 }
 
 /** This package's version: the packages are released together, so the app gets the ones of this release. */
-export function ownVersion(): string {
+function ownVersion(): string {
   return (JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string }).version;
 }
 

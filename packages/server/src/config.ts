@@ -71,7 +71,7 @@ export interface ToolMetricsConfig {
 }
 
 /** Where task records live and who runs tasks (docs/tasks.md). */
-export interface TasksConfig {
+interface TasksConfig {
   /** DynamoDB table of task records; unset = records kept in this process (local only). */
   table: string | undefined;
   /** Worker function each run is handed to (deployed stack); unset = runs in this process. */

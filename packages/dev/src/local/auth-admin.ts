@@ -13,7 +13,7 @@ import type { LocalOidcProvider } from './oidc-provider.ts';
  */
 
 export const LOCAL_ADMIN_PREFIX = '/_local/';
-export const LOCAL_ADMIN_HEADER = 'x-mcp-local-admin';
+const LOCAL_ADMIN_HEADER = 'x-mcp-local-admin';
 
 const ROUTE = /^\/_local\/users\/([^/]{1,255})\/(disable|enable|signout)$/;
 const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\]):\d+$/;

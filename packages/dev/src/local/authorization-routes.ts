@@ -17,7 +17,7 @@ import type { LambdaHttpHandler, LambdaRestHandler, LocalHandler } from './dev-s
  */
 
 /** What requests are routed to, once they exist. */
-export interface RouteTargets {
+interface RouteTargets {
   bridge: AuthorizationBridge;
   admin: LocalAdminOptions;
   log: Logger;

@@ -9,7 +9,7 @@ export const KEEP_ALIVE_HINT_SECONDS = 5;
  * loaded machine, a test computing between calls) closes its idle connections late and may reuse one after the
  * hint; it must find the connection still open.
  */
-export const IDLE_CONNECTION_MS = 65_000;
+const IDLE_CONNECTION_MS = 65_000;
 
 /**
  * Closes idle keep-alive connections without ever resetting a request away. Node's own expiry destroys a connection

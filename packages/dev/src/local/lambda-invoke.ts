@@ -4,7 +4,7 @@ import { closeIdleConnectionsSafely } from './keep-alive.ts';
 import { refuseWebPage } from './loopback-only.ts';
 
 /** What Lambda tells a handler about its invocation that the local stand-in can tell too. */
-export interface InvocationContext {
+interface InvocationContext {
   /** Milliseconds left before the function's time limit. */
   getRemainingTimeInMillis(): number;
 }

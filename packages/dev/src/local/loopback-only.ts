@@ -16,7 +16,7 @@ const LOOPBACK_HOST = /^(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/i;
 export const isLoopbackHost = (host: string | undefined): boolean => LOOPBACK_HOST.test(host ?? '');
 
 /** Whether a request comes from a tool on this machine rather than a web page (see the module comment). */
-export function fromLoopbackTool(req: IncomingMessage): boolean {
+function fromLoopbackTool(req: IncomingMessage): boolean {
   const { host, origin } = req.headers;
   const browser = req.headers['sec-fetch-site'] !== undefined || req.headers['sec-fetch-dest'] !== undefined;
   return isLoopbackHost(host) && origin === undefined && !browser;

@@ -14,7 +14,7 @@ import { memoryAdapter } from './oidc-memory.ts';
 /** The development user every local sign-in uses. */
 export const DEV_USER_EMAIL = 'dev@example.com';
 /** Its subject at the provider (what ends up as `sub` in the bridge's access tokens). */
-export const DEV_USER_SUBJECT = 'dev-user';
+const DEV_USER_SUBJECT = 'dev-user';
 
 export interface LocalOidcProviderOptions {
   /** The bridge's callback URL: the only redirect URI of the bridge's client. */

@@ -14,7 +14,8 @@ export interface LocalDynamo {
 }
 
 export async function startLocalDynamo(tableName = 'bridge-test'): Promise<LocalDynamo> {
-  const dynalite = createRequire(import.meta.url)('dynalite') as (options: Record<string, unknown>) => Server;
+  const require = createRequire(import.meta.url);
+  const dynalite = require('dynalite') as (options: Record<string, unknown>) => Server;
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

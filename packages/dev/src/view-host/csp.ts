@@ -12,7 +12,7 @@ export interface DeclaredCsp {
 }
 
 /** The spec's default when `_meta.ui.csp` is omitted, and what blocks plugins and foreign frames besides. */
-export const DEFAULT_VIEW_CSP =
+const DEFAULT_VIEW_CSP =
   "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
   "img-src 'self' data:; media-src 'self' data:; connect-src 'none'; frame-src 'none'; object-src 'none'; " +
   "base-uri 'self'";

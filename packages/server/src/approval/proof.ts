@@ -28,13 +28,13 @@ export interface ProofBinding {
 }
 
 /** An accepted proof: its id (for the ledger) and expiry (epoch ms). */
-export interface OpenedProof {
+interface OpenedProof {
   id: string;
   expiresAt: number;
 }
 
 /** Why a proof is refused. */
-export type ProofRefusal = 'invalid' | 'expired';
+type ProofRefusal = 'invalid' | 'expired';
 
 /** Issues and checks proofs; both may read the keys (bounded by `signal`) and throw when they cannot be read. */
 export interface ProofCodec {
@@ -57,7 +57,7 @@ export interface ProofKeys {
 }
 
 /** Proofs: distinct from every other use of the key strings, so no two uses share a key. */
-export const PROOF_KEY_LABELS: KeyLabels = {
+const PROOF_KEY_LABELS: KeyLabels = {
   key: 'mcp approval proof v1',
   id: 'mcp approval proof key id v1',
 };

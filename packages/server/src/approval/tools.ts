@@ -10,7 +10,7 @@ import type { GateOptions } from './gate.ts';
  */
 
 /** The executing tool's arguments: the proposal's arguments unchanged, its proof, and the person's decision. */
-export const APPROVED_INPUT_SCHEMA = {
+const APPROVED_INPUT_SCHEMA = {
   type: 'object',
   properties: {
     arguments: { type: 'object' },

@@ -56,7 +56,7 @@ const unfit = (what: string, problem: string) =>
   new AskError('rejected', `The client's answer to ${what} could not be used: ${problem}.`);
 
 /** Checks the client's result for a question, so the tool sees only results of the documented shapes. */
-export function checkedResult(request: InputRequest, result: unknown): JSONObject {
+function checkedResult(request: InputRequest, result: unknown): JSONObject {
   if (!isJsonObject(result)) throw unfit(request.method, 'it is not an object');
   switch (request.method) {
     case 'elicitation/create': {

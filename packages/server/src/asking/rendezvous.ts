@@ -19,7 +19,7 @@ import { memoryEventLog, type EventLog } from '../resume/event-log.ts';
 export const CANCELLATION_LIFETIME_MS = Platform.restStreamingMaxSeconds * 1000;
 
 /** A question waiting for its answer. */
-export interface WaitingQuestion {
+interface WaitingQuestion {
   /** The call's slot: a digest of the caller and the call's JSON-RPC id (one question at a time per call). */
   slot: string;
   /** The question's unguessable part of its JSON-RPC id. */

@@ -4,7 +4,7 @@
  */
 
 /** RFC 6750 §3.1 error codes this server uses. */
-export type BearerError = 'invalid_token' | 'insufficient_scope';
+type BearerError = 'invalid_token' | 'insufficient_scope';
 
 /** The parts of one challenge. */
 export interface ChallengeParams {

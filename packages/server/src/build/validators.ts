@@ -44,7 +44,7 @@ const PLAIN_VALUES = new Set(['const', 'enum', 'default', 'examples', 'required'
  * checks additional properties, and descriptions written for the model would otherwise be shipped twice. Member
  * names inside `properties` (and the like) and plain values (`enum`, `const`, …) are kept as they are.
  */
-export function withoutAnnotations(schema: unknown): unknown {
+function withoutAnnotations(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(withoutAnnotations);
   if (schema === null || typeof schema !== 'object') return schema;
   const out: Record<string, unknown> = {};
@@ -79,7 +79,7 @@ const BUILT_IN: readonly ToolDefinition[] = [
 ];
 
 /** Where the generated modules go, relative to the table module: one module per distinct schema. */
-export const VALIDATOR_FOLDER = 'validators';
+const VALIDATOR_FOLDER = 'validators';
 
 /**
  * The generated source files: the table module, and one module per validator, named for the first tool (and role)

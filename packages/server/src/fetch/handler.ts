@@ -66,7 +66,7 @@ function eventStream(body: AsyncIterable<string>): ReadableStream<Uint8Array> {
 }
 
 /** Translates a neutral response into a Fetch `Response`. */
-export function toFetchResponse(response: HttpResponse | StreamedHttpResponse): Response {
+function toFetchResponse(response: HttpResponse | StreamedHttpResponse): Response {
   const init = { status: response.status, headers: headersOf(response) };
   if (NULL_BODY.has(response.status)) return new Response(null, init);
   if (typeof response.body === 'string') return new Response(response.body, init);

@@ -5,7 +5,7 @@ import type { HttpRequest } from '../http/types.ts';
  * rest never read), which is still larger than the limit, so the transport answers 413 without the server holding
  * an unbounded body in memory.
  */
-export async function boundedText(request: Request, limit: number): Promise<string | undefined> {
+async function boundedText(request: Request, limit: number): Promise<string | undefined> {
   if (!request.body) return undefined;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -48,7 +48,7 @@ export const sseFrame = (data: string, id?: string): string =>
   `${id === undefined ? '' : `id: ${id}\n`}event: message\ndata: ${data}\n\n`;
 
 /** One message as one SSE event. */
-export function sseEvent(message: JSONRPCNotification | JSONRPCRequest | JSONRPCResponse): string {
+function sseEvent(message: JSONRPCNotification | JSONRPCRequest | JSONRPCResponse): string {
   return sseFrame(JSON.stringify(message));
 }
 

@@ -55,7 +55,7 @@ export interface TransportParts {
 }
 
 /** A transport's parts and options, passed to each step. */
-export interface Setup {
+interface Setup {
   parts: TransportParts;
   options: TransportOptions;
 }

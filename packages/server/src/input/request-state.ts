@@ -67,7 +67,7 @@ const MAX_TOKEN_CHARS = 64 * 1024;
 const KEY_READ_MS = 5_000;
 
 /** Request states: distinct from the session ids' labels, so the two never share a key. */
-export const REQUEST_STATE_KEY_LABELS: KeyLabels = {
+const REQUEST_STATE_KEY_LABELS: KeyLabels = {
   key: 'mcp request state v1',
   id: 'mcp request state key id v1',
 };

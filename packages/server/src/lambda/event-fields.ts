@@ -6,7 +6,7 @@ import { clientText } from '../protocol/client-text.ts';
  * An event field without the type API Gateway always gives it (a direct invoke or a test event can send anything):
  * the event cannot be translated into a request.
  */
-export class MalformedEventError extends Error {
+class MalformedEventError extends Error {
   constructor(readonly field: string) {
     super(`Malformed event: ${field}`);
     this.name = 'MalformedEventError';

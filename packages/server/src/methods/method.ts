@@ -29,7 +29,7 @@ export interface MethodContext {
 }
 
 /** Answers one method; throws an McpError for a protocol failure. */
-export type MethodHandler = (params: JSONObject, ctx: MethodContext) => Promise<JSONObject>;
+type MethodHandler = (params: JSONObject, ctx: MethodContext) => Promise<JSONObject>;
 
 /** One entry of the method table. */
 export interface MethodSpec {

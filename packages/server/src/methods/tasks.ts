@@ -66,7 +66,7 @@ export function taskMethods(tasks: TaskRuntime): MethodTable {
 }
 
 /** The caller's key for the task a request names; -32021 without the extension, -32602 for no task id. */
-export function taskKey(params: JSONObject, ctx: MethodContext): TaskKey {
+function taskKey(params: JSONObject, ctx: MethodContext): TaskKey {
   if (!ctx.codec.acceptsTasks()) throw new MissingCapabilityError({ extensions: { [TASKS_EXTENSION]: {} } });
   const owner = ownerTag(ctx.principal?.key);
   if (typeof params.taskId !== 'string') throw new TaskNotFoundError(params.taskId);

@@ -5,7 +5,7 @@
  */
 
 /** One stored object of an output, placed in the whole. */
-export interface PartSpan {
+interface PartSpan {
   /** Byte offset of the part in the whole output. */
   start: number;
   size: number;

@@ -19,13 +19,6 @@ COST[0x5c] = 4; // \
 /** UTF-8 continuation bytes (10xxxxxx) never start a character. */
 const isContinuation = (byte: number | undefined) => byte !== undefined && (byte & 0xc0) === 0x80;
 
-/** Doubly escaped size of UTF-8 text bytes (the cost `doublyEscapedBytes` gives the decoded string). */
-export function escapedSize(bytes: Uint8Array): number {
-  let total = 0;
-  for (let i = 0; i < bytes.length; i++) total += COST[bytes[i]!]!;
-  return total;
-}
-
 /** Cuts a byte stream into parts; `push` and `end` return the parts completed, in order. */
 export class PartCutter {
   private part: Buffer;

@@ -22,7 +22,7 @@ export interface ReadOutputArgs {
 }
 
 /** Default `count` of each way to read (bytes: half a page), the most it may be, and other defaults. */
-export const READ_DEFAULTS = { lines: 100, maxMatches: 20, items: 50, rows: 50, context: 2 } as const;
+const READ_DEFAULTS = { lines: 100, maxMatches: 20, items: 50, rows: 50, context: 2 } as const;
 const MOST = { lines: 10_000, maxMatches: 100, items: 10_000, rows: 10_000 } as const;
 
 /**
@@ -51,7 +51,7 @@ const HOW =
 /** Largest position or count the tool accepts, far past any output (100 parts of 5 MiB). */
 export const MAX_POSITION = 1_000_000_000_000;
 /** Longest search text and JSON Pointer: longer ones are no real request, and both are echoed in summaries. */
-export const MAX_TEXT = { search: 1000, pointer: 2000 } as const;
+const MAX_TEXT = { search: 1000, pointer: 2000 } as const;
 
 /** Bounds the input schema leaves out (every definition is sent with every model call): a sentence, or undefined. */
 function outOfBounds(args: ReadOutputArgs): string | undefined {

@@ -22,8 +22,6 @@ export const ErrorCode = {
   UnsupportedProtocolVersion: -32022,
 } as const;
 
-export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
-
 /**
  * A protocol failure: thrown by method handlers and turned into a JSON-RPC error response in exactly one place
  * (the dispatcher). It carries only its wire shape; the HTTP status is the transport's decision.

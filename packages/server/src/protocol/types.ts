@@ -22,7 +22,7 @@ export interface JSONRPCNotification {
   params?: JSONObject;
 }
 
-export interface JSONRPCResultResponse {
+interface JSONRPCResultResponse {
   jsonrpc: '2.0';
   id: RequestId;
   result: JSONObject;
@@ -161,11 +161,6 @@ export interface Resource extends BaseMetadata, Icons {
 
 export interface ResourceTemplate extends Omit<Resource, 'uri' | 'size'> {
   uriTemplate: string;
-}
-
-export interface ReadResourceResult {
-  contents: ResourceContents[];
-  _meta?: JSONObject;
 }
 
 export interface PromptArgument extends BaseMetadata {

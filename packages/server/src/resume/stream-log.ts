@@ -37,7 +37,7 @@ export interface StreamLogSetup {
 export const logWaitKey = (streamId: string) => `log.${streamId}`;
 
 /** When the call has ended at the latest (its deadline), and until when its log is served (the grace after it). */
-export function logTimes(deadline: number | undefined, now: number): { ends: number; until: number } {
+function logTimes(deadline: number | undefined, now: number): { ends: number; until: number } {
   const ends = deadline ?? now + NO_DEADLINE_MS;
   return { ends, until: ends + Defaults.streamLogGraceMs };
 }

@@ -4,7 +4,7 @@
  */
 
 /** Fewest characters of one key string: 32 characters key AES-256 through HKDF with margin. */
-export const MIN_SESSION_KEY_CHARS = 32;
+const MIN_SESSION_KEY_CHARS = 32;
 
 /** Splits a secret value into its key strings, newest first; throws naming the problem (never the value). */
 export function sessionKeyStrings(value: string): string[] {

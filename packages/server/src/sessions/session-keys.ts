@@ -30,7 +30,7 @@ export interface KeyLabels {
 export const SESSION_KEY_LABELS: KeyLabels = { key: 'mcp session id v1', id: 'mcp session key id v1' };
 
 /** Derives each key and its id (a digest: it names the key without revealing it). */
-export function keyRing(materials: readonly (string | Uint8Array)[], labels: KeyLabels): KeyRing {
+function keyRing(materials: readonly (string | Uint8Array)[], labels: KeyLabels): KeyRing {
   const derived = materials.map((material): SealingKey => {
     const hkdf = (info: string, bytes: number) =>
       Buffer.from(nodeCrypto().hkdfSync('sha256', material, Buffer.alloc(0), info, bytes));

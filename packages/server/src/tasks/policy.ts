@@ -45,7 +45,7 @@ export const answersTo = (record: TaskRecord, clientKey: string | undefined): bo
   record.client === undefined || record.client === clientTag(clientKey);
 
 /** The wire key of a tool's input request in a round: unique over the task's life, as SEP-2663 requires. */
-export const wireKey = (round: number, key: string): string => `${round}.${key}`;
+const wireKey = (round: number, key: string): string => `${round}.${key}`;
 
 /** What a new task's record needs. */
 export interface NewTask {
@@ -82,7 +82,7 @@ export function newRecord(task: NewTask): TaskRecord {
 export const isExpired = (record: TaskRecord, now: number): boolean => now >= record.expiresAt;
 
 /** Whether the task is working but no worker has renewed its lease in time: the worker crashed or was stopped. */
-export const leaseLapsed = (record: TaskRecord, now: number): boolean =>
+const leaseLapsed = (record: TaskRecord, now: number): boolean =>
   record.status === 'working' && record.leaseUntil !== undefined && record.leaseUntil < now;
 
 const next = (record: TaskRecord, now: number, changes: Partial<TaskRecord>): TaskRecord => {
@@ -97,7 +97,7 @@ const next = (record: TaskRecord, now: number, changes: Partial<TaskRecord>): Ta
 };
 
 /** The safe error of a task whose worker stopped without recording an outcome. */
-export const WORKER_STOPPED: TaskError = {
+const WORKER_STOPPED: TaskError = {
   code: ErrorCode.InternalError,
   message:
     'The task stopped before it finished: its worker crashed or ran out of time. Start the tool call again; ' +

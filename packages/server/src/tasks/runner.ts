@@ -32,7 +32,7 @@ export interface TaskRunnerOptions {
 }
 
 /** The worker invocation a run happens in. */
-export interface RunContext {
+interface RunContext {
   requestId: string;
   /** Epoch ms at which the invocation is stopped (the worker's time limit), if it has one. */
   deadline?: number;

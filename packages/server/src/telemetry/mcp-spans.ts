@@ -33,7 +33,7 @@ const STANDARD_MESSAGES: Record<number, string> = {
  * `mcp.session.id`: a session id here is sealed (it carries the client's declaration under the server's key and
  * is a bearer of its session), so spans hold a digest of it, the same for every request of the session.
  */
-export const sessionDigest = (id: string): string =>
+const sessionDigest = (id: string): string =>
   nodeCrypto().createHash('sha256').update(id).digest('hex').slice(0, 32);
 
 /** The target of a span's name: a tool or prompt the server has, never a name the client made up. */

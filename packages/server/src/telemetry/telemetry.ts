@@ -9,7 +9,7 @@ import type { InstrumentClient } from '../instrument.ts';
  * spans by the OpenTelemetry MCP conventions and exports them over OTLP (the `OTEL_*` variables; X-Ray's OTLP
  * endpoint is signed for); `console` prints them as a readable tree instead (local development).
  */
-export const TRACING_MODES = ['off', 'propagation', 'on', 'console'] as const;
+const TRACING_MODES = ['off', 'propagation', 'on', 'console'] as const;
 export type TracingMode = (typeof TRACING_MODES)[number];
 
 /**

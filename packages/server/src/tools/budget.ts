@@ -16,7 +16,7 @@ import { monotonicMs } from '../clock.ts';
  */
 
 /** Thrown by `ctx.checkpoint()` once the budget is spent; the registry answers `isError` saying so. */
-export class BudgetExhaustedError extends ToolError {
+class BudgetExhaustedError extends ToolError {
   constructor() {
     super('The tool ran out of its time budget.');
     this.name = 'BudgetExhaustedError';
@@ -54,7 +54,7 @@ export interface CallOptions {
  * After the budget runs out, how long any call may take to end with its own `ToolError` once its signal fired: a
  * tool waiting on a call that takes the signal (read_output's companion invoke) then says what it waited for.
  */
-export const STOP_GRACE_MS = 100;
+const STOP_GRACE_MS = 100;
 
 /**
  * Why the call was cancelled: the reason its signal was aborted with when that is words (a client's

@@ -46,7 +46,7 @@ const inlineStreams =
 const ARGUMENT_REFUSALS = new WeakSet<CallToolResult>();
 
 /** Marks `result` as refusing the call's arguments (see {@link refusesArguments}); returns it. */
-export function argumentsRefusal(result: CallToolResult): CallToolResult {
+function argumentsRefusal(result: CallToolResult): CallToolResult {
   ARGUMENT_REFUSALS.add(result);
   return result;
 }

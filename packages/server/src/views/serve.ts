@@ -11,7 +11,7 @@ const CSP_ORIGIN = /^(https?|wss?):\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/;
 const PERMISSIONS = ['camera', 'microphone', 'geolocation', 'clipboardWrite'];
 
 /** What is wrong with a view no host could render safely (the rest is checked at start-up, `resources.ts`). */
-export function viewProblem(view: ViewDefinition): string | undefined {
+function viewProblem(view: ViewDefinition): string | undefined {
   return Object.entries(view.csp ?? {}).some(
     ([, list]) => !Array.isArray(list) || list.some((o) => !CSP_ORIGIN.test(o)),
   )
@@ -24,7 +24,7 @@ export function viewProblem(view: ViewDefinition): string | undefined {
 }
 
 /** The `_meta.ui` of a view resource, in the listing and on the read contents alike. */
-export function viewUiMeta(view: ViewUiMeta): JSONObject {
+function viewUiMeta(view: ViewUiMeta): JSONObject {
   const { csp, permissions, domain, prefersBorder } = view;
   return {
     ...(csp !== undefined ? { csp: { ...csp } } : {}),

@@ -9,7 +9,7 @@ import { readBytes, type LocatedOutput } from './locate.ts';
 import { count, fitText, PageRefusal, pageCost, type PageBody, type PageQuery } from './page.ts';
 
 /** Largest output parsed whole to select JSON: parsing takes several times its size in memory. */
-export const MAX_PARSED_BYTES = OutputLimits.maxParsedBytes;
+const MAX_PARSED_BYTES = OutputLimits.maxParsedBytes;
 
 type JsonQuery = Extract<PageQuery, { mode: 'json' }>;
 

@@ -5,7 +5,7 @@ import type { LocatedOutput } from './locate.ts';
 import { count, fitText, pageCost, type PageBody, type PageQuery } from './page.ts';
 
 /** Characters of a line shown around a match (and of a context line); longer lines are cut with "…". */
-export const SHOWN_LINE_CHARS = 240;
+const SHOWN_LINE_CHARS = 240;
 
 type SearchQuery = Extract<PageQuery, { mode: 'search' }>;
 

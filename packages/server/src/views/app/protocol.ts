@@ -54,7 +54,7 @@ export interface ModelContextUpdate {
   structuredContent?: JSONObject;
 }
 
-export type { CallToolResult, ContentBlock, JSONObject, ResourceContents };
+export type { CallToolResult, JSONObject };
 
 /**
  * Methods the view sends and receives, by name (the spec's names, in one place): a const enum, so a view's bundle
