@@ -6,11 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoadOptions } from '../load/options.ts';
-import { prepare, PreflightError } from '../load/preflight.ts';
-import { fire, runLoad, type LoadReport } from '../load/run.ts';
-import { RunRecorder } from '../load/samples.ts';
+import {
+  type LoadOptions,
+  prepare,
+  PreflightError,
+  fire,
+  runLoad,
+  type LoadReport,
+  RunRecorder,
+} from '@mcp-lambda/dev/load';
 import { serveMcpFunction } from '../support/local.ts';
+import { DEV_BIN } from '../support/npm-start.ts';
 import type { RunningServer } from '@mcp-lambda/dev/testing';
 
 let server: RunningServer;
@@ -82,7 +88,7 @@ describe('the load command against the MCP function on loopback', () => {
   });
 
   const cli = (...argv: string[]) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/load/cli.ts', ...argv], {
+    promisify(execFile)(process.execPath, [DEV_BIN, 'load', ...argv], {
       timeout: 30_000,
     });
 

@@ -11,7 +11,7 @@ import { median, percentile } from '../bench/stats.ts';
 import { evaluateTargets } from '../bench/targets.ts';
 import { VARIANTS, type Variant } from '../bench/variants.ts';
 import type { WarmResult } from '../bench/warm.ts';
-import type { LoadReport } from '../load/run.ts';
+import type { LoadReport } from '@mcp-lambda/dev/load';
 
 describe('bundle composition from the esbuild metafile', () => {
   it.each([

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { classify, type Outcome } from '../load/classify.ts';
+import { classify, type Outcome } from '../../src/load/classify.ts';
 import {
   encodeHeaderValue,
   initializeRequest,
   mirroredParams,
   rpcNotification,
   toolCallRequest,
-} from '../load/mcp-request.ts';
-import { parseLoadArgs, UsageError } from '../load/options.ts';
-import { summarize } from '../load/run.ts';
-import { MAX_SLICES, RunRecorder, timeline } from '../load/samples.ts';
+} from '../../src/load/mcp-request.ts';
+import { parseLoadArgs, UsageError } from '../../src/load/options.ts';
+import { summarize } from '../../src/load/run.ts';
+import { MAX_SLICES, RunRecorder, timeline } from '../../src/load/samples.ts';
 
 const URL_ARG = ['--url', 'http://127.0.0.1:3000/mcp'];
 

@@ -39,7 +39,7 @@ export interface ReportFile {
 export type ParsedCommand = { kind: 'run'; options: LoadOptions; notices: string[] } | { kind: 'help' };
 
 /** Usage text of `npm run load`. */
-export const USAGE = `Usage: npm run load -- --url URL [options]
+export const USAGE = `usage: npm run load -- --url URL [options]
 
 Runs a load test of stateless MCP tools/call requests against URL and prints requests/s, latency percentiles,
 transport errors, non-2xx answers, JSON-RPC errors and isError results. Stops after --duration seconds or

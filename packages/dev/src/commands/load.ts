@@ -1,17 +1,19 @@
 /**
- * `npm run load -- --url URL [options]`: a load test that speaks MCP. See `USAGE` in options.ts and docs/performance.md
- * "Load testing an endpoint". Exit status: 0 passed, 1 failed or could not run, 2 usage error; errors are one line on
- * stderr, never a stack trace.
+ * `npm run load -- --url URL [options]` (`mcp-lambda-dev load`): a load test that speaks MCP. See `USAGE` in
+ * ../load/options.ts and docs/performance.md "Load testing an endpoint". Exit status: 0 passed, 1 failed or could
+ * not run, 2 usage error; errors are one line on stderr, never a stack trace.
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseLoadArgs, UsageError, USAGE, type ParsedCommand, type ReportFile } from './options.ts';
-import { renderHtmlReport } from './report-html.ts';
-import { renderSvgReport } from './report-svg.ts';
-import { formatReport } from './report-text.ts';
-import { PreflightError } from './preflight.ts';
-import { runLoad } from './run.ts';
-import { RunRecorder } from './samples.ts';
+import { parseLoadArgs, UsageError, USAGE, type ParsedCommand, type ReportFile } from '../load/options.ts';
+import { renderHtmlReport } from '../load/report-html.ts';
+import { renderSvgReport } from '../load/report-svg.ts';
+import { formatReport } from '../load/report-text.ts';
+import { PreflightError } from '../load/preflight.ts';
+import { runLoad } from '../load/run.ts';
+import { RunRecorder } from '../load/samples.ts';
+
+export const usage = USAGE;
 
 const HELP_HINT = '(npm run load -- --help lists the options)';
 
@@ -29,10 +31,10 @@ function prepareReportFolder(report: ReportFile): void {
   }
 }
 
-async function main(): Promise<number> {
+async function load(args: string[]): Promise<number> {
   let command: ParsedCommand;
   try {
-    command = parseLoadArgs(process.argv.slice(2));
+    command = parseLoadArgs(args);
     if (command.kind === 'run' && command.options.report) prepareReportFolder(command.options.report);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
@@ -81,10 +83,15 @@ async function main(): Promise<number> {
   return report.passed ? 0 : 1;
 }
 
-try {
-  process.exitCode = await main();
-} catch (error) {
-  // Anything else (a refused write, an error inside the load generator) is one line too.
-  console.error(`load test failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
+/**
+ * The command: its exit status. Anything else that goes wrong (a refused write, an error inside the load generator)
+ * is one line too.
+ */
+export async function main(args: string[]): Promise<number> {
+  try {
+    return await load(args);
+  } catch (error) {
+    console.error(`load test failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
 }

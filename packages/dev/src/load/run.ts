@@ -3,7 +3,7 @@
  * connection until the duration or the request count is reached, filing each request's end time, latency and kind
  * (samples.ts) for the reports.
  */
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
 import { classify, type Classified, type Outcome } from './classify.ts';
 import type { LoadOptions } from './options.ts';
 import { prepare, type Prepared } from './preflight.ts';
@@ -90,6 +90,9 @@ export async function fire(
   // event: the classification waits here for its latency.
   let answer: Classified | undefined;
   let instance!: autocannon.Instance;
+  // Loaded when a run starts: the request builders and the classification share this module's face, and what
+  // imports only them (a benchmark's child process) need not load the load generator.
+  const { default: autocannon } = await import('autocannon');
   recorder.start();
   const done = new Promise<void>((resolve, reject) => {
     instance = autocannon(
