@@ -118,8 +118,27 @@ describe('the load command against the MCP function on loopback', () => {
     expect(JSON.parse(stdout)).toMatchObject({ connections: 5, requests: 5, passed: true });
   });
 
+  it('runs the open model with --rate: the schedule sent, offered against achieved in the JSON report', async () => {
+    const { stdout, stderr } = await cli('--url', server.url, '--rate', '20', '--duration', '2', '--json');
+    expect(stderr).toBe('');
+    const report = JSON.parse(stdout) as LoadReport;
+    expect(report).toMatchObject({
+      model: 'open',
+      passed: true,
+      requests: 40,
+      open: { planned: 40, scheduled: 40, sent: 40, notSent: 0, answered: 40, offeredRate: 20 },
+    });
+    expect(report.connections).toBeUndefined();
+    expect(report.open!.achievedRate).toBe(report.requestsPerSecond);
+  });
+
   it.each([
     ['an unknown era', ['--era', 'x'], /^error: --era must be handshake or stateless \(got "x"\)/],
+    [
+      'both models',
+      ['--rate', '5', '--connections', '2'],
+      /^error: --connections \(the closed model\) and --rate/,
+    ],
     ['both --amount and --duration', ['--amount', '5', '--duration', '2'], /^error: --amount and --duration/],
     ['a report that is neither HTML nor SVG', ['--report', 'load.pdf'], /^error: --report must name a .html/],
   ])('exits with 2 and one line, no stack trace, on %s', async (_name, argv, message) => {

@@ -105,6 +105,7 @@ const load = (rps: number, failed = 0): LoadReport => ({
   tool: 'ping',
   era: 'handshake',
   protocolVersion: '2025-11-25',
+  model: 'closed',
   connections: 16,
   durationS: 5,
   requests: rps * 5,

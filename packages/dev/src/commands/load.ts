@@ -5,13 +5,21 @@
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseLoadArgs, UsageError, USAGE, type ParsedCommand, type ReportFile } from '../load/options.ts';
+import {
+  parseLoadArgs,
+  UsageError,
+  USAGE,
+  type LoadOptions,
+  type ParsedCommand,
+  type ReportFile,
+} from '../load/options.ts';
 import { renderHtmlReport } from '../load/report-html.ts';
 import { renderSvgReport } from '../load/report-svg.ts';
 import { formatReport } from '../load/report-text.ts';
 import { PreflightError } from '../load/preflight.ts';
 import { runLoad } from '../load/run.ts';
 import { RunRecorder } from '../load/samples.ts';
+import { describePhases } from '../load/schedule.ts';
 
 export const usage = USAGE;
 
@@ -29,6 +37,17 @@ function prepareReportFolder(report: ReportFile): void {
     const code = (error as { code?: string }).code ?? (error as Error).message;
     throw new UsageError(`--report: cannot create the folder of ${report.path} (${code})`);
   }
+}
+
+/** The load the run will put on the endpoint, in words, for the line before it starts. */
+function plannedLoad(options: LoadOptions): string {
+  if (options.open) {
+    const { phases, maxInFlight } = options.open;
+    const amount = options.amount !== undefined ? ` (${options.amount} requests)` : '';
+    return `${describePhases(phases)}${amount}, at most ${maxInFlight} in flight (open model)`;
+  }
+  const span = options.amount !== undefined ? `${options.amount} requests` : `${options.durationS} s`;
+  return `${span} on ${options.connections} connections (closed model)`;
 }
 
 async function load(args: string[]): Promise<number> {
@@ -57,10 +76,7 @@ async function load(args: string[]): Promise<number> {
   }
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
-  if (!options.json) {
-    const span = options.amount !== undefined ? `${options.amount} requests` : `${options.durationS} s`;
-    console.error(`preflight, then ${span} on ${options.connections} connections against ${options.url}…`);
-  }
+  if (!options.json) console.error(`preflight, then ${plannedLoad(options)} against ${options.url}…`);
   const recorder = new RunRecorder();
   let report;
   try {

@@ -33,7 +33,18 @@ export {
 } from './options.ts';
 // ## A load run and its report (experimental)
 export { PreflightError, type Prepared, prepare } from './preflight.ts';
-export { type Latency, type LoadReport, type RunTarget, fire, summarize, runLoad } from './run.ts';
+export {
+  type Latency,
+  type LoadReport,
+  type OpenFigures,
+  type OpenRun,
+  type RunTarget,
+  fire,
+  summarize,
+  runLoad,
+} from './run.ts';
+export { type Arrivals } from './open-run.ts';
+export { type Phase, type OpenPlan, Schedule, formatPhases, describePhases } from './schedule.ts';
 export { type Kind, KINDS, RunRecorder } from './samples.ts';
 export { type RecordedRun } from './report-charts.ts';
 export { formatReport } from './report-text.ts';

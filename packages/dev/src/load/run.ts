@@ -1,13 +1,15 @@
 /**
- * The load run: the preflight (preflight.ts), then autocannon firing the same stateless `tools/call` on every
- * connection until the duration or the request count is reached, filing each request's end time, latency and kind
- * (samples.ts) for the reports.
+ * The load run: the preflight (preflight.ts), then the load in the model the options name: the closed loop of
+ * connections (closed-run.ts) or arrivals on a schedule (open-run.ts), each filing every request's end time,
+ * latency and kind (samples.ts) for the reports.
  */
-import type autocannon from 'autocannon';
-import { classify, type Classified, type Outcome } from './classify.ts';
+import type { Outcome } from './classify.ts';
+import { fireClosed } from './closed-run.ts';
+import { fireOpen, type Arrivals } from './open-run.ts';
 import type { LoadOptions } from './options.ts';
 import { prepare, type Prepared } from './preflight.ts';
 import { RunRecorder } from './samples.ts';
+import { Schedule, type OpenPlan, type Phase } from './schedule.ts';
 
 export type { Prepared } from './preflight.ts';
 
@@ -20,13 +22,38 @@ export interface Latency {
   mean: number;
 }
 
+/** An open-model run: the schedule it was asked for, and what became of it. */
+export interface OpenFigures extends Arrivals {
+  phases: Phase[];
+  maxInFlight: number;
+  /** Requests the schedule holds, and the seconds it lasts. */
+  planned: number;
+  scheduleS: number;
+  /** Requests per second the schedule offers: `planned` over `scheduleS`. */
+  offeredRate: number;
+  /** Requests sent per second over the schedule's seconds: below the offered rate when some were not sent. */
+  sentRate: number;
+  /** Requests answered (the report's `requests`). */
+  answered: number;
+  /** Answers per second from the start of the load to the last answer (the report's `requestsPerSecond`). */
+  achievedRate: number;
+}
+
 /** What a load run measured. */
 export interface LoadReport {
   url: string;
   tool: string;
   era: LoadOptions['era'];
   protocolVersion: string;
-  connections: number;
+  /**
+   * Which model ran: `closed`, connections that each send their next request when their answer arrived; or
+   * `open`, requests that arrive on a schedule, each timed from its intended start.
+   */
+  model: 'closed' | 'open';
+  /** Closed model: the connections. */
+  connections?: number;
+  /** Open model: the schedule, and the requests scheduled, sent, not sent and answered. */
+  open?: OpenFigures;
   /** Seconds from the start of the load phase to the last request's end (high-resolution clock). */
   durationS: number;
   /** Answers received. */
@@ -42,36 +69,11 @@ export interface LoadReport {
   outcomes: Record<Outcome, number>;
   /** The first answer of each failing kind, to show what went wrong. */
   samples: Partial<Record<Outcome, string>>;
-  /** Whether every request got a 2xx JSON-RPC result. */
+  /** Whether every request (every scheduled one, in the open model) was sent and got a 2xx JSON-RPC result. */
   passed: boolean;
 }
 
-function headerValue(headers: Record<string, unknown>, name: string): string | undefined {
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() === name) return Array.isArray(value) ? String(value[0]) : String(value);
-  }
-  return undefined;
-}
-
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-/** autocannon's error for a request that got no answer in time (it has no code). */
-const TIMEOUT_MESSAGE = 'request timed out';
-
-/** Files a request that got no answer: a timeout, or the connection's error code. */
-function fileError(recorder: RunRecorder, error: Error, timeoutS: number): void {
-  const code = (error as { code?: unknown }).code;
-  if (error.message === TIMEOUT_MESSAGE) {
-    recorder.record(recorder.now(), 'timeout', undefined, `no answer within ${timeoutS} s`);
-  } else {
-    recorder.record(
-      recorder.now(),
-      'transport-error',
-      undefined,
-      typeof code === 'string' ? code : error.message,
-    );
-  }
-}
 
 /**
  * Runs the load phase with a prepared request, filing every request in `recorder` as it ends. `signal` stops it
@@ -83,74 +85,59 @@ export async function fire(
   signal?: AbortSignal,
   recorder = new RunRecorder(),
 ): Promise<LoadReport> {
-  // autocannon refuses more connections than requests; the command line already lowers them with a notice.
-  const connections =
-    options.amount !== undefined ? Math.min(options.connections, options.amount) : options.connections;
-  // autocannon hands the body to `onResponse` and, synchronously right after, the latency to its 'response'
-  // event: the classification waits here for its latency.
-  let answer: Classified | undefined;
-  let instance!: autocannon.Instance;
-  // Loaded when a run starts: the request builders and the classification share this module's face, and what
-  // imports only them (a benchmark's child process) need not load the load generator.
-  const { default: autocannon } = await import('autocannon');
-  recorder.start();
-  const done = new Promise<void>((resolve, reject) => {
-    instance = autocannon(
-      {
-        url: options.url,
-        connections,
-        ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.durationS }),
-        timeout: options.timeoutS,
-        // autocannon notices the end of a run at its next sample tick; its own samples are unused here, so tick
-        // often and stop within 0.1 s instead of up to 1 s.
-        sampleInt: 100,
-        requests: [
-          {
-            method: 'POST',
-            headers: prepared.request.headers,
-            body: prepared.request.body,
-            onResponse: (status, body, _context, headers) => {
-              answer = classify(
-                status,
-                headerValue(headers as Record<string, unknown>, 'content-type'),
-                body,
-              );
-            },
-          },
-        ],
-      },
-      (error) => (error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve()),
-    );
-  });
-  instance.on('response', (_client, _status, _bytes, latencyMs) => {
-    const { outcome, detail } = answer ?? { outcome: 'malformed' as const, detail: 'no body seen' };
-    recorder.record(recorder.now(), outcome, latencyMs, detail);
-    answer = undefined;
-  });
-  instance.on('reqError', (error: Error) => fileError(recorder, error, options.timeoutS));
-  const stop = () => instance.stop();
-  signal?.addEventListener('abort', stop, { once: true });
-  try {
-    await done;
-  } finally {
-    signal?.removeEventListener('abort', stop);
-  }
-  // autocannon reconnects without a word when a server closes a connection with a request in flight. With
-  // --amount every request sent is known, so those that ended neither as an answer nor as an error were lost.
-  if (options.amount !== undefined && !signal?.aborted) {
-    recorder.fileMissing(options.amount, 'the connection closed before the answer');
-  }
-  return summarize(recorder, {
+  const target = {
     url: options.url,
     tool: options.tool,
     era: options.era,
     protocolVersion: prepared.protocolVersion,
-    connections,
-  });
+  };
+  if (options.open) {
+    const plan = options.open;
+    const limit = options.amount;
+    const arrivals = await fireOpen(
+      { url: options.url, timeoutS: options.timeoutS, plan, ...(limit !== undefined ? { limit } : {}) },
+      prepared.request,
+      recorder,
+      signal,
+    );
+    return summarize(recorder, {
+      ...target,
+      open: { plan, schedule: new Schedule(plan.phases, limit), arrivals },
+    });
+  }
+  const connections = await fireClosed(options, prepared, recorder, signal);
+  return summarize(recorder, { ...target, connections });
 }
 
-/** Who was loaded and how: the part of a report the recording does not hold. */
-export type RunTarget = Pick<LoadReport, 'url' | 'tool' | 'era' | 'protocolVersion' | 'connections'>;
+/** An open run as `summarize` takes it: the plan, its schedule, and what became of it. */
+export interface OpenRun {
+  plan: OpenPlan;
+  schedule: Schedule;
+  arrivals: Arrivals;
+}
+
+/** Who was loaded and how: the part of a report the recording does not hold (connections, or the open run). */
+export type RunTarget = Pick<LoadReport, 'url' | 'tool' | 'era' | 'protocolVersion'> &
+  ({ connections: number; open?: undefined } | { open: OpenRun; connections?: undefined });
+
+function openFigures(run: OpenRun, recorder: RunRecorder): OpenFigures {
+  const { plan, schedule, arrivals } = run;
+  return {
+    phases: plan.phases,
+    maxInFlight: plan.maxInFlight,
+    planned: schedule.count,
+    scheduleS: round(schedule.durationS, 3),
+    offeredRate: round(schedule.offeredRate, 1),
+    scheduled: arrivals.scheduled,
+    sent: arrivals.sent,
+    notSent: arrivals.notSent,
+    sentRate: round(schedule.durationS > 0 ? arrivals.sent / schedule.durationS : 0, 1),
+    answered: recorder.answered,
+    achievedRate: round(recorder.requestsPerSecond, 1),
+    peakInFlight: arrivals.peakInFlight,
+    maxSendLagMs: round(arrivals.maxSendLagMs),
+  };
+}
 
 /** The report of a recorded run: the rate over the real elapsed time, percentiles from the recorded latencies. */
 export function summarize(recorder: RunRecorder, target: RunTarget): LoadReport {
@@ -170,8 +157,11 @@ export function summarize(recorder: RunRecorder, target: RunTarget): LoadReport 
   const errors = counts.timeout + counts['transport-error'];
   const failures = errors + counts['rpc-error'] + counts['non-2xx'] + counts.malformed;
   const answered = recorder.answered;
+  const { open, connections, ...who } = target;
+  const figures = open ? openFigures(open, recorder) : undefined;
   return {
-    ...target,
+    ...who,
+    ...(figures ? { model: 'open' as const, open: figures } : { model: 'closed' as const, connections }),
     durationS: round(recorder.elapsedS, 3),
     requests: answered,
     requestsPerSecond: round(recorder.requestsPerSecond, 1),
@@ -186,7 +176,7 @@ export function summarize(recorder: RunRecorder, target: RunTarget): LoadReport 
     timeouts: counts.timeout,
     outcomes,
     samples,
-    passed: failures === 0 && answered > 0,
+    passed: failures === 0 && answered > 0 && (figures?.notSent ?? 0) === 0,
   };
 }
 

@@ -141,7 +141,7 @@ describe('load command options', () => {
     ],
     ['a header without a colon', [...URL_ARG, '--header', 'nope'], /--header must look like/],
     ['an empty token', [...URL_ARG, '--token', ' '], /--token must not be empty/],
-    ['an unknown option', [...URL_ARG, '--rate', '5'], /Unknown option/],
+    ['an unknown option', [...URL_ARG, '--rps', '5'], /Unknown option/],
     [
       'both --amount and --duration',
       [...URL_ARG, '--amount', '50', '--duration', '5'],
