@@ -21,7 +21,7 @@ const config: KnipConfig = {
         // The benchmark's child processes: test/bench/bundle.ts bundles them by path.
         'test/bench/children/*.ts',
         // Run by hand, as their usage lines say (a load report's screenshot, the memory soak).
-        'test/load/screenshot.ts',
+        'test/support/report-screenshot.ts',
         'test/soak/memory-after-large-outputs.ts',
       ],
       // `npm run test:registry` runs vitest with this configuration (`--config`), which knip's script parser

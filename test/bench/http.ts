@@ -4,9 +4,7 @@
  * server runs in its own child process, so the load generator and the server each have a core and the server's
  * memory is its own.
  */
-import type { LoadEra } from '../load/mcp-request.ts';
-import { fire, type LoadReport, type Prepared } from '../load/run.ts';
-import type { LoadOptions } from '../load/options.ts';
+import { type LoadEra, fire, type LoadReport, type Prepared, type LoadOptions } from '@mcp-lambda/dev/load';
 import type { Artifacts } from './bundle.ts';
 import type { ChildRuntime } from './probe.ts';
 import { startServeChild, type ServeTarget } from './serve-child.ts';

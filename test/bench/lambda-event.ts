@@ -3,7 +3,7 @@
  * the $default stage, and a Lambda context with a 30 s deadline.
  */
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { WireRequest } from '../load/mcp-request.ts';
+import type { WireRequest } from '@mcp-lambda/dev/load';
 
 /** The host API Gateway would put in the event. */
 const GATEWAY_HOST = 'abcdef1234.execute-api.us-east-1.amazonaws.com';

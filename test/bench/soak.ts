@@ -2,7 +2,7 @@
  * Part 6, the soak run: many calls through our function behind the local server, its memory read after a full GC
  * between segments, so a leak shows as growth in every segment.
  */
-import { fire, type LoadReport } from '../load/run.ts';
+import { fire, type LoadReport } from '@mcp-lambda/dev/load';
 import type { Artifacts } from './bundle.ts';
 import { failuresOf, loadOptions, prepared, type HttpSettings } from './http.ts';
 import { startServeChild, type MemoryStats } from './serve-child.ts';

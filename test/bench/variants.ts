@@ -2,7 +2,7 @@
  * The server × protocol-era combinations the benchmark compares. Ours and SDK 2.x serve both eras; SDK 1.x serves
  * only the 2025 era. Every ratio compares servers in the same era.
  */
-import { toolCallRequest, type LoadEra, type WireRequest } from '../load/mcp-request.ts';
+import { toolCallRequest, type LoadEra, type WireRequest } from '@mcp-lambda/dev/load';
 import type { ServerId } from './bundle.ts';
 
 export interface Variant {

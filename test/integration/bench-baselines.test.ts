@@ -1,7 +1,6 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { messagesOf } from '../load/classify.ts';
-import { rpcRequest, toolCallRequest, type LoadEra } from '../load/mcp-request.ts';
+import { messagesOf, rpcRequest, toolCallRequest, type LoadEra } from '@mcp-lambda/dev/load';
 import { baselineTools } from '../bench/baselines/tools.ts';
 import { apiGatewayEvent, lambdaContext, type BenchHandler } from '../bench/lambda-event.ts';
 

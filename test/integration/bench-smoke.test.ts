@@ -12,7 +12,7 @@ import { measureStreaming } from '../bench/stream.ts';
 import { measureViews } from '../bench/views.ts';
 import { lambdaEnvironment, runProbe, type ChildRuntime } from '../bench/probe.ts';
 import { COLD_START_CALL, requestFor, THROUGHPUT_CALL } from '../bench/variants.ts';
-import { fire } from '../load/run.ts';
+import { fire } from '@mcp-lambda/dev/load';
 import { builtinModules } from 'node:module';
 
 /** One short pass over every piece of `npm run bench`, never timed: the bundles build and every probe answers. */

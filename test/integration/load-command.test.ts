@@ -6,11 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LoadOptions } from '../load/options.ts';
-import { prepare, PreflightError } from '../load/preflight.ts';
-import { fire, runLoad, type LoadReport } from '../load/run.ts';
-import { RunRecorder } from '../load/samples.ts';
+import {
+  type LoadOptions,
+  prepare,
+  PreflightError,
+  fire,
+  runLoad,
+  type LoadReport,
+  RunRecorder,
+} from '@mcp-lambda/dev/load';
 import { serveMcpFunction } from '../support/local.ts';
+import { DEV_BIN } from '../support/npm-start.ts';
 import type { RunningServer } from '@mcp-lambda/dev/testing';
 
 let server: RunningServer;
@@ -82,7 +88,7 @@ describe('the load command against the MCP function on loopback', () => {
   });
 
   const cli = (...argv: string[]) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', 'test/load/cli.ts', ...argv], {
+    promisify(execFile)(process.execPath, [DEV_BIN, 'load', ...argv], {
       timeout: 30_000,
     });
 
@@ -112,8 +118,27 @@ describe('the load command against the MCP function on loopback', () => {
     expect(JSON.parse(stdout)).toMatchObject({ connections: 5, requests: 5, passed: true });
   });
 
+  it('runs the open model with --rate: the schedule sent, offered against achieved in the JSON report', async () => {
+    const { stdout, stderr } = await cli('--url', server.url, '--rate', '20', '--duration', '2', '--json');
+    expect(stderr).toBe('');
+    const report = JSON.parse(stdout) as LoadReport;
+    expect(report).toMatchObject({
+      model: 'open',
+      passed: true,
+      requests: 40,
+      open: { planned: 40, scheduled: 40, sent: 40, notSent: 0, answered: 40, offeredRate: 20 },
+    });
+    expect(report.connections).toBeUndefined();
+    expect(report.open!.achievedRate).toBe(report.requestsPerSecond);
+  });
+
   it.each([
     ['an unknown era', ['--era', 'x'], /^error: --era must be handshake or stateless \(got "x"\)/],
+    [
+      'both models',
+      ['--rate', '5', '--connections', '2'],
+      /^error: --connections \(the closed model\) and --rate/,
+    ],
     ['both --amount and --duration', ['--amount', '5', '--duration', '2'], /^error: --amount and --duration/],
     ['a report that is neither HTML nor SVG', ['--report', 'load.pdf'], /^error: --report must name a .html/],
   ])('exits with 2 and one line, no stack trace, on %s', async (_name, argv, message) => {

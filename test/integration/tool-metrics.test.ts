@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiGatewayEvent, lambdaContext, type BenchHandler } from '../bench/lambda-event.ts';
-import { toolCallRequest } from '../load/mcp-request.ts';
+import { toolCallRequest } from '@mcp-lambda/dev/load';
 import { startTestS3, type TestS3 } from '@mcp-lambda/dev/testing';
 
 /**

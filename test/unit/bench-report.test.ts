@@ -11,7 +11,7 @@ import { median, percentile } from '../bench/stats.ts';
 import { evaluateTargets } from '../bench/targets.ts';
 import { VARIANTS, type Variant } from '../bench/variants.ts';
 import type { WarmResult } from '../bench/warm.ts';
-import type { LoadReport } from '../load/run.ts';
+import type { LoadReport } from '@mcp-lambda/dev/load';
 
 describe('bundle composition from the esbuild metafile', () => {
   it.each([
@@ -105,6 +105,7 @@ const load = (rps: number, failed = 0): LoadReport => ({
   tool: 'ping',
   era: 'handshake',
   protocolVersion: '2025-11-25',
+  model: 'closed',
   connections: 16,
   durationS: 5,
   requests: rps * 5,

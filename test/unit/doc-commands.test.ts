@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseLoadArgs } from '../load/options.ts';
+import { parseLoadArgs } from '@mcp-lambda/dev/load';
 import { codeBlocks } from '../support/markdown.ts';
 
 /**

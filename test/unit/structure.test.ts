@@ -39,7 +39,7 @@ const PACKAGE_TESTS = PACKAGES.filter((p) => existsSync(join(root, 'packages', p
 /** The app's own code: its tools, resources and views (src/), generated files aside. */
 const APP = sources('src');
 
-/** The template's tests, their helpers and the tools beside them (bench, load, conformance). */
+/** The template's tests, their helpers and the tools beside them (bench, stress, conformance). */
 const ROOT_TESTS = sources('test');
 
 /** Every file held to the import rules: the packages and their tests, the app, the entries, the CDK app, the tests. */
@@ -68,12 +68,12 @@ const KNOWN_REACHES: Record<string, string> = {
 
 /**
  * The code held to the size rules: every package, the app, the template's functions and CDK app, and the tools
- * that run beside them (bench, load, stress); tests and generated files aside.
+ * that run beside them (bench, stress; the load test is the dev package's); tests and generated files aside.
  */
 const SIZED = [
   ...LIBRARY,
   ...APP,
-  ...['functions', 'infra', 'test/bench', 'test/load', 'test/stress'].flatMap(sources),
+  ...['functions', 'infra', 'test/bench', 'test/stress'].flatMap(sources),
 ].filter((file) => !file.endsWith('.test.ts'));
 
 const parse = (file: string) =>
@@ -249,7 +249,6 @@ describe('sizes that one reading can hold', () => {
       'packages',
       'src',
       'test/bench',
-      'test/load',
       'test/stress',
     ]);
     expect(new Set(SIZED.filter((f) => f.startsWith('packages/')).map((f) => f.split('/')[1]))).toEqual(

@@ -59,7 +59,6 @@ export const REPOSITORY_ONLY = [
   'test/infra',
   'test/integration',
   'test/interop',
-  'test/load',
   'test/registry',
   'test/soak',
   'test/stress',
@@ -86,6 +85,7 @@ export const APP_SCRIPTS = [
   'local-user',
   'generate',
   'generate:views',
+  'load',
 ] as const;
 
 /** The packages the deployed functions import: the app's dependencies. */

@@ -5,7 +5,7 @@
 import { writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { classify } from '../../load/classify.ts';
+import { classify } from '@mcp-lambda/dev/load';
 import { apiGatewayEvent, lambdaContext, type BenchHandler } from '../lambda-event.ts';
 import type { ColdStartReport, ProbeSpec } from './protocol.ts';
 

@@ -2,8 +2,7 @@
  * What the benchmark's child processes are told and what they report back. Children write one JSON line to file
  * descriptor 3 (cold start, warm) or talk over the IPC channel (serve); stdout stays free for the functions' logs.
  */
-import type { Outcome } from '../../load/classify.ts';
-import type { WireRequest } from '../../load/mcp-request.ts';
+import type { Outcome, WireRequest } from '@mcp-lambda/dev/load';
 
 /** Input of the cold-start and warm children (argv[3], JSON). */
 export interface ProbeSpec {

@@ -1,7 +1,7 @@
 /**
  * `mcp-lambda-dev <command> [arguments]`: the development commands an app's npm scripts call (`npm start`,
- * `npm run view`, `npm run local-user`, `npm run signout`, `npm run generate`), run in the app's folder. A command's module is loaded
- * only when it is the one asked for; `--help` after a command prints its usage.
+ * `npm run view`, `npm run local-user`, `npm run signout`, `npm run generate`, `npm run load`), run in the app's
+ * folder. A command's module is loaded only when it is the one asked for; `--help` after a command prints its usage.
  */
 
 /** What each command module exports: its usage, and a run that answers its exit status (none while it serves). */
@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'local-user': () => import('./local-user.ts'),
   signout: () => import('./signout.ts'),
   generate: () => import('./generate.ts'),
+  load: () => import('./load.ts'),
 };
 
 const isHelp = (arg: string) => arg === '--help' || arg === '-h';
@@ -23,7 +24,9 @@ const isHelp = (arg: string) => arg === '--help' || arg === '-h';
 /** The usage of every command, for `mcp-lambda-dev --help` and a command it does not know. */
 async function overview(): Promise<string> {
   const usages = await Promise.all(Object.values(COMMANDS).map(async (load) => (await load()).usage));
-  return ['usage: mcp-lambda-dev start|view|local-user|signout|generate [arguments]', ...usages].join('\n\n');
+  return ['usage: mcp-lambda-dev start|view|local-user|signout|generate|load [arguments]', ...usages].join(
+    '\n\n',
+  );
 }
 
 /** Runs the command `argv` names; sets the exit status when the command has one. */

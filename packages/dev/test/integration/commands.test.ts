@@ -69,14 +69,20 @@ describe('mcp-lambda-dev', () => {
   it('--help names each command with its usage', async () => {
     const out = await dev(['--help']);
     expect(out.code).toBe(0);
-    for (const usage of ['npm start', 'npm run view', 'npm run local-user', 'npm run signout'])
+    for (const usage of [
+      'npm start',
+      'npm run view',
+      'npm run local-user',
+      'npm run signout',
+      'npm run load',
+    ])
       expect(out.stdout).toContain(`usage: ${usage}`);
   });
 
   it('an unknown command prints the commands on stderr and exits 2', async () => {
     const out = await dev(['serve']);
     expect(out.code).toBe(2);
-    expect(out.stderr).toContain('usage: mcp-lambda-dev start|view|local-user|signout');
+    expect(out.stderr).toContain('usage: mcp-lambda-dev start|view|local-user|signout|generate|load');
   });
 
   it("a command's --help prints its usage and runs nothing", async () => {

@@ -3,7 +3,15 @@
  * fetched, so it opens offline, attaches to a review and prints. Numbers sit in `data-metric` / `data-kind`
  * attributes as well as in the text.
  */
-import { KIND_LABELS, parameterRows, reportCharts, share, type RecordedRun } from './report-charts.ts';
+import {
+  arrivalRows,
+  KIND_LABELS,
+  modelSummary,
+  parameterRows,
+  reportCharts,
+  share,
+  type RecordedRun,
+} from './report-charts.ts';
 import { KINDS } from './samples.ts';
 import { escapeXml as esc, formatNumber } from './chart-scale.ts';
 
@@ -45,25 +53,52 @@ const card = (label: string, value: string, metric: string) =>
 
 const ms = (value: number) => `${formatNumber(value)} ms`;
 
-/** Renders a recorded run as a self-contained HTML page. */
-export function renderHtmlReport(run: RecordedRun): string {
+const OPEN_NOTE =
+  "Open model: each request's latency is timed from its intended start, so a wait for the server (or for this " +
+  'machine) is in it.';
+const CLOSED_NOTE =
+  'Closed model: each connection sends its next request when its answer arrived, so the server sets the pace.';
+
+/** The failed requests (and, in the open model, those not sent) and what the page calls them. */
+function failuresOf(run: RecordedRun): { failures: number; failed: string; total: number } {
   const { report, recorder } = run;
-  const charts = reportCharts(run);
-  const l = report.latencyMs;
   const total = KINDS.reduce((sum, k) => sum + recorder.counts[k], 0);
-  const failures = total - recorder.counts.ok - recorder.counts['tool-error'];
-  // [label, shown text, metric name, exact value]
-  const summary: [string, string, string, number][] = [
+  // A request the open model could not send fails the run as a failed one does.
+  const failures = total - recorder.counts.ok - recorder.counts['tool-error'] + (report.open?.notSent ?? 0);
+  return { failures, failed: report.open ? 'failed or not sent' : 'failed', total };
+}
+
+/** The summary table's rows: [label, shown text, metric name, exact value]. */
+function summaryRows(run: RecordedRun): [string, string, string, number][] {
+  const { report } = run;
+  const l = report.latencyMs;
+  const { failures, failed } = failuresOf(run);
+  return [
+    ...(report.open ? arrivalRows(report.open) : []),
     ['requests answered', report.requests.toLocaleString('en-US'), 'requests', report.requests],
     ['elapsed', `${report.durationS} s`, 'duration', report.durationS],
-    ['throughput', `${formatNumber(report.requestsPerSecond)} req/s`, 'rate', report.requestsPerSecond],
+    [
+      report.open ? 'achieved rate' : 'throughput',
+      `${formatNumber(report.requestsPerSecond)} req/s`,
+      'rate',
+      report.requestsPerSecond,
+    ],
     ['latency p50', ms(l.p50), 'p50', l.p50],
     ['latency p90', ms(l.p90), 'p90', l.p90],
     ['latency p99', ms(l.p99), 'p99', l.p99],
     ['latency max', ms(l.max), 'max', l.max],
     ['latency mean', ms(l.mean), 'mean', l.mean],
-    ['failed requests', failures.toLocaleString('en-US'), 'failures', failures],
+    [`${failed} requests`, failures.toLocaleString('en-US'), 'failures', failures],
   ];
+}
+
+/** Renders a recorded run as a self-contained HTML page. */
+export function renderHtmlReport(run: RecordedRun): string {
+  const { report, recorder } = run;
+  const charts = reportCharts(run);
+  const l = report.latencyMs;
+  const { failures, failed, total } = failuresOf(run);
+  const summary = summaryRows(run);
   const kinds = KINDS.map((kind) => {
     const count = recorder.counts[kind];
     return (
@@ -87,15 +122,16 @@ export function renderHtmlReport(run: RecordedRun): string {
 <header><h1>${esc(title)}</h1><span class="verdict ${report.passed ? 'pass' : 'fail'}" data-metric="verdict">${
     report.passed ? 'PASS' : 'FAIL'
   }</span></header>
-<p class="target"><code>${esc(report.url)}</code> · ${esc(report.era)} era · ${report.connections} connections · started ${esc(
+<p class="target"><code>${esc(report.url)}</code> · ${esc(report.era)} era · ${esc(modelSummary(report))} · started ${esc(
     recorder.startedAt.toISOString(),
   )}</p>
 <section class="cards">
+${report.open ? card('offered req/s', formatNumber(report.open.offeredRate), 'card-offered-rate') : ''}
 ${card('answered', report.requests.toLocaleString('en-US'), 'card-requests')}
-${card('req/s', formatNumber(report.requestsPerSecond), 'card-rate')}
+${card(report.open ? 'achieved req/s' : 'req/s', formatNumber(report.requestsPerSecond), 'card-rate')}
 ${card('p50', ms(l.p50), 'card-p50')}
 ${card('p99', ms(l.p99), 'card-p99')}
-${card('failed', failures.toLocaleString('en-US'), 'card-failures')}
+${card(failed, failures.toLocaleString('en-US'), 'card-failures')}
 </section>
 <section class="tables">
 <div class="panel"><h2>Summary</h2><table id="summary">${summary
@@ -117,7 +153,7 @@ ${card('failed', failures.toLocaleString('en-US'), 'card-failures')}
 <footer>Recorded by <code>npm run load</code>. Latencies are kept in log buckets 2 % wide (per time slice and for the
 whole run), so memory stays bounded on long runs; a percentile is reported as its bucket's upper edge: never below
 the exact value, at most 2 % above it. Times are from a monotonic high-resolution clock; each request is filed when
-its answer arrived.</footer>
+its answer arrived. ${report.open ? OPEN_NOTE : CLOSED_NOTE}</footer>
 </main>
 </body>
 </html>

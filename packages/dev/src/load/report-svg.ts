@@ -3,6 +3,7 @@
  * summary, the three charts stacked, and the counts by kind. Self-contained like the HTML page.
  */
 import { KIND_LABELS, parameterRows, reportCharts, share, type RecordedRun } from './report-charts.ts';
+import type { OpenFigures } from './run.ts';
 import { KINDS } from './samples.ts';
 import { escapeXml as esc, formatNumber } from './chart-scale.ts';
 
@@ -16,14 +17,25 @@ const VALUE_WIDTH = 110;
 
 const clip = (text: string, width: number) => (text.length > width ? `${text.slice(0, width)}…` : text);
 
+const text = (x: number, y: number, body: string, attrs = '') =>
+  `<text x="${x}" y="${y}"${attrs ? ` ${attrs}` : ''}>${esc(body)}</text>`;
+
+/** The open model's line: what the schedule offered, and what was sent and answered. */
+function arrivals(o: OpenFigures): string {
+  const count = (n: number) => n.toLocaleString('en-US');
+  return (
+    `offered ${formatNumber(o.offeredRate)} req/s · ${count(o.scheduled)} scheduled · ${count(o.sent)} sent · ` +
+    `${count(o.notSent)} not sent · ${count(o.answered)} answered · achieved ` +
+    `${formatNumber(o.achievedRate)} req/s · at most ${count(o.peakInFlight)} in flight`
+  );
+}
+
 /** Renders a recorded run as a self-contained SVG image. */
 export function renderSvgReport(run: RecordedRun): string {
   const { report, recorder } = run;
   const charts = reportCharts(run, WIDTH);
   const l = report.latencyMs;
   const total = KINDS.reduce((sum, k) => sum + recorder.counts[k], 0);
-  const text = (x: number, y: number, body: string, attrs = '') =>
-    `<text x="${x}" y="${y}"${attrs ? ` ${attrs}` : ''}>${esc(body)}</text>`;
 
   const parts: string[] = [];
   let y = 30;
@@ -43,11 +55,16 @@ export function renderSvgReport(run: RecordedRun): string {
       20,
       y,
       `${report.requests.toLocaleString('en-US')} answered in ${report.durationS} s · ` +
-        `${formatNumber(report.requestsPerSecond)} req/s · p50 ${formatNumber(l.p50)} ms · ` +
-        `p90 ${formatNumber(l.p90)} ms · p99 ${formatNumber(l.p99)} ms · max ${formatNumber(l.max)} ms`,
+        `${formatNumber(report.requestsPerSecond)} req/s${report.open ? ' achieved' : ''} · ` +
+        `p50 ${formatNumber(l.p50)} ms · p90 ${formatNumber(l.p90)} ms · p99 ${formatNumber(l.p99)} ms · ` +
+        `max ${formatNumber(l.max)} ms`,
       'font-size="15" font-weight="600"',
     ),
   );
+  if (report.open) {
+    y += 22;
+    parts.push(text(20, y, arrivals(report.open), 'font-size="14" data-metric="arrivals"'));
+  }
   y += 8;
   for (const [label, value] of parameterRows(run)) {
     y += ROW;

@@ -1,17 +1,27 @@
 /**
- * `npm run load -- --url URL [options]`: a load test that speaks MCP. See `USAGE` in options.ts and docs/performance.md
- * "Load testing an endpoint". Exit status: 0 passed, 1 failed or could not run, 2 usage error; errors are one line on
- * stderr, never a stack trace.
+ * `npm run load -- --url URL [options]` (`mcp-lambda-dev load`): a load test that speaks MCP. See `USAGE` in
+ * ../load/options.ts and docs/performance.md "Load testing an endpoint". Exit status: 0 passed, 1 failed or could
+ * not run, 2 usage error; errors are one line on stderr, never a stack trace.
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseLoadArgs, UsageError, USAGE, type ParsedCommand, type ReportFile } from './options.ts';
-import { renderHtmlReport } from './report-html.ts';
-import { renderSvgReport } from './report-svg.ts';
-import { formatReport } from './report-text.ts';
-import { PreflightError } from './preflight.ts';
-import { runLoad } from './run.ts';
-import { RunRecorder } from './samples.ts';
+import {
+  parseLoadArgs,
+  UsageError,
+  USAGE,
+  type LoadOptions,
+  type ParsedCommand,
+  type ReportFile,
+} from '../load/options.ts';
+import { renderHtmlReport } from '../load/report-html.ts';
+import { renderSvgReport } from '../load/report-svg.ts';
+import { formatReport } from '../load/report-text.ts';
+import { PreflightError } from '../load/preflight.ts';
+import { runLoad } from '../load/run.ts';
+import { RunRecorder } from '../load/samples.ts';
+import { describePhases } from '../load/schedule.ts';
+
+export const usage = USAGE;
 
 const HELP_HINT = '(npm run load -- --help lists the options)';
 
@@ -29,10 +39,21 @@ function prepareReportFolder(report: ReportFile): void {
   }
 }
 
-async function main(): Promise<number> {
+/** The load the run will put on the endpoint, in words, for the line before it starts. */
+function plannedLoad(options: LoadOptions): string {
+  if (options.open) {
+    const { phases, maxInFlight } = options.open;
+    const amount = options.amount !== undefined ? ` (${options.amount} requests)` : '';
+    return `${describePhases(phases)}${amount}, at most ${maxInFlight} in flight (open model)`;
+  }
+  const span = options.amount !== undefined ? `${options.amount} requests` : `${options.durationS} s`;
+  return `${span} on ${options.connections} connections (closed model)`;
+}
+
+async function load(args: string[]): Promise<number> {
   let command: ParsedCommand;
   try {
-    command = parseLoadArgs(process.argv.slice(2));
+    command = parseLoadArgs(args);
     if (command.kind === 'run' && command.options.report) prepareReportFolder(command.options.report);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
@@ -55,10 +76,7 @@ async function main(): Promise<number> {
   }
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
-  if (!options.json) {
-    const span = options.amount !== undefined ? `${options.amount} requests` : `${options.durationS} s`;
-    console.error(`preflight, then ${span} on ${options.connections} connections against ${options.url}…`);
-  }
+  if (!options.json) console.error(`preflight, then ${plannedLoad(options)} against ${options.url}…`);
   const recorder = new RunRecorder();
   let report;
   try {
@@ -81,10 +99,15 @@ async function main(): Promise<number> {
   return report.passed ? 0 : 1;
 }
 
-try {
-  process.exitCode = await main();
-} catch (error) {
-  // Anything else (a refused write, an error inside the load generator) is one line too.
-  console.error(`load test failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
+/**
+ * The command: its exit status. Anything else that goes wrong (a refused write, an error inside the load generator)
+ * is one line too.
+ */
+export async function main(args: string[]): Promise<number> {
+  try {
+    return await load(args);
+  } catch (error) {
+    console.error(`load test failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
 }

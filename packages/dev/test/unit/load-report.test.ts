@@ -1,17 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { parse, parseFragment, type DefaultTreeAdapterTypes, type ParserError } from 'parse5';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { LoadOptions } from '../load/options.ts';
-import type { RecordedRun } from '../load/report-charts.ts';
-import { renderHtmlReport } from '../load/report-html.ts';
-import { renderSvgReport } from '../load/report-svg.ts';
-import { summarize } from '../load/run.ts';
-import { KINDS, RunRecorder, type Kind } from '../load/samples.ts';
+import type { LoadOptions } from '../../src/load/options.ts';
+import type { RecordedRun } from '../../src/load/report-charts.ts';
+import { renderHtmlReport } from '../../src/load/report-html.ts';
+import { renderSvgReport } from '../../src/load/report-svg.ts';
+import { summarize } from '../../src/load/run.ts';
+import { KINDS, RunRecorder, type Kind } from '../../src/load/samples.ts';
 
 type Node = DefaultTreeAdapterTypes.ChildNode | DefaultTreeAdapterTypes.ParentNode;
 type Element = DefaultTreeAdapterTypes.Element;
 
-const FIXTURES = new URL('../load/fixtures/', import.meta.url);
+const FIXTURES = new URL('./fixtures/', import.meta.url);
 
 /** One request of the recorded run: when it ended (ms since the start), its kind, its latency if answered. */
 interface Row {

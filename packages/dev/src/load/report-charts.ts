@@ -3,7 +3,7 @@
  * the latency histogram; and the words both report formats use for the run's parameters and kinds.
  */
 import type { LoadOptions } from './options.ts';
-import type { LoadReport } from './run.ts';
+import type { LoadReport, OpenFigures } from './run.ts';
 import {
   bucketUpperMs,
   KINDS,
@@ -13,6 +13,8 @@ import {
   type LatencyHistogram,
   type RunRecorder,
 } from './samples.ts';
+import { formatNumber } from './chart-scale.ts';
+import { describePhases } from './schedule.ts';
 import { histogramChart, lineChart, stackedColumns, type Bin } from './svg-chart.ts';
 
 /** Everything a report file shows: how the run was asked for, what it measured, and its recording. */
@@ -40,18 +42,51 @@ const FAILURE_COLOR = '#dc2626';
 
 const ARGS_LIMIT = 200;
 
+/** The model that ran, in words: "closed: 10 connections", "open: 50 req/s for 10 s, at most 1000 in flight". */
+export function modelSummary(report: LoadReport): string {
+  return report.open
+    ? `open model: ${describePhases(report.open.phases)}, at most ${report.open.maxInFlight} in flight`
+    : `closed model: ${report.connections ?? 0} connections`;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The open model's arrivals as [label, shown text, metric name, exact value] rows: what the schedule offered and
+ * what was sent (the answers and the achieved rate are the rows every report has).
+ */
+export function arrivalRows(open: OpenFigures): [string, string, string, number][] {
+  return [
+    ['offered rate', `${formatNumber(open.offeredRate)} req/s`, 'offered-rate', open.offeredRate],
+    ['requests scheduled', count(open.scheduled), 'scheduled', open.scheduled],
+    ['requests sent', count(open.sent), 'sent', open.sent],
+    ['not sent (in-flight cap)', count(open.notSent), 'not-sent', open.notSent],
+    ['peak in flight', count(open.peakInFlight), 'peak-in-flight', open.peakInFlight],
+    ['latest send', `${formatNumber(open.maxSendLagMs)} ms after due`, 'send-lag', open.maxSendLagMs],
+  ];
+}
+
 /** The run's parameters as label/value rows (the token's value is never shown, nor header values). */
 export function parameterRows(run: RecordedRun): [string, string][] {
   const { options, report } = run;
   const args = JSON.stringify(options.args);
   const headers = Object.keys(options.headers);
+  const stop = report.open
+    ? `the schedule: ${count(report.open.planned)} requests over ${report.open.scheduleS} s`
+    : options.amount !== undefined
+      ? `${options.amount} requests`
+      : `${options.durationS} s`;
   return [
     ['endpoint', options.url],
     ['tool', options.tool],
     ['arguments', args.length > ARGS_LIMIT ? `${args.slice(0, ARGS_LIMIT)}…` : args],
     ['era', `${options.era} (${report.protocolVersion || 'no version header'})`],
-    ['connections', String(report.connections)],
-    ['stop after', options.amount !== undefined ? `${options.amount} requests` : `${options.durationS} s`],
+    ['model', modelSummary(report)],
+    [
+      'latency from',
+      report.open ? "each request's intended start (queueing included)" : 'when each request was sent',
+    ],
+    ['stop after', stop],
     ['timeout', `${options.timeoutS} s per request`],
     [
       'preflight',

@@ -1,5 +1,11 @@
 import { parseArgs } from 'node:util';
 import type { LoadEra } from './mcp-request.ts';
+import { loadModel } from './options-model.ts';
+import { number, quote, UsageError } from './option-values.ts';
+import type { OpenPlan } from './schedule.ts';
+
+export { UsageError } from './option-values.ts';
+export { USAGE } from './usage.ts';
 
 /** Everything one load run needs, validated. */
 export interface LoadOptions {
@@ -7,11 +13,14 @@ export interface LoadOptions {
   url: string;
   tool: string;
   args: Record<string, unknown>;
+  /** Closed model: concurrent connections, each sending its next request when its answer arrived. */
   connections: number;
-  /** Seconds to run; ignored when `amount` is set. */
+  /** Seconds to run; ignored when `amount` is set (the open model's phases hold it too). */
   durationS: number;
-  /** Stop after this many requests instead of after `durationS`. */
+  /** Stop after this many requests instead of after `durationS` (open model: the schedule holds at most these). */
   amount?: number;
+  /** The open model: when set, requests arrive on this plan's schedule and `connections` goes unused. */
+  open?: OpenPlan;
   /** Bearer token for the Authorization header. */
   token?: string;
   /** Extra request headers (lower-case names). */
@@ -37,70 +46,6 @@ export interface ReportFile {
 
 /** What the command line asked for: a run (with notices for stderr about adjusted options), or the usage text. */
 export type ParsedCommand = { kind: 'run'; options: LoadOptions; notices: string[] } | { kind: 'help' };
-
-/** Usage text of `npm run load`. */
-export const USAGE = `Usage: npm run load -- --url URL [options]
-
-Runs a load test of stateless MCP tools/call requests against URL and prints requests/s, latency percentiles,
-transport errors, non-2xx answers, JSON-RPC errors and isError results. Stops after --duration seconds or
---amount requests (not both); with --amount below --connections, the connections are lowered to the amount.
-
-Options:
-  --url URL             MCP endpoint (http or https), e.g. http://127.0.0.1:3000/mcp   (required)
-  --tool NAME           tool to call                                      (default: ping)
-  --args JSON           tool arguments as a JSON object                   (default: {})
-  --connections N       concurrent connections, 1-1000                    (default: 10)
-  --duration S          seconds to run, 1-3600                            (default: 10)
-  --amount N            stop after N requests instead of a duration (1-10000000)
-  --era ERA             handshake: 2025-era requests; stateless: 2026-07-28 requests with
-                        the _meta envelope and Mcp-Method / Mcp-Name headers (default: handshake)
-  --protocol-version V  revision to claim                    (default: 2025-11-25 / 2026-07-28)
-  --initialize          send initialize (handshake) or server/discover (stateless) once first
-  --token T             send "Authorization: Bearer T"
-  --header "Name: value"  extra request header (repeatable)
-  --timeout S           seconds to wait for one response, 1-120          (default: 10)
-  --json                print the report as JSON
-  --report FILE         also write a self-contained report with charts: FILE.html (a page)
-                        or FILE.svg (an image)
-  --help                show this text
-
-Exit status: 0 when every request got a 2xx JSON-RPC result (isError results included), 1 when any request
-failed (transport error, timeout, non-2xx, JSON-RPC error, unreadable answer), 2 on a usage error.`;
-
-/** A usage error: the message (one line) names the option and what is wrong. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
-const ECHO_LIMIT = 80;
-
-/** A client-supplied value quoted for an error message, capped so a huge argument cannot flood the terminal. */
-const quote = (raw: string): string =>
-  JSON.stringify(raw.length > ECHO_LIMIT ? `${raw.slice(0, ECHO_LIMIT)}…` : raw);
-
-function number(
-  raw: string | undefined,
-  option: string,
-  fallback: number,
-  min: number,
-  max: number,
-  integer: boolean,
-): number {
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (
-    raw.trim() === '' ||
-    !Number.isFinite(value) ||
-    (integer && !Number.isInteger(value)) ||
-    value < min ||
-    value > max
-  ) {
-    throw new UsageError(
-      `--${option} must be ${integer ? 'an integer' : 'a number'} from ${min} to ${max} (got ${quote(raw)})`,
-    );
-  }
-  return value;
-}
 
 /** Headers the command writes itself: a second value from --header would contradict it or break the framing. */
 const MANAGED_HEADERS: Readonly<Record<string, string>> = {
@@ -138,6 +83,10 @@ const OPTIONS = {
   tool: { type: 'string' },
   args: { type: 'string' },
   connections: { type: 'string' },
+  rate: { type: 'string' },
+  'ramp-to': { type: 'string' },
+  phases: { type: 'string' },
+  'max-in-flight': { type: 'string' },
   duration: { type: 'string' },
   amount: { type: 'string' },
   era: { type: 'string' },
@@ -172,26 +121,6 @@ function words(argv: readonly string[]) {
     seen.add(token.name);
   }
   return parsed.values;
-}
-
-/** When the run stops and on how many connections; a notice when the connections are lowered to the amount. */
-function stopRule(
-  rawAmount: string | undefined,
-  rawDuration: string | undefined,
-  rawConnections: string | undefined,
-) {
-  if (rawAmount !== undefined && rawDuration !== undefined) {
-    throw new UsageError('--amount and --duration both say when to stop: give one');
-  }
-  const amount = rawAmount === undefined ? undefined : number(rawAmount, 'amount', 0, 1, 10_000_000, true);
-  const notices: string[] = [];
-  let connections = number(rawConnections, 'connections', 10, 1, 1000, true);
-  // Every connection sends at least one request, so there cannot be more connections than requests.
-  if (amount !== undefined && amount < connections) {
-    notices.push(`--amount ${amount} is below ${connections} connections: using ${amount} connections`);
-    connections = amount;
-  }
-  return { amount, connections, notices };
 }
 
 /** Parses and validates the command line of `npm run load`. */
@@ -244,7 +173,7 @@ export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
     );
   }
 
-  const { amount, connections, notices } = stopRule(values.amount, values.duration, values.connections);
+  const { notices, ...model } = loadModel(values);
   return {
     kind: 'run',
     notices,
@@ -252,9 +181,7 @@ export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
       url: url.href,
       tool,
       args: args as Record<string, unknown>,
-      connections,
-      durationS: number(values.duration, 'duration', 10, 1, 3600, false),
-      ...(amount !== undefined ? { amount } : {}),
+      ...model,
       ...(values.token !== undefined ? { token: values.token.trim() } : {}),
       headers,
       era,

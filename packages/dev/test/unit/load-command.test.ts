@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { classify, type Outcome } from '../load/classify.ts';
+import { classify, type Outcome } from '../../src/load/classify.ts';
 import {
   encodeHeaderValue,
   initializeRequest,
   mirroredParams,
   rpcNotification,
   toolCallRequest,
-} from '../load/mcp-request.ts';
-import { parseLoadArgs, UsageError } from '../load/options.ts';
-import { summarize } from '../load/run.ts';
-import { MAX_SLICES, RunRecorder, timeline } from '../load/samples.ts';
+} from '../../src/load/mcp-request.ts';
+import { parseLoadArgs, UsageError } from '../../src/load/options.ts';
+import { summarize } from '../../src/load/run.ts';
+import { MAX_SLICES, RunRecorder, timeline } from '../../src/load/samples.ts';
 
 const URL_ARG = ['--url', 'http://127.0.0.1:3000/mcp'];
 
@@ -141,7 +141,7 @@ describe('load command options', () => {
     ],
     ['a header without a colon', [...URL_ARG, '--header', 'nope'], /--header must look like/],
     ['an empty token', [...URL_ARG, '--token', ' '], /--token must not be empty/],
-    ['an unknown option', [...URL_ARG, '--rate', '5'], /Unknown option/],
+    ['an unknown option', [...URL_ARG, '--rps', '5'], /Unknown option/],
     [
       'both --amount and --duration',
       [...URL_ARG, '--amount', '50', '--duration', '5'],

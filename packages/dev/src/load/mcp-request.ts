@@ -8,12 +8,12 @@
 export type LoadEra = 'handshake' | 'stateless';
 
 /** The newest handshake-era revision, sent in `MCP-Protocol-Version` when no `initialize` negotiated another. */
-const HANDSHAKE_VERSION = '2025-11-25';
+export const HANDSHAKE_VERSION = '2025-11-25';
 /** The stateless revision. */
-const STATELESS_VERSION = '2026-07-28';
+export const STATELESS_VERSION = '2026-07-28';
 
 /** Identifies the load generator to servers (`clientInfo`). */
-const CLIENT_INFO = { name: 'mcp-load', version: '1.0.0' } as const;
+export const CLIENT_INFO = { name: 'mcp-load', version: '1.0.0' } as const;
 
 /** A request ready to send: headers (lower-case names) and the JSON body. */
 export interface WireRequest {
@@ -59,7 +59,7 @@ function valueAt(args: unknown, path: readonly string[]): unknown {
 }
 
 /** The headers every request carries: JSON in, JSON or SSE back, and the caller's extra headers. */
-function baseHeaders(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+export function baseHeaders(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
   return {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',

@@ -1,18 +1,18 @@
 /**
- * `node --import tsx test/load/screenshot.ts REPORT.html|REPORT.svg OUT.png`: a full-page PNG of a load report,
- * taken with a system Chromium (e.g. Debian's `chromium` package) driven by playwright-core, to look at a report
- * where no browser is at hand. Not part of `npm test`: it needs a browser installed. The page is opened offline
+ * `node --import tsx test/support/report-screenshot.ts REPORT.html|REPORT.svg OUT.png`: a full-page PNG of a load
+ * report (`npm run load -- --report`), taken with a system Chromium (e.g. Debian's `chromium` package) driven by
+ * playwright-core, to look at a report where no browser is at hand. Not part of `npm test`: it needs a browser installed. The page is opened offline
  * (every request other than the file itself is refused), which also proves the report fetches nothing.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { launchChromium } from '../support/chromium.ts';
+import { launchChromium } from './chromium.ts';
 
 const [input, output] = process.argv.slice(2);
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!input || !output) {
-  console.error('usage: node --import tsx test/load/screenshot.ts REPORT.html OUT.png');
+  console.error('usage: node --import tsx test/support/report-screenshot.ts REPORT.html OUT.png');
   process.exit(2);
 }
 if (!existsSync(executablePath)) {

@@ -1,0 +1,52 @@
+/**
+ * `@mcp-lambda/dev/load`: the load test behind `npm run load` (`mcp-lambda-dev load`), as code: MCP requests as a
+ * client puts them on the wire, the classification of an answer, the preflight, the run, its bounded recording and
+ * its reports. The benchmarks drive the same run, so a figure there and a figure here mean the same thing.
+ */
+// ## MCP requests on the wire (experimental)
+export {
+  type LoadEra,
+  HANDSHAKE_VERSION,
+  STATELESS_VERSION,
+  CLIENT_INFO,
+  type WireRequest,
+  type MirroredParam,
+  type RequestOptions,
+  encodeHeaderValue,
+  baseHeaders,
+  rpcRequest,
+  rpcNotification,
+  toolCallRequest,
+  initializeRequest,
+  mirroredParams,
+} from './mcp-request.ts';
+// ## Classifying an answer (experimental)
+export { type Outcome, type Classified, messagesOf, classify } from './classify.ts';
+// ## The command line (experimental)
+export {
+  type LoadOptions,
+  type ReportFile,
+  type ParsedCommand,
+  USAGE,
+  UsageError,
+  parseLoadArgs,
+} from './options.ts';
+// ## A load run and its report (experimental)
+export { PreflightError, type Prepared, prepare } from './preflight.ts';
+export {
+  type Latency,
+  type LoadReport,
+  type OpenFigures,
+  type OpenRun,
+  type RunTarget,
+  fire,
+  summarize,
+  runLoad,
+} from './run.ts';
+export { type Arrivals } from './open-run.ts';
+export { type Phase, type OpenPlan, Schedule, formatPhases, describePhases } from './schedule.ts';
+export { type Kind, KINDS, RunRecorder } from './samples.ts';
+export { type RecordedRun } from './report-charts.ts';
+export { formatReport } from './report-text.ts';
+export { renderHtmlReport } from './report-html.ts';
+export { renderSvgReport } from './report-svg.ts';

@@ -1,0 +1,128 @@
+/**
+ * The open model of a load run: requests launched on a schedule (schedule.ts) whatever the answers do, so a slow
+ * server meets the traffic it would meet in use instead of setting the pace itself. Each request's latency is
+ * timed from its intended start, not from when it left: when the server (or this machine) falls behind, the
+ * wait shows in the latencies instead of being left out (the "coordinated omission" of a closed loop).
+ */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { classify, type Outcome } from './classify.ts';
+import type { WireRequest } from './mcp-request.ts';
+import type { RunRecorder } from './samples.ts';
+import { Schedule, type OpenPlan } from './schedule.ts';
+
+/** What became of an open run's schedule. */
+export interface Arrivals {
+  /** Requests that came due (all the schedule holds, unless the run was stopped early). */
+  scheduled: number;
+  /** Requests sent. */
+  sent: number;
+  /** Requests due while `maxInFlight` requests waited for their answers: never sent. */
+  notSent: number;
+  /** The most requests in flight at once. */
+  peakInFlight: number;
+  /** The latest a request left after its intended start (ms): how far this machine fell behind the schedule. */
+  maxSendLagMs: number;
+}
+
+/** How one request ended, as the recorder files it. */
+type Ending =
+  | { kind: 'timeout'; detail: string }
+  | { kind: 'transport-error'; detail: string }
+  | { kind: Outcome; detail?: string; answered: true };
+
+/** The connection pool of a run: one socket per request in flight at most, kept open between requests. */
+function agentFor(url: URL, maxInFlight: number): HttpAgent {
+  const options = { keepAlive: true, maxSockets: maxInFlight, maxFreeSockets: maxInFlight };
+  return url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+}
+
+/** Sends one request and reads its whole answer; never rejects, a failure is an ending of its own. */
+function sendOne(url: URL, request: WireRequest, body: Buffer, agent: HttpAgent, timeoutS: number) {
+  return new Promise<Ending>((done) => {
+    let settled = false;
+    const settle = (ending: Ending) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      done(ending);
+    };
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(url, {
+      method: 'POST',
+      agent,
+      headers: { ...request.headers, 'content-length': String(body.length) },
+    });
+    const timer = setTimeout(() => {
+      settle({ kind: 'timeout', detail: `no answer within ${timeoutS} s` });
+      req.destroy();
+    }, timeoutS * 1000);
+    req.on('error', (error: Error & { code?: string }) =>
+      settle({ kind: 'transport-error', detail: error.code ?? error.message }),
+    );
+    req.on('response', (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', (error: Error & { code?: string }) =>
+        settle({ kind: 'transport-error', detail: error.code ?? error.message }),
+      );
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const { outcome, detail } = classify(res.statusCode ?? 0, res.headers['content-type'], text);
+        settle({ kind: outcome, ...(detail !== undefined ? { detail } : {}), answered: true });
+      });
+    });
+    req.end(body);
+  });
+}
+
+/**
+ * Runs the schedule of `plan`, filing every request in `recorder` as it ends: an answer with its latency from its
+ * intended start, a timeout or a transport error without one. `signal` stops the schedule (Ctrl-C); the requests
+ * already in flight still end, each within the timeout. `limit` cuts the schedule at that many requests.
+ */
+export async function fireOpen(
+  target: { url: string; timeoutS: number; plan: OpenPlan; limit?: number },
+  request: WireRequest,
+  recorder: RunRecorder,
+  signal?: AbortSignal,
+): Promise<Arrivals> {
+  const url = new URL(target.url);
+  const body = Buffer.from(request.body, 'utf8');
+  const schedule = new Schedule(target.plan.phases, target.limit);
+  const agent = agentFor(url, target.plan.maxInFlight);
+  const arrivals: Arrivals = { scheduled: 0, sent: 0, notSent: 0, peakInFlight: 0, maxSendLagMs: 0 };
+  const inFlight = new Set<Promise<void>>();
+  recorder.start();
+  try {
+    while (arrivals.scheduled < schedule.count && !signal?.aborted) {
+      const dueMs = schedule.dueMs(arrivals.scheduled);
+      // Each wait is measured against the clock, never chained from the last one, so timer delays do not add up.
+      const waitMs = dueMs - recorder.now();
+      if (waitMs > 0) {
+        await sleep(waitMs, undefined, signal ? { signal } : {}).catch(() => undefined);
+        continue;
+      }
+      arrivals.scheduled++;
+      if (inFlight.size >= target.plan.maxInFlight) {
+        arrivals.notSent++;
+        continue;
+      }
+      arrivals.sent++;
+      arrivals.maxSendLagMs = Math.max(arrivals.maxSendLagMs, -waitMs);
+      const ended = sendOne(url, request, body, agent, target.timeoutS).then((ending) => {
+        const atMs = recorder.now();
+        if ('answered' in ending) recorder.record(atMs, ending.kind, atMs - dueMs, ending.detail);
+        else recorder.record(atMs, ending.kind, undefined, ending.detail);
+        inFlight.delete(ended);
+      });
+      inFlight.add(ended);
+      arrivals.peakInFlight = Math.max(arrivals.peakInFlight, inFlight.size);
+    }
+    while (inFlight.size > 0) await Promise.all(inFlight);
+  } finally {
+    agent.destroy();
+  }
+  return arrivals;
+}
