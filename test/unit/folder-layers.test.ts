@@ -28,9 +28,8 @@ const SOURCES = [
  * The server's one knot today: these areas import one another round in a circle. Issue #28 is undoing it: the list
  * only shrinks. A folder that joins the knot fails, and so does one that left it and is still listed, so that the
  * list follows each step and no step can be undone unseen. Beyond the request path (transport, dispatcher, methods
- * and the features they reach), the faces that live inside a feature folder pull in what they re-export
- * (tasks/index.ts the worker's function/, auth/kit.ts telemetry/, views/app/index.ts approval/), and telemetry/
- * imports the transport and the dispatcher.
+ * and the features they reach), the view's face, which lives inside views/ (the browser build's folder), pulls in
+ * approval/, and telemetry/ imports the transport and the dispatcher.
  */
 const SERVER_KNOT = [
   'approval',
@@ -38,15 +37,11 @@ const SERVER_KNOT = [
   'auth',
   'codec',
   'config-values.ts',
-  'config.ts',
   'dispatcher.ts',
-  'function',
   'http',
-  'lambda',
   'methods',
   'outputs',
   'resume',
-  'server.ts',
   'tasks',
   'telemetry',
   'tools',

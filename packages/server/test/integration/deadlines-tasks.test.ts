@@ -6,7 +6,7 @@ import { silentLogger, type McpServerOptions } from '../../src/faces/lambda.ts';
 import { dynamoTaskStore, lambdaTaskLauncher } from '../../src/faces/aws.ts';
 import type { TaskJob, TaskStore } from '../../src/faces/backend.ts';
 import { taskJobPayload } from '../../src/tasks/launchers.ts';
-import { createTaskWorker } from '../../src/tasks/index.ts';
+import { createTaskWorker } from '../../src/faces/worker.ts';
 import {
   LOCAL_DYNAMO_CREDENTIALS,
   startLocalDynamo,

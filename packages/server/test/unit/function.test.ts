@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { defineTool, staticResources } from '../../src/index.ts';
 import { createCompanionFunction, createMcpFunction } from '../../src/faces/lambda.ts';
-import { createTaskWorkerFunction } from '../../src/tasks/index.ts';
+import { createTaskWorkerFunction } from '../../src/faces/worker.ts';
 
 /** A function's handler in one call: the app's parts given, everything else read from the `env` it is handed. */
 

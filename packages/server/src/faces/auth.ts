@@ -7,13 +7,13 @@
  * Audience: those components, not the MCP function (whose `InstrumentClient` is on `./backend`). Experimental.
  */
 // ## Building blocks of authorization components (experimental)
-export { discoverJwksUri, metadataCandidates } from './discovery.ts';
-export { KeysUnavailableError, RemoteKeySet, type KeySetOptions } from './jwks.ts';
-export { fetchJsonObject, type FetchLike, type RemoteJsonOptions } from './remote-json.ts';
-export { metadataPaths, metadataUrl } from './metadata.ts';
-export { grantedScopes, isScopeToken, missingScopes } from './scopes.ts';
-export { isSecureUrl } from './urls.ts';
-export { clientKeyOf, principalKey, principalKeys } from './principal.ts';
+export { discoverJwksUri, metadataCandidates } from '../auth/discovery.ts';
+export { KeysUnavailableError, RemoteKeySet, type KeySetOptions } from '../auth/jwks.ts';
+export { fetchJsonObject, type FetchLike, type RemoteJsonOptions } from '../auth/remote-json.ts';
+export { metadataPaths, metadataUrl } from '../auth/metadata.ts';
+export { grantedScopes, isScopeToken, missingScopes } from '../auth/scopes.ts';
+export { isSecureUrl } from '../auth/urls.ts';
+export { clientKeyOf, principalKey, principalKeys } from '../auth/principal.ts';
 export { anySignal, deadlineSignal, untilAborted } from '../deadline.ts';
 export { monotonicMs } from '../clock.ts';
 export { clientText, isShortEcho } from '../protocol/client-text.ts';
