@@ -200,7 +200,7 @@ describe('tasks with the SDK 2.x client (2026-07-28, tasks extension)', () => {
     expect(await alice.cancel(id)).toEqual({ _meta: expect.any(Object) });
     expect((await alice.get(id)).status).toBe('cancelled');
     for (let i = 0; i < 50 && aborted.length === 0; i++) await sleep(50);
-    expect(aborted).toEqual(['Error: cancelled']);
+    expect(aborted).toEqual(['AbortError: cancelled']);
     await sleep(500);
     expect((await alice.get(id)).status).toBe('cancelled');
     expect(await alice.cancel(id)).toEqual({ _meta: expect.any(Object) });

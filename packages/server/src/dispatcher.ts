@@ -1,4 +1,4 @@
-import type { Principal } from './auth/principal.ts';
+import type { Principal } from './contracts/principal.ts';
 import type { CodecOptions } from './codec/codec.ts';
 import { createCodecs } from './codec/select.ts';
 import { errorFields, type Logger } from './log.ts';

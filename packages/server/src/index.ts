@@ -26,12 +26,12 @@ export {
   type ToolReturn,
   type ToolSpec,
 } from './tools/define.ts';
-export type { StoreRequest, ToolContext } from './tools/context.ts';
-export { ToolError } from './tools/tool-error.ts';
+export type { StoreRequest, ToolContext } from './contracts/tool-context.ts';
+export { ToolError } from './contracts/tool-error.ts';
 export { definePrompt, type PromptContext, type PromptDefinition } from './prompts/define.ts';
 
 // ## What a tool's context carries (stable)
-export type { Principal } from './auth/principal.ts';
+export type { Principal } from './contracts/principal.ts';
 export type { Logger } from './log.ts';
 export type { Era } from './protocol/versions.ts';
 
@@ -53,7 +53,7 @@ export {
   type Root,
   type SampleRequest,
   type SampleResult,
-} from './asking/types.ts';
+} from './contracts/asking.ts';
 export {
   streamedBytes,
   streamedText,
@@ -73,11 +73,12 @@ export {
   type ViewPermissions,
   type ViewSpec,
   type ViewUiMeta,
-} from './views/define.ts';
+} from './contracts/view.ts';
 
 // ## Approval before a consequential action: `approval` on defineTool (experimental)
 // The proposal a view shows (`Proposal`, `APPROVAL_META_KEY`) is on `./view`, which a view can import.
-export { approvedToolName, type ApprovalSpec } from './approval/define.ts';
+export { approvedToolName } from './approval/define.ts';
+export type { ApprovalSpec } from './contracts/approval.ts';
 
 // ## Resources (stable)
 export { staticResources, type StaticResource, type TemplatedResource } from './resources/static.ts';

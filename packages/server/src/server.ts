@@ -20,7 +20,7 @@ import { taskLoader } from './methods/lazy-tasks.ts';
 import { TASKS_EXTENSION } from './tasks/types.ts';
 import { DEFAULT_TOOL_TIMEOUT_MS, Defaults } from './limits.ts';
 import type { PrecompiledValidators } from './tools/validation.ts';
-import { UI_EXTENSION, VIEW_MIME_TYPE, type ViewDefinition } from './views/define.ts';
+import { UI_EXTENSION, VIEW_MIME_TYPE, type ViewDefinition } from './contracts/view.ts';
 import type { ApprovalOptions } from './approval/define.ts';
 import { withApprovals } from './approval/tools.ts';
 import { deleteOutputTool } from './outputs/delete-tool.ts';

@@ -1,9 +1,9 @@
-import { AskError, type ElicitRequest } from '../asking/types.ts';
+import { AskError, type ElicitRequest } from '../contracts/asking.ts';
 import { inputRequired, type InputRequired } from '../input/input-required.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import type { JSONObject } from '../protocol/types.ts';
-import type { ToolContext } from '../tools/context.ts';
-import { UI_EXTENSION, VIEW_MIME_TYPE } from '../views/define.ts';
+import type { ToolContext } from '../contracts/tool-context.ts';
+import { UI_EXTENSION, VIEW_MIME_TYPE } from '../contracts/view.ts';
 import { APPROVAL_INPUT_KEY } from './define.ts';
 
 /**

@@ -1,19 +1,19 @@
-import { AskError } from '../asking/types.ts';
+import { AskError } from '../contracts/asking.ts';
 import { nodeCrypto } from '../crypto.ts';
 import { isJsonObject } from '../protocol/json.ts';
 import type { CallToolResult, JSONObject } from '../protocol/types.ts';
-import type { ToolContext } from '../tools/context.ts';
+import type { ToolContext } from '../contracts/tool-context.ts';
 import type { ToolDefinition } from '../tools/define.ts';
-import { ToolError } from '../tools/tool-error.ts';
+import { ToolError } from '../contracts/tool-error.ts';
 import { approvalAnswer, approvalPath, askNow, askPerson, type ApprovalAnswer } from './ask.ts';
 import {
   APPROVAL_META_KEY,
   approvedToolName,
   DEFAULT_APPROVAL_TTL_MS,
   type ApprovalOptions,
-  type ApprovalSpec,
   type Proposal,
 } from './define.ts';
+import type { ApprovalSpec } from '../contracts/approval.ts';
 import { dynamoApprovalLedger } from './dynamodb-ledger.ts';
 import { memoryApprovalLedger, type ApprovalLedger } from './ledger.ts';
 import { createProofCodec, type ProofBinding, type ProofCodec } from './proof.ts';

@@ -1,6 +1,6 @@
 import { declares, notDeclared } from './questions.ts';
 import { midCallAsker, type MidCallSetup } from './mid-call.ts';
-import { AskError, type Asker } from './types.ts';
+import { AskError, type Asker } from '../contracts/asking.ts';
 
 /**
  * How a handshake-era call asks: mid-call when the client declared what it is asked for at `initialize` (its

@@ -7,7 +7,7 @@ import type { AnswerDesk } from './desk.ts';
 import type { Rendezvous } from './rendezvous.ts';
 import type { Sessions, SessionOptions } from '../sessions/sessions.ts';
 import type { MidCallSetup } from './mid-call.ts';
-import type { AskCall, Asker } from './types.ts';
+import type { AskCall, Asker } from '../contracts/asking.ts';
 
 /**
  * Asking as the start-up graph sees it: thin stand-ins that load the asking extension (extension.ts) on first use.

@@ -1,6 +1,6 @@
 import type { LiveChannel } from '../live-channel.ts';
 import type { InputRequest } from '../input/input-required.ts';
-import { tracedParams } from '../telemetry/outbound.ts';
+import { tracedParams } from '../outbound.ts';
 import { errorFields, type Logger } from '../log.ts';
 import { clientText } from '../protocol/client-text.ts';
 import type { JSONObject, RequestId } from '../protocol/types.ts';
@@ -8,7 +8,7 @@ import type { Session } from '../sessions/session-id.ts';
 import { callerOf, newAskId, slotOf, wireId } from './ask-ids.ts';
 import { declares, notDeclared } from './questions.ts';
 import type { Answer, Rendezvous } from './rendezvous.ts';
-import { AskError, type AskCall, type Asker } from './types.ts';
+import { AskError, type AskCall, type Asker } from '../contracts/asking.ts';
 import { waitForAnswer } from './waiting.ts';
 
 /**

@@ -13,7 +13,7 @@ import {
   type Root,
   type SampleRequest,
   type SampleResult,
-} from './types.ts';
+} from '../contracts/asking.ts';
 
 /** The client capability each question relies on (schema: `ClientCapabilities`). */
 const CAPABILITY: Readonly<Record<InputRequest['method'], string>> = {

@@ -1,10 +1,10 @@
 import { nodeCrypto } from '../crypto.ts';
 import { InputRequired, type InputContext, type InputRequest } from '../input/input-required.ts';
 import { canonicalJson, isJsonObject } from '../protocol/json.ts';
-import { tracedParams } from '../telemetry/outbound.ts';
+import { tracedParams } from '../outbound.ts';
 import type { JSONObject, JSONValue } from '../protocol/types.ts';
 import { declares, notDeclared } from './questions.ts';
-import { AskError, type Asker } from './types.ts';
+import { AskError, type Asker } from '../contracts/asking.ts';
 
 /**
  * Asking in 2026-07-28 (SEP-2322 multi round-trip requests) with a linear handler. The first ask the handler cannot

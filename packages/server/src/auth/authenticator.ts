@@ -1,5 +1,5 @@
 import type { ProtectedResourceMetadata } from './metadata.ts';
-import type { Principal } from './principal.ts';
+import type { Principal } from '../contracts/principal.ts';
 
 /** What an authenticator may look at: only the path and the headers (tokens travel in the header only). */
 export interface AuthRequest {

@@ -12,7 +12,8 @@ import {
   metadataUrl,
   type ProtectedResourceMetadata,
 } from './metadata.ts';
-import { principalKeys, type Principal } from './principal.ts';
+import type { Principal } from '../contracts/principal.ts';
+import { principalKeys } from './principal.ts';
 import { grantedScopes, isScopeToken, missingScopes } from './scopes.ts';
 import { isSecureUrl } from './urls.ts';
 

@@ -1,6 +1,6 @@
 import { MAX_JSON_DEPTH } from '../limits.ts';
 import { nestsDeeperThan } from '../protocol/json.ts';
-import { outboundCall } from '../telemetry/outbound.ts';
+import { outboundCall } from '../outbound.ts';
 
 /** Fetching small JSON documents from an issuer (its metadata and its keys), bounded in time, size and depth. */
 

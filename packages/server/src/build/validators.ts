@@ -14,7 +14,7 @@ import { READ_OUTPUT_SCHEMAS } from '../outputs/read-tool.ts';
 import { DELETE_OUTPUT_INPUT_SCHEMA } from '../outputs/delete-tool.ts';
 import { DELETE_OUTPUT_TOOL } from '../outputs/delete-tool-name.ts';
 import { withApprovals } from '../approval/tools.ts';
-import { defineView } from '../views/define.ts';
+import { defineView } from '../contracts/view.ts';
 import type { JsonSchema } from '../protocol/types.ts';
 import type { ToolDefinition } from '../tools/define.ts';
 import { ToolRegistry } from '../tools/registry.ts';

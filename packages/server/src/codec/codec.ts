@@ -1,4 +1,4 @@
-import type { Asker } from '../asking/types.ts';
+import type { Asker } from '../contracts/asking.ts';
 import type { Rendezvous } from '../asking/rendezvous.ts';
 import type { LiveChannel } from '../live-channel.ts';
 import type { InputContext, InputRequired } from '../input/input-required.ts';

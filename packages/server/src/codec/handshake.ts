@@ -7,7 +7,7 @@ import { toolErrorResult } from '../tools/result.ts';
 import type { AskSetup, InputTarget, RevisionCodec } from './codec.ts';
 import { handshakeAsker } from '../asking/lazy.ts';
 import type { Rendezvous } from '../asking/rendezvous.ts';
-import type { Asker } from '../asking/types.ts';
+import type { Asker } from '../contracts/asking.ts';
 
 /** Methods only the stateless revision has. */
 const STATELESS_ONLY = new Set([

@@ -23,7 +23,7 @@ import {
 import { MetaKey, type Revision } from '../protocol/versions.ts';
 import type { AskSetup, CodecOptions, InputTarget, RevisionCodec } from './codec.ts';
 import { replayAsker } from '../asking/lazy.ts';
-import type { Asker } from '../asking/types.ts';
+import type { Asker } from '../contracts/asking.ts';
 
 /** Methods only the handshake era has. */
 const HANDSHAKE_ONLY = new Set(['initialize', 'ping', 'logging/setLevel']);

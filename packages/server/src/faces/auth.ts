@@ -19,4 +19,4 @@ export { monotonicMs } from '../clock.ts';
 export { clientText, isShortEcho } from '../protocol/client-text.ts';
 export { nestsDeeperThan } from '../protocol/json.ts';
 export { awsClientConfig, lazyAwsClient, type AwsClientOptions } from '../aws-client.ts';
-export { outboundCall, type OutboundRequest } from '../telemetry/outbound.ts';
+export { outboundCall, type OutboundRequest } from '../outbound.ts';

@@ -1,5 +1,5 @@
 import type { Authenticator } from '../auth/authenticator.ts';
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../contracts/principal.ts';
 import { clientText } from '../protocol/client-text.ts';
 import { acceptable, isJsonContentType, type Acceptable } from './media.ts';
 import { isHostAllowed, isOriginAllowed } from './origin.ts';

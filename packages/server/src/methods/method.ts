@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.ts';
+import type { Principal } from '../contracts/principal.ts';
 import type { RevisionCodec } from '../codec/codec.ts';
 import type { LiveChannel } from '../live-channel.ts';
 import type { Logger } from '../log.ts';

@@ -8,7 +8,7 @@ import { InsufficientScopeError, InvalidParamsError, UnknownToolError } from '..
 import { isJsonObject } from '../protocol/json.ts';
 import { LOGGING_LEVELS, type JSONObject, type ServerCapabilities } from '../protocol/types.ts';
 import { Defaults } from '../limits.ts';
-import { ToolError } from '../tools/tool-error.ts';
+import { ToolError } from '../contracts/tool-error.ts';
 import type { CallOptions } from '../tools/budget.ts';
 import { refusesArguments, type CallContext, type ToolRegistry } from '../tools/registry.ts';
 import type { ToolCallObserver, ToolCallOutcome } from '../tools/observer.ts';

@@ -1,7 +1,7 @@
 /** What delete_output does, loaded on its first call (`delete-tool.ts` holds only its listing). */
 import { clientText } from '../protocol/client-text.ts';
-import type { ToolContext } from '../tools/context.ts';
-import { ToolError } from '../tools/tool-error.ts';
+import type { ToolContext } from '../contracts/tool-context.ts';
+import { ToolError } from '../contracts/tool-error.ts';
 import { DELETE_OUTPUT_TOOL } from './delete-tool-name.ts';
 import type { ResultOffloader } from './offloader.ts';
 import { count, type OutputPager } from './paging/page.ts';

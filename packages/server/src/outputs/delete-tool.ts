@@ -1,6 +1,6 @@
 import { Ranges } from '../limits.ts';
 import { defineTool, type ToolDefinition } from '../tools/define.ts';
-import type { ViewDefinition } from '../views/define.ts';
+import type { ViewDefinition } from '../contracts/view.ts';
 import { DELETE_OUTPUT_TOOL } from './delete-tool-name.ts';
 import type { ResultOffloader } from './offloader.ts';
 import type { OutputPager } from './paging/page.ts';

@@ -1,8 +1,8 @@
 import { errorFields } from '../log.ts';
 import type { CallToolResult, ResourceLink } from '../protocol/types.ts';
 import type { StorageWriter } from '../storage/storage.ts';
-import type { StoreRequest } from '../tools/context.ts';
-import { ToolError } from '../tools/tool-error.ts';
+import type { StoreRequest } from '../contracts/tool-context.ts';
+import { ToolError } from '../contracts/tool-error.ts';
 import { toolErrorResult } from '../tools/result.ts';
 import { layoutMetadata, partFacts } from './layout.ts';
 import { ownerTag, sha256Hex, toAttributes } from './object-info.ts';

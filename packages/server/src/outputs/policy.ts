@@ -1,6 +1,6 @@
 import { OutputLimits } from '../limits.ts';
 import type { CallToolResult, ContentBlock } from '../protocol/types.ts';
-import type { StoreRequest } from '../tools/context.ts';
+import type { StoreRequest } from '../contracts/tool-context.ts';
 import { PART_BUDGET_BYTES } from './parts.ts';
 import {
   binaryPayload,

@@ -1,7 +1,7 @@
 import type { CallToolResult, JSONObject } from '../protocol/types.ts';
 import { clientText } from '../protocol/client-text.ts';
-import type { ToolContext } from '../tools/context.ts';
-import { ToolError } from '../tools/tool-error.ts';
+import type { ToolContext } from '../contracts/tool-context.ts';
+import { ToolError } from '../contracts/tool-error.ts';
 import type { OutputPage, OutputPager } from './paging/page.ts';
 import { pageBudget, readQuery, type ReadOutputArgs } from './read-query.ts';
 

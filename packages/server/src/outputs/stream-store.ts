@@ -1,7 +1,7 @@
 import { nodeCrypto } from '../crypto.ts';
 import { errorFields } from '../log.ts';
 import type { StorageWriter } from '../storage/storage.ts';
-import { ToolError } from '../tools/tool-error.ts';
+import { ToolError } from '../contracts/tool-error.ts';
 import { chunksOf, inlineBlock } from '../tools/stream-reading.ts';
 import type { StreamedContent, SunkStream } from '../tools/streamed.ts';
 import { layoutMetadata, partFacts, type PartFacts } from './layout.ts';

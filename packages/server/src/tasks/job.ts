@@ -1,4 +1,5 @@
-import { clientKeyOf, type Principal } from '../auth/principal.ts';
+import { clientKeyOf } from '../auth/principal.ts';
+import type { Principal } from '../contracts/principal.ts';
 import { MAX_JSON_DEPTH } from '../limits.ts';
 import { isJsonObject, nestsDeeperThan } from '../protocol/json.ts';
 import type { JSONObject } from '../protocol/types.ts';

@@ -5,7 +5,7 @@ import { errorFields, type Logger } from '../log.ts';
 import type { ResultOffloader } from '../outputs/offloader.ts';
 import { InternalError, McpError } from '../protocol/errors.ts';
 import type { JSONValue } from '../protocol/types.ts';
-import { ToolError } from '../tools/tool-error.ts';
+import { ToolError } from '../contracts/tool-error.ts';
 import type { CallContext, ToolRegistry } from '../tools/registry.ts';
 import { fitResult } from '../tools/result.ts';
 import type { TaskJob } from './job.ts';

@@ -1,5 +1,5 @@
 import { context, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
-import type { OutboundSpans } from './outbound.ts';
+import type { OutboundSpans } from '../outbound.ts';
 import { parentage } from './parents.ts';
 import type { Telemetry } from './telemetry.ts';
 import { recordFailure } from './failures.ts';

@@ -28,7 +28,7 @@ import { ConsoleTreeExporter } from './console-exporter.ts';
 import { propagatedDispatch, spannedDispatch } from './mcp-spans.ts';
 import { OtlpHttpExporter } from './otlp-exporter.ts';
 import { outboundSpans, servedSpans } from './http-spans.ts';
-import { carryTraceContext, recordOutboundCalls } from './outbound.ts';
+import { carryTraceContext, recordOutboundCalls } from '../outbound.ts';
 import { injectCarrier, parentage } from './parents.ts';
 import { keyValues, otlpSettings, samplerSetting, type SamplerSetting } from './otlp-settings.ts';
 import type { RunInSpan, Telemetry } from './telemetry.ts';

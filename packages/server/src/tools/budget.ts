@@ -1,9 +1,9 @@
 import { askingMethods } from '../asking/lazy.ts';
-import type { Asker } from '../asking/types.ts';
+import type { Asker } from '../contracts/asking.ts';
 import { InputRequired } from '../input/input-required.ts';
 import type { ResourceLink } from '../protocol/types.ts';
-import type { StoreRequest, ToolContext } from './context.ts';
-import { ToolError } from './tool-error.ts';
+import type { StoreRequest, ToolContext } from '../contracts/tool-context.ts';
+import { ToolError } from '../contracts/tool-error.ts';
 import type { StreamSink } from './streamed.ts';
 import { monotonicMs } from '../clock.ts';
 

@@ -1,9 +1,9 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { InputRequired } from '../input/input-required.ts';
 import type { CallToolResult, ContentBlock, JSONObject, JsonSchema, Tool } from '../protocol/types.ts';
-import type { ApprovalSpec } from '../approval/define.ts';
-import type { ToolVisibility, ViewDefinition } from '../views/define.ts';
-import type { ToolContext } from './context.ts';
+import type { ApprovalSpec } from '../contracts/approval.ts';
+import type { ToolVisibility, ViewDefinition } from '../contracts/view.ts';
+import type { ToolContext } from '../contracts/tool-context.ts';
 import type { StreamedContent } from './streamed.ts';
 
 /**

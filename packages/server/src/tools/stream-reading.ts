@@ -1,6 +1,6 @@
 import type { ContentBlock } from '../protocol/types.ts';
 import type { StreamedContent, SunkStream } from './streamed.ts';
-import { ToolError } from './tool-error.ts';
+import { ToolError } from '../contracts/tool-error.ts';
 
 /**
  * Reading a streamed output: its chunks, checked and stopping with the call, and its inline block when it ends

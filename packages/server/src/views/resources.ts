@@ -1,6 +1,6 @@
 import type { CacheHint } from '../protocol/types.ts';
 import type { ResourceProvider } from '../resources/provider.ts';
-import type { ViewDefinition } from './define.ts';
+import type { ViewDefinition } from '../contracts/view.ts';
 
 /**
  * The server's views as resources: the MCP function itself answers `resources/read` of a `ui://` URI (never the

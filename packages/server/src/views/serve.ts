@@ -4,7 +4,7 @@
  */
 import type { CacheHint, JSONObject, Resource } from '../protocol/types.ts';
 import type { ResourceReadResult } from '../resources/provider.ts';
-import { VIEW_MIME_TYPE, type ViewDefinition, type ViewUiMeta } from './define.ts';
+import { VIEW_MIME_TYPE, type ViewDefinition, type ViewUiMeta } from '../contracts/view.ts';
 
 /** A CSP source the host can put in a directive as is: a scheme, a host (wildcard subdomain allowed), a port. */
 const CSP_ORIGIN = /^(https?|wss?):\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/;

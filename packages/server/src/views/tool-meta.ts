@@ -1,5 +1,5 @@
 import type { JSONObject } from '../protocol/types.ts';
-import type { ToolVisibility, ViewDefinition } from './define.ts';
+import type { ToolVisibility, ViewDefinition } from '../contracts/view.ts';
 
 /** What a tool says about views: the view its results are shown in, and who may call it. */
 export interface ToolViewOptions {

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { carryTraceContext } from '../../src/telemetry/outbound.ts';
+import { carryTraceContext } from '../../src/outbound.ts';
 import { defineTool, type ToolDefinition } from '../../src/index.ts';
 import type { McpServerOptions } from '../../src/faces/lambda.ts';
 import { memoryRendezvous } from '../../src/faces/backend.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineTool, defineView, type Logger } from '../../src/index.ts';
 import { createMcpServer, type McpServerOptions } from '../../src/faces/lambda.ts';
 import { memoryRendezvous } from '../../src/faces/backend.ts';
-import { APPROVAL_META_KEY } from '../../src/approval/proposal.ts';
+import { APPROVAL_META_KEY } from '../../src/contracts/proposal.ts';
 import { silentLogger } from '../../src/log.ts';
 import {
   callersByName,

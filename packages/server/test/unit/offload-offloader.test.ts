@@ -5,7 +5,7 @@ import { createOffloader as lazyOffloader } from '../../src/outputs/lazy-offload
 import { createOffloader, type OffloaderOptions, type ResultOffloader } from '../../src/outputs/offloader.ts';
 import { memoryStorage } from '../../src/storage/memory.ts';
 import { StorageError, type StorageWriter } from '../../src/storage/storage.ts';
-import { ToolError } from '../../src/tools/tool-error.ts';
+import { ToolError } from '../../src/contracts/tool-error.ts';
 
 const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const ctx = { tool: 'report', requestId: 'req-1', log: silentLogger };

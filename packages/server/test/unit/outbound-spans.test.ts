@@ -53,7 +53,7 @@ describe('outbound calls', () => {
 
   it('records why a call that reports its own failure failed, with or without a status', async () => {
     const { startOtlpReceiver } = await import('@mcp-lambda/dev/testing');
-    const { outboundCall } = await import('../../src/telemetry/outbound.ts');
+    const { outboundCall } = await import('../../src/outbound.ts');
     const receiver = await startOtlpReceiver();
     try {
       const telemetry = await loadTelemetry({
@@ -91,7 +91,7 @@ describe('outbound calls', () => {
 
 describe('the trace context a question carries', () => {
   it('is traceparent and tracestate only, replacing any of the tool own trace fields, never baggage', async () => {
-    const { carryTraceContext, tracedParams } = await import('../../src/telemetry/outbound.ts');
+    const { carryTraceContext, tracedParams } = await import('../../src/outbound.ts');
     const parent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
     carryTraceContext(() => ({ traceparent: parent, tracestate: 'ours=1', baggage: 'tenant=acct-1' }));
     try {

@@ -18,4 +18,4 @@ export {
   type ReadResourceResult,
 } from './protocol.ts';
 // ## What a gated tool's result proposes, for the approval view (experimental)
-export { APPROVAL_META_KEY, type Proposal } from '../../approval/proposal.ts';
+export { APPROVAL_META_KEY, type Proposal } from '../../contracts/proposal.ts';

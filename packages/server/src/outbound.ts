@@ -1,5 +1,5 @@
-import { isJsonObject } from '../protocol/json.ts';
-import type { JSONObject } from '../protocol/types.ts';
+import { isJsonObject } from './protocol/json.ts';
+import type { JSONObject } from './protocol/types.ts';
 
 /**
  * What leaves the server, traced: outbound HTTP calls (an issuer's keys and metadata, a client's metadata document, a

@@ -1,5 +1,5 @@
-import type { Principal } from '../auth/principal.ts';
-import type { ElicitRequest, ElicitResult, Root, SampleRequest, SampleResult } from '../asking/types.ts';
+import type { Principal } from './principal.ts';
+import type { ElicitRequest, ElicitResult, Root, SampleRequest, SampleResult } from './asking.ts';
 import type { Logger } from '../log.ts';
 import type { InputContext } from '../input/input-required.ts';
 import type { LoggingLevel, ResourceLink } from '../protocol/types.ts';

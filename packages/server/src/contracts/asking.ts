@@ -1,7 +1,7 @@
 import type { InputRequest, InputRequired } from '../input/input-required.ts';
 import type { McpError } from '../protocol/errors.ts';
 import type { JSONObject } from '../protocol/types.ts';
-import { ToolError } from '../tools/tool-error.ts';
+import { ToolError } from './tool-error.ts';
 
 /**
  * Asking the client from inside a tool: `await ctx.elicit(...)`, `ctx.sample(...)`, `ctx.roots()`. One linear call
