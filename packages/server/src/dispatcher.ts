@@ -101,8 +101,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
     let outcome: DispatchOutcome;
     let error: unknown;
     const started = monotonicMs();
+    const call = spec.begin?.(params, methodCtx);
     try {
-      const result = codec.result(method, await spec.handler(params, methodCtx));
+      const result = codec.result(method, await (call ? call.run() : spec.handler(params, methodCtx)));
       outcome = {
         response: { jsonrpc: '2.0', id, result },
         notifications,
@@ -113,10 +114,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatch {
       outcome = { response: failure(thrown, request, ctx).toResponse(id), notifications };
       if (thrown instanceof InsufficientScopeError) outcome.requiredScopes = thrown.requiredScopes;
     }
-    if (spec.audit) {
-      const durationMs = monotonicMs() - started;
-      outcome.audit = spec.audit(params, methodCtx, { response: outcome.response, error, durationMs });
-    }
+    if (call)
+      outcome.audit = call.audit({ response: outcome.response, error, durationMs: monotonicMs() - started });
     return outcome;
   };
 }

@@ -31,20 +31,29 @@ export interface MethodContext {
 /** Answers one method; throws an McpError for a protocol failure. */
 type MethodHandler = (params: JSONObject, ctx: MethodContext) => Promise<JSONObject>;
 
+/** How a call ended, as its audit sees it; `durationMs` is how long its work took. */
+export interface CallOutcome {
+  response: JSONRPCResponse;
+  error?: unknown;
+  durationMs: number;
+}
+
+/**
+ * One call of an audited method (a tool call): its work, and the audit fields for the request's log line,
+ * whatever the outcome, read from the record the work kept (bytes stored, arguments refused).
+ */
+export interface AuditedCall {
+  run(): Promise<JSONObject>;
+  audit(outcome: CallOutcome): Record<string, unknown>;
+}
+
 /** One entry of the method table. */
-export interface MethodSpec {
+interface MethodSpec {
   handler: MethodHandler;
   /** The answer is a stream by nature (`subscriptions/listen`). */
   stream?: boolean;
-  /**
-   * Audit fields for the request's log line, whatever the outcome (tool calls); `durationMs` is how long the
-   * handler took.
-   */
-  audit?(
-    params: JSONObject,
-    ctx: MethodContext,
-    outcome: { response: JSONRPCResponse; error?: unknown; durationMs: number },
-  ): Record<string, unknown>;
+  /** For an audited method: each call begins its own record, which its work fills in and its audit reads. */
+  begin?(params: JSONObject, ctx: MethodContext): AuditedCall;
 }
 
 /** Methods by name, as a capability module registers them. */

@@ -1,20 +1,20 @@
 import { missingScopes } from '../auth/scopes.ts';
 import type { InputTarget } from '../codec/codec.ts';
-import { InputRequired, type InputContext } from '../input/input-required.ts';
+import { InputRequired } from '../input/input-required.ts';
+import { Defaults } from '../limits.ts';
 import type { ResultOffloader } from '../outputs/offloader.ts';
-import { clientText, isShortEcho } from '../protocol/client-text.ts';
 import { paginate } from '../protocol/cursor.ts';
 import { InsufficientScopeError, InvalidParamsError, UnknownToolError } from '../protocol/errors.ts';
 import { isJsonObject } from '../protocol/json.ts';
-import { LOGGING_LEVELS, type JSONObject, type ServerCapabilities } from '../protocol/types.ts';
-import { Defaults } from '../limits.ts';
-import { ToolError } from '../contracts/tool-error.ts';
+import type { JSONObject, ServerCapabilities } from '../protocol/types.ts';
 import type { CallOptions } from '../tools/budget.ts';
-import { refusesArguments, type CallContext, type ToolRegistry } from '../tools/registry.ts';
-import type { ToolCallObserver, ToolCallOutcome } from '../tools/observer.ts';
+import type { ToolCallObserver } from '../tools/observer.ts';
+import { refusesArguments, type ToolRegistry } from '../tools/registry.ts';
 import { fitResult } from '../tools/result.ts';
-import { callerKey, ownerKey, type MethodContext, type MethodSpec, type MethodTable } from './method.ts';
+import { offloadContext, toolContext, type StoredBytes } from './call-context.ts';
 import type { TaskLoader } from './lazy-tasks.ts';
+import { callerKey, type AuditedCall, type MethodContext, type MethodTable } from './method.ts';
+import { auditedToolCall, type ToolCallRecord } from './tool-audit.ts';
 
 /** What the tool methods work with. */
 export interface ToolMethodsOptions {
@@ -36,28 +36,17 @@ export interface ToolMethodsOptions {
   observer?: ToolCallObserver;
 }
 
-/** Counts the bytes a request's tool call stores, for its observer record. */
-type StoredBytes = (bytes: number) => void;
-
-/** What a call tells its audit besides its answer. */
-interface CallNotes {
-  /** Counts stored bytes; undefined when no observer needs them. */
-  onStored: StoredBytes | undefined;
-  /** The call's arguments were refused (the client's mistake, not a tool failure). */
-  onRefusedArguments: () => void;
-}
-
 /** `tools/list` and `tools/call`. */
 export function toolMethods(options: ToolMethodsOptions): MethodTable {
   const { tools, pageSize, observer } = options;
-  // Bytes stored by each request's call, keyed by its method context (the handler and the audit share it).
-  const stored = new WeakMap<MethodContext, number>();
-  const countStored =
-    (ctx: MethodContext): StoredBytes =>
-    (bytes) =>
-      stored.set(ctx, (stored.get(ctx) ?? 0) + bytes);
-  // The requests whose call refused its arguments: an `isError` result like a tool failure, but the client's.
-  const refused = new WeakSet<MethodContext>();
+  // Each call keeps one record, from its start to its audit.
+  const begin = (params: JSONObject, ctx: MethodContext): AuditedCall => {
+    const record: ToolCallRecord = { storedBytes: 0, refusedArguments: false };
+    return {
+      run: () => callTool(options, params, ctx, record),
+      audit: (outcome) => auditedToolCall(tools, observer, params, ctx, outcome, record),
+    };
+  };
   return {
     'tools/list': {
       handler: async (params) => {
@@ -71,26 +60,7 @@ export function toolMethods(options: ToolMethodsOptions): MethodTable {
         return { tools: page, ...(nextCursor ? { nextCursor } : {}) };
       },
     },
-    'tools/call': {
-      handler: (params, ctx) =>
-        callTool(options, params, ctx, {
-          onStored: observer ? countStored(ctx) : undefined,
-          onRefusedArguments: () => refused.add(ctx),
-        }),
-      audit: (params, ctx, outcome) => {
-        const fields = auditToolCall(tools, params, ctx, outcome, refused.has(ctx));
-        // Only registered names: a metric dimension must never be a string the client made up.
-        if (observer && typeof params.name === 'string' && tools.has(params.name))
-          observer.toolCall({
-            tool: params.name,
-            outcome: fields.outcome,
-            ...('error' in outcome.response ? { errorCode: outcome.response.error.code } : {}),
-            durationMs: outcome.durationMs,
-            offloadedBytes: stored.get(ctx) ?? 0,
-          });
-        return fields;
-      },
-    },
+    'tools/call': { handler: (params, ctx) => begin(params, ctx).run(), begin },
   };
 }
 
@@ -108,10 +78,14 @@ async function callTool(
   options: ToolMethodsOptions,
   params: JSONObject,
   ctx: MethodContext,
-  notes: CallNotes,
+  record: ToolCallRecord,
 ): Promise<JSONObject> {
-  const { onStored } = notes;
   const { tools, offloader } = options;
+  // Stored bytes are counted only for an observer (per-tool metrics).
+  const onStored: StoredBytes | undefined = options.observer
+    ? (bytes) => (record.storedBytes += bytes)
+    : undefined;
+  const onRefusedArguments = () => (record.refusedArguments = true);
   const name = toolName(params, tools);
   // Tools are listed to everyone; a call is where a tool's scopes are enforced (docs/authorization.md).
   const scopes = tools.scopes(name);
@@ -135,7 +109,6 @@ async function callTool(
     : {};
   const support = options.tasks && tools.taskSupport(name);
   if (support) {
-    const { onRefusedArguments } = notes;
     const call = {
       tools,
       name,
@@ -165,136 +138,10 @@ async function callTool(
       }
     : {};
   const result = await tools.call(name, args, callCtx, remaining, { ...cancel, ...streams });
-  if (refusesArguments(result)) notes.onRefusedArguments();
+  if (refusesArguments(result)) onRefusedArguments();
   if (result instanceof InputRequired) return ctx.codec.askForInput(result, target, ctx);
   const final = offload
     ? await offloader.apply(result, { ...offload, structuredContentRequired: tools.hasOutputSchema(name) })
     : result;
   return ctx.codec.toolResult(fitResult(final, name, offloader !== undefined)) as unknown as JSONObject;
-}
-
-const offloadContext = (ctx: MethodContext, tool: string, onStored: StoredBytes | undefined) => ({
-  tool,
-  requestId: ctx.requestId,
-  log: ctx.log,
-  ...(ctx.deadline !== undefined ? { deadline: ctx.deadline } : {}),
-  ...(onStored ? { onStored } : {}),
-  ...ownerKey(ctx),
-});
-
-/** What a tool handler gets besides its arguments and signal: progress, log messages, storage, client input. */
-function toolContext(
-  options: ToolMethodsOptions,
-  params: JSONObject,
-  ctx: MethodContext,
-  { target, input }: { target: InputTarget; input: InputContext },
-  onStored: StoredBytes | undefined,
-): CallContext {
-  const meta = isJsonObject(params._meta) ? params._meta : {};
-  // Every progress notification repeats the token whole: one too long to repeat gets no progress at all.
-  const token = meta.progressToken;
-  const progressToken =
-    (typeof token === 'string' || typeof token === 'number') && isShortEcho(token) ? token : undefined;
-  const threshold = options.capabilities.logging ? ctx.codec.logThreshold(meta) : -1;
-  const { revision } = ctx.codec;
-  return {
-    requestId: ctx.requestId,
-    era: revision.era,
-    protocolVersion: revision.protocolVersion,
-    log: ctx.log,
-    ...(ctx.principal !== undefined ? { principal: ctx.principal } : {}),
-    progress(progress, total, message) {
-      if (progressToken === undefined) return;
-      ctx.emit({
-        jsonrpc: '2.0',
-        method: 'notifications/progress',
-        params: {
-          progressToken,
-          progress,
-          ...(total !== undefined ? { total } : {}),
-          ...(message ? { message } : {}),
-        },
-      });
-    },
-    notify(level, data) {
-      if (threshold < 0 || LOGGING_LEVELS.indexOf(level) < threshold) return;
-      ctx.emit({
-        jsonrpc: '2.0',
-        method: 'notifications/message',
-        params: { level, logger: target.name, data },
-      });
-    },
-    closeStream: () => ctx.live?.cut() ?? false,
-    store: async (request, signal) => {
-      if (!options.offloader) {
-        throw new ToolError(
-          'This server has no storage for outputs (OFFLOAD_BUCKET is not set), so nothing can be stored.',
-        );
-      }
-      const offload = offloadContext(ctx, target.name, onStored);
-      return options.offloader.store(request, { ...offload, ...(signal ? { signal } : {}) });
-    },
-    ...input,
-    asker: ctx.codec.asker({
-      input,
-      ...(ctx.live ? { live: ctx.live } : {}),
-      ...(ctx.session ? { session: ctx.session } : {}),
-      ...callerKey(ctx),
-      callId: ctx.id,
-      log: ctx.log,
-    }),
-  };
-}
-
-/**
- * The audit trail of a tool call, whatever its outcome: who called what and how it went. The transport writes it
- * on the request's one log line. Never the token; the arguments only when the tool opted in (`logArguments`).
- */
-const auditToolCall: (
-  tools: ToolRegistry,
-  ...args: [...Parameters<NonNullable<MethodSpec['audit']>>, refusedArguments: boolean]
-) => Record<string, unknown> & { outcome: ToolCallOutcome } = (
-  tools,
-  params,
-  ctx,
-  { response, error },
-  refusedArguments,
-) => {
-  const tool = typeof params.name === 'string' ? clientText(params.name) : undefined;
-  const result = 'result' in response ? response.result : undefined;
-  const verdict: ToolCallOutcome = !result
-    ? error instanceof InsufficientScopeError
-      ? 'denied'
-      : 'rejected'
-    : result.resultType === 'input_required' || result.resultType === 'task'
-      ? (result.resultType as ToolCallOutcome)
-      : result.isError === true
-        ? refusedArguments
-          ? 'invalid_arguments'
-          : 'tool_error'
-        : 'ok';
-  return {
-    tool,
-    principal: ctx.principal?.subject ?? 'anonymous',
-    ...(ctx.principal?.clientId !== undefined ? { clientId: ctx.principal.clientId } : {}),
-    outcome: verdict,
-    ...('error' in response ? { errorCode: response.error.code } : {}),
-    ...(typeof params.name === 'string' && tools.logsArguments(params.name)
-      ? { arguments: loggedArguments(params.arguments ?? {}) }
-      : {}),
-  };
-};
-
-/** Most characters of a tool's arguments in its audit line; larger arguments are logged cut, as text. */
-const MAX_LOGGED_ARGUMENTS_CHARS = 4096;
-
-/** The arguments as the audit line carries them: whole when small, else their JSON cut (`clientText`). */
-function loggedArguments(args: unknown): unknown {
-  let text: string;
-  try {
-    text = JSON.stringify(args);
-  } catch {
-    return '(arguments nested too deep to log)';
-  }
-  return text.length <= MAX_LOGGED_ARGUMENTS_CHARS ? args : clientText(text, MAX_LOGGED_ARGUMENTS_CHARS);
 }
