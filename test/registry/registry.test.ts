@@ -154,7 +154,7 @@ describe('an app made by npm create mcp-lambda, on packages from a registry', ()
       `registry tier: MCP start-up graph ${published} B from the registry, ${workspace} B in the workspace`,
     );
     expect(Math.abs(published - workspace) / workspace).toBeLessThanOrEqual(0.02);
-    expect(published).toBeLessThanOrEqual(92 * 1024);
+    expect(published).toBeLessThanOrEqual(85 * 1024);
   }, 120_000);
 
   it("README's tool added as the app README says: npm run generate, then npm test stays green", () => {
