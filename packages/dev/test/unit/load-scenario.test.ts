@@ -11,7 +11,7 @@ import { expand } from '../../src/load/scenario/template.ts';
 /**
  * Scenario files without a network: the shipped example and schema, the errors a bad file gets (each naming the
  * path of its bad field), the templates, the weighted pick of flows and the command line around a scenario. The
- * runs are in load-scenario-run.test.ts.
+ * runs are in load-scenario-run.test.ts and test/integration/load-scenario.test.ts.
  */
 
 const EXAMPLE = new URL('../../scenarios/agents.json', import.meta.url).pathname;
