@@ -41,14 +41,17 @@ describe('the packages as published', () => {
     expect(packed.map((p) => p.name)).toEqual(RELEASE_ORDER.map(npmName));
   });
 
-  // The scaffolder ships its template too: the root's app files, made into dist/template/ by its build.
-  it('ship built files, README, CHANGELOG and LICENSE only, and the scaffolder its template', () => {
+  // The scaffolder ships its template too: the root's app files, made into dist/template/ by its build. The dev
+  // package ships the load scenarios' JSON Schema and an example scenario (scenarios/).
+  it('ship built files, README, CHANGELOG and LICENSE only, the scaffolder its template, dev its scenarios', () => {
     for (const p of packed) {
       const template = (path: string) => p.name === npmName('create') && path.startsWith('dist/template/');
+      const scenarios = (path: string) =>
+        p.name === npmName('dev') && /^scenarios\/[\w.-]+\.json$/.test(path);
       const other = p.files
         .map((f) => f.path)
         .filter((path) => !/^dist\/.+\.(js|d\.ts|css)$/.test(path) && !/^bin\/[\w-]+\.js$/.test(path))
-        .filter((path) => !template(path));
+        .filter((path) => !template(path) && !scenarios(path));
       expect(other.sort(), p.name).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json']);
       expect(
         p.files.some((f) => f.path.startsWith('src/')),

@@ -1,12 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseLoadArgs } from '@mcp-lambda/dev/load';
+import { parseLoadArgs, readScenario } from '@mcp-lambda/dev/load';
 import { codeBlocks } from '../support/markdown.ts';
 
 /**
  * The command lines the documents show are checked against the real commands where the repository owns them: every
- * `npm run load -- …` parses with the load command's own options, the synths infra/README.md says CI runs are the ones
+ * `npm run load -- …` parses with the load command's own options (a scenario file it names included), every scenario
+ * shown in a json block is one the command reads, the synths infra/README.md says CI runs are the ones
  * `.ci/run` runs, and the Inspector's command line is the one that works (its 1.x `inspector-cli` package fails).
  */
 
@@ -69,6 +72,31 @@ describe('command lines in the documents', () => {
       }
     });
     expect(refused).toEqual([]);
+  });
+
+  it('every load scenario the documents show is one the load command reads', () => {
+    const scenarios = DOCUMENTS.flatMap((path) =>
+      codeBlocks(read(path))
+        .filter((b) => b.lang === 'json' && b.code.includes('"flows"'))
+        .map((b) => ({ path, code: b.code })),
+    );
+    expect(scenarios.length).toBeGreaterThan(0);
+    const folder = mkdtempSync(join(tmpdir(), 'doc-scenarios-'));
+    try {
+      const refused = scenarios.flatMap(({ path, code }, i) => {
+        const file = join(folder, `${i}.json`);
+        writeFileSync(file, code);
+        try {
+          readScenario(file);
+          return [];
+        } catch (error) {
+          return [`${path}: ${(error as Error).message}`];
+        }
+      });
+      expect(refused).toEqual([]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('the synths infra/README.md says CI runs are the ones .ci/run runs', () => {

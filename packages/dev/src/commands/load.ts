@@ -20,6 +20,7 @@ import { PreflightError } from '../load/preflight.ts';
 import { runLoad } from '../load/run.ts';
 import { RunRecorder } from '../load/samples.ts';
 import { describePhases } from '../load/schedule.ts';
+import { reportPreflightFailure, runScenarioCommand } from './load-scenario.ts';
 
 export const usage = USAGE;
 
@@ -50,11 +51,22 @@ function plannedLoad(options: LoadOptions): string {
   return `${span} on ${options.connections} connections (closed model)`;
 }
 
+/** A bearer token should not cross a network in the clear: warn when it would. */
+function warnPlainToken(url: string, hasToken: boolean): void {
+  const target = new URL(url);
+  if (
+    hasToken &&
+    target.protocol === 'http:' &&
+    !['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)
+  )
+    console.error('warning: sending a bearer token over plain http to a non-loopback host');
+}
+
 async function load(args: string[]): Promise<number> {
   let command: ParsedCommand;
   try {
     command = parseLoadArgs(args);
-    if (command.kind === 'run' && command.options.report) prepareReportFolder(command.options.report);
+    if (command.kind !== 'help' && command.options.report) prepareReportFolder(command.options.report);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(`error: ${error.message} ${HELP_HINT}`);
@@ -64,18 +76,16 @@ async function load(args: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const options = command.options;
   for (const notice of command.notices) console.error(`note: ${notice}`);
-  const target = new URL(options.url);
-  if (
-    options.token &&
-    target.protocol === 'http:' &&
-    !['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)
-  ) {
-    console.error('warning: sending a bearer token over plain http to a non-loopback host');
-  }
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
+  if (command.kind === 'scenario') {
+    const { options } = command;
+    warnPlainToken(options.url, options.token !== undefined || options.scenario.auth !== undefined);
+    return runScenarioCommand(options, stop.signal);
+  }
+  const options = command.options;
+  warnPlainToken(options.url, options.token !== undefined);
   if (!options.json) console.error(`preflight, then ${plannedLoad(options)} against ${options.url}…`);
   const recorder = new RunRecorder();
   let report;
@@ -83,8 +93,7 @@ async function load(args: string[]): Promise<number> {
     report = await runLoad(options, stop.signal, recorder);
   } catch (error) {
     if (!(error instanceof PreflightError)) throw error;
-    if (options.json) console.log(JSON.stringify({ passed: false, preflightError: error.message }, null, 2));
-    else console.error(`preflight failed: ${error.message}`);
+    reportPreflightFailure(error, options.json);
     return 1;
   }
   console.log(options.json ? JSON.stringify(report, null, 2) : formatReport(report));

@@ -64,8 +64,15 @@ function firstText(result: Record<string, unknown>): string {
   return '';
 }
 
-/** Classifies one HTTP answer to a `tools/call`. */
-export function classify(status: number, contentType: string | undefined, body: string): Classified {
+/**
+ * The result of one HTTP answer to any request, or why it has none: a non-2xx status, a body that is not a
+ * JSON-RPC response, or a JSON-RPC error.
+ */
+export function rpcAnswer(
+  status: number,
+  contentType: string | undefined,
+  body: string,
+): { result: unknown } | { outcome: 'non-2xx' | 'malformed' | 'rpc-error'; detail: string } {
   if (status < 200 || status > 299) {
     const error = responseOf(messagesOf(contentType, body))?.error;
     const rpc = isObject(error) ? ` (${String(error.code)} ${String(error.message)})` : '';
@@ -83,7 +90,11 @@ export function classify(status: number, contentType: string | undefined, body: 
       ),
     };
   }
-  const result = response.result;
+  return { result: response.result };
+}
+
+/** Classifies the result of a `tools/call`: a `CallToolResult`, with or without `isError`, or something else. */
+export function classifyResult(result: unknown): Classified {
   if (isObject(result) && result.resultType === 'input_required') {
     return {
       outcome: 'malformed',
@@ -96,4 +107,10 @@ export function classify(status: number, contentType: string | undefined, body: 
   if (result.isError === true)
     return { outcome: 'tool-error', detail: clip(`isError: ${firstText(result)}`) };
   return { outcome: 'ok' };
+}
+
+/** Classifies one HTTP answer to a `tools/call`. */
+export function classify(status: number, contentType: string | undefined, body: string): Classified {
+  const answer = rpcAnswer(status, contentType, body);
+  return 'result' in answer ? classifyResult(answer.result) : answer;
 }

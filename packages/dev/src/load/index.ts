@@ -50,3 +50,28 @@ export { type RecordedRun } from './report-charts.ts';
 export { formatReport } from './report-text.ts';
 export { renderHtmlReport } from './report-html.ts';
 export { renderSvgReport } from './report-svg.ts';
+// ## Scenarios: weighted flows of MCP steps (experimental)
+export {
+  type Scenario,
+  type ScenarioOptions,
+  type Flow,
+  type Step as ScenarioStep,
+  type StepKind,
+  type Think,
+  type ArgumentSource,
+  type Auth,
+} from './scenario/types.ts';
+export { readScenario } from './scenario/parse.ts';
+export { scenarioSchema } from './scenario/schema.ts';
+export { FlowPicker, runScenario } from './scenario/run.ts';
+export { ScenarioRecording, type StepRecording, type FlowRecording } from './scenario/recording.ts';
+export {
+  type Figures,
+  type StepFigures,
+  type FlowFigures,
+  type ScenarioArrivals,
+  type ScenarioReport,
+  summarizeScenario,
+} from './scenario/report.ts';
+export { formatScenarioReport } from './scenario/report-text.ts';
+export { type RecordedScenario, renderScenarioHtml } from './scenario/report-html.ts';

@@ -76,6 +76,8 @@ export interface RequestOptions {
   id?: number | string;
   /** Extra headers (authorization, session id…). */
   headers?: Readonly<Record<string, string>>;
+  /** Stateless era: the capabilities the request declares (`elicitation`, `extensions`…). Default none. */
+  capabilities?: Readonly<Record<string, unknown>>;
 }
 
 /** Builds any request (`tools/list`, `initialize`…) for the given era. */
@@ -115,7 +117,7 @@ function message(
         ...params,
         _meta: {
           'io.modelcontextprotocol/protocolVersion': version,
-          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/clientCapabilities': options.capabilities ?? {},
           'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
         },
       },
@@ -132,19 +134,23 @@ function message(
   return { headers, body: JSON.stringify(body) };
 }
 
-/** Builds a stateless `tools/call`, mirroring the name and any declared parameters into headers (stateless era). */
+/**
+ * Builds a `tools/call`, mirroring the name and any declared parameters into headers (stateless era). `extra` adds
+ * parameters beside the name and arguments (a retry's `inputResponses` and `requestState`).
+ */
 export function toolCallRequest(
   tool: string,
   args: Record<string, unknown>,
   options: RequestOptions,
   mirrored: readonly MirroredParam[] = [],
+  extra: Record<string, unknown> = {},
 ): WireRequest {
   const params: Record<string, string> = {};
   for (const declared of mirrored) {
     const text = paramText(valueAt(args, declared.path));
     if (text !== undefined) params[declared.name] = text;
   }
-  return rpcRequest('tools/call', { name: tool, arguments: args }, options, { name: tool, params });
+  return rpcRequest('tools/call', { name: tool, arguments: args, ...extra }, options, { name: tool, params });
 }
 
 /** Builds the handshake-era `initialize` request. */

@@ -4,10 +4,10 @@
  * timed from its intended start, not from when it left: when the server (or this machine) falls behind, the
  * wait shows in the latencies instead of being left out (the "coordinated omission" of a closed loop).
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Agent as HttpAgent } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { classify, type Outcome } from './classify.ts';
+import { agentFor, exchange } from './exchange.ts';
 import type { WireRequest } from './mcp-request.ts';
 import type { RunRecorder } from './samples.ts';
 import { Schedule, type OpenPlan } from './schedule.ts';
@@ -32,49 +32,18 @@ type Ending =
   | { kind: 'transport-error'; detail: string }
   | { kind: Outcome; detail?: string; answered: true };
 
-/** The connection pool of a run: one socket per request in flight at most, kept open between requests. */
-function agentFor(url: URL, maxInFlight: number): HttpAgent {
-  const options = { keepAlive: true, maxSockets: maxInFlight, maxFreeSockets: maxInFlight };
-  return url.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
-}
-
-/** Sends one request and reads its whole answer; never rejects, a failure is an ending of its own. */
-function sendOne(url: URL, request: WireRequest, body: Buffer, agent: HttpAgent, timeoutS: number) {
-  return new Promise<Ending>((done) => {
-    let settled = false;
-    const settle = (ending: Ending) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      done(ending);
-    };
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, {
-      method: 'POST',
-      agent,
-      headers: { ...request.headers, 'content-length': String(body.length) },
-    });
-    const timer = setTimeout(() => {
-      settle({ kind: 'timeout', detail: `no answer within ${timeoutS} s` });
-      req.destroy();
-    }, timeoutS * 1000);
-    req.on('error', (error: Error & { code?: string }) =>
-      settle({ kind: 'transport-error', detail: error.code ?? error.message }),
-    );
-    req.on('response', (res: IncomingMessage) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', (error: Error & { code?: string }) =>
-        settle({ kind: 'transport-error', detail: error.code ?? error.message }),
-      );
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const { outcome, detail } = classify(res.statusCode ?? 0, res.headers['content-type'], text);
-        settle({ kind: outcome, ...(detail !== undefined ? { detail } : {}), answered: true });
-      });
-    });
-    req.end(body);
-  });
+/** Sends one request and classifies its answer; never rejects, a failure is an ending of its own. */
+async function sendOne(
+  url: URL,
+  request: WireRequest,
+  body: Buffer,
+  agent: HttpAgent,
+  timeoutS: number,
+): Promise<Ending> {
+  const ended = await exchange(url, request, body, agent, timeoutS);
+  if (ended.kind !== 'answer') return ended;
+  const { outcome, detail } = classify(ended.status, ended.headers['content-type'], ended.body);
+  return { kind: outcome, ...(detail !== undefined ? { detail } : {}), answered: true };
 }
 
 /**

@@ -1,10 +1,12 @@
 import { parseArgs } from 'node:util';
 import type { LoadEra } from './mcp-request.ts';
 import { loadModel } from './options-model.ts';
-import { number, quote, UsageError } from './option-values.ts';
+import { endpoint, quote, sharedOptions, UsageError, type ReportFile } from './option-values.ts';
+import { scenarioCommand } from './scenario/command.ts';
+import type { ScenarioOptions } from './scenario/types.ts';
 import type { OpenPlan } from './schedule.ts';
 
-export { UsageError } from './option-values.ts';
+export { UsageError, type ReportFile } from './option-values.ts';
 export { USAGE } from './usage.ts';
 
 /** Everything one load run needs, validated. */
@@ -38,48 +40,18 @@ export interface LoadOptions {
   report?: ReportFile;
 }
 
-/** A report file to write, its format told by its extension. */
-export interface ReportFile {
-  path: string;
-  format: 'html' | 'svg';
-}
-
-/** What the command line asked for: a run (with notices for stderr about adjusted options), or the usage text. */
-export type ParsedCommand = { kind: 'run'; options: LoadOptions; notices: string[] } | { kind: 'help' };
-
-/** Headers the command writes itself: a second value from --header would contradict it or break the framing. */
-const MANAGED_HEADERS: Readonly<Record<string, string>> = {
-  'content-length': 'the command sets it',
-  'transfer-encoding': 'the command sets it',
-  'mcp-protocol-version': 'use --protocol-version',
-  'mcp-method': 'the command mirrors the method itself',
-  'mcp-name': 'the command mirrors the tool name itself',
-};
-
-function header(raw: string): [string, string] {
-  const colon = raw.indexOf(':');
-  const name = colon > 0 ? raw.slice(0, colon).trim() : '';
-  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) {
-    throw new UsageError(`--header must look like "Name: value" (got ${quote(raw)})`);
-  }
-  const lower = name.toLowerCase();
-  const managed = lower.startsWith('mcp-param-')
-    ? 'the command mirrors declared parameters itself'
-    : MANAGED_HEADERS[lower];
-  if (managed !== undefined) throw new UsageError(`--header cannot set ${name}: ${managed}`);
-  return [lower, raw.slice(colon + 1).trim()];
-}
-
-function reportFile(path: string): ReportFile {
-  const format = /\.html?$/i.test(path) ? 'html' : /\.svg$/i.test(path) ? 'svg' : undefined;
-  if (format === undefined) {
-    throw new UsageError(`--report must name a .html or .svg file (got ${quote(path)})`);
-  }
-  return { path, format };
-}
+/**
+ * What the command line asked for: a run of one tool or of a scenario (with notices for stderr about adjusted
+ * options), or the usage text.
+ */
+export type ParsedCommand =
+  | { kind: 'run'; options: LoadOptions; notices: string[] }
+  | { kind: 'scenario'; options: ScenarioOptions; notices: string[] }
+  | { kind: 'help' };
 
 const OPTIONS = {
   url: { type: 'string' },
+  scenario: { type: 'string' },
   tool: { type: 'string' },
   args: { type: 'string' },
   connections: { type: 'string' },
@@ -128,16 +100,9 @@ export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
   const values = words(argv);
   if (values.help) return { kind: 'help' };
 
+  if (values.scenario !== undefined) return scenarioCommand(values.scenario, values);
   if (values.url === undefined) throw new UsageError('--url is required');
-  let url: URL;
-  try {
-    url = new URL(values.url);
-  } catch {
-    throw new UsageError(`--url is not a URL (got ${quote(values.url)})`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--url must be http or https (got ${quote(url.protocol)})`);
-  }
+  const url = endpoint(values.url, '--url');
 
   const tool = values.tool ?? 'ping';
   if (!/^[A-Za-z0-9_.-]{1,128}$/.test(tool)) {
@@ -160,17 +125,9 @@ export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
   if (era !== 'handshake' && era !== 'stateless')
     throw new UsageError(`--era must be handshake or stateless (got ${quote(era)})`);
 
-  const headers = Object.fromEntries((values.header ?? []).map(header));
   const version = values['protocol-version'];
   if (version !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(version)) {
     throw new UsageError(`--protocol-version must look like 2025-11-25 (got ${quote(version)})`);
-  }
-  if (values.token !== undefined && values.token.trim() === '')
-    throw new UsageError('--token must not be empty');
-  if (values.token !== undefined && headers.authorization !== undefined) {
-    throw new UsageError(
-      '--token and --header "Authorization: …" both set the Authorization header: give one',
-    );
   }
 
   const { notices, ...model } = loadModel(values);
@@ -178,18 +135,14 @@ export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
     kind: 'run',
     notices,
     options: {
-      url: url.href,
+      url,
       tool,
       args: args as Record<string, unknown>,
       ...model,
-      ...(values.token !== undefined ? { token: values.token.trim() } : {}),
-      headers,
+      ...sharedOptions(values),
       era,
       ...(version !== undefined ? { protocolVersion: version } : {}),
       initialize: values.initialize ?? false,
-      timeoutS: number(values.timeout, 'timeout', 10, 1, 120, false),
-      json: values.json ?? false,
-      ...(values.report !== undefined ? { report: reportFile(values.report) } : {}),
     },
   };
 }

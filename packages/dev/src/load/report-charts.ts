@@ -117,10 +117,17 @@ function histogramBins(latency: LatencyHistogram, maxBins = 40): Bin[] {
   return bins;
 }
 
+/** What the charts count: requests and their answers, or (a scenario's) steps. */
+export interface ChartWords {
+  perSecond: string;
+  answers: string;
+}
+
 /** The three charts of a report, as SVG elements of the given width. */
 export function reportCharts(
-  run: RecordedRun,
+  run: { recorder: RunRecorder; report: Pick<LoadReport, 'requests' | 'latencyMs'> },
   width = 960,
+  words: ChartWords = { perSecond: 'req/s', answers: 'answers' },
 ): Record<'percentiles' | 'throughput' | 'histogram', string> {
   const { recorder, report } = run;
   const slices = timeline(recorder);
@@ -152,7 +159,7 @@ export function reportCharts(
       id: 'throughput',
       title: `Throughput over time (${sliceWidth})`,
       xLabel: 'time since the start of the load (s)',
-      yLabel: 'req/s',
+      yLabel: words.perSecond,
       xMax,
       keys: [
         { name: 'results', color: RESULT_COLOR },
@@ -175,9 +182,9 @@ export function reportCharts(
     }),
     histogram: histogramChart({
       id: 'histogram',
-      title: `Latency histogram (${report.requests.toLocaleString('en-US')} answers, log scale)`,
+      title: `Latency histogram (${report.requests.toLocaleString('en-US')} ${words.answers}, log scale)`,
       xLabel: 'latency (ms)',
-      yLabel: 'answers',
+      yLabel: words.answers,
       bins: histogramBins(recorder.latency),
       markers: (['p50', 'p90', 'p99'] as const).map((name) => ({
         name,

@@ -15,7 +15,8 @@ import {
 import { KINDS } from './samples.ts';
 import { escapeXml as esc, formatNumber } from './chart-scale.ts';
 
-const STYLE = `
+/** The page's style, which the scenario report shares. */
+export const STYLE = `
   :root { color-scheme: light; }
   body { margin: 0; background: #f3f4f6; color: #1f2937; font: 14px/1.45 system-ui, -apple-system, "Segoe UI",
     Roboto, sans-serif; }
@@ -47,7 +48,8 @@ const STYLE = `
   footer { color: #6b7280; font-size: 12px; }
 `;
 
-const card = (label: string, value: string, metric: string) =>
+/** A figure in a card of its own. */
+export const card = (label: string, value: string, metric: string) =>
   `<div class="card"><div class="value" data-metric="${metric}">${esc(value)}</div>` +
   `<div class="label">${esc(label)}</div></div>`;
 

@@ -1,5 +1,6 @@
 /** Usage text of `npm run load` (`mcp-lambda-dev load`). */
 export const USAGE = `usage: npm run load -- --url URL [options]
+       npm run load -- --scenario FILE [--url URL] [options]
 
 Runs a load test of stateless MCP tools/call requests against URL and prints the rate, latency percentiles,
 transport errors, non-2xx answers, JSON-RPC errors and isError results. It runs one of two models:
@@ -12,8 +13,16 @@ transport errors, non-2xx answers, JSON-RPC errors and isError results. It runs 
                         start, so a server that falls behind shows it in the latencies. The report shows the
                         requests scheduled, sent, not sent and answered, and the offered and achieved rates.
 
+With --scenario, the load is the weighted flows a FILE describes (JSON, scenario.schema.json in the dev package),
+each a sequence of steps with think times: tools/list, tools/call, read_output pages, a task polled to completion,
+an ask answered, in either era. Either model then counts flow runs, and the report shows each step's figures.
+
 Options:
-  --url URL             MCP endpoint (http or https), e.g. http://127.0.0.1:3000/mcp   (required)
+  --url URL             MCP endpoint (http or https), e.g. http://127.0.0.1:3000/mcp   (required,
+                        unless the scenario names one)
+  --scenario FILE       run the flows of a scenario file instead of one tool (docs/performance.md,
+                        "Scenarios"); --tool, --args, --era, --protocol-version and --initialize
+                        are the file's to say, and the model options replace its "load"
   --tool NAME           tool to call                                      (default: ping)
   --args JSON           tool arguments as a JSON object                   (default: {})
   --connections N       closed: concurrent connections, 1-1000            (default: 10)
@@ -35,9 +44,9 @@ Options:
   --timeout S           seconds to wait for one response, 1-120          (default: 10)
   --json                print the report as JSON
   --report FILE         also write a self-contained report with charts: FILE.html (a page)
-                        or FILE.svg (an image)
+                        or FILE.svg (an image; not with --scenario)
   --help                show this text
 
-Exit status: 0 when every request got a 2xx JSON-RPC result (isError results included) and, in the open model,
-every scheduled request was sent; 1 when any request failed (transport error, timeout, non-2xx, JSON-RPC error,
-unreadable answer) or was not sent; 2 on a usage error.`;
+Exit status: 0 when every request (with --scenario, every step) got a 2xx JSON-RPC result (isError results
+included) and, in the open model, every scheduled request (or flow run) was sent; 1 when any request failed
+(transport error, timeout, non-2xx, JSON-RPC error, unreadable answer) or was not sent; 2 on a usage error.`;

@@ -1,0 +1,121 @@
+/**
+ * A scenario run: the preflight, then flow runs in the model the options name. Closed: `connections` clients, each
+ * starting its next flow run when its last one ended, until `durationS` has passed or `amount` runs started. Open:
+ * flow runs started on the schedule of `open` (schedule.ts) whatever the server does, each timed from its intended
+ * start, at most `maxInFlight` at once (a run due beyond that is not started, and counted). Flows are picked in
+ * proportion to their weights, interleaved (smooth weighted round-robin), so a run's mix is exact, not a draw.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { agentFor } from '../exchange.ts';
+import type { Arrivals } from '../open-run.ts';
+import { Schedule, type OpenPlan } from '../schedule.ts';
+import { runFlow, type RunContext } from './flows.ts';
+import { scenarioPreflight } from './preflight.ts';
+import { ScenarioRecording } from './recording.ts';
+import { summarizeScenario, type ScenarioReport } from './report.ts';
+import type { ScenarioOptions } from './types.ts';
+
+/** Picks flows by weight: each weight's share of the picks, spread evenly over them. */
+export class FlowPicker {
+  private readonly current: number[];
+  private readonly total: number;
+
+  constructor(private readonly weights: readonly number[]) {
+    this.current = weights.map(() => 0);
+    this.total = weights.reduce((sum, w) => sum + w, 0);
+  }
+
+  next(): number {
+    let best = 0;
+    for (let i = 0; i < this.weights.length; i++) {
+      this.current[i]! += this.weights[i]!;
+      if (this.current[i]! > this.current[best]!) best = i;
+    }
+    this.current[best]! -= this.total;
+    return best;
+  }
+}
+
+/** The closed loop: `connections` clients, each running flows one after another. */
+async function closedLoop(options: ScenarioOptions, context: RunContext, picker: FlowPicker): Promise<void> {
+  let started = 0;
+  const more = () =>
+    !context.signal?.aborted &&
+    (options.amount !== undefined
+      ? started < options.amount
+      : context.recording.now() < options.durationS * 1000);
+  const client = async () => {
+    while (more()) await runFlow(context, picker.next(), started++);
+  };
+  await Promise.all(Array.from({ length: options.connections }, client));
+}
+
+/** The open model: a flow run started at each intended start of the schedule. */
+async function openArrivals(
+  plan: OpenPlan,
+  schedule: Schedule,
+  context: RunContext,
+  picker: FlowPicker,
+): Promise<Arrivals> {
+  const { recording, signal } = context;
+  const arrivals: Arrivals = { scheduled: 0, sent: 0, notSent: 0, peakInFlight: 0, maxSendLagMs: 0 };
+  const inFlight = new Set<Promise<void>>();
+  while (arrivals.scheduled < schedule.count && !signal?.aborted) {
+    const dueMs = schedule.dueMs(arrivals.scheduled);
+    // Each wait is measured against the clock, never chained from the last one, so timer delays do not add up.
+    const waitMs = dueMs - recording.now();
+    if (waitMs > 0) {
+      await sleep(waitMs, undefined, signal ? { signal } : {}).catch(() => undefined);
+      continue;
+    }
+    arrivals.scheduled++;
+    if (inFlight.size >= plan.maxInFlight) {
+      arrivals.notSent++;
+      continue;
+    }
+    arrivals.maxSendLagMs = Math.max(arrivals.maxSendLagMs, -waitMs);
+    const ended = runFlow(context, picker.next(), arrivals.sent++, dueMs).then(() => {
+      inFlight.delete(ended);
+    });
+    inFlight.add(ended);
+    arrivals.peakInFlight = Math.max(arrivals.peakInFlight, inFlight.size);
+  }
+  while (inFlight.size > 0) await Promise.all(inFlight);
+  return arrivals;
+}
+
+/**
+ * Preflight, then the load: the whole `npm run load -- --scenario FILE`. `signal` stops it (Ctrl-C): no flow run
+ * starts after it, and those running end after their current step.
+ */
+export async function runScenario(
+  options: ScenarioOptions,
+  signal?: AbortSignal,
+  recording = new ScenarioRecording(options.scenario),
+): Promise<ScenarioReport> {
+  const url = new URL(options.url);
+  // One socket per flow run at once: a flow run sends its requests one after another.
+  const agent = agentFor(url, options.open ? options.open.maxInFlight : options.connections);
+  try {
+    const target = await scenarioPreflight(options, agent);
+    const { flows } = options.scenario;
+    const context: RunContext = {
+      target,
+      flows,
+      recording,
+      turns: new Map(),
+      ...(signal ? { signal } : {}),
+    };
+    const picker = new FlowPicker(flows.map((flow) => flow.weight));
+    recording.start();
+    if (!options.open) {
+      await closedLoop(options, context, picker);
+      return summarizeScenario(recording, options);
+    }
+    const schedule = new Schedule(options.open.phases, options.amount);
+    const arrivals = await openArrivals(options.open, schedule, context, picker);
+    return summarizeScenario(recording, options, { plan: options.open, schedule, arrivals });
+  } finally {
+    agent.destroy();
+  }
+}
