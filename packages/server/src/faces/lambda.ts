@@ -86,7 +86,8 @@ export { createMcpFunction, type McpFunctionOptions } from '../function/mcp-func
 export { createStreamingMcpFunction } from '../function/mcp-streaming-function.ts';
 export { createCompanionFunction } from '../function/companion-function.ts';
 // A loader: a function without MCP_TRACING loads no OpenTelemetry code.
-export { loadTelemetry, tracingMode, type Telemetry, type TracingMode } from '../telemetry/telemetry.ts';
+export { loadTelemetry, type Telemetry, type TracingMode } from '../telemetry/loader.ts';
+export { tracingMode } from '../telemetry/telemetry.ts';
 
 // ## The server as a Fetch handler (experimental)
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from '../fetch/handler.ts';

@@ -2,7 +2,7 @@ import { loadConfig, type Config } from '../config.ts';
 import type { Env } from '../config-values.ts';
 import type { InstrumentClient } from '../instrument.ts';
 import { jsonLogger, loadLogLevel, type Logger } from '../log.ts';
-import { loadTelemetry, type Telemetry } from '../telemetry/telemetry.ts';
+import { loadTelemetry, type Telemetry } from '../telemetry/loader.ts';
 
 /** What every function of the server reads and makes first, once per container. */
 export interface FunctionStart {

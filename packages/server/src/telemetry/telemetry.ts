@@ -121,11 +121,3 @@ export function spannedTools<Tool extends { name: string; handler: (...args: nev
       ),
   }));
 }
-
-/**
- * OpenTelemetry, loaded when asked for (MCP_TRACING `on`, `console` or `propagation`): `otel.ts` and the SDK are a
- * chunk of their own that a function without tracing never loads; one with it loads them during init.
- */
-export async function loadTelemetry(options: import('./otel.ts').TelemetryOptions): Promise<Telemetry> {
-  return (await import('./otel.ts')).openTelemetry(options);
-}

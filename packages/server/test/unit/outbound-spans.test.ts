@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.ts';
-import { loadTelemetry } from '../../src/telemetry/telemetry.ts';
+import { loadTelemetry } from '../../src/telemetry/loader.ts';
 
 /** Outbound HTTP calls (an issuer's keys and metadata) as client spans, by the HTTP conventions. */
 describe('outbound calls', () => {

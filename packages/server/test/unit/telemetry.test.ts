@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonLogger } from '../../src/log.ts';
-import { loadTelemetry } from '../../src/telemetry/telemetry.ts';
+import { loadTelemetry } from '../../src/telemetry/loader.ts';
 import { tracedPayload } from '../../src/telemetry/telemetry.ts';
 import { spanTrees } from '../../src/telemetry/console-exporter.ts';
 import { keyValues, otlpSettings, samplerSetting } from '../../src/telemetry/otlp-settings.ts';

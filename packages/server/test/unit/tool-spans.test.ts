@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.ts';
-import { loadTelemetry } from '../../src/telemetry/telemetry.ts';
+import { loadTelemetry } from '../../src/telemetry/loader.ts';
 import { spannedTools, type Telemetry } from '../../src/telemetry/telemetry.ts';
 
 /**
