@@ -47,6 +47,45 @@ async function sendOne(
 }
 
 /**
+ * Walks `schedule`: at each intended start (ms on the `now` clock) launches the next arrival, unless `maxInFlight`
+ * are still running (then it is counted as not sent); returns once every launched arrival has ended. `signal` stops
+ * the schedule; arrivals already running still end. `launch` gets the arrival's number (0, 1, ...) and its
+ * intended start, and must not reject.
+ */
+export async function arrive(
+  schedule: Schedule,
+  maxInFlight: number,
+  now: () => number,
+  launch: (index: number, dueMs: number) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<Arrivals> {
+  const arrivals: Arrivals = { scheduled: 0, sent: 0, notSent: 0, peakInFlight: 0, maxSendLagMs: 0 };
+  const inFlight = new Set<Promise<void>>();
+  while (arrivals.scheduled < schedule.count && !signal?.aborted) {
+    const dueMs = schedule.dueMs(arrivals.scheduled);
+    // Each wait is measured against the clock, never chained from the last one, so timer delays do not add up.
+    const waitMs = dueMs - now();
+    if (waitMs > 0) {
+      await sleep(waitMs, undefined, signal ? { signal } : {}).catch(() => undefined);
+      continue;
+    }
+    arrivals.scheduled++;
+    if (inFlight.size >= maxInFlight) {
+      arrivals.notSent++;
+      continue;
+    }
+    arrivals.maxSendLagMs = Math.max(arrivals.maxSendLagMs, -waitMs);
+    const ended = launch(arrivals.sent++, dueMs).then(() => {
+      inFlight.delete(ended);
+    });
+    inFlight.add(ended);
+    arrivals.peakInFlight = Math.max(arrivals.peakInFlight, inFlight.size);
+  }
+  while (inFlight.size > 0) await Promise.all(inFlight);
+  return arrivals;
+}
+
+/**
  * Runs the schedule of `plan`, filing every request in `recorder` as it ends: an answer with its latency from its
  * intended start, a timeout or a transport error without one. `signal` stops the schedule (Ctrl-C); the requests
  * already in flight still end, each within the timeout. `limit` cuts the schedule at that many requests.
@@ -61,37 +100,16 @@ export async function fireOpen(
   const body = Buffer.from(request.body, 'utf8');
   const schedule = new Schedule(target.plan.phases, target.limit);
   const agent = agentFor(url, target.plan.maxInFlight);
-  const arrivals: Arrivals = { scheduled: 0, sent: 0, notSent: 0, peakInFlight: 0, maxSendLagMs: 0 };
-  const inFlight = new Set<Promise<void>>();
+  const send = async (_index: number, dueMs: number) => {
+    const ending = await sendOne(url, request, body, agent, target.timeoutS);
+    const atMs = recorder.now();
+    if ('answered' in ending) recorder.record(atMs, ending.kind, atMs - dueMs, ending.detail);
+    else recorder.record(atMs, ending.kind, undefined, ending.detail);
+  };
   recorder.start();
   try {
-    while (arrivals.scheduled < schedule.count && !signal?.aborted) {
-      const dueMs = schedule.dueMs(arrivals.scheduled);
-      // Each wait is measured against the clock, never chained from the last one, so timer delays do not add up.
-      const waitMs = dueMs - recorder.now();
-      if (waitMs > 0) {
-        await sleep(waitMs, undefined, signal ? { signal } : {}).catch(() => undefined);
-        continue;
-      }
-      arrivals.scheduled++;
-      if (inFlight.size >= target.plan.maxInFlight) {
-        arrivals.notSent++;
-        continue;
-      }
-      arrivals.sent++;
-      arrivals.maxSendLagMs = Math.max(arrivals.maxSendLagMs, -waitMs);
-      const ended = sendOne(url, request, body, agent, target.timeoutS).then((ending) => {
-        const atMs = recorder.now();
-        if ('answered' in ending) recorder.record(atMs, ending.kind, atMs - dueMs, ending.detail);
-        else recorder.record(atMs, ending.kind, undefined, ending.detail);
-        inFlight.delete(ended);
-      });
-      inFlight.add(ended);
-      arrivals.peakInFlight = Math.max(arrivals.peakInFlight, inFlight.size);
-    }
-    while (inFlight.size > 0) await Promise.all(inFlight);
+    return await arrive(schedule, target.plan.maxInFlight, () => recorder.now(), send, signal);
   } finally {
     agent.destroy();
   }
-  return arrivals;
 }

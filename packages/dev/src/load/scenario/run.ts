@@ -5,10 +5,9 @@
  * start, at most `maxInFlight` at once (a run due beyond that is not started, and counted). Flows are picked in
  * proportion to their weights, interleaved (smooth weighted round-robin), so a run's mix is exact, not a draw.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import { agentFor } from '../exchange.ts';
-import type { Arrivals } from '../open-run.ts';
-import { Schedule, type OpenPlan } from '../schedule.ts';
+import { arrive } from '../open-run.ts';
+import { Schedule } from '../schedule.ts';
 import { runFlow, type RunContext } from './flows.ts';
 import { scenarioPreflight } from './preflight.ts';
 import { ScenarioRecording } from './recording.ts';
@@ -50,40 +49,6 @@ async function closedLoop(options: ScenarioOptions, context: RunContext, picker:
   await Promise.all(Array.from({ length: options.connections }, client));
 }
 
-/** The open model: a flow run started at each intended start of the schedule. */
-async function openArrivals(
-  plan: OpenPlan,
-  schedule: Schedule,
-  context: RunContext,
-  picker: FlowPicker,
-): Promise<Arrivals> {
-  const { recording, signal } = context;
-  const arrivals: Arrivals = { scheduled: 0, sent: 0, notSent: 0, peakInFlight: 0, maxSendLagMs: 0 };
-  const inFlight = new Set<Promise<void>>();
-  while (arrivals.scheduled < schedule.count && !signal?.aborted) {
-    const dueMs = schedule.dueMs(arrivals.scheduled);
-    // Each wait is measured against the clock, never chained from the last one, so timer delays do not add up.
-    const waitMs = dueMs - recording.now();
-    if (waitMs > 0) {
-      await sleep(waitMs, undefined, signal ? { signal } : {}).catch(() => undefined);
-      continue;
-    }
-    arrivals.scheduled++;
-    if (inFlight.size >= plan.maxInFlight) {
-      arrivals.notSent++;
-      continue;
-    }
-    arrivals.maxSendLagMs = Math.max(arrivals.maxSendLagMs, -waitMs);
-    const ended = runFlow(context, picker.next(), arrivals.sent++, dueMs).then(() => {
-      inFlight.delete(ended);
-    });
-    inFlight.add(ended);
-    arrivals.peakInFlight = Math.max(arrivals.peakInFlight, inFlight.size);
-  }
-  while (inFlight.size > 0) await Promise.all(inFlight);
-  return arrivals;
-}
-
 /**
  * Preflight, then the load: the whole `npm run load -- --scenario FILE`. `signal` stops it (Ctrl-C): no flow run
  * starts after it, and those running end after their current step.
@@ -113,7 +78,9 @@ export async function runScenario(
       return summarizeScenario(recording, options);
     }
     const schedule = new Schedule(options.open.phases, options.amount);
-    const arrivals = await openArrivals(options.open, schedule, context, picker);
+    // A flow run is started at each intended start of the schedule, whatever the server does.
+    const start = (index: number, dueMs: number) => runFlow(context, picker.next(), index, dueMs);
+    const arrivals = await arrive(schedule, options.open.maxInFlight, () => recording.now(), start, signal);
     return summarizeScenario(recording, options, { plan: options.open, schedule, arrivals });
   } finally {
     agent.destroy();
