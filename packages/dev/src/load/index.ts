@@ -37,6 +37,7 @@ export {
   type Latency,
   type LoadReport,
   type OpenFigures,
+  type ScheduleFigures,
   type OpenRun,
   type RunTarget,
   fire,

@@ -22,15 +22,20 @@ export interface Latency {
   mean: number;
 }
 
-/** An open-model run: the schedule it was asked for, and what became of it. */
-export interface OpenFigures extends Arrivals {
+/** The schedule an open-model run was asked for, and how many of its arrivals came due. */
+export interface ScheduleFigures {
   phases: Phase[];
   maxInFlight: number;
-  /** Requests the schedule holds, and the seconds it lasts. */
+  /** Arrivals the schedule holds, and the seconds it lasts. */
   planned: number;
   scheduleS: number;
-  /** Requests per second the schedule offers: `planned` over `scheduleS`. */
+  /** Arrivals per second the schedule offers: `planned` over `scheduleS`. */
   offeredRate: number;
+  scheduled: number;
+}
+
+/** An open-model run: the schedule it was asked for, and what became of it. */
+export interface OpenFigures extends Arrivals, ScheduleFigures {
   /** Requests sent per second over the schedule's seconds: below the offered rate when some were not sent. */
   sentRate: number;
   /** Requests answered (the report's `requests`). */
@@ -120,8 +125,8 @@ export interface OpenRun {
 export type RunTarget = Pick<LoadReport, 'url' | 'tool' | 'era' | 'protocolVersion'> &
   ({ connections: number; open?: undefined } | { open: OpenRun; connections?: undefined });
 
-function openFigures(run: OpenRun, recorder: RunRecorder): OpenFigures {
-  const { plan, schedule, arrivals } = run;
+/** The schedule's figures of an open run (the single-tool and the scenario reports share them). */
+export function scheduleFigures({ plan, schedule, arrivals }: OpenRun): ScheduleFigures {
   return {
     phases: plan.phases,
     maxInFlight: plan.maxInFlight,
@@ -129,6 +134,13 @@ function openFigures(run: OpenRun, recorder: RunRecorder): OpenFigures {
     scheduleS: round(schedule.durationS, 3),
     offeredRate: round(schedule.offeredRate, 1),
     scheduled: arrivals.scheduled,
+  };
+}
+
+function openFigures(run: OpenRun, recorder: RunRecorder): OpenFigures {
+  const { schedule, arrivals } = run;
+  return {
+    ...scheduleFigures(run),
     sent: arrivals.sent,
     notSent: arrivals.notSent,
     sentRate: round(schedule.durationS > 0 ? arrivals.sent / schedule.durationS : 0, 1),

@@ -4,9 +4,8 @@
  * their durations) and for the whole load, with the open model's arrivals when it ran.
  */
 import type { LoadEra } from '../mcp-request.ts';
-import type { Latency, OpenRun } from '../run.ts';
+import { scheduleFigures, type Latency, type OpenRun, type ScheduleFigures } from '../run.ts';
 import { KINDS, RESULT_KINDS, type Kind, type LatencyHistogram, type RunRecorder } from '../samples.ts';
-import type { Phase } from '../schedule.ts';
 import type { ScenarioRecording, StepRecording } from './recording.ts';
 import type { ScenarioOptions } from './types.ts';
 
@@ -42,14 +41,7 @@ export interface FlowFigures {
 }
 
 /** The open model's schedule of flow runs, and what became of it. */
-export interface ScenarioArrivals {
-  phases: Phase[];
-  maxInFlight: number;
-  /** Flow runs the schedule holds, over `scheduleS`: `offeredRate` a second. */
-  planned: number;
-  scheduleS: number;
-  offeredRate: number;
-  scheduled: number;
+export interface ScenarioArrivals extends ScheduleFigures {
   /** Flow runs started, and those due while `maxInFlight` ran (never started). */
   started: number;
   notStarted: number;
@@ -115,14 +107,9 @@ const stepFigures = (step: StepRecording): StepFigures => ({
 });
 
 function arrivalsOf(run: OpenRun): ScenarioArrivals {
-  const { plan, schedule, arrivals } = run;
+  const { arrivals } = run;
   return {
-    phases: plan.phases,
-    maxInFlight: plan.maxInFlight,
-    planned: schedule.count,
-    scheduleS: round(schedule.durationS, 3),
-    offeredRate: round(schedule.offeredRate, 1),
-    scheduled: arrivals.scheduled,
+    ...scheduleFigures(run),
     started: arrivals.sent,
     notStarted: arrivals.notSent,
     peakInFlight: arrivals.peakInFlight,
