@@ -18,12 +18,16 @@ const WARM_SPEEDUP = 5;
 /** Local HTTP throughput vs the bare node:http ceiling: issue 5's target, retired by issue 14 (it measured the
  * development server's event emulation more than the product); still reported, as information. */
 const HTTP_SHARE = 0.7;
-/** Issue 14: cold-start code time (load+init + first call) at least this many times faster than SDK 2.x. */
-const COLD_CODE_SPEEDUP = 10;
-/** Issue 14: load+init of our bundle under this many ms. */
-const LOAD_INIT_LIMIT_MS = 10;
-/** The MCP function bundle must stay under this many bytes (minified). */
-const BUNDLE_LIMIT_BYTES = 150 * 1024;
+/** Issue 28: cold-start code time (load+init + first call) at least this many times faster than SDK 2.x. */
+const COLD_CODE_SPEEDUP = 12;
+/**
+ * Issue 28: load+init of our bundle at most this share of SDK 2.x's in the same run. Its goal was 7 ms on a machine
+ * where SDK 2.x's load+init took about 70 ms; a share holds on any machine, where milliseconds move with its speed
+ * and load (the same code measured 6 ms and 13 ms on one VM on different days).
+ */
+const LOAD_INIT_SHARE = 0.1;
+/** Issue 28: what a cold start of the MCP function loads (minified) stays within this many bytes. */
+const BUNDLE_LIMIT_BYTES = 85 * 1024;
 
 const x = (n: number) => `${n.toFixed(1)}x`;
 const pct = (n: number) => `${Math.round(n * 100)}%`;
@@ -123,8 +127,6 @@ function errorsCheck(results: BenchResults): TargetCheck {
 function coldCodeChecks(list: readonly ColdStartResult[]): TargetCheck[] {
   const eras = perEra(list, (ours, sdk) => sdk.codeMs / ours.codeMs);
   const worst = Math.min(...eras.map((e) => e.ratio));
-  const ours = list.filter((r) => r.variant.server === 'ours');
-  const slowest = Math.max(...ours.map((r) => r.importMs));
   return [
     {
       name: 'cold start code time vs SDK 2.x',
@@ -133,27 +135,38 @@ function coldCodeChecks(list: readonly ColdStartResult[]): TargetCheck[] {
       met: worst >= COLD_CODE_SPEEDUP,
       ...(worst >= COLD_CODE_SPEEDUP ? {} : { note: `short: ${x(worst)} in the worse era` }),
     },
-    {
-      name: 'load+init of our bundle',
-      goal: `< ${LOAD_INIT_LIMIT_MS} ms`,
-      measured: ours.map((r) => `${r.variant.era} ${r.importMs.toFixed(1)} ms`).join(', '),
-      met: slowest < LOAD_INIT_LIMIT_MS,
-      ...(slowest < LOAD_INIT_LIMIT_MS
-        ? {}
-        : {
-            note: `over by ${(slowest - LOAD_INIT_LIMIT_MS).toFixed(1)} ms (see BENCHMARKS.md)`,
-          }),
-    },
+    loadInitCheck(list),
   ];
+}
+
+function loadInitCheck(list: readonly ColdStartResult[]): TargetCheck {
+  const eras = perEra(list, (ours, sdk) => ours.importMs / sdk.importMs);
+  const worst = Math.max(...eras.map((e) => e.ratio));
+  const ours = list.filter((r) => r.variant.server === 'ours');
+  const met = worst <= LOAD_INIT_SHARE;
+  return {
+    name: 'load+init of our bundle vs SDK 2.x',
+    goal: `≤ ${pct(LOAD_INIT_SHARE)} of SDK 2.x's`,
+    measured: eras
+      .map((e) => {
+        const ms = ours.find((r) => r.variant.era === e.era)?.importMs ?? NaN;
+        return `${e.era} ${ms.toFixed(1)} ms (${(e.ratio * 100).toFixed(1)}%)`;
+      })
+      .join(', '),
+    met,
+    ...(met
+      ? {}
+      : { note: `over by ${((worst - LOAD_INIT_SHARE) * 100).toFixed(1)} points in the worse era` }),
+  };
 }
 
 function bundleCheck(results: BenchResults): TargetCheck {
   const ours = results.bundles.find((b) => b.label === 'ours');
-  if (!ours) return { name: 'MCP function bundle', goal: '', measured: 'not built', met: undefined };
-  const met = ours.bytes < BUNDLE_LIMIT_BYTES;
+  if (!ours) return { name: 'MCP function start-up graph', goal: '', measured: 'not built', met: undefined };
+  const met = ours.bytes <= BUNDLE_LIMIT_BYTES;
   return {
-    name: 'MCP function bundle (minified)',
-    goal: `< ${kb(BUNDLE_LIMIT_BYTES)}`,
+    name: 'MCP function start-up graph (minified)',
+    goal: `≤ ${kb(BUNDLE_LIMIT_BYTES)}`,
     measured: kb(ours.bytes),
     met,
     exact: true,

@@ -255,7 +255,7 @@ function results(scale: {
   };
 }
 
-const GOOD = { cold: 12, warm: 6, httpShare: 0.8, bundleKb: 90, soakGrowthMb: 0 };
+const GOOD = { cold: 12, warm: 6, httpShare: 0.8, bundleKb: 80, soakGrowthMb: 0 };
 
 describe('the targets of issue 5', () => {
   it('are all met by a run that reaches every goal', () => {
@@ -263,11 +263,11 @@ describe('the targets of issue 5', () => {
     expect(checks.map((c) => [c.name, c.met])).toEqual([
       ['cold start vs SDK 2.x', true],
       ['cold start code time vs SDK 2.x', true],
-      ['load+init of our bundle', true],
+      ['load+init of our bundle vs SDK 2.x', true],
       ['warm in-process throughput vs SDK 2.x', true],
       ['local HTTP throughput vs bare node:http', undefined],
       ['errors in every run', true],
-      ['MCP function bundle (minified)', true],
+      ['MCP function start-up graph (minified)', true],
       ['soak memory over 100,000 calls', true],
     ]);
   });
@@ -276,7 +276,8 @@ describe('the targets of issue 5', () => {
     ['cold start vs SDK 2.x', { cold: 2.5 }, 'short by 0.50x'],
     ['warm in-process throughput vs SDK 2.x', { warm: 4 }, 'short by 1.00x'],
     ['cold start code time vs SDK 2.x', { cold: 5 }, 'short: 9.0x'],
-    ['MCP function bundle (minified)', { bundleKb: 190 }, 'over by 40.0 KB'],
+    ['MCP function start-up graph (minified)', { bundleKb: 190 }, 'over by 105.0 KB'],
+    ['load+init of our bundle vs SDK 2.x', { cold: 5 }, 'over by 1.1 points'],
     ['soak memory over 100,000 calls', { soakGrowthMb: 3 }, 'growth in every quarter points to a leak'],
   ])('report %s as missed, and by how much', (name, change, note) => {
     const check = evaluateTargets(results({ ...GOOD, ...change })).find((c) => c.name === name)!;
