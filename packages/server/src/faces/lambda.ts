@@ -60,7 +60,7 @@ export { remoteStoredOutputs, storedOutputs } from '../outputs/lazy-readers.ts';
 export { storedOutputPages, type PagerOptions } from '../outputs/paging/pager.ts';
 export type { OutputPage, OutputPager, PageOutcome, PageQuery } from '../outputs/paging/page.ts';
 export { READ_OUTPUT_TOOL } from '../outputs/read-tool.ts';
-export { DELETE_OUTPUT_TOOL } from '../outputs/delete-tool-name.ts';
+export { DELETE_OUTPUT_TOOL } from '../outputs/delete-tool.ts';
 export type { RemoteStoredOutputsOptions } from '../outputs/companion/ask.ts';
 export { createStoredReadHandler } from '../outputs/companion/handler.ts';
 

@@ -7,8 +7,14 @@ import type {
 } from 'aws-lambda';
 import type { HttpRequest, HttpResponse, InvocationContext } from '../http/types.ts';
 import { withKeys, type Logger } from '../log.ts';
-import { eventBody } from './event-body.ts';
-import { objectField, textField, textListField, textMapField, translateEvent } from './event-fields.ts';
+import {
+  eventBody,
+  objectField,
+  textField,
+  textListField,
+  textMapField,
+  translateEvent,
+} from './event-fields.ts';
 import { fromRestEvent, toRestResult } from './rest-event.ts';
 
 /**

@@ -36,7 +36,7 @@ export function textField(value: unknown, field: string): string | undefined {
 }
 
 /** A boolean field, absent when undefined or null. */
-export function flagField(value: unknown, field: string): boolean | undefined {
+function flagField(value: unknown, field: string): boolean | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'boolean') throw new MalformedEventError(field);
   return value;
@@ -92,4 +92,13 @@ export function translateEvent<E, R>(translate: (event: E) => R, event: E, log: 
     log.warn('Malformed event answered 400', { field: clientText(error.field) });
     return { rejected: { ...BAD_REQUEST, headers: { ...BAD_REQUEST.headers } } };
   }
+}
+
+/** The request body of an API Gateway proxy event (payload 1.0 or 2.0) as text: base64 decoded when so marked. */
+export function eventBody(event: EventFields): string | undefined {
+  const body = textField(event.body, 'body');
+  if (body === undefined) return undefined;
+  return flagField(event.isBase64Encoded, 'isBase64Encoded')
+    ? Buffer.from(body, 'base64').toString('utf8')
+    : body;
 }

@@ -1,7 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import type { HttpRequest, HttpResponse } from '../http/types.ts';
-import { eventBody } from './event-body.ts';
-import { objectField, textField, textListMapField, textMapField } from './event-fields.ts';
+import { eventBody, objectField, textField, textListMapField, textMapField } from './event-fields.ts';
 
 /**
  * Translates an API Gateway REST API proxy event (payload 1.0) into a neutral request. On the API's own URL the

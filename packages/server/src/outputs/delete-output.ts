@@ -2,7 +2,6 @@
 import { clientText } from '../protocol/client-text.ts';
 import type { ToolContext } from '../contracts/tool-context.ts';
 import { ToolError } from '../contracts/tool-error.ts';
-import { DELETE_OUTPUT_TOOL } from './delete-tool-name.ts';
 import type { ResultOffloader } from './offloader.ts';
 import { count, type OutputPager } from './paging/page.ts';
 
@@ -67,7 +66,7 @@ export async function deleteOutput(
     });
     throw new ToolError(
       `Storage failed while deleting ${what} (request id ${ctx.requestId}): it may be partly deleted. Call ` +
-        `${DELETE_OUTPUT_TOOL} again to finish.`,
+        'this tool again with the same uri to finish.',
     );
   }
   if (!removed) throw new ToolError(notFound(uri));

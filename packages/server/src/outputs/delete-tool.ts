@@ -1,7 +1,6 @@
 import { Ranges } from '../limits.ts';
 import { defineTool, type ToolDefinition } from '../tools/define.ts';
 import type { ViewDefinition } from '../contracts/view.ts';
-import { DELETE_OUTPUT_TOOL } from './delete-tool-name.ts';
 import type { ResultOffloader } from './offloader.ts';
 import type { OutputPager } from './paging/page.ts';
 
@@ -28,6 +27,9 @@ export interface DeleteOutputToolOptions {
   /** The approval view; without one only clients that can be asked (elicitation) can approve. */
   view?: ViewDefinition;
 }
+
+/** The built-in tool's name, as listed and called (and as the build's validators know it). */
+export const DELETE_OUTPUT_TOOL = 'delete_output';
 
 /** What the tool does, loaded on its first call. */
 const run = () => import('./delete-output.ts');
