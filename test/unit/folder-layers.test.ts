@@ -27,8 +27,7 @@ const SOURCES = [
 /**
  * The server's one knot today: these areas import one another round in a circle. Issue #28 is undoing it: the list
  * only shrinks. A folder that joins the knot fails, and so does one that left it and is still listed, so that the
- * list follows each step and no step can be undone unseen. Beyond the request path (transport, dispatcher, methods
- * and the features they reach), telemetry/ imports the transport and the dispatcher. What a tool author writes
+ * list follows each step and no step can be undone unseen. What a tool author writes
  * against (ToolContext, ToolError, the asking and approval contracts, view definitions) lives in contracts/, below
  * every feature.
  */
@@ -41,7 +40,6 @@ const SERVER_KNOT = [
   'outputs',
   'resume',
   'tasks',
-  'telemetry',
   'tools',
 ];
 
@@ -50,18 +48,26 @@ const SERVER_KNOT = [
  * dispatcher, the methods. Each may import the ones below it; the feature folders under them import none of them.
  */
 const REQUEST_LAYERS = ['http', 'dispatcher.ts', 'methods'];
-/** What builds a server or a handler out of the layers, above all of them: these may import any layer. */
-const ASSEMBLY = ['faces', 'fetch', 'function', 'lambda', 'index.ts', 'internal.ts', 'server.ts'];
+/**
+ * What builds a server or a handler out of the layers, above all of them: these may import any layer. telemetry/ is
+ * one of them: it wraps the dispatcher and the transport in spans (server.ts hands them over), and no feature
+ * imports it (one that did would close a knot, which the knot check finds).
+ */
+const ASSEMBLY = [
+  'faces',
+  'fetch',
+  'function',
+  'lambda',
+  'index.ts',
+  'internal.ts',
+  'server.ts',
+  'telemetry',
+];
 /**
  * Feature folders that still reach up into a request layer today, as `from -> to`. Issue #28 is undoing them: the
  * list only shrinks, and a reach that is gone must leave it.
  */
-const KNOWN_UPWARD_REACHES = [
-  'asking -> http',
-  'resume -> http',
-  'telemetry -> dispatcher.ts',
-  'telemetry -> http',
-];
+const KNOWN_UPWARD_REACHES = ['asking -> http', 'resume -> http'];
 
 type Graph = ReadonlyMap<string, ReadonlySet<string>>;
 

@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { READ_OUTPUT_TOOL } from '../outputs/read-tool.ts';
 import { dynamoTaskStore } from '../tasks/dynamodb-store.ts';
-import { createTaskWorker, type TaskWorkerOptions } from '../tasks/worker.ts';
+import { createTaskWorker, type TaskWorkerOptions } from './task-worker.ts';
 import { offloadWriter } from './outputs.ts';
 import { tracedPayload } from '../telemetry/telemetry.ts';
 import { startFunction } from './start.ts';

@@ -6,9 +6,9 @@ import type { ResultOffloader } from '../outputs/offloader.ts';
 import type { ToolDefinition } from '../tools/define.ts';
 import { ToolRegistry } from '../tools/registry.ts';
 import type { PrecompiledValidators } from '../tools/validation.ts';
-import { parseTaskJob } from './job.ts';
-import { createTaskRunner } from './runner.ts';
-import type { TaskStore } from './store.ts';
+import { parseTaskJob } from '../tasks/job.ts';
+import { createTaskRunner } from '../tasks/runner.ts';
+import type { TaskStore } from '../tasks/store.ts';
 
 /** What the worker function is made of: the MCP function's tools, the task store and the offload writer. */
 export interface TaskWorkerOptions {
