@@ -1,4 +1,4 @@
-import { instrumented, type InstrumentClient } from './instrument.ts';
+import { instrumented, type InstrumentClient } from './outbound.ts';
 
 /** How a client reaches an AWS service: every option has the SDK's default (the function's region and role). */
 export interface AwsClientOptions {

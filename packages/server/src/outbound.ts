@@ -2,11 +2,24 @@ import { isJsonObject } from './protocol/json.ts';
 import type { JSONObject } from './protocol/types.ts';
 
 /**
- * What leaves the server, traced: outbound HTTP calls (an issuer's keys and metadata, a client's metadata document, a
+ * What leaves the server, traced: the AWS SDK clients' calls, outbound HTTP calls (an issuer's keys and metadata, a client's metadata document, a
  * token endpoint) as client spans when tracing records spans, and the questions it asks a client (elicitation,
  * sampling) carrying the current trace context in `_meta`. No OpenTelemetry import here: the tracing chunk registers
  * how (`recordOutboundCalls`, `carryTraceContext`), and until it does (MCP_TRACING off) both pass through untouched.
  */
+
+/**
+ * Told about each AWS SDK client when it is made, returning the client to use: tracing wraps the client's calls in
+ * client spans (recording the bucket, table or function only) and passes the trace context on. The identity when
+ * absent.
+ */
+export type InstrumentClient = <Client extends object>(client: Client) => Client;
+
+/** The client as it is, or as `instrument` returns it. */
+export const instrumented = <Client extends object>(
+  client: Client,
+  instrument: InstrumentClient | undefined,
+): Client => (instrument ? instrument(client) : client);
 
 /** What a span of an outbound call may record: the method and where it goes (never its path, query or body). */
 export interface OutboundRequest {

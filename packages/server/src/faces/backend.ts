@@ -25,7 +25,7 @@ export type { Authentication, Authenticator, AuthRejection, AuthRequest } from '
 export type { ProtectedResourceMetadata } from '../auth/metadata.ts';
 
 // ## Instrumenting the AWS SDK clients the implementations make (stable)
-export type { InstrumentClient } from '../instrument.ts';
+export type { InstrumentClient } from '../outbound.ts';
 
 // ## Asking the client mid-call: session keys, the rendezvous and a cut stream's event log (experimental)
 export type { SessionKeySource } from '../sessions/session-keys.ts';

@@ -1,6 +1,6 @@
 import { loadConfig, type Config } from '../config.ts';
 import type { Env } from '../config-values.ts';
-import type { InstrumentClient } from '../instrument.ts';
+import type { InstrumentClient } from '../outbound.ts';
 import { jsonLogger, loadLogLevel, type Logger } from '../log.ts';
 import { loadTelemetry, type Telemetry } from '../telemetry/loader.ts';
 

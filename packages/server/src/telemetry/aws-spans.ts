@@ -1,5 +1,5 @@
 import { context, SpanKind, trace, type Tracer } from '@opentelemetry/api';
-import type { InstrumentClient } from '../instrument.ts';
+import type { InstrumentClient } from '../outbound.ts';
 import type { SpanAttributes } from './telemetry.ts';
 import { recordFailure } from './failures.ts';
 

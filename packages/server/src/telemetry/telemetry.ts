@@ -1,7 +1,7 @@
 import { oneOf, type Env } from '../config-values.ts';
 import type { Dispatch } from '../dispatcher.ts';
 import type { Transport } from '../http/transport.ts';
-import type { InstrumentClient } from '../instrument.ts';
+import type { InstrumentClient } from '../outbound.ts';
 
 /**
  * How a function traces (MCP_TRACING): `off` loads no tracing code at all; `propagation` continues the client's

@@ -7,7 +7,7 @@ import { dynamoRendezvous } from '../../src/asking/dynamodb-rendezvous.ts';
 import { memoryRendezvous, type RendezvousStore } from '../../src/asking/rendezvous.ts';
 import type { JSONObject } from '../../src/protocol/types.ts';
 import { silentLogger } from '../../src/log.ts';
-import type { InstrumentClient } from '../../src/instrument.ts';
+import type { InstrumentClient } from '../../src/outbound.ts';
 import {
   LOCAL_DYNAMO_CREDENTIALS,
   losingFirstResponse,
