@@ -80,3 +80,10 @@ function parseObject(text: string): Record<string, unknown> | undefined {
  */
 export const userRefused = (call: TokenCall) =>
   !call.ok && call.kind === 'refused' && call.status === 400 && call.error === 'invalid_grant';
+
+/**
+ * Whether a refused call says the provider itself is in trouble (RFC 6749 §5.2 leaves 5xx and 429 to HTTP: failing,
+ * overloaded, throttling): a temporary failure worth a retry, never an answer about the user or the code.
+ */
+export const providerTrouble = (call: TokenCall) =>
+  !call.ok && call.kind === 'refused' && (call.status >= 500 || call.status === 429);
