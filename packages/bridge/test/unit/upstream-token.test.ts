@@ -5,6 +5,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createGzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOtlpReceiver } from '@mcp-lambda/dev/testing';
+import { loadTelemetry, silentLogger } from '@mcp-lambda/server/lambda';
 import { callTokenEndpoint } from '../../src/upstream-token.ts';
 
 /**
@@ -85,5 +87,43 @@ describe("reading the token endpoint's answer", () => {
     expect(await within(exchange(path, 10_000), 8_000)).toEqual({ ok: false, kind: 'unreachable' });
     expect(Date.now() - started).toBeLessThan(3_000);
     await expect.poll(() => sending(path)).toBe(0);
+  });
+});
+
+describe('the token call as a client span', () => {
+  it('ends one span per call, failed with a fixed word, naming neither the code, the secret nor the path', async () => {
+    const receiver = await startOtlpReceiver();
+    try {
+      const telemetry = await loadTelemetry({
+        mode: 'on',
+        serviceName: 'token-calls',
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+        log: silentLogger,
+      });
+      await telemetry.span('request', {}, async () => {
+        await exchange('/plain', 10_000);
+        await exchange('/trickle', 300);
+      });
+      await telemetry.flush(10_000);
+      const request = receiver.spans.find((s) => s.name === 'request')!;
+      const calls = receiver.spans.filter((s) => s.parentSpanId === request.spanId);
+      expect(
+        calls.map((s) => [
+          s.name,
+          s.kind,
+          s.attributes['error.type'],
+          s.attributes['http.response.status_code'],
+        ]),
+      ).toEqual([
+        ['POST', 3, 'too_large', 200],
+        ['POST', 3, 'TimeoutError', undefined],
+      ]);
+      expect(calls.every((s) => s.status.code === 2)).toBe(true);
+      const recorded = JSON.stringify(receiver.spans.map((s) => [s.name, s.attributes, s.status]));
+      for (const secret of ['upstream-code', 'upstream-secret', 'bridge-client', '/plain', '/trickle'])
+        expect(recorded).not.toContain(secret);
+    } finally {
+      await receiver.close();
+    }
   });
 });
