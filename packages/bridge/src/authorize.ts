@@ -6,7 +6,6 @@ import { clientLabel, type BridgeDeps, type RequestNote } from './endpoints.ts';
 import {
   authorizationResponseUrl,
   deadlineSignal,
-  pageResponse,
   parseParams,
   redirectResponse,
   type Params,
@@ -21,6 +20,7 @@ import {
   invalidRequestPage,
   readConsents,
   toUpstream,
+  unverifiedClientPage,
   type Transaction,
 } from './transaction.ts';
 
@@ -74,8 +74,7 @@ async function resolveTarget(
       );
     note.error = problem.error;
     note.reason = problem.description;
-    const message = `Its client metadata could not be used: ${problem.description}.`;
-    return { ok: false, response: pageResponse(400, 'The application could not be verified', message) };
+    return { ok: false, response: unverifiedClientPage(problem.description) };
   }
   const redirectUri = params.get('redirect_uri');
   if (!redirectUri || params.duplicates.includes('redirect_uri'))

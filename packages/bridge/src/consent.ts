@@ -17,6 +17,7 @@ import {
   sameBrowser,
   sameOrigin,
   toUpstream,
+  unverifiedClientPage,
 } from './transaction.ts';
 
 /**
@@ -67,6 +68,11 @@ export async function consent(
   }
   // The client is looked up again: a metadata document may have dropped the redirect URI since the page was shown.
   const resolution = await deps.clients.resolve(transaction.c, deadlineSignal(ctx));
+  if (!resolution.ok && resolution.problem.temporary) {
+    note.error = resolution.problem.error;
+    note.reason = resolution.problem.description;
+    return unverifiedClientPage(resolution.problem.description);
+  }
   const registered = resolution.ok
     ? findRedirectUri(resolution.client.redirectUris, transaction.r)
     : undefined;

@@ -72,8 +72,15 @@ export interface RequestNote {
   reason?: string;
 }
 
-/** How a client appears in logs: a metadata document's host, or a short hash of a registered client_id. */
+/** The longest host a log names: a DNS name is at most 253 characters, and a port adds at most 6. */
+const MAX_LABEL_CHARS = 259;
+
+/**
+ * How a client appears in logs: a metadata document's host, or a short hash of a registered client_id. Labelled
+ * before the client_id is checked, so the host is cut: a request can carry a host of thousands of characters.
+ */
 export function clientLabel(clientId: string): string {
-  if (/^https:\/\//.test(clientId) && URL.canParse(clientId)) return new URL(clientId).host;
+  if (/^https:\/\//.test(clientId) && URL.canParse(clientId))
+    return new URL(clientId).host.slice(0, MAX_LABEL_CHARS);
   return `registered:${sha256(clientId).slice(0, 12)}`;
 }

@@ -86,6 +86,17 @@ export function sameOrigin(req: HttpRequest, issuer: string): boolean {
 export const invalidRequestPage = (message: string) =>
   pageResponse(400, 'This sign-in request cannot be used', message);
 
+/**
+ * A client whose metadata document could not be fetched just now (a temporary problem, not proof it is invalid):
+ * said as that, never as a client that is not registered.
+ */
+export const unverifiedClientPage = (description: string) =>
+  pageResponse(
+    400,
+    'The application could not be verified',
+    `Its client metadata could not be used: ${description}.`,
+  );
+
 export const otherBrowserPage = () =>
   pageResponse(
     403,

@@ -3,7 +3,7 @@
  * the code exchange after sign-in and the refresh_token grant that re-checks the user. Bounded by the caller's
  * signal and the call's own time limit; the answer is size-capped and never thrown.
  */
-import { outboundCall } from '@mcp-lambda/server/auth';
+import { outboundCall, readBoundedText } from '@mcp-lambda/server/auth';
 
 const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024;
 
@@ -30,13 +30,15 @@ export async function callTokenEndpoint(
   const basic = Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(secret)}`).toString(
     'base64',
   );
+  // One signal bounds the request and the answer's reading, which `readBoundedText` stops on it itself.
+  const bounded = AbortSignal.any([signal, AbortSignal.timeout(client.timeoutMs)]);
   try {
-    // The span covers the body's reading too: an answer cut short fails it.
+    // The span covers the body's reading too: an answer cut short or too large fails it.
     const { status, text } = await outboundCall({ method: 'POST', url: endpoint }, async () => {
       const response = await fetch(endpoint, {
         method: 'POST',
         redirect: 'error',
-        signal: AbortSignal.any([signal, AbortSignal.timeout(client.timeoutMs)]),
+        signal: bounded,
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
           accept: 'application/json',
@@ -44,9 +46,10 @@ export async function callTokenEndpoint(
         },
         body: new URLSearchParams(params).toString(),
       });
-      return { status: response.status, text: await response.text() };
+      const text = await readBoundedText(response, MAX_TOKEN_RESPONSE_BYTES, bounded);
+      return { status: response.status, text, ...(text === undefined ? { errorType: 'too_large' } : {}) };
     });
-    if (text.length > MAX_TOKEN_RESPONSE_BYTES) return { ok: false, kind: 'unreachable' };
+    if (text === undefined) return { ok: false, kind: 'unreachable' };
     const body = parseObject(text);
     if (status !== 200) {
       const error = typeof body?.error === 'string' ? body.error : undefined;
@@ -77,3 +80,10 @@ function parseObject(text: string): Record<string, unknown> | undefined {
  */
 export const userRefused = (call: TokenCall) =>
   !call.ok && call.kind === 'refused' && call.status === 400 && call.error === 'invalid_grant';
+
+/**
+ * Whether a refused call says the provider itself is in trouble (RFC 6749 §5.2 leaves 5xx and 429 to HTTP: failing,
+ * overloaded, throttling): a temporary failure worth a retry, never an answer about the user or the code.
+ */
+export const providerTrouble = (call: TokenCall) =>
+  !call.ok && call.kind === 'refused' && (call.status >= 500 || call.status === 429);

@@ -2,7 +2,7 @@ import { errors, jwtVerify } from 'jose';
 import { RemoteKeySet } from '@mcp-lambda/server/auth';
 import { fetchJsonObject } from '@mcp-lambda/server/auth';
 import { isSecureUrl } from '@mcp-lambda/server/auth';
-import { callTokenEndpoint, userRefused } from './upstream-token.ts';
+import { callTokenEndpoint, providerTrouble, userRefused } from './upstream-token.ts';
 
 /**
  * The upstream OpenID provider that signs users in (Cognito managed login in the deployed stack, an embedded
@@ -163,10 +163,16 @@ async function redeemCode(
     },
     signal,
   );
-  if (!call.ok)
-    return call.kind === 'refused'
-      ? { ok: false, reason: `the sign-in provider refused the code (${call.status})`, temporary: false }
-      : { ok: false, reason: 'the sign-in provider token endpoint is unreachable', temporary: true };
+  if (!call.ok) {
+    if (call.kind === 'unreachable')
+      return { ok: false, reason: 'the sign-in provider token endpoint is unreachable', temporary: true };
+    // A provider failing or throttling said nothing about the code: the client may start the sign-in again.
+    return {
+      ok: false,
+      reason: `the sign-in provider refused the code (${call.status})`,
+      temporary: providerTrouble(call),
+    };
+  }
   if (typeof call.body.id_token !== 'string')
     return { ok: false, reason: 'the sign-in provider returned no ID token', temporary: false };
   const identity = await verifyIdToken(options, ready.keys, call.body.id_token, { nonce: params.nonce });

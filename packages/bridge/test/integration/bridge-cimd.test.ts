@@ -139,6 +139,7 @@ describe('client id metadata documents', () => {
     ['a fragment', 'https://client.example.com/c.json#x', /must not contain a fragment/],
     ['credentials', 'https://user:pw@client.example.com/c.json', /must not contain credentials/],
     ['dot segments', 'https://client.example.com/a/../c.json', /dot segments|normalised/],
+    ['a host past the length limit', `https://${'a'.repeat(600)}.example/c.json`, /at most 512 characters/],
   ])('refuses a client_id URL with %s before any fetch', async (_, id, reason) => {
     const result = await directory().resolve(id);
     expect(result.ok).toBe(false);
@@ -161,6 +162,16 @@ describe('client id metadata documents', () => {
     const result = await directory(false).resolve(id());
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problem.description).toMatch(/private or reserved address/);
+  });
+
+  it('never fetches a document from loopback named with a trailing dot (localhost.), when loopback is not allowed', async () => {
+    const before = fixture.hits.get('/good.json') ?? 0;
+    const result = await directory(false).resolve(
+      `${fixture.origin.replace('127.0.0.1', 'localhost.')}/good.json`,
+    );
+    // Refused as loopback where the name resolves, or not found where it does not: never read either way.
+    expect(result).toMatchObject({ ok: false, problem: { error: 'invalid_client' } });
+    expect(fixture.hits.get('/good.json') ?? 0).toBe(before);
   });
 
   it('caches a document per its Cache-Control, and refetches one marked no-store', async () => {

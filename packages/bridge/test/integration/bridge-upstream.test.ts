@@ -170,6 +170,18 @@ describe('the ID token from the upstream provider', () => {
   });
 
   it.each<[string, () => ReturnType<typeof answer>]>([
+    ['a provider error', async () => ({ status: 500, body: 'oops' })],
+    ['an unavailable provider', async () => ({ status: 503, body: { error: 'temporarily_unavailable' } })],
+    ['throttling', async () => ({ status: 429, body: { error: 'slow_down' } })],
+  ])(
+    'treats %s at the code exchange as temporary: it said nothing about the code or the user',
+    async (_, make) => {
+      answer = make;
+      expect(await redeem()).toMatchObject({ ok: false, temporary: true });
+    },
+  );
+
+  it.each<[string, () => ReturnType<typeof answer>]>([
     [
       'a redirect elsewhere',
       async () => ({ status: 307, body: '', headers: { location: 'https://evil.example.com/token' } }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAllowedAddress } from '../../src/address-policy.ts';
 import { displayName } from '../../src/client.ts';
+import { clientLabel } from '../../src/endpoints.ts';
 import { createCookieJar } from '../../src/cookies.ts';
 import { cacheSeconds, metadataUrlProblem, parseMetadataDocument } from '../../src/metadata-document.ts';
 import { consentPage, escapeHtml, htmlHeaders } from '../../src/pages.ts';
@@ -203,6 +204,15 @@ describe('client id metadata documents (pure rules)', () => {
     ['max-age=60, no-cache', 0],
     ['private, max-age=60', 0],
   ])('caches for Cache-Control %s: %s s', (header, seconds) => expect(cacheSeconds(header)).toBe(seconds));
+});
+
+describe('how a client is named in logs', () => {
+  it('names a metadata document client by its host, cut however long a host the request carried', () => {
+    expect(clientLabel('https://client.example.com:8443/c.json')).toBe('client.example.com:8443');
+    const long = clientLabel(`https://${'a'.repeat(8_000)}.example/c.json`);
+    expect(long).toBe('a'.repeat(259));
+    expect(clientLabel('sealed-registration-id')).toMatch(/^registered:[\w-]{12}$/);
+  });
 });
 
 describe('outbound address policy (SSRF guard)', () => {

@@ -26,25 +26,22 @@ export async function fetchJsonObject(
 ): Promise<Record<string, unknown>> {
   const maxBytes = options.maxBytes ?? 256 * 1024;
   const fetchImpl: FetchLike = options.fetch ?? ((u, init) => fetch(u, init));
+  // One signal for the request and the body's reading, which `readBoundedText` stops on it itself.
+  const signal = AbortSignal.timeout(options.timeoutMs ?? 3_000);
   // The span covers the whole exchange, the body's reading included: a body too large or cut short fails it.
   const answer = await outboundCall({ method: 'GET', url }, async () => {
     let response: Response;
     try {
       // Redirects are refused: a document must come from the URL that was configured or published.
-      response = await fetchImpl(url, {
-        signal: AbortSignal.timeout(options.timeoutMs ?? 3_000),
-        redirect: 'error',
-        headers: { accept: 'application/json' },
-      });
+      response = await fetchImpl(url, { signal, redirect: 'error', headers: { accept: 'application/json' } });
     } catch (error) {
-      const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'failed';
-      throw new Error(`GET ${url} ${reason}`, { cause: error });
+      throw new Error(`GET ${url} ${failure(error)}`, { cause: error });
     }
     if (response.status !== 200) {
       await response.body?.cancel();
       return { status: response.status, text: undefined };
     }
-    return { status: 200, text: await readBounded(response, maxBytes, url) };
+    return { status: 200, text: await readBounded(response, maxBytes, url, signal) };
   });
   if (answer.text === undefined) throw new Error(`GET ${url} answered ${answer.status}`);
   let value: unknown;
@@ -61,25 +58,57 @@ export async function fetchJsonObject(
   return value as Record<string, unknown>;
 }
 
-async function readBounded(response: Response, maxBytes: number, url: string): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (declared > maxBytes) {
-    await response.body?.cancel();
-    throw new Error(`GET ${url} returned more than ${maxBytes} bytes`);
+const failure = (error: unknown) =>
+  error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'failed';
+
+async function readBounded(response: Response, maxBytes: number, url: string, signal: AbortSignal) {
+  let text: string | undefined;
+  try {
+    text = await readBoundedText(response, maxBytes, signal);
+  } catch (error) {
+    throw new Error(`GET ${url} ${failure(error)}`, { cause: error });
+  }
+  if (text === undefined) throw new Error(`GET ${url} returned more than ${maxBytes} bytes`);
+  return text;
+}
+
+/**
+ * A response's body as UTF-8 text, or undefined when it is longer than `maxBytes`: counted as the bytes arrive
+ * (after any content decoding), so neither a long body nor a compressed one is ever held whole. Rejects with the
+ * signal's reason once `signal` aborts, cancelling the body itself: the signal given to fetch does not reliably
+ * reach a body still arriving (Node 22's fetch, with `redirect: 'error'`, can lose that link at a garbage
+ * collection), and a body that trickles in would then outlive every time limit, and hold its call open.
+ */
+export async function readBoundedText(
+  response: Response,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  if (signal.aborted || Number(response.headers.get('content-length') ?? NaN) > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    signal.throwIfAborted();
+    return undefined;
   }
   if (!response.body) return '';
   const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new Error(`GET ${url} returned more than ${maxBytes} bytes`);
+  const stop = () => void reader.cancel(signal.reason).catch(() => undefined);
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      // A cancelled reader ends as if the body had: only the signal tells a cut from an end.
+      signal.throwIfAborted();
+      if (done) return Buffer.concat(chunks).toString('utf8');
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        return undefined;
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    signal.removeEventListener('abort', stop);
   }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -1,15 +1,20 @@
 /**
  * `@mcp-lambda/server/auth`: the building blocks of authorization components built beside the server (the
- * authorization bridge, the CDK constructs): discovery and key sets of an OpenID provider, a bounded JSON fetch,
- * RFC 9728 metadata locations, scope and URL checks, the check of JSON nesting, the principal keys an authenticator
- * of your own gives a caller, deadline signals, the lazily made AWS SDK clients (bounded requests, tracing), and outbound HTTP calls as
- * client spans when tracing is on.
+ * authorization bridge, the CDK constructs): discovery and key sets of an OpenID provider, a bounded JSON fetch and
+ * the bounded reading of a response body, RFC 9728 metadata locations, scope and URL checks, the check of JSON
+ * nesting, the principal keys an authenticator of your own gives a caller, deadline signals, the lazily made AWS SDK
+ * clients (bounded requests, tracing), and outbound HTTP calls as client spans when tracing is on.
  * Audience: those components, not the MCP function (whose `InstrumentClient` is on `./backend`). Experimental.
  */
 // ## Building blocks of authorization components (experimental)
 export { discoverJwksUri, metadataCandidates } from '../auth/discovery.ts';
 export { KeysUnavailableError, RemoteKeySet, type KeySetOptions } from '../auth/jwks.ts';
-export { fetchJsonObject, type FetchLike, type RemoteJsonOptions } from '../auth/remote-json.ts';
+export {
+  fetchJsonObject,
+  readBoundedText,
+  type FetchLike,
+  type RemoteJsonOptions,
+} from '../auth/remote-json.ts';
 export { metadataPaths, metadataUrl } from '../auth/metadata.ts';
 export { grantedScopes, isScopeToken, missingScopes } from '../auth/scopes.ts';
 export { isSecureUrl } from '../auth/urls.ts';
