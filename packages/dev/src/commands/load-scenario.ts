@@ -10,6 +10,7 @@ import { formatScenarioReport } from '../load/scenario/report-text.ts';
 import { runScenario } from '../load/scenario/run.ts';
 import type { ScenarioOptions } from '../load/scenario/types.ts';
 import { describePhases } from '../load/schedule.ts';
+import { offeredLoad, stackAfterRun, stackPreflight } from './load-stack.ts';
 
 /** A preflight's failure: one line on stderr, or the JSON report of a run that did not start. */
 export function reportPreflightFailure(error: PreflightError, json: boolean): void {
@@ -36,7 +37,14 @@ export async function runScenarioCommand(options: ScenarioOptions, signal: Abort
   const recording = new ScenarioRecording(options.scenario);
   let report;
   try {
+    // The steps' durations are not known before the run: the flows' load is judged by its model alone.
+    const side = options.stack
+      ? await stackPreflight(options.stack, options.url, offeredLoad(options, 'flow runs'))
+      : undefined;
     report = await runScenario(options, signal, recording);
+    // Each step that got its MCP result had at least one invocation: what CloudWatch must have counted.
+    const answered = report.steps.outcomes.ok + report.steps.outcomes['tool-error'];
+    if (side) report.stack = await stackAfterRun(side, recording.all.startedAt, answered);
   } catch (error) {
     if (!(error instanceof PreflightError)) throw error;
     reportPreflightFailure(error, options.json);

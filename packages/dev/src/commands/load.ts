@@ -16,11 +16,12 @@ import {
 import { renderHtmlReport } from '../load/report-html.ts';
 import { renderSvgReport } from '../load/report-svg.ts';
 import { formatReport } from '../load/report-text.ts';
-import { PreflightError } from '../load/preflight.ts';
-import { runLoad } from '../load/run.ts';
+import { PreflightError, prepare } from '../load/preflight.ts';
+import { fire } from '../load/run.ts';
 import { RunRecorder } from '../load/samples.ts';
 import { describePhases } from '../load/schedule.ts';
 import { reportPreflightFailure, runScenarioCommand } from './load-scenario.ts';
+import { offeredLoad, stackAfterRun, stackPreflight } from './load-stack.ts';
 
 export const usage = USAGE;
 
@@ -90,7 +91,14 @@ async function load(args: string[]): Promise<number> {
   const recorder = new RunRecorder();
   let report;
   try {
-    report = await runLoad(options, stop.signal, recorder);
+    const prepared = await prepare(options);
+    const side = options.stack
+      ? await stackPreflight(options.stack, options.url, offeredLoad(options, 'requests'), prepared.firstMs)
+      : undefined;
+    report = await fire(options, prepared, stop.signal, recorder);
+    // Every MCP answer came from an invocation, which CloudWatch must have counted before its figures are whole.
+    const answered = report.outcomes.ok + report.outcomes['tool-error'] + report.outcomes['rpc-error'];
+    if (side) report.stack = await stackAfterRun(side, recorder.startedAt, answered);
   } catch (error) {
     if (!(error instanceof PreflightError)) throw error;
     reportPreflightFailure(error, options.json);

@@ -27,7 +27,16 @@ export interface LocalSettings {
   localAuthorization: boolean;
   /** BRIDGE_CIMD_ALLOW_LOOPBACK: Client ID Metadata Documents may live on loopback (locally true by default). */
   loopbackMetadata: boolean;
+  /**
+   * LOCAL_DELAY_MS: milliseconds each request waits before the function runs (0: none). A testing aid: the local
+   * endpoint then answers as a slower one would, e.g. to see a load test's open model keep its rate while the
+   * latencies grow.
+   */
+  delayMs: number;
 }
+
+/** The longest LOCAL_DELAY_MS: a minute, well past any load test's timeout. */
+const MAX_DELAY_MS = 60_000;
 
 /** A port number from the environment: 0 to 65535 (0 lets the system choose). */
 export function port(env: Env, name: keyof LocalPorts, fallback: number): number {
@@ -59,5 +68,10 @@ export function readLocalSettings(env: Env): LocalSettings {
     throw new Error(
       `BRIDGE_CIMD_ALLOW_LOOPBACK must be "true" or "false" (got ${JSON.stringify(env.BRIDGE_CIMD_ALLOW_LOOPBACK)})`,
     );
-  return { ports, api, localAuthorization, loopbackMetadata: loopback === 'true' };
+  const delay = env.LOCAL_DELAY_MS?.trim() || '0';
+  if (!/^\d{1,5}$/.test(delay) || Number(delay) > MAX_DELAY_MS)
+    throw new Error(
+      `LOCAL_DELAY_MS must be an integer from 0 to ${MAX_DELAY_MS} (got ${JSON.stringify(env.LOCAL_DELAY_MS)})`,
+    );
+  return { ports, api, localAuthorization, loopbackMetadata: loopback === 'true', delayMs: Number(delay) };
 }

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   jsonLogger,
   loadConfig,
@@ -76,16 +77,25 @@ async function prepare(run: Run): Promise<void> {
   }
 }
 
+/** A handler whose every request first waits `ms` (LOCAL_DELAY_MS), or the handler itself when there is no wait. */
+function delayed<A extends unknown[], R>(handler: (...args: A) => Promise<R>, ms: number) {
+  if (ms === 0) return handler;
+  return async (...args: A): Promise<R> => {
+    await sleep(ms);
+    return handler(...args);
+  };
+}
+
 /** The MCP function's buffered handler (HTTP API), loaded once the environment is complete. */
 async function loadFunction(run: Run): Promise<LambdaHttpHandler> {
   await prepare(run);
-  return loadHttpHandler(run.appDir);
+  return delayed(await loadHttpHandler(run.appDir), run.settings.delayMs);
 }
 
 /** The MCP function's streaming handler (REST API with response streaming), loaded likewise. */
 async function loadStreamingFunction(run: Run): Promise<StreamingHandler<StreamingEvent>> {
   await prepare(run);
-  return loadStreamingHandler(run.appDir);
+  return delayed(await loadStreamingHandler(run.appDir), run.settings.delayMs);
 }
 
 /** Which setting names a port that turned out busy (Node's EADDRINUSE error carries the port). */
@@ -221,6 +231,10 @@ export async function start(appDir: string, env: Env = process.env): Promise<voi
     fail(inUse(error) ? busySetting(run, error) : `cannot start: ${(error as Error).message}`);
   }
   stopOnSignals(run, local);
+  if (settings.delayMs > 0)
+    log('LOCAL_DELAY_MS: every request waits before the function runs (a testing aid)', {
+      delayMs: settings.delayMs,
+    });
   log('listening', { url: `${local.url}/mcp`, api: settings.api, ports: listeningPorts(run, local.url) });
 }
 

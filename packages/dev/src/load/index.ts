@@ -51,6 +51,18 @@ export { type RecordedRun } from './report-charts.ts';
 export { formatReport } from './report-text.ts';
 export { renderHtmlReport } from './report-html.ts';
 export { renderSvgReport } from './report-svg.ts';
+// ## The endpoint's side: a deployed stack's limits, and its Lambda side from CloudWatch (experimental)
+export { StackSide, type StackOption, type StackReport } from './stack/side.ts';
+export { AwsReadError, type AwsClients, type Sender } from './stack/aws.ts';
+export { type StackApi } from './stack/resolve.ts';
+export { type EndpointLimits, type Throttle, type Concurrency, type Offered } from './stack/limits.ts';
+export {
+  type LambdaSide,
+  type LambdaMetrics,
+  type InitDurations,
+  type RunWindow,
+  type Waiting,
+} from './stack/lambda-side.ts';
 // ## Scenarios: weighted flows of MCP steps (experimental)
 export {
   type Scenario,

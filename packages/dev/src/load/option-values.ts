@@ -1,7 +1,8 @@
 /**
  * What every option of `npm run load` shares: the usage error, numbers within a range, the headers a user may set,
- * and the report file.
+ * the report file, and the deployed stack whose side the run reads.
  */
+import type { StackOption } from './stack/side.ts';
 
 /** A report file to write, its format told by its extension. */
 export interface ReportFile {
@@ -104,6 +105,28 @@ export interface SharedValues {
   timeout?: string | undefined;
   json?: boolean | undefined;
   report?: string | undefined;
+  stack?: string | undefined;
+  region?: string | undefined;
+}
+
+/** `--stack NAME` (a CloudFormation stack's name or ARN) and `--region R`, which only goes with it. */
+function stackOption(values: SharedValues): { stack?: StackOption } {
+  if (values.stack === undefined) {
+    if (values.region !== undefined)
+      throw new UsageError('--region is the region of --stack: give --stack with it');
+    return {};
+  }
+  if (
+    !/^([A-Za-z][A-Za-z0-9-]{0,127}|arn:[\w-]+:cloudformation:[\w-]+:\d{12}:stack\/[^\s]{1,300})$/.test(
+      values.stack,
+    )
+  )
+    throw new UsageError(
+      `--stack must be a CloudFormation stack name (a letter, then letters, digits and -) or its ARN (got ${quote(values.stack)})`,
+    );
+  if (values.region !== undefined && !/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/.test(values.region))
+    throw new UsageError(`--region must be an AWS region such as eu-west-1 (got ${quote(values.region)})`);
+  return { stack: { name: values.stack, ...(values.region !== undefined ? { region: values.region } : {}) } };
 }
 
 /** The headers, token, timeout, output and report file of either run. */
@@ -122,5 +145,6 @@ export function sharedOptions(values: SharedValues) {
     timeoutS: number(values.timeout, 'timeout', 10, 1, 120, false),
     json: values.json ?? false,
     ...(values.report !== undefined ? { report: reportFile(values.report) } : {}),
+    ...stackOption(values),
   };
 }

@@ -5,6 +5,7 @@ import { endpoint, quote, sharedOptions, UsageError, type ReportFile } from './o
 import { scenarioCommand } from './scenario/command.ts';
 import type { ScenarioOptions } from './scenario/types.ts';
 import type { OpenPlan } from './schedule.ts';
+import type { StackOption } from './stack/side.ts';
 
 export { UsageError, type ReportFile } from './option-values.ts';
 export { USAGE } from './usage.ts';
@@ -38,6 +39,8 @@ export interface LoadOptions {
   json: boolean;
   /** Also write a self-contained report file (HTML page or SVG image) with charts. */
   report?: ReportFile;
+  /** The deployed stack behind `url`: its limits before the run, its Lambda side from CloudWatch after it. */
+  stack?: StackOption;
 }
 
 /**
@@ -69,6 +72,8 @@ const OPTIONS = {
   timeout: { type: 'string' },
   json: { type: 'boolean' },
   report: { type: 'string' },
+  stack: { type: 'string' },
+  region: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -93,6 +93,11 @@ export interface Prepared {
   protocolVersion: string;
   /** The preflight call's outcome (an isError result is allowed: it is still an MCP answer). */
   first: Classified;
+  /**
+   * How long the preflight call took, in milliseconds: what one call of the run may be expected to take. Absent
+   * when the request was prepared without a preflight (the benchmarks build theirs).
+   */
+  firstMs?: number;
 }
 
 /** Runs the preflight and builds the request the load phase repeats. */
@@ -135,7 +140,9 @@ export async function prepare(options: LoadOptions): Promise<Prepared> {
   }
   const mirrored = await findTool(options, base);
   const request = toolCallRequest(options.tool, options.args, base, mirrored);
+  const sentAt = performance.now();
   const answer = await post(options.url, request, options.timeoutS);
+  const firstMs = Math.round((performance.now() - sentAt) * 100) / 100;
   const first = classify(answer.status, answer.headers.get('content-type') ?? undefined, answer.body);
   if (first.outcome !== 'ok' && first.outcome !== 'tool-error') {
     throw new PreflightError(`the first tools/call failed: ${first.detail ?? first.outcome}`);
@@ -144,5 +151,6 @@ export async function prepare(options: LoadOptions): Promise<Prepared> {
     request,
     protocolVersion: request.headers['mcp-protocol-version'] ?? protocolVersion ?? '',
     first,
+    firstMs,
   };
 }

@@ -14,6 +14,7 @@ import {
 } from './report-charts.ts';
 import { KINDS } from './samples.ts';
 import { escapeXml as esc, formatNumber } from './chart-scale.ts';
+import { stackPanels } from './stack/report.ts';
 
 /** The page's style, which the scenario report shares. */
 export const STYLE = `
@@ -46,6 +47,8 @@ export const STYLE = `
   .detail { overflow-wrap: anywhere; font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
   svg { display: block; width: 100%; height: auto; }
   footer { color: #6b7280; font-size: 12px; }
+  ul.warnings { color: #92400e; font-weight: 600; padding-left: 18px; }
+  ul.notes { color: #4b5563; padding-left: 18px; }
 `;
 
 /** A figure in a card of its own. */
@@ -146,6 +149,7 @@ ${card(failed, failures.toLocaleString('en-US'), 'card-failures')}
     .map(([label, value]) => `<tr><th>${esc(label)}</th><td>${esc(value)}</td></tr>`)
     .join('')}</table></div>
 </section>
+${report.stack ? stackPanels(report.stack) : ''}
 <section class="panel">${charts.percentiles}</section>
 <section class="panel">${charts.histogram}</section>
 <section class="panel">${charts.throughput}</section>

@@ -1,5 +1,6 @@
 import { modelSummary } from './report-charts.ts';
 import type { LoadReport, OpenFigures } from './run.ts';
+import { stackLines } from './stack/report.ts';
 
 const n = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 1 });
 
@@ -34,6 +35,7 @@ export function formatReport(report: LoadReport): string {
     lines.push('', '  first of each kind:');
     for (const [kind, detail] of samples) lines.push(`    ${kind}: ${detail}`);
   }
+  if (report.stack) lines.push(...stackLines(report.stack));
   const verdict = report.passed
     ? `  PASS: every request${report.open ? ' was sent and' : ''} got a 2xx JSON-RPC result`
     : `  FAIL: some requests failed${report.open?.notSent ? ' or were not sent' : ''}`;

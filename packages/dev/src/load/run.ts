@@ -10,6 +10,7 @@ import type { LoadOptions } from './options.ts';
 import { prepare, type Prepared } from './preflight.ts';
 import { RunRecorder } from './samples.ts';
 import { Schedule, type OpenPlan, type Phase } from './schedule.ts';
+import type { StackReport } from './stack/side.ts';
 
 export type { Prepared } from './preflight.ts';
 
@@ -76,6 +77,8 @@ export interface LoadReport {
   samples: Partial<Record<Outcome, string>>;
   /** Whether every request (every scheduled one, in the open model) was sent and got a 2xx JSON-RPC result. */
   passed: boolean;
+  /** With `--stack`: the endpoint's limits before the run, and its Lambda side from CloudWatch after it. */
+  stack?: StackReport;
 }
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;

@@ -45,6 +45,10 @@ Options:
   --json                print the report as JSON
   --report FILE         also write a self-contained report with charts: FILE.html (a page)
                         or FILE.svg (an image; not with --scenario)
+  --stack NAME          the deployed stack behind URL: before the run, warn where the load exceeds
+                        its stage throttle or the function's concurrency; after it, add the Lambda
+                        side from CloudWatch (AWS credentials with read access: docs/performance.md)
+  --region R            the stack's region             (default: AWS_REGION or the shared config)
   --help                show this text
 
 Exit status: 0 when every request (with --scenario, every step) got a 2xx JSON-RPC result (isError results

@@ -8,9 +8,10 @@ import { RunRecorder } from '../../src/load/samples.ts';
 import type { OpenPlan } from '../../src/load/schedule.ts';
 
 /**
- * The open model against a loopback MCP responder whose service time the test sets: the requests go out on the
- * schedule whatever the server's pace, and each latency is timed from the request's intended start. The counts are
- * what the tests hold exactly or within 5 %; timings are held only where a busy machine can only make them larger.
+ * The open model against a loopback MCP responder whose service time the test sets: the in-flight cap, a stall of
+ * this machine, and a stop. The counts are what the tests hold exactly; timings are held only where a busy machine
+ * can only make them larger. Its rate against the app's own server, fast and slowed, is
+ * test/integration/load-open-start.test.ts.
  */
 
 /**
@@ -84,39 +85,6 @@ async function openRun(
 }
 
 const STEADY_50: OpenPlan = { phases: [{ rate: 50, durationS: 10 }], maxInFlight: 1000 };
-
-/** 500 ± 5 %: what 50 requests/s for 10 s must send, whatever the server's latency. */
-function expectFiveHundred(report: LoadReport, received: number[]): void {
-  const open = report.open!;
-  expect(open.sent).toBeGreaterThanOrEqual(475);
-  expect(open.sent).toBeLessThanOrEqual(525);
-  expect(open).toMatchObject({ planned: 500, scheduled: 500, notSent: 0, answered: open.sent });
-  expect(received).toHaveLength(open.sent);
-  // Nothing leaves before it is due, so the calls reach the server over the whole schedule, not in a burst.
-  expect((Math.max(...received) - Math.min(...received)) / 1000).toBeGreaterThan(9);
-  expect(report).toMatchObject({ model: 'open', passed: true, errors: 0 });
-}
-
-describe('an open-model run at 50 requests/s for 10 s', () => {
-  it('sends 500 requests to a fast server', { timeout: 60_000 }, async () => {
-    const { report, received } = await openRun(0, STEADY_50);
-    expectFiveHundred(report, received);
-  });
-
-  it(
-    'sends 500 requests to a server that answers after 300 ms, and the latencies include it',
-    { timeout: 60_000 },
-    async () => {
-      const { report, received } = await openRun(300, STEADY_50);
-      expectFiveHundred(report, received);
-      // Each latency runs from the intended start, so none is shorter than the server's 300 ms.
-      expect(report.latencyMs.p50).toBeGreaterThanOrEqual(300);
-      expect(report.latencyMs.mean).toBeGreaterThanOrEqual(300);
-      // A request every 20 ms, each held 300 ms: many wait at once (a closed loop of one connection would hold one).
-      expect(report.open!.peakInFlight).toBeGreaterThanOrEqual(5);
-    },
-  );
-});
 
 describe('the open model', () => {
   it('counts the requests the in-flight cap kept from being sent, and fails the run', async () => {

@@ -10,6 +10,7 @@ import { formatScenarioReport } from '../../src/load/scenario/report-text.ts';
 import { runScenario } from '../../src/load/scenario/run.ts';
 import type { ScenarioOptions } from '../../src/load/scenario/types.ts';
 import { startStub } from './scenario-stub.ts';
+import { cloud, stackSide } from './stack-cloud.ts';
 
 /** The reports of a scenario run, text and HTML: every step's figures per flow, and the first failure of each. */
 
@@ -120,5 +121,18 @@ describe('the HTML report of a scenario run', () => {
     expect(page).not.toMatch(/<script|<link|src=/);
     expect(page).not.toContain('very-secret');
     expect(page).toContain('bearer token from --token (the token is not shown)');
+  });
+});
+
+describe('a scenario run against a deployed stack (--stack)', () => {
+  it('shows the endpoint’s side and the Lambda side in the text and HTML reports', async () => {
+    const stack = await stackSide(cloud().clients);
+    const text = formatScenarioReport({ ...report, stack });
+    expect(text).toContain('  Endpoint side: stack McpServer (eu-west-1)');
+    expect(text).toContain('  invocations   500, 2 errors, 0 throttles; at most 12 concurrent executions');
+    expect(text.split('\n').at(-1)).toBe('  FAIL: some steps failed');
+    const page = renderScenarioHtml({ options, report: { ...report, stack }, recording });
+    expect(page).toContain('<section class="panel" id="endpoint-side">');
+    expect(page).toContain('<td class="num" data-metric="lambda-cold-starts" data-value="3">3</td>');
   });
 });

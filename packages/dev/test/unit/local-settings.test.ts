@@ -43,11 +43,21 @@ describe('npm start takes its CORS from MCP_ALLOWED_ORIGINS, as the stack does',
       api: 'http',
       localAuthorization: false,
       loopbackMetadata: true,
+      delayMs: 0,
     });
     expect(readLocalSettings({ MCP_AUTH_MODE: 'oauth', BRIDGE_CIMD_ALLOW_LOOPBACK: 'false' })).toMatchObject({
       localAuthorization: true,
       loopbackMetadata: false,
     });
+  });
+
+  it('reads LOCAL_DELAY_MS, the wait before each request reaches the function, and refuses what is not one', () => {
+    expect(readLocalSettings({ LOCAL_DELAY_MS: '300' }).delayMs).toBe(300);
+    expect(readLocalSettings({ LOCAL_DELAY_MS: '' }).delayMs).toBe(0);
+    for (const wrong of ['-1', '1.5', 'soon', '60001'])
+      expect(() => readLocalSettings({ LOCAL_DELAY_MS: wrong })).toThrow(
+        `LOCAL_DELAY_MS must be an integer from 0 to 60000 (got ${JSON.stringify(wrong)})`,
+      );
   });
 
   it('runs the local authorization bridge in front of either API: the streaming REST API too, as deployed', () => {

@@ -8,6 +8,7 @@ import { card, STYLE } from '../report-html.ts';
 import { KIND_LABELS, reportCharts } from '../report-charts.ts';
 import { KINDS, type Kind } from '../samples.ts';
 import { describePhases } from '../schedule.ts';
+import { stackPanels } from '../stack/report.ts';
 import type { ScenarioRecording } from './recording.ts';
 import type { Figures, ScenarioReport } from './report.ts';
 import type { ScenarioOptions } from './types.ts';
@@ -174,6 +175,7 @@ ${card('step p99', `${ms(steps.latencyMs.p99)} ms`, 'card-p99')}
 ${card('failed steps', count(steps.failures), 'card-failures')}
 </section>
 <section class="panel wide"><h2>Steps, per flow</h2>${stepsTable(report)}</section>
+${report.stack ? stackPanels(report.stack) : ''}
 <section class="panel">${charts.percentiles}</section>
 <section class="panel">${charts.histogram}</section>
 <section class="panel">${charts.throughput}</section>

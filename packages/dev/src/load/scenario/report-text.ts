@@ -1,5 +1,6 @@
 /** The human-readable report of a scenario run: a table of every step, per flow and for the whole load. */
 import { describePhases } from '../schedule.ts';
+import { stackLines } from '../stack/report.ts';
 import type { Figures, ScenarioReport } from './report.ts';
 
 const n = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 1 });
@@ -72,6 +73,7 @@ export function formatScenarioReport(report: ScenarioReport): string {
     ),
   );
   if (failing.length) lines.push('', '  first of each kind, per step:', ...failing);
+  if (report.stack) lines.push(...stackLines(report.stack));
   const notStarted = report.open?.notStarted ?? 0;
   lines.push(
     '',

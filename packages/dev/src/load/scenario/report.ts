@@ -6,6 +6,7 @@
 import type { LoadEra } from '../mcp-request.ts';
 import { scheduleFigures, type Latency, type OpenRun, type ScheduleFigures } from '../run.ts';
 import { KINDS, RESULT_KINDS, type Kind, type LatencyHistogram, type RunRecorder } from '../samples.ts';
+import type { StackReport } from '../stack/side.ts';
 import type { ScenarioRecording, StepRecording } from './recording.ts';
 import type { ScenarioOptions } from './types.ts';
 
@@ -68,6 +69,8 @@ export interface ScenarioReport {
   flows: FlowFigures[];
   /** Whether every step got its MCP results (isError included) and, in the open model, every run started. */
   passed: boolean;
+  /** With `--stack`: the endpoint's limits before the run, and its Lambda side from CloudWatch after it. */
+  stack?: StackReport;
 }
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;

@@ -5,6 +5,7 @@
 import type { LoadEra } from '../mcp-request.ts';
 import type { LoadModel } from '../options-model.ts';
 import type { ReportFile } from '../option-values.ts';
+import type { StackOption } from '../stack/side.ts';
 
 /** Milliseconds to wait after a step: fixed, or random from `minMs` to `maxMs`. */
 export interface Think {
@@ -97,4 +98,6 @@ export interface ScenarioOptions extends Omit<LoadModel, 'notices'> {
   json: boolean;
   /** An HTML report file. */
   report?: ReportFile;
+  /** The deployed stack behind `url`: its limits before the run, its Lambda side from CloudWatch after it. */
+  stack?: StackOption;
 }
