@@ -29,11 +29,23 @@ export async function stackPreflight(
   return side;
 }
 
-/** Reads the Lambda side of the run that started at `start` and has just ended. */
-export function stackAfterRun(side: StackSide, start: Date, answered: number): Promise<StackReport> {
-  return side.afterRun({ start, end: new Date() }, answered, {
-    now: () => Date.now(),
-    sleep: (ms) => sleep(ms),
-    onWait: (message) => console.error(message),
-  });
+/**
+ * Reads the Lambda side of the run that started at `start` and has just ended. CloudWatch may take minutes to count
+ * the run: Ctrl-C skips the rest of the wait (the report still comes, saying what was missing), where it would
+ * otherwise end the process and lose the report.
+ */
+export async function stackAfterRun(side: StackSide, start: Date, answered: number): Promise<StackReport> {
+  const skip = new AbortController();
+  const onInterrupt = () => skip.abort();
+  process.on('SIGINT', onInterrupt);
+  try {
+    return await side.afterRun({ start, end: new Date() }, answered, {
+      now: () => Date.now(),
+      sleep: (ms) => sleep(ms, undefined, { signal: skip.signal }).catch(() => undefined),
+      onWait: (message) => console.error(`${message} (Ctrl-C skips the wait)`),
+      skipped: skip.signal,
+    });
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
 }

@@ -92,6 +92,31 @@ describe('the Lambda side of a run', () => {
     ]);
   });
 
+  it('stops waiting when the person skips the wait (Ctrl-C), and the report still comes with what there was', async () => {
+    const { clients } = cloud({
+      'cloudWatch.GetMetricDataCommand': () => ({
+        MetricDataResults: [{ Id: 'invocations', Values: [120] }],
+      }),
+      'logs.GetQueryResultsCommand': () => ({ status: 'Running' }),
+    });
+    const skip = new AbortController();
+    const waiting = { ...fakeWaiting(), skipped: skip.signal };
+    const sleep = waiting.sleep;
+    // The person presses Ctrl-C during the first pause.
+    waiting.sleep = async (ms) => {
+      await sleep(ms);
+      skip.abort();
+    };
+    const report = await stackSide(clients, { waiting });
+    expect(waiting.slept).toEqual([15_000]);
+    expect(report.lambda!.metrics!.invocations).toBe(120);
+    expect(report.lambda!.notes).toEqual([
+      "the wait for CloudWatch was skipped with 120 invocations counted of the run's 500 MCP answers: its " +
+        'figures may still be arriving',
+      expect.stringContaining('the wait for the Logs Insights query was skipped'),
+    ]);
+  });
+
   it('names the permission GetMetricData needs, and still reads the cold starts', async () => {
     const { clients } = cloud({
       'cloudWatch.GetMetricDataCommand': () => accessDenied('cloudwatch:GetMetricData'),

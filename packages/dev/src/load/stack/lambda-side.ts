@@ -42,11 +42,15 @@ export interface LambdaSide {
   notes: string[];
 }
 
-/** How the read waits: the clock and the pause (tests pass their own), and a line for the person waiting. */
+/**
+ * How the read waits: the clock and the pause (tests pass their own), a line for the person waiting, and the signal
+ * of the person skipping the wait (Ctrl-C): the report then has what CloudWatch had, and says so.
+ */
 export interface Waiting {
   now(): number;
   sleep(ms: number): Promise<void>;
   onWait?(message: string): void;
+  skipped?: AbortSignal;
 }
 
 /** How long the metrics may take to arrive, and how often to look. */
@@ -145,6 +149,13 @@ async function settledMetrics(
   for (;;) {
     const metrics = await readMetrics(aws, functionName, window);
     if (metrics.invocations >= answered) return { metrics };
+    if (waiting.skipped?.aborted)
+      return {
+        metrics,
+        note:
+          `the wait for CloudWatch was skipped with ${metrics.invocations} invocations counted of the run's ` +
+          `${answered} MCP answers: its figures may still be arriving`,
+      };
     if (waiting.now() + METRICS_POLL_MS > deadline)
       return {
         metrics,
@@ -201,10 +212,14 @@ async function readInitDurations(
     }
     if (answer.status !== 'Running' && answer.status !== 'Scheduled')
       throw new AwsReadError(`the Logs Insights query ended ${answer.status ?? 'without a status'}`);
-    if (waiting.now() + QUERY_POLL_MS > deadline) {
+    if (waiting.skipped?.aborted || waiting.now() + QUERY_POLL_MS > deadline) {
       // Best effort: a query left running only costs its scan, and the report says what happened either way.
       await aws.read('logs', new logs.StopQueryCommand({ queryId }), 'logs:StopQuery').catch(() => undefined);
-      throw new AwsReadError(`the Logs Insights query did not finish within ${QUERY_WAIT_MS / 1000} s`);
+      throw new AwsReadError(
+        waiting.skipped?.aborted
+          ? 'the wait for the Logs Insights query was skipped'
+          : `the Logs Insights query did not finish within ${QUERY_WAIT_MS / 1000} s`,
+      );
     }
     await waiting.sleep(QUERY_POLL_MS);
   }
