@@ -76,7 +76,8 @@ export {
 } from './scenario/types.ts';
 export { readScenario } from './scenario/parse.ts';
 export { scenarioSchema } from './scenario/schema.ts';
-export { FlowPicker, runScenario } from './scenario/run.ts';
+export { runScenario } from './scenario/run.ts';
+export { FlowPicker } from './scenario/loop.ts';
 export { ScenarioRecording, type StepRecording, type FlowRecording } from './scenario/recording.ts';
 export {
   type Figures,
