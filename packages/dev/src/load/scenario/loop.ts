@@ -2,7 +2,7 @@
  * How a scenario's load picks and repeats its flows, whatever engine starts them: flows picked in proportion to
  * their weights, interleaved (smooth weighted round-robin), so a run's mix is exact, not a draw; and the closed
  * model's clients, each starting its next flow run when its last one ended. `npm run load -- --scenario` runs them
- * (run.ts); another engine that starts the flow runs can run them too.
+ * (run.ts), and so does each worker of the Artillery test it emits (../artillery/processor.ts).
  */
 import { runFlow, type RunContext } from './flows.ts';
 

@@ -7,8 +7,8 @@ import { RESULT_KINDS, RunRecorder, type Kind } from '../samples.ts';
 import type { Flow, Scenario } from './types.ts';
 
 /**
- * Where a flow run files its steps and its end (flows.ts), on one clock: the recording of `npm run load`, or what
- * another engine keeps of the same steps.
+ * Where a flow run files its steps and its end (flows.ts), on one clock: the recording of `npm run load`, or the
+ * metrics of an Artillery worker (../artillery/metrics.ts).
  */
 export interface FlowLog {
   /** Milliseconds since the start of the load. */
@@ -43,13 +43,13 @@ export interface FlowRecording {
 const INITIALIZE = 'initialize';
 
 /** The steps a flow run files, in order: `initialize` first in the handshake era, then the flow's own. */
-const stepSlots = (flow: Flow): { label: string; kind: string }[] => [
+export const stepSlots = (flow: Flow): { label: string; kind: string }[] => [
   ...(flow.era === 'handshake' ? [{ label: INITIALIZE, kind: INITIALIZE }] : []),
   ...flow.steps.map((step) => ({ label: step.label, kind: step.kind })),
 ];
 
 /** A step's latency from its start to its end at `atMs`; none for a step whose last request got no answer. */
-const stepLatency = (kind: Kind, atMs: number, startMs: number): number | undefined =>
+export const stepLatency = (kind: Kind, atMs: number, startMs: number): number | undefined =>
   kind === 'timeout' || kind === 'transport-error' ? undefined : atMs - startMs;
 
 /** The recording of a scenario run. */

@@ -139,7 +139,7 @@ function parameters(run: RecordedScenario): [string, string][] {
 }
 
 /** What a scenario page shows, whichever engine ran the load. */
-interface ScenarioPage {
+export interface ScenarioPage {
   title: string;
   report: Pick<
     ScenarioReport,
@@ -156,7 +156,7 @@ interface ScenarioPage {
 }
 
 /** A scenario report as one self-contained HTML page: the verdict, the cards, the steps table, the panels. */
-function scenarioPage(page: ScenarioPage): string {
+export function scenarioPage(page: ScenarioPage): string {
   const { report } = page;
   const steps = report.steps;
   return `<!doctype html>

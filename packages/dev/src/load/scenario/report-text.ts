@@ -36,7 +36,7 @@ function rows(report: StepTotals): [string, string[]][] {
 }
 
 /** The steps table, a line per row, headings first. */
-function stepTable(report: StepTotals): string[] {
+export function stepTable(report: StepTotals): string[] {
   const body = rows(report);
   const labelWidth = Math.max(...body.map(([label]) => label.length), 'flow / step'.length);
   const widths = HEADINGS.map((h, i) => Math.max(h.length, ...body.map(([, c]) => c[i]!.length)));
@@ -58,7 +58,7 @@ function modelLines(report: ScenarioReport): string[] {
 }
 
 /** The failures of all steps by kind, in one line. */
-function failureLine(steps: Figures): string {
+export function failureLine(steps: Figures): string {
   const o = steps.outcomes;
   return (
     `  failures      ${n(o['rpc-error'])} JSON-RPC errors, ${n(o['non-2xx'])} non-2xx, ${n(o.malformed)} unreadable, ` +
