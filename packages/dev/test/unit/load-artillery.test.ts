@@ -18,8 +18,8 @@ import { startStub } from './scenario-stub.ts';
  * The Artillery engine without Artillery: the command lines of `--emit artillery` and `--from-artillery`, the load
  * model as Artillery phases, and the emitted processor driven as Artillery drives it (a virtual user's context and
  * its events), against a scripted MCP server, its metrics aggregated as Artillery aggregates them and read back
- * into the report, which must count what `npm run load -- --scenario` counts. The integration tier
- * runs the emitted test with Artillery itself.
+ * into the report, which must count what `npm run load -- --scenario` counts.
+ * test/integration/load-artillery.test.ts runs the emitted test with Artillery itself.
  */
 
 let stub: Awaited<ReturnType<typeof startStub>>;
