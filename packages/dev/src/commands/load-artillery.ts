@@ -22,7 +22,8 @@ async function emit(command: Extract<ArtilleryCommand, { kind: 'emit' }>): Promi
     [
       `wrote ${emitted.files.map(shown).join(', ')}`,
       `run it:    npx artillery run --output results.json ${script}`,
-      `on Lambda: npx artillery run-lambda --region us-east-1 --count 2 --output results.json ${script}`,
+      `on Lambda: npx artillery run-lambda --region REGION --count N --output results.json ${script}` +
+        ' (each of the N workers runs the whole script)',
       `report:    npm run load -- --from-artillery results.json --scenario ${command.options.scenario.file} ` +
         '--report report.html',
     ].join('\n'),
