@@ -20,6 +20,7 @@ import { PreflightError, prepare } from '../load/preflight.ts';
 import { fire } from '../load/run.ts';
 import { RunRecorder } from '../load/samples.ts';
 import { describePhases } from '../load/schedule.ts';
+import { runArtilleryCommand } from './load-artillery.ts';
 import { reportPreflightFailure, runScenarioCommand } from './load-scenario.ts';
 import { offeredLoad, stackAfterRun, stackPreflight } from './load-stack.ts';
 
@@ -63,11 +64,16 @@ function warnPlainToken(url: string, hasToken: boolean): void {
     console.error('warning: sending a bearer token over plain http to a non-loopback host');
 }
 
+/** The report file a command writes, if any. */
+const reportOf = (command: Exclude<ParsedCommand, { kind: 'help' | 'emit' }>): ReportFile | undefined =>
+  command.kind === 'from-artillery' ? command.report : command.options.report;
+
 async function load(args: string[]): Promise<number> {
   let command: ParsedCommand;
   try {
     command = parseLoadArgs(args);
-    if (command.kind !== 'help' && command.options.report) prepareReportFolder(command.options.report);
+    const report = command.kind === 'help' || command.kind === 'emit' ? undefined : reportOf(command);
+    if (report) prepareReportFolder(report);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(`error: ${error.message} ${HELP_HINT}`);
@@ -78,6 +84,7 @@ async function load(args: string[]): Promise<number> {
     return 0;
   }
   for (const notice of command.notices) console.error(`note: ${notice}`);
+  if (command.kind === 'emit' || command.kind === 'from-artillery') return runArtilleryCommand(command);
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   if (command.kind === 'scenario') {

@@ -1,7 +1,8 @@
 /**
  * `@mcp-lambda/dev/load`: the load test behind `npm run load` (`mcp-lambda-dev load`), as code: MCP requests as a
  * client puts them on the wire, the classification of an answer, the preflight, the run, its bounded recording and
- * its reports. The benchmarks drive the same run, so a figure there and a figure here mean the same thing.
+ * its reports. The benchmarks drive the same run, so a figure there and a figure here mean the same thing. A scenario
+ * run can also be written as an Artillery test, and the report read back from Artillery's output.
  */
 // ## MCP requests on the wire (experimental)
 export {
@@ -27,6 +28,7 @@ export {
   type LoadOptions,
   type ReportFile,
   type ParsedCommand,
+  type ArtilleryCommand,
   USAGE,
   UsageError,
   parseLoadArgs,
@@ -76,8 +78,14 @@ export {
 } from './scenario/types.ts';
 export { readScenario } from './scenario/parse.ts';
 export { scenarioSchema } from './scenario/schema.ts';
-export { FlowPicker, runScenario } from './scenario/run.ts';
-export { ScenarioRecording, type StepRecording, type FlowRecording } from './scenario/recording.ts';
+export { runScenario } from './scenario/run.ts';
+export { FlowPicker } from './scenario/loop.ts';
+export {
+  ScenarioRecording,
+  type StepRecording,
+  type FlowRecording,
+  type FlowLog,
+} from './scenario/recording.ts';
 export {
   type Figures,
   type StepFigures,
@@ -88,3 +96,16 @@ export {
 } from './scenario/report.ts';
 export { formatScenarioReport } from './scenario/report-text.ts';
 export { type RecordedScenario, renderScenarioHtml } from './scenario/report-html.ts';
+// ## Scenarios on Artillery (experimental)
+export { type Emitted, emitArtillery } from './artillery/emit.ts';
+export {
+  type ArtilleryReport,
+  type ArtilleryPeriod,
+  type VirtualUsers,
+  type ArtilleryOutput,
+  type ArtilleryMetrics,
+  readArtilleryOutput,
+  artilleryReport,
+} from './artillery/results.ts';
+export { formatArtilleryReport } from './artillery/report-text.ts';
+export { renderArtilleryHtml } from './artillery/report-html.ts';

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { LoadEra } from './mcp-request.ts';
+import { artilleryCommand, type ArtilleryCommand } from './artillery/command.ts';
 import { loadModel } from './options-model.ts';
 import { endpoint, quote, sharedOptions, UsageError, type ReportFile } from './option-values.ts';
 import { scenarioCommand } from './scenario/command.ts';
@@ -8,6 +9,7 @@ import type { OpenPlan } from './schedule.ts';
 import type { StackOption } from './stack/side.ts';
 
 export { UsageError, type ReportFile } from './option-values.ts';
+export { type ArtilleryCommand } from './artillery/command.ts';
 export { USAGE } from './usage.ts';
 
 /** Everything one load run needs, validated. */
@@ -50,6 +52,7 @@ export interface LoadOptions {
 export type ParsedCommand =
   | { kind: 'run'; options: LoadOptions; notices: string[] }
   | { kind: 'scenario'; options: ScenarioOptions; notices: string[] }
+  | ArtilleryCommand
   | { kind: 'help' };
 
 const OPTIONS = {
@@ -74,17 +77,22 @@ const OPTIONS = {
   report: { type: 'string' },
   stack: { type: 'string' },
   region: { type: 'string' },
+  emit: { type: 'string' },
+  'from-artillery': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** Parses the words; every failure is a one-line UsageError (Node's own messages can span lines). */
+/**
+ * Parses the words; every failure is a one-line UsageError (Node's own messages can span lines). The one word that
+ * is no option's value is the folder of `--emit artillery DIR`, right after it.
+ */
 function words(argv: readonly string[]) {
   let parsed;
   try {
     parsed = parseArgs({
       args: [...argv],
       strict: true,
-      allowPositionals: false,
+      allowPositionals: true,
       tokens: true,
       options: OPTIONS,
     });
@@ -92,18 +100,26 @@ function words(argv: readonly string[]) {
     throw new UsageError((error as Error).message.replace(/\s*\n\s*/g, ' '));
   }
   const seen = new Set<string>();
-  for (const token of parsed.tokens) {
+  let folder: string | undefined;
+  for (const [i, token] of parsed.tokens.entries()) {
+    if (token.kind === 'positional') {
+      const before = parsed.tokens[i - 1];
+      if (before?.kind !== 'option' || before.name !== 'emit' || folder !== undefined)
+        throw new UsageError(`unexpected argument ${quote(token.value)}: every value follows its option`);
+      folder = token.value;
+    }
     if (token.kind !== 'option' || token.name === 'header') continue;
     if (seen.has(token.name)) throw new UsageError(`--${token.name} is given more than once`);
     seen.add(token.name);
   }
-  return parsed.values;
+  return { ...parsed.values, ...(folder !== undefined ? { folder } : {}) };
 }
 
 /** Parses and validates the command line of `npm run load`. */
 export function parseLoadArgs(argv: readonly string[]): ParsedCommand {
   const values = words(argv);
   if (values.help) return { kind: 'help' };
+  if (values.emit !== undefined || values['from-artillery'] !== undefined) return artilleryCommand(values);
 
   if (values.scenario !== undefined) return scenarioCommand(values.scenario, values);
   if (values.url === undefined) throw new UsageError('--url is required');

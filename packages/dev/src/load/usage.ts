@@ -1,6 +1,8 @@
 /** Usage text of `npm run load` (`mcp-lambda-dev load`). */
 export const USAGE = `usage: npm run load -- --url URL [options]
        npm run load -- --scenario FILE [--url URL] [options]
+       npm run load -- --scenario FILE --emit artillery DIR [--url URL] [options]
+       npm run load -- --from-artillery FILE.json --scenario FILE [--url URL] [--json] [--report FILE.html]
 
 Runs a load test of stateless MCP tools/call requests against URL and prints the rate, latency percentiles,
 transport errors, non-2xx answers, JSON-RPC errors and isError results. It runs one of two models:
@@ -16,6 +18,11 @@ transport errors, non-2xx answers, JSON-RPC errors and isError results. It runs 
 With --scenario, the load is the weighted flows a FILE describes (JSON, scenario.schema.json in the dev package),
 each a sequence of steps with think times: tools/list, tools/call, read_output pages, a task polled to completion,
 an ask answered, in either era. Either model then counts flow runs, and the report shows each step's figures.
+
+With --emit artillery DIR, the scenario run is written as an Artillery test instead of run: DIR gets the script
+(artillery.yml), the processor that runs each flow with this command's code (processor.mjs) and the checked
+scenario (mcp-load.json). "artillery run" runs it on one machine, "artillery run-lambda" or "run-fargate" on
+many; --from-artillery reads its --output JSON into this command's report (docs/performance.md, "On Artillery").
 
 Options:
   --url URL             MCP endpoint (http or https), e.g. http://127.0.0.1:3000/mcp   (required,
@@ -49,8 +56,13 @@ Options:
                         its stage throttle or the function's concurrency; after it, add the Lambda
                         side from CloudWatch (AWS credentials with read access: docs/performance.md)
   --region R            the stack's region             (default: AWS_REGION or the shared config)
+  --emit artillery DIR  write the scenario run as an Artillery test into DIR instead of running it
+                        (no --token, --json or --report: each worker gets its token from the auth)
+  --from-artillery FILE  report the run of an emitted test from its artillery run --output FILE,
+                        with the --scenario it was written from
   --help                show this text
 
 Exit status: 0 when every request (with --scenario, every step) got a 2xx JSON-RPC result (isError results
 included) and, in the open model, every scheduled request (or flow run) was sent; 1 when any request failed
-(transport error, timeout, non-2xx, JSON-RPC error, unreadable answer) or was not sent; 2 on a usage error.`;
+(transport error, timeout, non-2xx, JSON-RPC error, unreadable answer) or was not sent; 2 on a usage error.
+With --from-artillery the same for the run Artillery recorded (and 1 when a virtual user failed or was skipped).`;

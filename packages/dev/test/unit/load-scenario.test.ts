@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseLoadArgs, UsageError } from '../../src/load/options.ts';
 import { readScenario } from '../../src/load/scenario/parse.ts';
-import { FlowPicker } from '../../src/load/scenario/run.ts';
+import { FlowPicker } from '../../src/load/scenario/loop.ts';
 import { scenarioSchema } from '../../src/load/scenario/schema.ts';
 import { expand } from '../../src/load/scenario/template.ts';
 

@@ -6,7 +6,7 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FlowClient, type Target } from './client.ts';
-import { goesOn, type ScenarioRecording } from './recording.ts';
+import { goesOn, type FlowLog } from './recording.ts';
 import { runStep, type FlowRun, type StepEnd, type Turns } from './steps.ts';
 import type { Flow, Think } from './types.ts';
 
@@ -14,7 +14,7 @@ import type { Flow, Think } from './types.ts';
 export interface RunContext {
   target: Target;
   flows: readonly Flow[];
-  recording: ScenarioRecording;
+  recording: FlowLog;
   turns: Turns;
   /** Ctrl-C: a flow run stops after the step it is in. */
   signal?: AbortSignal;

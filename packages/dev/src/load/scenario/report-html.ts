@@ -63,7 +63,7 @@ function row(
   );
 }
 
-function stepsTable(report: ScenarioReport): string {
+function stepsTable(report: Pick<ScenarioReport, 'flows' | 'steps' | 'requests'>): string {
   const heading =
     '<tr><th>flow / step</th><th class="num">count</th>' +
     COLUMNS.map(({ label }) => `<th class="num">${esc(label)}</th>`).join('') +
@@ -138,33 +138,41 @@ function parameters(run: RecordedScenario): [string, string][] {
   ];
 }
 
-/** Renders a recorded scenario run as a self-contained HTML page. */
-export function renderScenarioHtml(run: RecordedScenario): string {
-  const { report, recording } = run;
+/** What a scenario page shows, whichever engine ran the load. */
+export interface ScenarioPage {
+  title: string;
+  report: Pick<
+    ScenarioReport,
+    'url' | 'flowRuns' | 'requests' | 'stepsPerSecond' | 'steps' | 'flows' | 'passed'
+  >;
+  /** The line under the title, after the endpoint: the model and the start. */
+  target: string;
+  /** Whole sections right after the steps table (the endpoint's side of the run), as HTML. */
+  sections?: string;
+  /** The panels between the steps table and the parameters (charts, failures…), each its HTML. */
+  panels: string[];
+  parameters: [string, string][];
+  footer: string;
+}
+
+/** A scenario report as one self-contained HTML page: the verdict, the cards, the steps table, the panels. */
+export function scenarioPage(page: ScenarioPage): string {
+  const { report } = page;
   const steps = report.steps;
-  const answered = steps.count - steps.outcomes.timeout - steps.outcomes['transport-error'];
-  const charts = reportCharts(
-    { recorder: recording.all, report: { requests: answered, latencyMs: steps.latencyMs } },
-    960,
-    { perSecond: 'steps/s', answers: 'steps' },
-  );
-  const title = `MCP load scenario: ${report.scenario}`;
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
+<title>${esc(page.title)}</title>
 <style>${STYLE}${TABLE_STYLE}</style>
 </head>
 <body>
 <main>
-<header><h1>${esc(title)}</h1><span class="verdict ${report.passed ? 'pass' : 'fail'}" data-metric="verdict">${
+<header><h1>${esc(page.title)}</h1><span class="verdict ${report.passed ? 'pass' : 'fail'}" data-metric="verdict">${
     report.passed ? 'PASS' : 'FAIL'
   }</span></header>
-<p class="target"><code>${esc(report.url)}</code> · ${esc(modelText(report))} · started ${esc(
-    recording.all.startedAt.toISOString(),
-  )}</p>
+<p class="target"><code>${esc(report.url)}</code> · ${esc(page.target)}</p>
 <section class="cards">
 ${card('flow runs', count(report.flowRuns), 'card-flow-runs')}
 ${card('steps', count(steps.count), 'card-steps')}
@@ -175,20 +183,43 @@ ${card('step p99', `${ms(steps.latencyMs.p99)} ms`, 'card-p99')}
 ${card('failed steps', count(steps.failures), 'card-failures')}
 </section>
 <section class="panel wide"><h2>Steps, per flow</h2>${stepsTable(report)}</section>
-${report.stack ? stackPanels(report.stack) : ''}
-<section class="panel">${charts.percentiles}</section>
-<section class="panel">${charts.histogram}</section>
-<section class="panel">${charts.throughput}</section>
-<section class="panel"><h2>First of each kind, per step</h2>${samplesTable(report)}</section>
-<section class="panel"><h2>Parameters</h2><table id="parameters">${parameters(run)
+${page.sections ?? ''}
+${page.panels.map((panel) => `<section class="panel">${panel}</section>`).join('\n')}
+<section class="panel"><h2>Parameters</h2><table id="parameters">${page.parameters
     .map(([label, value]) => `<tr><th>${esc(label)}</th><td>${esc(value)}</td></tr>`)
     .join('')}</table></section>
-<footer>Recorded by <code>npm run load -- --scenario</code>. A step's latency runs from its start to its last answer
-(every page, poll or round of questions it took; think times apart); a flow run's from its start to its end, think
-times included. In the open model a flow run's first step is timed from its intended start. Latencies are kept in
-log buckets 2 % wide: a percentile is never below the exact value, at most 2 % above it.</footer>
+<footer>${page.footer}</footer>
 </main>
 </body>
 </html>
 `;
+}
+
+/** Renders a recorded scenario run as a self-contained HTML page. */
+export function renderScenarioHtml(run: RecordedScenario): string {
+  const { report, recording } = run;
+  const steps = report.steps;
+  const answered = steps.count - steps.outcomes.timeout - steps.outcomes['transport-error'];
+  const charts = reportCharts(
+    { recorder: recording.all, report: { requests: answered, latencyMs: steps.latencyMs } },
+    960,
+    { perSecond: 'steps/s', answers: 'steps' },
+  );
+  return scenarioPage({
+    title: `MCP load scenario: ${report.scenario}`,
+    report,
+    target: `${modelText(report)} · started ${recording.all.startedAt.toISOString()}`,
+    ...(report.stack ? { sections: stackPanels(report.stack) } : {}),
+    panels: [
+      charts.percentiles,
+      charts.histogram,
+      charts.throughput,
+      `<h2>First of each kind, per step</h2>${samplesTable(report)}`,
+    ],
+    parameters: parameters(run),
+    footer: `Recorded by <code>npm run load -- --scenario</code>. A step's latency runs from its start to its last answer
+(every page, poll or round of questions it took; think times apart); a flow run's from its start to its end, think
+times included. In the open model a flow run's first step is timed from its intended start. Latencies are kept in
+log buckets 2 % wide: a percentile is never below the exact value, at most 2 % above it.`,
+  });
 }

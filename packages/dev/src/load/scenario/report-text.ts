@@ -20,8 +20,11 @@ const cells = (figures: Figures, requests?: number): string[] => [
   requests === undefined ? '' : n(requests),
 ];
 
+/** What the steps table shows: each flow's runs and steps, and all steps. */
+type StepTotals = Pick<ScenarioReport, 'flows' | 'steps' | 'requests'>;
+
 /** The rows of the table: label and cells. */
-function rows(report: ScenarioReport): [string, string[]][] {
+function rows(report: StepTotals): [string, string[]][] {
   const table: [string, string[]][] = [];
   for (const flow of report.flows) {
     table.push([`${flow.name} (weight ${flow.weight}, ${flow.era}): runs`, cells(flow.runs)]);
@@ -32,7 +35,8 @@ function rows(report: ScenarioReport): [string, string[]][] {
   return table;
 }
 
-function table(report: ScenarioReport): string[] {
+/** The steps table, a line per row, headings first. */
+export function stepTable(report: StepTotals): string[] {
   const body = rows(report);
   const labelWidth = Math.max(...body.map(([label]) => label.length), 'flow / step'.length);
   const widths = HEADINGS.map((h, i) => Math.max(h.length, ...body.map(([, c]) => c[i]!.length)));
@@ -53,17 +57,24 @@ function modelLines(report: ScenarioReport): string[] {
   ];
 }
 
+/** The failures of all steps by kind, in one line. */
+export function failureLine(steps: Figures): string {
+  const o = steps.outcomes;
+  return (
+    `  failures      ${n(o['rpc-error'])} JSON-RPC errors, ${n(o['non-2xx'])} non-2xx, ${n(o.malformed)} unreadable, ` +
+    `${n(o.timeout + o['transport-error'])} transport errors (${n(o.timeout)} timeouts)`
+  );
+}
+
 /** The report of a scenario run, for a terminal. */
 export function formatScenarioReport(report: ScenarioReport): string {
-  const o = report.steps.outcomes;
   const lines = [
     `MCP load scenario: ${report.scenario} → ${report.url}`,
     ...modelLines(report),
     '',
-    ...table(report),
+    ...stepTable(report),
     '',
-    `  failures      ${n(o['rpc-error'])} JSON-RPC errors, ${n(o['non-2xx'])} non-2xx, ${n(o.malformed)} unreadable, ` +
-      `${n(o.timeout + o['transport-error'])} transport errors (${n(o.timeout)} timeouts)`,
+    failureLine(report.steps),
   ];
   const failing = report.flows.flatMap((flow) =>
     flow.steps.flatMap((step) =>

@@ -3,50 +3,22 @@
  * starting its next flow run when its last one ended, until `durationS` has passed or `amount` runs started. Open:
  * flow runs started on the schedule of `open` (schedule.ts) whatever the server does, each timed from its intended
  * start, at most `maxInFlight` at once (a run due beyond that is not started, and counted). Flows are picked in
- * proportion to their weights, interleaved (smooth weighted round-robin), so a run's mix is exact, not a draw.
+ * proportion to their weights, so a run's mix is exact (loop.ts).
  */
 import { agentFor } from '../exchange.ts';
 import { arrive } from '../open-run.ts';
 import { Schedule } from '../schedule.ts';
 import { runFlow, type RunContext } from './flows.ts';
+import { ClosedLoop, FlowPicker } from './loop.ts';
 import { scenarioPreflight } from './preflight.ts';
 import { ScenarioRecording } from './recording.ts';
 import { summarizeScenario, type ScenarioReport } from './report.ts';
 import type { ScenarioOptions } from './types.ts';
 
-/** Picks flows by weight: each weight's share of the picks, spread evenly over them. */
-export class FlowPicker {
-  private readonly current: number[];
-  private readonly total: number;
-
-  constructor(private readonly weights: readonly number[]) {
-    this.current = weights.map(() => 0);
-    this.total = weights.reduce((sum, w) => sum + w, 0);
-  }
-
-  next(): number {
-    let best = 0;
-    for (let i = 0; i < this.weights.length; i++) {
-      this.current[i]! += this.weights[i]!;
-      if (this.current[i]! > this.current[best]!) best = i;
-    }
-    this.current[best]! -= this.total;
-    return best;
-  }
-}
-
 /** The closed loop: `connections` clients, each running flows one after another. */
 async function closedLoop(options: ScenarioOptions, context: RunContext, picker: FlowPicker): Promise<void> {
-  let started = 0;
-  const more = () =>
-    !context.signal?.aborted &&
-    (options.amount !== undefined
-      ? started < options.amount
-      : context.recording.now() < options.durationS * 1000);
-  const client = async () => {
-    while (more()) await runFlow(context, picker.next(), started++);
-  };
-  await Promise.all(Array.from({ length: options.connections }, client));
+  const loop = new ClosedLoop(options, context, picker);
+  await Promise.all(Array.from({ length: options.connections }, () => loop.client()));
 }
 
 /**
