@@ -5,7 +5,7 @@ import type { OutputPager } from './outputs/paging/page.ts';
 import { READ_OUTPUT_TOOL, readOutputTool } from './outputs/read-tool.ts';
 import { createTransport } from './http/transport.ts';
 import type { TransportOptions } from './http/transport-options.ts';
-import type { RendezvousStore } from './asking/rendezvous.ts';
+import type { CallState } from './call-state/stores.ts';
 import { lazyDesk, lazyRequestState, lazySessions } from './asking/lazy.ts';
 import type { SessionOptions } from './sessions/sessions.ts';
 import type { CacheHint, Implementation, ServerCapabilities } from './protocol/types.ts';
@@ -89,13 +89,16 @@ export interface McpServerOptions {
    */
   sessions?: SessionOptions;
   /**
-   * Where mid-call questions wait for the client's answer (handshake era, behind a streaming adapter), and where
-   * the events of a cut stream wait for its client to resume it (`GET` with `Last-Event-ID`, docs/streaming.md):
-   * `dynamoRendezvous(...)` when several instances serve the endpoint, `memoryRendezvous()` for one process.
-   * Default none: such questions are refused as unavailable, and streams carry no event ids.
+   * The call state of the handshake era, behind a streaming adapter: where mid-call questions wait for the client's
+   * answer, where the client's cancellations wait for the calls they name, and where the events of a cut stream wait
+   * for its client to resume it (`GET` with `Last-Event-ID`, docs/streaming.md). `dynamoCallState(...)` when several
+   * instances serve the endpoint, `memoryCallState()` for one process. Default none: such questions are refused as
+   * unavailable, and streams carry no event ids.
    */
-  rendezvous?: RendezvousStore;
-  /** How often a call waiting for an answer reads the rendezvous, in ms. Default 250. */
+  callState?: CallState;
+  /** @deprecated Renamed `callState` (the same call state); `callState` wins when both are given. */
+  rendezvous?: CallState;
+  /** How often a call waiting for an answer reads the call state, in ms. Default 250. */
   askPollIntervalMs?: number;
   /** Validators generated at build time (`npm run generate`); schemas without one are compiled at first use. */
   validators?: PrecompiledValidators;
@@ -213,8 +216,9 @@ export function createMcpServer(options: McpServerOptions) {
   const prompts = options.prompts ?? [];
   const capabilities = capabilitiesOf(options, { resources, prompts, views });
   const readTool = builtIn.some((t) => t.name === READ_OUTPUT_TOOL) ? { readTool: READ_OUTPUT_TOOL } : {};
-  const rendezvous = options.rendezvous && {
-    store: options.rendezvous,
+  const stores = options.callState ?? options.rendezvous;
+  const callState = stores && {
+    ...stores,
     pollIntervalMs: options.askPollIntervalMs ?? Defaults.askPollIntervalMs,
   };
   const dispatch = createDispatcher({
@@ -240,7 +244,7 @@ export function createMcpServer(options: McpServerOptions) {
           }),
         }
       : {}),
-    ...(rendezvous ? { rendezvous } : {}),
+    ...(callState ? { callState } : {}),
     requestState: lazyRequestState({
       ttlMs: options.requestStateTtlMs ?? Defaults.requestStateTtlMs,
       ...(options.requestStateSecret !== undefined ? { secret: options.requestStateSecret } : {}),
@@ -255,8 +259,8 @@ export function createMcpServer(options: McpServerOptions) {
       paramHeadersOf: (name) => tools.paramHeaders(name),
       ...(options.auth ? { authenticator: options.auth } : {}),
       ...(options.sessions ? { sessions: lazySessions(options.sessions) } : {}),
-      // Cut streams' events wait in the rendezvous too, for their client to resume them (docs/streaming.md).
-      ...(rendezvous ? { answers: lazyDesk(rendezvous), resume: rendezvous } : {}),
+      // Cut streams' events wait in the call state too, for their client to resume them (docs/streaming.md).
+      ...(callState ? { answers: lazyDesk(callState), resume: callState } : {}),
     },
     http,
   );

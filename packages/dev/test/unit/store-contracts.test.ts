@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import {
-  memoryRendezvous,
+  memoryCallState,
   memoryTaskStore,
   type ApprovalLedger,
+  type StreamLog,
   type TaskStore,
 } from '@mcp-lambda/server/backend';
 import {
   approvalLedgerChecks,
-  eventLogChecks,
+  streamLogChecks,
   taskStoreChecks,
   type ContractCheck,
 } from '../../src/testing/index.ts';
@@ -53,19 +54,19 @@ describe('the store contract checks', () => {
     ]);
   });
 
-  it('catch an event log that loses the end of a stream or serves an expired one', async () => {
-    const real = memoryRendezvous();
-    const lossy = {
+  it('catch a stream log that loses the end of a stream or serves an expired one', async () => {
+    const real = memoryCallState().streamLog;
+    const lossy: StreamLog = {
       ...real,
-      readEvent: async (id: string, position: number) => {
-        const event = await real.readEvent(id, position);
+      readEvent: async (at) => {
+        const event = await real.readEvent(at);
         return event && { position: event.position, data: event.data };
       },
     };
-    expect(await failing(eventLogChecks(() => lossy))).toEqual([
+    expect(await failing(streamLogChecks(() => lossy))).toEqual([
       'reads back the head and each event appended after it; nothing else',
     ]);
-    const stale = { ...real, readHead: (id: string) => real.readHead(id, 0) };
-    expect(await failing(eventLogChecks(() => stale))).toEqual(['serves no head once the log expired']);
+    const stale: StreamLog = { ...real, readHead: ({ streamId }) => real.readHead({ streamId, now: 0 }) };
+    expect(await failing(streamLogChecks(() => stale))).toEqual(['serves no head once the log expired']);
   });
 });

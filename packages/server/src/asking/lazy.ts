@@ -4,7 +4,7 @@ import type { InputContext, InputRequired } from '../input/input-required.ts';
 import type { RequestStateCodec } from '../input/request-state.ts';
 import { requestStateKeySource, type RequestStateOptions } from '../input/request-state-options.ts';
 import type { AnswerDesk } from './desk.ts';
-import type { Rendezvous } from './rendezvous.ts';
+import type { PolledCallState } from '../call-state/stores.ts';
 import type { Sessions, SessionOptions } from '../sessions/sessions.ts';
 import type { MidCallSetup } from './mid-call.ts';
 import type { AskCall, Asker } from '../contracts/asking.ts';
@@ -47,12 +47,12 @@ export const replayAsker = (input: InputContext): Asker => deferredAsker((m) => 
 
 /** How a handshake-era call asks (handshake.ts). */
 export const handshakeAsker = (
-  setup: Omit<MidCallSetup, 'live' | 'session' | 'rendezvous'> & Partial<MidCallSetup>,
+  setup: Omit<MidCallSetup, 'live' | 'session' | 'callState'> & Partial<MidCallSetup>,
 ): Asker => deferredAsker((m) => m.handshakeAsker(setup));
 
-/** The answer desk of a rendezvous (desk.ts), loaded on the first answer a client sends. */
-export const lazyDesk = (rendezvous: Rendezvous): (() => Promise<AnswerDesk>) =>
-  once(async () => (await loadAsking()).answerDesk(rendezvous));
+/** The answer desk of a call state (desk.ts), loaded on the first answer a client sends. */
+export const lazyDesk = (callState: PolledCallState): (() => Promise<AnswerDesk>) =>
+  once(async () => (await loadAsking()).answerDesk(callState));
 
 /**
  * The session keys kept in AWS Secrets Manager (secrets-manager.ts): the secret's string, read with the caller's

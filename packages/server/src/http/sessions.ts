@@ -15,7 +15,7 @@ import type { HttpRequest, HttpResponse, InvocationContext } from './types.ts';
  * Handshake-era sessions at the HTTP layer (spec: transports, "Session Management"): `initialize` answers with an
  * `Mcp-Session-Id` (the client's declarations, sealed); a later message naming one is read with what it sealed, or
  * answered 404 when it names no live session of this caller; a client's answer to a mid-call question is written
- * into the rendezvous, and acknowledged 202 only if a question of that session waited for it. 2026-07-28 requests
+ * into the call state, and acknowledged 202 only if a question of that session waited for it. 2026-07-28 requests
  * never get one and are never checked against one (the transport decides which era a message is).
  */
 
@@ -123,7 +123,7 @@ export async function receiveAnswer(
   admitted: Admitted,
   ctx: InvocationContext,
 ): Promise<HttpResponse> {
-  // Nothing asks without a rendezvous: an answer there is acknowledged and dropped, as the spec allows.
+  // Nothing asks without a call state: an answer there is acknowledged and dropped, as the spec allows.
   if (!parts.answers || !parts.sessions) return ACCEPTED;
   const named = await namedSession(parts.sessions, req, admitted, ctx);
   if ('refusal' in named) return named.refusal;

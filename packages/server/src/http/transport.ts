@@ -8,7 +8,7 @@ import type { JSONRPCNotification, JSONRPCRequest, RequestId } from '../protocol
 import { classifyEra, type Revision } from '../protocol/versions.ts';
 import type { ParamHeader } from '../tools/param-headers.ts';
 import type { AnswerDesk } from '../asking/desk.ts';
-import type { Rendezvous } from '../asking/rendezvous.ts';
+import type { PolledCallState } from '../call-state/stores.ts';
 import type { Session } from '../sessions/session-id.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import { admit, type Admitted } from './admit.ts';
@@ -51,7 +51,7 @@ export interface TransportParts {
   /** Where clients' answers to mid-call questions go (loaded on the first one); absent: they are acknowledged. */
   answers?: () => Promise<AnswerDesk>;
   /** Where the events of cut streams wait for their client (with sessions: SEP-1699); absent: none resumes. */
-  resume?: Rendezvous;
+  resume?: PolledCallState;
 }
 
 /** A transport's parts and options, passed to each step. */
@@ -120,7 +120,7 @@ async function answer(
     if (problem) return { response: errorReply(PRE_DISPATCH_STATUS, problem, id), rpcMethod };
   }
   // Notifications are acknowledged and never answered (spec: transports). A cancellation is recorded in the
-  // rendezvous, where the call it names sees it on whichever instance runs it (asking/cancel-watch.ts).
+  // call state, where the call it names sees it on whichever instance runs it (call-state/cancel-watch.ts).
   if (!isRequest) {
     if (session && message.method === 'notifications/cancelled')
       await (await loadAsking()).receiveCancellation(parts.answers, message.params, session, admitted, ctx);

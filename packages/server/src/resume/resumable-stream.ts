@@ -1,6 +1,6 @@
-import { callerOf, slotOf } from '../asking/ask-ids.ts';
-import { CANCEL_WATCH_MIN_INTERVAL_MS, watchCancellation } from '../asking/cancel-watch.ts';
-import type { Rendezvous } from '../asking/rendezvous.ts';
+import { CANCEL_WATCH_MIN_INTERVAL_MS, watchCancellation } from '../call-state/cancel-watch.ts';
+import { callerOf, slotOf } from '../call-state/ids.ts';
+import type { LoggedEvent, PolledCallState } from '../call-state/stores.ts';
 import type { Admitted } from '../http/admit.ts';
 import { LiveStream } from '../http/live-stream.ts';
 import { sseFrame } from '../http/replies.ts';
@@ -10,8 +10,7 @@ import { Defaults } from '../limits.ts';
 import type { RequestId } from '../protocol/types.ts';
 import type { Session } from '../sessions/session-id.ts';
 import { eventId, newStreamId } from './event-ids.ts';
-import type { EventSink, LoggedEvent } from './event-log.ts';
-import { streamLogSink, type StreamLogSetup } from './stream-log.ts';
+import { streamLogSink, type EventSink, type StreamLogSetup } from './stream-log.ts';
 
 /**
  * Events a stream keeps in memory for its log, should it start: the last few, and at most this many UTF-8 bytes (the
@@ -43,7 +42,7 @@ export interface Resumption {
   logAfterMs: number;
   log: StreamLogSetup;
   /**
-   * Watches for the client's cancellation of the call, sent to another instance (asking/cancel-watch.ts): calls
+   * Watches for the client's cancellation of the call, sent to another instance (call-state/cancel-watch.ts): calls
    * `onCancel` when it sees one; returns what stops the watch.
    */
   watch?: (onCancel: (reason: string) => void) => () => void;
@@ -193,7 +192,7 @@ export class ResumableStream extends LiveStream {
  */
 export function resumableStream(
   options: TransportOptions,
-  rendezvous: Rendezvous,
+  callState: PolledCallState,
   request: { callId: RequestId; session: Session; admitted: Admitted; ctx: InvocationContext },
 ): ResumableStream {
   const { callId, session, admitted, ctx } = request;
@@ -204,7 +203,7 @@ export function resumableStream(
     retryMs: options.streamRetryMs ?? Defaults.streamRetryMs,
     logAfterMs,
     log: {
-      store: rendezvous.store,
+      store: callState.streamLog,
       callId,
       sessionId: session.id,
       ...(principal ? { principal } : {}),
@@ -214,8 +213,9 @@ export function resumableStream(
     watch: (onCancel) => {
       const caller = callerOf(session.id, principal);
       const slot = slotOf(caller, callId);
-      const intervalMs = Math.max(rendezvous.pollIntervalMs, CANCEL_WATCH_MIN_INTERVAL_MS);
-      const setup = { store: rendezvous.store, slot, caller, afterMs: logAfterMs, intervalMs, log: ctx.log };
+      const intervalMs = Math.max(callState.pollIntervalMs, CANCEL_WATCH_MIN_INTERVAL_MS);
+      const store = callState.cancellations;
+      const setup = { store, slot, caller, afterMs: logAfterMs, intervalMs, log: ctx.log };
       return watchCancellation({ ...setup, ...deadline }, onCancel);
     },
   });

@@ -1,5 +1,5 @@
-import { callerOf } from '../asking/ask-ids.ts';
-import type { Rendezvous } from '../asking/rendezvous.ts';
+import { callerOf } from '../call-state/ids.ts';
+import type { PolledCallState, StreamHead, StreamLog } from '../call-state/stores.ts';
 import { deadlineSignal } from '../deadline.ts';
 import type { Admitted } from '../http/admit.ts';
 import { refusal } from '../http/replies.ts';
@@ -17,7 +17,6 @@ import { clientText } from '../protocol/client-text.ts';
 import { isHandshakeVersion, isStatelessVersion } from '../protocol/versions.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import { parseEventId } from './event-ids.ts';
-import type { EventLog, StreamHead } from './event-log.ts';
 import { MAX_LOG_SPAN } from './resumable-stream.ts';
 import { resumedStream } from './resumed-stream.ts';
 
@@ -31,7 +30,7 @@ import { resumedStream } from './resumed-stream.ts';
 
 /** What resuming needs of the transport: its sessions, where cut streams' events wait, and its options. */
 export interface ResumeSetup {
-  parts: { sessions?: Sessions; resume?: Rendezvous };
+  parts: { sessions?: Sessions; resume?: PolledCallState };
   options: TransportOptions;
 }
 
@@ -63,8 +62,9 @@ function refusalOf(head: StreamHead | undefined, caller: string, position: numbe
  * Whether the event at `position` was the stream's last: a client that has the response has nothing to resume
  * (one that resumes anyway, as SDK 1.x does after a JSON-RPC error, must not be held open until the deadline).
  */
-async function endsAt(store: EventLog, head: StreamHead, position: number, signal?: AbortSignal) {
-  return position >= head.next && (await store.readEvent(head.streamId, position, signal))?.last === true;
+async function endsAt(store: StreamLog, head: StreamHead, position: number, signal?: AbortSignal) {
+  const at = { streamId: head.streamId, position };
+  return position >= head.next && (await store.readEvent(at, signal))?.last === true;
 }
 
 /** The checks of a resuming `GET` in order; the refusal, or the stream and where to resume it. */
@@ -89,12 +89,12 @@ async function check(
   if (!named.session)
     return refusal(400, 'Bad Request: resuming a stream needs the Mcp-Session-Id it was opened in');
   const caller = callerOf(named.session.id, admitted.principal?.clientKey);
-  const { store } = parts.resume!;
+  const store = parts.resume!.streamLog;
   const signal = deadlineSignal(ctx.deadline);
   let head: StreamHead | undefined;
   let refused: string | undefined;
   try {
-    head = await store.readHead(id.streamId, Date.now(), signal);
+    head = await store.readHead({ streamId: id.streamId, now: Date.now() }, signal);
     refused = refusalOf(head, caller, id.position);
     if (!refused && (await endsAt(store, head!, id.position, signal))) refused = 'ended';
   } catch (error) {
@@ -119,7 +119,7 @@ export async function resumeStream(
   if ('status' in checked) return { response: checked };
   const { options } = setup;
   const response = resumedStream(checked.head, checked.position, {
-    rendezvous: setup.parts.resume!,
+    callState: setup.parts.resume!,
     retryMs: options.streamRetryMs ?? Defaults.streamRetryMs,
     heartbeatMs: options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs,
     ctx,

@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerOf, parseWireId, slotOf } from '../../src/asking/ask-ids.ts';
+import { parseWireId } from '../../src/asking/ask-ids.ts';
 import { answerDesk } from '../../src/asking/desk.ts';
 import { midCallAsker } from '../../src/asking/mid-call.ts';
-import { dynamoRendezvous } from '../../src/asking/dynamodb-rendezvous.ts';
-import { memoryRendezvous, type RendezvousStore } from '../../src/asking/rendezvous.ts';
+import { callerOf, slotOf } from '../../src/call-state/ids.ts';
+import { dynamoCallStateStores } from '../../src/call-state/dynamodb.ts';
+import { memoryCallStateStores } from '../../src/call-state/memory.ts';
+import type { CallState } from '../../src/call-state/stores.ts';
 import type { JSONObject } from '../../src/protocol/types.ts';
 import { silentLogger } from '../../src/log.ts';
 import type { InstrumentClient } from '../../src/outbound.ts';
@@ -15,14 +17,14 @@ import {
   type LocalDynamo,
 } from '@mcp-lambda/dev/testing';
 
-// The rendezvous of a mid-call question and its answer, on each store: what a client that races, retries or
+// The call state of a mid-call question and its answer, on each store: what a client that races, retries or
 // replays gets, and what the waiting call sees. The answer is written as another instance writes it (straight into
 // the store, nothing wakes the wait), so only what the store holds reaches the call.
 
 let dynamo: LocalDynamo;
 
 beforeAll(async () => {
-  dynamo = await startLocalDynamo('rendezvous-under-test');
+  dynamo = await startLocalDynamo('call-state-under-test');
 });
 
 afterAll(async () => {
@@ -40,11 +42,11 @@ const QUESTION = {
 };
 
 /** An asker whose call (`callId`) has `budgetMs` left, reading the store every `pollMs`; `sent` holds what went out. */
-function asking(store: RendezvousStore, budgetMs: number, pollMs: number, callId: string | number = 1) {
+function asking(store: CallState, budgetMs: number, pollMs: number, callId: string | number = 1) {
   const sent: JSONObject[] = [];
   const asker = midCallAsker({
     live: { send: (message) => void sent.push(message as unknown as JSONObject), cut: () => false },
-    rendezvous: { store, pollIntervalMs: pollMs },
+    callState: { ...store, pollIntervalMs: pollMs },
     session: SESSION,
     callId,
     log: silentLogger,
@@ -61,17 +63,17 @@ async function question(sent: JSONObject[]) {
 }
 
 describe.each([
-  ['memory', () => memoryRendezvous()],
+  ['memory', () => memoryCallStateStores()],
   [
     'DynamoDB',
     () =>
-      dynamoRendezvous({
+      dynamoCallStateStores({
         table: dynamo.tableName,
         endpoint: dynamo.endpoint,
         credentials: LOCAL_DYNAMO_CREDENTIALS,
       }),
   ],
-])('the rendezvous in %s', (_label, makeStore) => {
+])('the call state in %s', (_label, makeStore) => {
   it('an answer accepted just before the wait times out reaches the call, not a timeout', async () => {
     const store = makeStore();
     // 4 s of budget: the wait ends after 3 s; the only read is the first one, made as the question goes out, so
@@ -80,7 +82,15 @@ describe.each([
     const { ask, sent } = asking(store, 4_000, 60_000);
     const { slot, askId } = await question(sent);
     const answer = { result: { action: 'decline' } };
-    expect(await store.answer(slot, askId, callerOf(SESSION.id, undefined), answer, Date.now())).toBe(true);
+    expect(
+      await store.questions.answer({
+        slot,
+        askId,
+        caller: callerOf(SESSION.id, undefined),
+        answer,
+        now: Date.now(),
+      }),
+    ).toBe(true);
     await expect(ask).resolves.toEqual({ action: 'decline' });
     // The question's writes to a local DynamoDB took over 30 s at load 15 (a CI run beside the stress step).
   }, 90_000);
@@ -94,29 +104,41 @@ describe.each([
     const now = Date.now();
     const answer = { result: { action: 'accept', content: {} } };
     // Before the question is recorded: nothing is written, so nothing pre-answers it.
-    expect(await store.answer(slot, askId, me, answer, now)).toBe('unknown');
-    expect(await store.open({ slot, askId, caller: me, expiresAt: now + 60_000 })).toBe(true);
-    expect(await store.read(slot, askId, now)).toBeUndefined();
+    expect(await store.questions.answer({ slot, askId, caller: me, answer, now })).toBe('unknown');
+    expect(await store.questions.open({ slot, askId, caller: me, expiresAt: now + 60_000 })).toBe(true);
+    expect(await store.questions.read({ slot, askId, now })).toBeUndefined();
     // Another caller, a guessed askId: refused; the question still waits.
-    expect(await store.answer(slot, askId, other, answer, now)).toBe('other-caller');
-    expect(await store.cancel(slot, other, now)).toBe('other-caller');
-    expect(await store.answer(slot, 'B'.repeat(22), me, answer, now)).toBe('unknown');
-    expect(await store.answer(slot, askId, me, answer, now + 60_000)).toBe('expired');
-    expect(await store.read(slot, askId, now)).toBeUndefined();
+    expect(await store.questions.answer({ slot, askId, caller: other, answer, now })).toBe('other-caller');
+    expect(await store.cancellations.cancel({ slot, caller: other, now })).toBe('other-caller');
+    expect(await store.questions.answer({ slot, askId: 'B'.repeat(22), caller: me, answer, now })).toBe(
+      'unknown',
+    );
+    expect(await store.questions.answer({ slot, askId, caller: me, answer, now: now + 60_000 })).toBe(
+      'expired',
+    );
+    expect(await store.questions.read({ slot, askId, now })).toBeUndefined();
     // The answer, then its replay (refused) and a cancellation after it (recorded, and the first answer stands).
-    expect(await store.answer(slot, askId, me, { result: { action: 'decline' } }, now)).toBe(true);
-    expect(await store.answer(slot, askId, me, answer, now)).toBe('settled');
-    expect(await store.cancel(slot, me, now)).toBe(true);
-    expect(await store.cancel(slot, me, now)).toBe('settled');
-    expect(await store.cancelled(slot, me)).toBe(true);
-    expect(await store.read(slot, askId, now)).toEqual({
+    expect(
+      await store.questions.answer({
+        slot,
+        askId,
+        caller: me,
+        answer: { result: { action: 'decline' } },
+        now,
+      }),
+    ).toBe(true);
+    expect(await store.questions.answer({ slot, askId, caller: me, answer, now })).toBe('settled');
+    expect(await store.cancellations.cancel({ slot, caller: me, now })).toBe(true);
+    expect(await store.cancellations.cancel({ slot, caller: me, now })).toBe('settled');
+    expect(await store.cancellations.cancelled({ slot, caller: me })).toBe(true);
+    expect(await store.questions.read({ slot, askId, now })).toEqual({
       state: 'answered',
       answer: { result: { action: 'decline' } },
     });
     // Removed: a late answer finds nothing to answer.
-    expect(await store.close(slot, askId)).toEqual({ result: { action: 'decline' } });
-    expect(await store.answer(slot, askId, me, answer, now)).not.toBe(true);
-    expect(await store.read(slot, askId, now)).toEqual({ state: 'gone' });
+    expect(await store.questions.close({ slot, askId })).toEqual({ result: { action: 'decline' } });
+    expect(await store.questions.answer({ slot, askId, caller: me, answer, now })).not.toBe(true);
+    expect(await store.questions.read({ slot, askId, now })).toEqual({ state: 'gone' });
   });
 
   it('records a cancellation with no question waiting: once, for its caller only, and no question is asked after it', async () => {
@@ -126,18 +148,20 @@ describe.each([
     const slot = `C${Date.now()}`.padEnd(22, 'c');
     const askId = 'A'.repeat(22);
     const now = Date.now();
-    expect(await store.cancelled(slot, me)).toBe(false);
-    expect(await store.cancel(slot, me, now)).toBe(true);
-    expect(await store.cancelled(slot, me)).toBe(true);
-    expect(await store.cancelled(slot, other)).toBe(false);
+    expect(await store.cancellations.cancelled({ slot, caller: me })).toBe(false);
+    expect(await store.cancellations.cancel({ slot, caller: me, now })).toBe(true);
+    expect(await store.cancellations.cancelled({ slot, caller: me })).toBe(true);
+    expect(await store.cancellations.cancelled({ slot, caller: other })).toBe(false);
     // Repeated, or another caller's: refused, and the record stays this caller's.
-    expect(await store.cancel(slot, me, now)).toBe('settled');
-    expect(await store.cancel(slot, other, now)).toBe('other-caller');
-    expect(await store.cancelled(slot, other)).toBe(false);
+    expect(await store.cancellations.cancel({ slot, caller: me, now })).toBe('settled');
+    expect(await store.cancellations.cancel({ slot, caller: other, now })).toBe('other-caller');
+    expect(await store.cancellations.cancelled({ slot, caller: other })).toBe(false);
     // A question after the cancellation is not recorded (it would hide it), nor can it be answered.
-    expect(await store.open({ slot, askId, caller: me, expiresAt: now + 60_000 })).toBe(false);
-    expect(await store.answer(slot, askId, me, { result: {} }, now)).not.toBe(true);
-    expect(await store.cancelled(slot, me)).toBe(true);
+    expect(await store.questions.open({ slot, askId, caller: me, expiresAt: now + 60_000 })).toBe(false);
+    expect(await store.questions.answer({ slot, askId, caller: me, answer: { result: {} }, now })).not.toBe(
+      true,
+    );
+    expect(await store.cancellations.cancelled({ slot, caller: me })).toBe(true);
   });
 
   it('a cancellation of a waiting question settles it as cancelled, refuses a later answer, and outlasts its close', async () => {
@@ -147,14 +171,16 @@ describe.each([
     const slot = `W${Date.now()}`.padEnd(22, 'w');
     const askId = 'B'.repeat(22);
     const now = Date.now();
-    await store.open({ slot, askId, caller: me, expiresAt: now + 60_000 });
-    expect(await store.cancel(slot, other, now)).toBe('other-caller');
-    expect(await store.read(slot, askId, now)).toBeUndefined();
-    expect(await store.cancel(slot, me, now)).toBe(true);
-    expect(await store.read(slot, askId, now)).toEqual({ state: 'cancelled' });
-    expect(await store.answer(slot, askId, me, { result: {} }, now)).toBe('settled');
-    expect(await store.close(slot, askId)).toBeUndefined();
-    expect(await store.cancelled(slot, me)).toBe(true);
+    await store.questions.open({ slot, askId, caller: me, expiresAt: now + 60_000 });
+    expect(await store.cancellations.cancel({ slot, caller: other, now })).toBe('other-caller');
+    expect(await store.questions.read({ slot, askId, now })).toBeUndefined();
+    expect(await store.cancellations.cancel({ slot, caller: me, now })).toBe(true);
+    expect(await store.questions.read({ slot, askId, now })).toEqual({ state: 'cancelled' });
+    expect(await store.questions.answer({ slot, askId, caller: me, answer: { result: {} }, now })).toBe(
+      'settled',
+    );
+    expect(await store.questions.close({ slot, askId })).toBeUndefined();
+    expect(await store.cancellations.cancelled({ slot, caller: me })).toBe(true);
   });
 
   it('a question of a call its client has cancelled is not asked: the ask fails as cancelled', async () => {
@@ -162,7 +188,9 @@ describe.each([
     const caller = callerOf(SESSION.id, undefined);
     // A call id of its own: the table outlives this test.
     const callId = `cancelled-${Date.now()}`;
-    expect(await store.cancel(slotOf(caller, callId), caller, Date.now())).toBe(true);
+    expect(await store.cancellations.cancel({ slot: slotOf(caller, callId), caller, now: Date.now() })).toBe(
+      true,
+    );
     const { ask, sent } = asking(store, 10_000, 20, callId);
     await expect(ask).rejects.toThrow('The client cancelled this call before it asked.');
     expect(sent).toEqual([]);
@@ -178,7 +206,7 @@ describe.each([
       id: `${slot}.${askId}`,
       result: { action: 'accept', note: '€'.repeat(150_000) },
     };
-    const desk = answerDesk({ store, pollIntervalMs: 20 });
+    const desk = answerDesk(store);
     expect(await desk.deliver(message, { session: SESSION }, silentLogger)).toBe('accepted');
     await expect(ask).rejects.toThrow("The client's answer could not be used: it was larger than 256 KB.");
   });
@@ -186,12 +214,15 @@ describe.each([
 
 describe('a waiting call', () => {
   it('ends on time with a store whose read outlasts the wait (a store that ignores the signal)', async () => {
-    const store = memoryRendezvous();
-    const slow: RendezvousStore = {
+    const store = memoryCallStateStores();
+    const slow: CallState = {
       ...store,
-      read: async (...args) => {
-        await sleep(900);
-        return store.read(...args);
+      questions: {
+        ...store.questions,
+        read: async (...args) => {
+          await sleep(900);
+          return store.questions.read(...args);
+        },
       },
     };
     // The wait ends 0.5 s in, during the first read; the next read would come 5 s later.
@@ -202,9 +233,9 @@ describe('a waiting call', () => {
   });
 });
 
-describe('the DynamoDB rendezvous when a write succeeded and its response was lost (the SDK retries it)', () => {
+describe('the DynamoDB call state when a write succeeded and its response was lost (the SDK retries it)', () => {
   const store = (instrument?: InstrumentClient) =>
-    dynamoRendezvous({
+    dynamoCallStateStores({
       table: dynamo.tableName,
       endpoint: dynamo.endpoint,
       credentials: LOCAL_DYNAMO_CREDENTIALS,
@@ -216,22 +247,35 @@ describe('the DynamoDB rendezvous when a write succeeded and its response was lo
   it('an answer written on the first attempt is accepted, not refused as its own replay', async () => {
     const slot = `L${Date.now()}`.padEnd(22, 'l');
     const askId = 'C'.repeat(22);
-    await store().open({ slot, askId, caller: me, expiresAt: Date.now() + 60_000 });
+    await store().questions.open({ slot, askId, caller: me, expiresAt: Date.now() + 60_000 });
     expect(
-      await store(losingFirstResponse('UpdateItemCommand')).answer(slot, askId, me, answer, Date.now()),
+      await store(losingFirstResponse('UpdateItemCommand')).questions.answer({
+        slot,
+        askId,
+        caller: me,
+        answer,
+        now: Date.now(),
+      }),
     ).toBe(true);
     // A replay by the client is still refused.
-    expect(await store().answer(slot, askId, me, answer, Date.now())).toBe('settled');
+    expect(await store().questions.answer({ slot, askId, caller: me, answer, now: Date.now() })).toBe(
+      'settled',
+    );
   });
 
   it('a question removed on the first attempt still hands back the answer it held', async () => {
     const slot = `R${Date.now()}`.padEnd(22, 'r');
     const askId = 'D'.repeat(22);
-    await store().open({ slot, askId, caller: me, expiresAt: Date.now() + 60_000 });
-    expect(await store().answer(slot, askId, me, answer, Date.now())).toBe(true);
+    await store().questions.open({ slot, askId, caller: me, expiresAt: Date.now() + 60_000 });
+    expect(await store().questions.answer({ slot, askId, caller: me, answer, now: Date.now() })).toBe(true);
     expect(
-      await store(losingFirstResponse('UpdateItemCommand', 'DeleteItemCommand')).close(slot, askId),
+      await store(losingFirstResponse('UpdateItemCommand', 'DeleteItemCommand')).questions.close({
+        slot,
+        askId,
+      }),
     ).toEqual(answer);
-    expect(await store().answer(slot, askId, me, answer, Date.now())).not.toBe(true);
+    expect(await store().questions.answer({ slot, askId, caller: me, answer, now: Date.now() })).not.toBe(
+      true,
+    );
   });
 });
