@@ -11,8 +11,10 @@ import type { JSONObject } from '../../src/protocol/types.ts';
 import { silentLogger } from '../../src/log.ts';
 import type { InstrumentClient } from '../../src/outbound.ts';
 import {
+  cancellationStoreChecks,
   LOCAL_DYNAMO_CREDENTIALS,
   losingFirstResponse,
+  questionStoreChecks,
   startLocalDynamo,
   type LocalDynamo,
 } from '@mcp-lambda/dev/testing';
@@ -95,93 +97,9 @@ describe.each([
     // The question's writes to a local DynamoDB took over 30 s at load 15 (a CI run beside the stress step).
   }, 90_000);
 
-  it('refuses what no waiting question of that caller asked for, and changes nothing', async () => {
-    const store = makeStore();
-    const me = callerOf(SESSION.id, undefined);
-    const other = callerOf('another-session', undefined);
-    const slot = 'S'.repeat(22);
-    const askId = `A${Date.now()}`.padEnd(22, 'a');
-    const now = Date.now();
-    const answer = { result: { action: 'accept', content: {} } };
-    // Before the question is recorded: nothing is written, so nothing pre-answers it.
-    expect(await store.questions.answer({ slot, askId, caller: me, answer, now })).toBe('unknown');
-    expect(await store.questions.open({ slot, askId, caller: me, expiresAt: now + 60_000 })).toBe(true);
-    expect(await store.questions.read({ slot, askId, now })).toBeUndefined();
-    // Another caller, a guessed askId: refused; the question still waits.
-    expect(await store.questions.answer({ slot, askId, caller: other, answer, now })).toBe('other-caller');
-    expect(await store.cancellations.cancel({ slot, caller: other, now })).toBe('other-caller');
-    expect(await store.questions.answer({ slot, askId: 'B'.repeat(22), caller: me, answer, now })).toBe(
-      'unknown',
-    );
-    expect(await store.questions.answer({ slot, askId, caller: me, answer, now: now + 60_000 })).toBe(
-      'expired',
-    );
-    expect(await store.questions.read({ slot, askId, now })).toBeUndefined();
-    // The answer, then its replay (refused) and a cancellation after it (recorded, and the first answer stands).
-    expect(
-      await store.questions.answer({
-        slot,
-        askId,
-        caller: me,
-        answer: { result: { action: 'decline' } },
-        now,
-      }),
-    ).toBe(true);
-    expect(await store.questions.answer({ slot, askId, caller: me, answer, now })).toBe('settled');
-    expect(await store.cancellations.cancel({ slot, caller: me, now })).toBe(true);
-    expect(await store.cancellations.cancel({ slot, caller: me, now })).toBe('settled');
-    expect(await store.cancellations.cancelled({ slot, caller: me })).toBe(true);
-    expect(await store.questions.read({ slot, askId, now })).toEqual({
-      state: 'answered',
-      answer: { result: { action: 'decline' } },
-    });
-    // Removed: a late answer finds nothing to answer.
-    expect(await store.questions.close({ slot, askId })).toEqual({ result: { action: 'decline' } });
-    expect(await store.questions.answer({ slot, askId, caller: me, answer, now })).not.toBe(true);
-    expect(await store.questions.read({ slot, askId, now })).toEqual({ state: 'gone' });
-  });
-
-  it('records a cancellation with no question waiting: once, for its caller only, and no question is asked after it', async () => {
-    const store = makeStore();
-    const me = callerOf(SESSION.id, undefined);
-    const other = callerOf('another-session', undefined);
-    const slot = `C${Date.now()}`.padEnd(22, 'c');
-    const askId = 'A'.repeat(22);
-    const now = Date.now();
-    expect(await store.cancellations.cancelled({ slot, caller: me })).toBe(false);
-    expect(await store.cancellations.cancel({ slot, caller: me, now })).toBe(true);
-    expect(await store.cancellations.cancelled({ slot, caller: me })).toBe(true);
-    expect(await store.cancellations.cancelled({ slot, caller: other })).toBe(false);
-    // Repeated, or another caller's: refused, and the record stays this caller's.
-    expect(await store.cancellations.cancel({ slot, caller: me, now })).toBe('settled');
-    expect(await store.cancellations.cancel({ slot, caller: other, now })).toBe('other-caller');
-    expect(await store.cancellations.cancelled({ slot, caller: other })).toBe(false);
-    // A question after the cancellation is not recorded (it would hide it), nor can it be answered.
-    expect(await store.questions.open({ slot, askId, caller: me, expiresAt: now + 60_000 })).toBe(false);
-    expect(await store.questions.answer({ slot, askId, caller: me, answer: { result: {} }, now })).not.toBe(
-      true,
-    );
-    expect(await store.cancellations.cancelled({ slot, caller: me })).toBe(true);
-  });
-
-  it('a cancellation of a waiting question settles it as cancelled, refuses a later answer, and outlasts its close', async () => {
-    const store = makeStore();
-    const me = callerOf(SESSION.id, undefined);
-    const other = callerOf('another-session', undefined);
-    const slot = `W${Date.now()}`.padEnd(22, 'w');
-    const askId = 'B'.repeat(22);
-    const now = Date.now();
-    await store.questions.open({ slot, askId, caller: me, expiresAt: now + 60_000 });
-    expect(await store.cancellations.cancel({ slot, caller: other, now })).toBe('other-caller');
-    expect(await store.questions.read({ slot, askId, now })).toBeUndefined();
-    expect(await store.cancellations.cancel({ slot, caller: me, now })).toBe(true);
-    expect(await store.questions.read({ slot, askId, now })).toEqual({ state: 'cancelled' });
-    expect(await store.questions.answer({ slot, askId, caller: me, answer: { result: {} }, now })).toBe(
-      'settled',
-    );
-    expect(await store.questions.close({ slot, askId })).toBeUndefined();
-    expect(await store.cancellations.cancelled({ slot, caller: me })).toBe(true);
-  });
+  // The contracts of its questions and its cancellations (the checks `@mcp-lambda/dev/testing` gives any store).
+  for (const check of questionStoreChecks(() => makeStore().questions)) it(check.name, check.run);
+  for (const check of cancellationStoreChecks(makeStore)) it(check.name, check.run);
 
   it('a question of a call its client has cancelled is not asked: the ask fails as cancelled', async () => {
     const store = makeStore();
