@@ -4,9 +4,9 @@ import type { ResultOffloader } from './outputs/offloader.ts';
 import type { OutputPager } from './outputs/paging/page.ts';
 import { READ_OUTPUT_TOOL, readOutputTool } from './outputs/read-tool.ts';
 import { createTransport } from './http/transport.ts';
-import type { TransportOptions } from './http/transport-options.ts';
+import type { TransportOptions } from './wire/transport-options.ts';
 import type { CallState } from './call-state/stores.ts';
-import { lazyDesk, lazyRequestState, lazySessions } from './asking/lazy.ts';
+import { lazyHandshakeCallState, lazyRequestState } from './asking/lazy.ts';
 import type { SessionOptions } from './sessions/sessions.ts';
 import type { CacheHint, Implementation, ServerCapabilities } from './protocol/types.ts';
 import type { PromptDefinition } from './prompts/define.ts';
@@ -189,6 +189,27 @@ function tracedDispatch(
   });
 }
 
+/**
+ * The handshake era's call state: its stores as the askers read them (with how often), and the one object the
+ * transport uses, whose code loads on first use: sessions, answers, cancellations, and cut streams' events waiting
+ * for their client to resume them (docs/streaming.md). None without sessions.
+ */
+function handshakeCallStateOf(options: McpServerOptions, http: TransportOptions) {
+  const stores = options.callState ?? options.rendezvous;
+  const callState = stores && {
+    ...stores,
+    pollIntervalMs: options.askPollIntervalMs ?? Defaults.askPollIntervalMs,
+  };
+  const handshake =
+    options.sessions &&
+    lazyHandshakeCallState({
+      sessions: options.sessions,
+      ...(callState ? { callState } : {}),
+      streams: http,
+    });
+  return { callState, handshake };
+}
+
 /** Builds a stateless MCP server: a registry, a dispatcher and the HTTP transport in front of them. */
 export function createMcpServer(options: McpServerOptions) {
   const builtIn = builtInTools(options);
@@ -216,11 +237,8 @@ export function createMcpServer(options: McpServerOptions) {
   const prompts = options.prompts ?? [];
   const capabilities = capabilitiesOf(options, { resources, prompts, views });
   const readTool = builtIn.some((t) => t.name === READ_OUTPUT_TOOL) ? { readTool: READ_OUTPUT_TOOL } : {};
-  const stores = options.callState ?? options.rendezvous;
-  const callState = stores && {
-    ...stores,
-    pollIntervalMs: options.askPollIntervalMs ?? Defaults.askPollIntervalMs,
-  };
+  const http: TransportOptions = { ...DEFAULT_TRANSPORT, ...options.http };
+  const { callState, handshake } = handshakeCallStateOf(options, http);
   const dispatch = createDispatcher({
     info: options.info,
     ...(options.instructions ? { instructions: options.instructions } : {}),
@@ -252,15 +270,12 @@ export function createMcpServer(options: McpServerOptions) {
     }),
   });
   const traced = tracedDispatch(dispatch, options.telemetry, { tools, prompts, views });
-  const http: TransportOptions = { ...DEFAULT_TRANSPORT, ...options.http };
   const handle = createTransport(
     {
       dispatch: traced,
       paramHeadersOf: (name) => tools.paramHeaders(name),
       ...(options.auth ? { authenticator: options.auth } : {}),
-      ...(options.sessions ? { sessions: lazySessions(options.sessions) } : {}),
-      // Cut streams' events wait in the call state too, for their client to resume them (docs/streaming.md).
-      ...(callState ? { answers: lazyDesk(callState), resume: callState } : {}),
+      ...(handshake ? { handshake } : {}),
     },
     http,
   );

@@ -1,6 +1,6 @@
 import { deferred, once } from '../lazy.ts';
 import type { CallState, CancellationStore, QuestionStore, StreamLog } from '../call-state/stores.ts';
-import { CallStateTableAttributes, type DynamoCallStateOptions } from '../call-state/table.ts';
+import type { DynamoCallStateOptions } from '../call-state/table.ts';
 import { loadAsking } from './lazy.ts';
 
 /**
@@ -49,12 +49,6 @@ export const memoryRendezvous = (): CallState => memoryCallState();
 
 /** @deprecated Renamed `dynamoCallState`: the same call state, under its one name. */
 export const dynamoRendezvous = (options: DynamoCallStateOptions): CallState => dynamoCallState(options);
-
-/** @deprecated Renamed `DynamoCallStateOptions`. */
-export type DynamoRendezvousOptions = DynamoCallStateOptions;
-
-/** @deprecated Renamed `CallStateTableAttributes`. */
-export const RendezvousTableAttributes = CallStateTableAttributes;
 
 /**
  * @deprecated Renamed `CallState`, which splits the store in three (`questions`, `cancellations`, `streamLog`), each

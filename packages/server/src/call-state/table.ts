@@ -13,3 +13,9 @@ export interface DynamoCallStateOptions extends AwsClientOptions {
 
 /** Attribute names of the table's items; the key schema and TTL attribute must match the table's. */
 export const CallStateTableAttributes = { partitionKey: 'pk', ttl: 'expiresAt' } as const;
+
+/** @deprecated Renamed `DynamoCallStateOptions` (the previous release's name). */
+export type DynamoRendezvousOptions = DynamoCallStateOptions;
+
+/** @deprecated Renamed `CallStateTableAttributes` (the previous release's name). */
+export const RendezvousTableAttributes = { ...CallStateTableAttributes } as const;

@@ -17,11 +17,8 @@ export { lambdaInvoker, type LambdaInvokerOptions } from '../outputs/companion/l
 export { dynamoCallState } from '../asking/stores.ts';
 export { CallStateTableAttributes, type DynamoCallStateOptions } from '../call-state/table.ts';
 // Renamed (deprecated): the previous release's names.
-export {
-  dynamoRendezvous,
-  RendezvousTableAttributes,
-  type DynamoRendezvousOptions,
-} from '../asking/stores.ts';
+export { dynamoRendezvous } from '../asking/stores.ts';
+export { RendezvousTableAttributes, type DynamoRendezvousOptions } from '../call-state/table.ts';
 export { secretsManagerKeys } from '../asking/lazy.ts';
 
 // ## Tasks: the store on DynamoDB, the launcher on Lambda (experimental)

@@ -2,9 +2,9 @@ import type { Dispatch } from '../dispatcher.ts';
 import { errorFields } from '../log.ts';
 import { InternalError } from '../protocol/errors.ts';
 import type { JSONRPCRequest } from '../protocol/types.ts';
-import type { LiveStream } from './live-stream.ts';
-import { SSE_HEADERS } from './replies.ts';
-import type { InvocationContext, StreamedHttpResponse } from './types.ts';
+import type { LiveStream } from '../wire/live-stream.ts';
+import { SSE_HEADERS } from '../wire/replies.ts';
+import type { InvocationContext, StreamedHttpResponse } from '../wire/types.ts';
 
 /**
  * The answer of a request whose event stream is open: 200 now, the events as they come, the response last. Once

@@ -1,11 +1,11 @@
 import { CANCEL_WATCH_MIN_INTERVAL_MS, watchCancellation } from '../call-state/cancel-watch.ts';
 import { callerOf, slotOf } from '../call-state/ids.ts';
 import type { LoggedEvent, PolledCallState } from '../call-state/stores.ts';
-import type { Admitted } from '../http/admit.ts';
-import { LiveStream } from '../http/live-stream.ts';
-import { sseFrame } from '../http/replies.ts';
-import type { TransportOptions } from '../http/transport-options.ts';
-import type { InvocationContext } from '../http/types.ts';
+import type { Admission } from '../wire/admitted.ts';
+import { LiveStream } from '../wire/live-stream.ts';
+import { sseFrame } from '../wire/replies.ts';
+import type { TransportOptions } from '../wire/transport-options.ts';
+import type { InvocationContext } from '../wire/types.ts';
 import { Defaults } from '../limits.ts';
 import type { RequestId } from '../protocol/types.ts';
 import type { Session } from '../sessions/session-id.ts';
@@ -193,7 +193,7 @@ export class ResumableStream extends LiveStream {
 export function resumableStream(
   options: TransportOptions,
   callState: PolledCallState,
-  request: { callId: RequestId; session: Session; admitted: Admitted; ctx: InvocationContext },
+  request: { callId: RequestId; session: Session; admitted: Admission; ctx: InvocationContext },
 ): ResumableStream {
   const { callId, session, admitted, ctx } = request;
   const principal = admitted.principal?.clientKey;

@@ -1,8 +1,8 @@
 import type { LoggedEvent, PolledCallState, StreamHead } from '../call-state/stores.ts';
 import { pause } from '../call-state/waiting.ts';
 import { anySignal, deadlineSignal } from '../deadline.ts';
-import { SSE_HEADERS, sseFrame } from '../http/replies.ts';
-import type { StreamedHttpResponse, StreamingInvocationContext } from '../http/types.ts';
+import { SSE_HEADERS, sseFrame } from '../wire/replies.ts';
+import type { StreamedHttpResponse, StreamingInvocationContext } from '../wire/types.ts';
 import { errorFields } from '../log.ts';
 import { ErrorCode, McpError } from '../protocol/errors.ts';
 import { eventId } from './event-ids.ts';

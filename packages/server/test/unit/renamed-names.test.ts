@@ -25,7 +25,7 @@ async function getRefusal(options: Partial<McpServerOptions>): Promise<string> {
 
 describe('the names of the previous release', () => {
   it('make the call state', async () => {
-    expect(RendezvousTableAttributes).toBe(CallStateTableAttributes);
+    expect(RendezvousTableAttributes).toEqual(CallStateTableAttributes);
     const options: DynamoRendezvousOptions = { table: 'calls' };
     const stores = ['cancellations', 'questions', 'streamLog'];
     expect(Object.keys(dynamoRendezvous(options)).sort()).toEqual(stores);

@@ -231,7 +231,7 @@ describe('a resumable stream', () => {
         {
           callId: 7,
           session,
-          admitted: { accepts: { json: true, sse: true }, body: '' },
+          admitted: { accepts: { json: true, sse: true } },
           ctx: { requestId: 'r', log: silentLogger, deadline: Date.now() + 60_000 },
         },
       );

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { memoryStreamLog } from '../../src/call-state/memory-stream-log.ts';
 import type { LoggedEvent, StreamHead, StreamLog } from '../../src/call-state/stores.ts';
-import type { StreamingInvocationContext } from '../../src/http/types.ts';
+import type { StreamingInvocationContext } from '../../src/wire/types.ts';
 import { silentLogger } from '../../src/log.ts';
 import { newStreamId } from '../../src/resume/event-ids.ts';
 import { resumedStream } from '../../src/resume/resumed-stream.ts';
