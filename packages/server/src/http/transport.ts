@@ -12,9 +12,9 @@ import { admit, type Admitted } from './admit.ts';
 import type { HandshakeCallState } from './handshake-state.ts';
 import { checkStatelessHeaders } from './mcp-headers.ts';
 import { corsHeaders } from './origin.ts';
+import { once } from '../lazy.ts';
 import { Defaults } from '../limits.ts';
-import { liveAnswer, loggedAtEnd } from './live.ts';
-import { LiveStream } from '../wire/live-stream.ts';
+import type { LiveStream } from '../wire/live-stream.ts';
 import { ACCEPTED, errorReply, json, sse } from '../wire/replies.ts';
 import { PRE_DISPATCH_STATUS, responseStatus } from './status.ts';
 import type { TransportOptions } from '../wire/transport-options.ts';
@@ -26,6 +26,9 @@ import type {
   StreamingInvocationContext,
 } from '../wire/types.ts';
 import { monotonicMs } from '../clock.ts';
+
+/** Streamed answers (live.ts): only a request behind an adapter that streams loads them, on the first one. */
+const loadLive = once(() => import('./live.ts'));
 
 /** What the transport sends and what the request's log line says about it. */
 interface Handled {
@@ -138,7 +141,9 @@ async function liveStream(
     parts.handshake?.keeps && session && revision.era === 'handshake' && isShortEcho(request.callId)
       ? await parts.handshake.stream({ ...request, session })
       : undefined;
-  return resumable ?? new LiveStream(options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs);
+  return (
+    resumable ?? (await loadLive()).plainLiveStream(options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs)
+  );
 }
 
 /**
@@ -173,7 +178,7 @@ async function respond(
   });
   if (live) {
     await Promise.race([dispatching.catch(() => undefined), live.opened]);
-    if (live.open) return liveAnswer(live, dispatching, request, ctx);
+    if (live.open) return (await loadLive()).liveAnswer(live, dispatching, request, ctx);
     live.end(); // answered before anything had to be sent: plainly, as without streaming
   }
   const outcome = await dispatching;
@@ -268,7 +273,7 @@ export function createTransport(parts: TransportParts, options: TransportOptions
       logLine(audit);
       return response;
     }
-    return loggedAtEnd(response as StreamedHttpResponse, finished, logLine);
+    return (await loadLive()).loggedAtEnd(response as StreamedHttpResponse, finished, logLine);
   }
 
   return transport as Transport;
