@@ -2,15 +2,15 @@
  * Part 9: what one mid-call question costs the server on the streaming API (docs/asking.md). The call waits on
  * instance A (this process, the streaming adapter behind the local REST API emulation); the client's answer is
  * POSTed to instance B (a process of its own); both share a local DynamoDB (dynalite on loopback), so every answer
- * crosses instances through the rendezvous table, as behind API Gateway. Per poll interval: the time from the answer
+ * crosses instances through the call state's table, as behind API Gateway. Per poll interval: the time from the answer
  * POST leaving the client to the call's result arriving (p50, p95), the table reads per second a call waits (counted
  * on A's store), and the DynamoDB and Lambda cost of a thousand asks that each wait ASSUMED_WAIT_S.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { defineTool } from '@mcp-lambda/server';
 import { silentLogger } from '@mcp-lambda/server/lambda';
-import { dynamoRendezvous } from '@mcp-lambda/server/aws';
-import type { RendezvousStore } from '@mcp-lambda/server/backend';
+import { dynamoCallState } from '@mcp-lambda/server/aws';
+import type { CallState } from '@mcp-lambda/server/backend';
 import {
   answer,
   initialize,
@@ -42,12 +42,16 @@ const FUNCTION_GB = 1;
 const KEY = 'bench-asks-session-key-000000000000000';
 const FORM = { type: 'object' as const, properties: { ok: { type: 'boolean' as const } } };
 
-/** A store that counts its reads. */
-function counting(store: RendezvousStore): RendezvousStore & { reads: number } {
-  const counted = { ...store, reads: 0 };
-  counted.read = (...args) => {
-    counted.reads++;
-    return store.read(...args);
+/** A call state that counts the reads of its questions. */
+function counting(state: CallState): CallState & { reads: number } {
+  const { questions } = state;
+  const counted = { ...state, reads: 0 };
+  counted.questions = {
+    ...questions,
+    read: (...args) => {
+      counted.reads++;
+      return questions.read(...args);
+    },
   };
   return counted;
 }
@@ -75,7 +79,7 @@ export async function measureAsks(asks: number, progress: (message: string) => v
     for (const pollIntervalMs of INTERVALS_MS) {
       progress(`asks: poll interval ${pollIntervalMs} ms`);
       const store = counting(
-        dynamoRendezvous({
+        dynamoCallState({
           table: dynamo.tableName,
           endpoint: dynamo.endpoint,
           credentials: LOCAL_DYNAMO_CREDENTIALS,
@@ -94,7 +98,7 @@ export async function measureAsks(asks: number, progress: (message: string) => v
             }),
           ],
           sessions: { keys: [KEY] },
-          rendezvous: store,
+          callState: store,
           askPollIntervalMs: pollIntervalMs,
         },
         { log: silentLogger },

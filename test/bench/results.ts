@@ -44,7 +44,7 @@ export interface AskResult {
   asks: number;
   p50Ms: number;
   p95Ms: number;
-  /** Rendezvous reads per second a waiting call makes. */
+  /** Call state reads per second a waiting call makes. */
   readsPerWaitedSecond: number;
   /** DynamoDB on-demand cost of 1,000 asks that each wait the assumed time (asks.ts). */
   dynamoUsdPer1000Asks: number;

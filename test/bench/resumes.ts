@@ -7,8 +7,8 @@
  * and per waited second (counted on A's store), and the writes of one cut call (the head and the response).
  */
 import { silentLogger } from '@mcp-lambda/server/lambda';
-import { dynamoRendezvous } from '@mcp-lambda/server/aws';
-import type { RendezvousStore } from '@mcp-lambda/server/backend';
+import { dynamoCallState } from '@mcp-lambda/server/aws';
+import type { CallState } from '@mcp-lambda/server/backend';
 import {
   initialize,
   post,
@@ -29,11 +29,15 @@ import {
 const INTERVALS_MS = [50, 250] as const;
 const KEY = 'bench-resumes-session-key-0000000000000';
 
-/** A store that counts the log reads it serves. */
-function counting(store: RendezvousStore): RendezvousStore & { reads: number } {
-  const counted = { ...store, reads: 0 };
-  counted.readHead = (...args) => (counted.reads++, store.readHead(...args));
-  counted.readEvent = (...args) => (counted.reads++, store.readEvent(...args));
+/** A call state that counts the log reads it serves. */
+function counting(state: CallState): CallState & { reads: number } {
+  const { streamLog } = state;
+  const counted = { ...state, reads: 0 };
+  counted.streamLog = {
+    ...streamLog,
+    readHead: (...args) => (counted.reads++, streamLog.readHead(...args)),
+    readEvent: (...args) => (counted.reads++, streamLog.readEvent(...args)),
+  };
   return counted;
 }
 
@@ -82,7 +86,7 @@ export async function measureResumes(
     for (const pollIntervalMs of INTERVALS_MS) {
       progress(`resumes: poll interval ${pollIntervalMs} ms`);
       const store = counting(
-        dynamoRendezvous({
+        dynamoCallState({
           table: dynamo.tableName,
           endpoint: dynamo.endpoint,
           credentials: LOCAL_DYNAMO_CREDENTIALS,
@@ -92,7 +96,7 @@ export async function measureResumes(
         {
           info: { name: 'resumes-bench', version: '1.0.0' },
           sessions: { keys: [KEY] },
-          rendezvous: store,
+          callState: store,
           askPollIntervalMs: pollIntervalMs,
         },
         { log: silentLogger },

@@ -1,5 +1,5 @@
 import type { McpServerOptions } from '@mcp-lambda/server/lambda';
-import { memoryRendezvous, memoryTaskStore } from '@mcp-lambda/server/backend';
+import { memoryCallState, memoryTaskStore } from '@mcp-lambda/server/backend';
 import { serveServer, serveStreamingServer, type RunningServer } from '@mcp-lambda/dev/testing';
 import { conformancePrompts } from './fixtures/prompts.ts';
 import { conformanceResources } from './fixtures/resources.ts';
@@ -24,7 +24,7 @@ const conformanceServerOptions: McpServerOptions = {
   // Handshake-era sessions, so tools can ask mid-call behind the streaming adapter (answers wait in memory: one
   // process serves every request here). Their keys seal the 2026-07-28 requestState too, as deployed.
   sessions: { keys: ['conformance-fixture-session-key-0000000000'] },
-  rendezvous: memoryRendezvous(),
+  callState: memoryCallState(),
   // The tasks extension, run in this process (the deployed stack runs tasks in its worker function).
   tasks: { store: memoryTaskStore() },
   http: {

@@ -14,7 +14,7 @@ import { startAskingInstance, type AskingInstance } from '../support/start-askin
 // The official SDK 1.x and 2.x clients, with elicitation, sampling and roots handlers, against two instances of a
 // streaming server in processes of their own that share one local DynamoDB table: every tool call goes to the first,
 // every answer the client POSTs goes to the second, so each answer provably crosses instances through the
-// rendezvous (docs/asking.md).
+// call state (docs/asking.md).
 
 let dynamo: LocalDynamo;
 const instances: AskingInstance[] = [];

@@ -6,7 +6,7 @@ import { initialize, post, startLocalDynamo, type LocalDynamo } from '@mcp-lambd
 import { startAskingInstance, type AskingInstance } from '../support/start-asking-instance.ts';
 
 // A client's cancellation reaching a long call on another instance (streaming API, handshake era): two streaming
-// servers in processes of their own share one local DynamoDB table, as Lambda instances share the rendezvous table.
+// servers in processes of their own share one local DynamoDB table, as Lambda instances share the call state's table.
 // Every request goes to the first; every notification (the SDK's notifications/cancelled among them), answer and
 // GET to the second, as a load balancer may route them. The call asks nothing, so only its watch can see the
 // cancellation (docs/streaming.md "Cancelling a call").

@@ -7,7 +7,7 @@ import { startLocalDynamo, type LocalDynamo, readEvents } from '@mcp-lambda/dev/
 import { startAskingInstance, type AskingInstance } from '../support/start-asking-instance.ts';
 
 // Streams that survive a cut (SEP-1699) across instances: two streaming servers in processes of their own share one
-// local DynamoDB table, as Lambda instances share the rendezvous table. Every POST goes to the first, every GET to
+// local DynamoDB table, as Lambda instances share the call state's table. Every POST goes to the first, every GET to
 // the second, so a stream cut on the first provably resumes on the second from the log (docs/streaming.md). The
 // official SDK clients (1.x, and 2.x in the handshake era) resume on their own when they see event ids and a retry;
 // a raw client shows the bytes.

@@ -30,7 +30,7 @@ const PHASES: Phase[] = [
     label: 'once load-sensitive',
     paths: [
       'test/e2e/views-browser.test.ts',
-      'packages/server/test/integration/asking-rendezvous.test.ts',
+      'packages/server/test/integration/asking-call-state.test.ts',
       'packages/server/test/integration/read-output-property.test.ts',
       'test/unit/readme-examples.test.ts',
       'test/e2e/views-output.test.ts',
@@ -50,7 +50,7 @@ const PHASES: Phase[] = [
       'opens a quiet stream with a keep-alive comment',
       'holds no more than its limits allow',
     ].join('|'),
-    // The rendezvous case runs on two stores.
+    // The call state case runs on two stores.
     selects: 10,
   },
 ];

@@ -16,7 +16,7 @@ export interface AskingInstance {
 
 /**
  * Starts one streaming instance (asking-instance.ts) in a process of its own, as Lambda runs each instance, on the
- * rendezvous table of `dynamo`, its session ids sealed with `sessionKey`, and resolves once it listens. Instances
+ * call state's table in `dynamo`, its session ids sealed with `sessionKey`, and resolves once it listens. Instances
  * started with the same table and key answer for one another, as a deployment's instances do. `streamLogAfterMs`
  * sets when a stream starts its log and a call watches for its cancellation (default 10 s).
  */
@@ -29,7 +29,7 @@ export function startAskingInstance(
     cwd: ROOT,
     env: {
       ...process.env,
-      ASK_TABLE: dynamo.tableName,
+      CALL_STATE_TABLE: dynamo.tableName,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       SESSION_KEY: sessionKey,
       ...(options.streamLogAfterMs !== undefined

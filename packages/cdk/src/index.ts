@@ -20,7 +20,12 @@ export { OutputBucket, type OutputBucketProps } from './output-bucket.ts';
 export { TaskWorker, type TaskWorkerProps } from './task-worker.ts';
 export { TransactionSearch, type TransactionSearchProps } from './transaction-search.ts';
 export { SPAN_EXPORT_ACTIONS, XRAY_TRACES_ENDPOINT } from './span-export.ts';
-export { AskRendezvous, type AskRendezvousProps } from './ask-rendezvous.ts';
+export {
+  CallStateTable,
+  type CallStateTableProps,
+  AskRendezvous,
+  type AskRendezvousProps,
+} from './call-state-table.ts';
 export { SessionSecret, type SessionSecretProps } from './session-secret.ts';
 export { AuthorizationApi, type AuthorizationApiProps } from './authorization-api.ts';
 export {

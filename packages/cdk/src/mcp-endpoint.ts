@@ -1,7 +1,7 @@
 import { Construct } from 'constructs';
 import type { ApiDomain } from './api-domain.ts';
 import type { ApiFirewall } from './api-firewall.ts';
-import type { AskRendezvous } from './ask-rendezvous.ts';
+import type { CallStateTable } from './call-state-table.ts';
 import type { BundledFunction } from './bundled-function.ts';
 import { checkedFirewall, domainUrlOf, endpointApi, wellKnownPathsOf } from './endpoint/api.ts';
 import { endpointAsking } from './endpoint/asking.ts';
@@ -53,8 +53,13 @@ export class McpEndpoint extends Construct {
   readonly auth?: McpEndpointAuth;
   /** The key sealing handshake-era session ids; undefined when `mcpEnvironment` brings its own. */
   readonly sessions?: SessionSecret;
-  /** Where mid-call questions wait for their answers, with `api: 'rest-streaming'` (the only API that asks). */
-  readonly asking?: AskRendezvous;
+  /**
+   * The call state's table (mid-call questions, cancellations, cut streams' logs), with `api: 'rest-streaming'` (the
+   * only API that asks).
+   */
+  readonly callState?: CallStateTable;
+  /** @deprecated Renamed `callState` (the same table). */
+  readonly asking?: CallStateTable;
 
   constructor(scope: Construct, id: string, props: McpEndpointProps = {}) {
     super(scope, id);
@@ -70,7 +75,7 @@ export class McpEndpoint extends Construct {
     this.mcpFunction = functions.mcpFunction;
     const asking = endpointAsking(this, props, settings, this.mcpFunction);
     if (asking.sessions) this.sessions = asking.sessions;
-    if (asking.rendezvous) this.asking = asking.rendezvous;
+    if (asking.callState) this.callState = this.asking = asking.callState;
 
     const domainUrl = domainUrlOf(props, settings);
     const oauth = chosenOAuth(this, props, domainUrl);

@@ -35,7 +35,7 @@ export interface Config {
   tracing: TracingMode;
   /** Handshake-era sessions (docs/asking.md); undefined = no `Mcp-Session-Id` is issued. */
   sessions: SessionConfig | undefined;
-  /** Mid-call questions (docs/asking.md): where they wait for their answers. */
+  /** Mid-call questions (docs/asking.md): where the call state waits. */
   asking: AskingConfig;
 }
 
@@ -49,10 +49,12 @@ export interface SessionConfig {
   ttlMs: number;
 }
 
-/** Where mid-call questions wait for the client's answer (handshake era, streaming API). */
+/** Where the call state waits: mid-call questions, cancellations, cut streams (handshake era, streaming API). */
 export interface AskingConfig {
-  /** DynamoDB table (MCP_ASK_TABLE); unset = this process's memory (one instance only: local use). */
+  /** DynamoDB table (MCP_CALL_STATE_TABLE); unset = this process's memory (one instance only: local use). */
   table: string | undefined;
+  /** Set when only MCP_ASK_TABLE (the name an older construct set) names the table: a cold start warns once. */
+  tableFromAskTable?: true;
   /** How often a waiting call reads the table, and a resumed stream its log (MCP_ASK_POLL_INTERVAL_MS). */
   pollIntervalMs: number;
   /** After how long an uncut resumable stream starts its log too (MCP_STREAM_LOG_AFTER_MS, docs/streaming.md). */
@@ -248,6 +250,13 @@ function sessions(
   };
 }
 
+/** The call state's table: MCP_CALL_STATE_TABLE, else MCP_ASK_TABLE (its name before the rename). */
+function callStateTable(env: Env): Pick<AskingConfig, 'table' | 'tableFromAskTable'> {
+  const table = env.MCP_CALL_STATE_TABLE || undefined;
+  if (table !== undefined || !env.MCP_ASK_TABLE) return { table };
+  return { table: env.MCP_ASK_TABLE, tableFromAskTable: true };
+}
+
 /** Reads and validates the configuration; throws with the variable's name when a value is invalid. */
 export function loadConfig(env: Env = process.env): Config {
   const range = (name: string, fallback: number, r: { min: number; max: number }) =>
@@ -282,7 +291,7 @@ export function loadConfig(env: Env = process.env): Config {
     tracing: tracingMode(env, 'MCP_TRACING'),
     sessions: sessions(env, range),
     asking: {
-      table: env.MCP_ASK_TABLE || undefined,
+      ...callStateTable(env),
       pollIntervalMs: range('MCP_ASK_POLL_INTERVAL_MS', Defaults.askPollIntervalMs, Ranges.askPollIntervalMs),
       streamLogAfterMs: range('MCP_STREAM_LOG_AFTER_MS', Defaults.streamLogAfterMs, Ranges.streamLogAfterMs),
     },

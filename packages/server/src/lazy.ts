@@ -1,8 +1,9 @@
 /**
  * The one way this library loads code on first use. A bundle keeps a module out of a function's start-up graph only
  * when nothing there imports it statically, so what only some requests need (the asking extension, the tasks
- * extension, the offloader, the readers of stored outputs, the S3 client) is reached through these two helpers and
- * an `import()`; docs/architecture.md lists what loads this way, and the bundle test holds the start-up graph to it.
+ * extension, streamed answers, the offloader, the readers of stored outputs, the S3 client) is reached through these
+ * two helpers and an `import()`; docs/architecture.md lists what loads this way, and the bundle test holds the
+ * start-up graph to it.
  */
 
 /** `make`, run once, on the first call; every later call gets the same promise (a failure too: it is not retried). */

@@ -42,7 +42,7 @@ export const Defaults = {
   reserveMs: 2_000,
   /** How long a handshake-era session (`Mcp-Session-Id`) lives before its client must initialize again. */
   sessionTtlMs: 86_400_000,
-  /** How often a call waiting for the client's answer reads the rendezvous table (MCP_ASK_POLL_INTERVAL_MS). */
+  /** How often a call waiting for the client's answer reads the call state's table (MCP_ASK_POLL_INTERVAL_MS). */
   askPollIntervalMs: 250,
   /**
    * While a streamed response is open, a keep-alive comment goes out this often: well inside a REST API's 5-minute

@@ -4,9 +4,9 @@ import type { ResultOffloader } from './outputs/offloader.ts';
 import type { OutputPager } from './outputs/paging/page.ts';
 import { READ_OUTPUT_TOOL, readOutputTool } from './outputs/read-tool.ts';
 import { createTransport } from './http/transport.ts';
-import type { TransportOptions } from './http/transport-options.ts';
-import type { RendezvousStore } from './asking/rendezvous.ts';
-import { lazyDesk, lazyRequestState, lazySessions } from './asking/lazy.ts';
+import type { TransportOptions } from './wire/transport-options.ts';
+import type { CallState } from './call-state/stores.ts';
+import { lazyHandshakeCallState, lazyRequestState } from './asking/lazy.ts';
 import type { SessionOptions } from './sessions/sessions.ts';
 import type { CacheHint, Implementation, ServerCapabilities } from './protocol/types.ts';
 import type { PromptDefinition } from './prompts/define.ts';
@@ -89,13 +89,16 @@ export interface McpServerOptions {
    */
   sessions?: SessionOptions;
   /**
-   * Where mid-call questions wait for the client's answer (handshake era, behind a streaming adapter), and where
-   * the events of a cut stream wait for its client to resume it (`GET` with `Last-Event-ID`, docs/streaming.md):
-   * `dynamoRendezvous(...)` when several instances serve the endpoint, `memoryRendezvous()` for one process.
-   * Default none: such questions are refused as unavailable, and streams carry no event ids.
+   * The call state of the handshake era, behind a streaming adapter: where mid-call questions wait for the client's
+   * answer, where the client's cancellations wait for the calls they name, and where the events of a cut stream wait
+   * for its client to resume it (`GET` with `Last-Event-ID`, docs/streaming.md). `dynamoCallState(...)` when several
+   * instances serve the endpoint, `memoryCallState()` for one process. Default none: such questions are refused as
+   * unavailable, and streams carry no event ids.
    */
-  rendezvous?: RendezvousStore;
-  /** How often a call waiting for an answer reads the rendezvous, in ms. Default 250. */
+  callState?: CallState;
+  /** @deprecated Renamed `callState` (the same call state); `callState` wins when both are given. */
+  rendezvous?: CallState;
+  /** How often a call waiting for an answer reads the call state, in ms. Default 250. */
   askPollIntervalMs?: number;
   /** Validators generated at build time (`npm run generate`); schemas without one are compiled at first use. */
   validators?: PrecompiledValidators;
@@ -186,6 +189,27 @@ function tracedDispatch(
   });
 }
 
+/**
+ * The handshake era's call state: its stores as the askers read them (with how often), and the one object the
+ * transport uses, whose code loads on first use: sessions, answers, cancellations, and cut streams' events waiting
+ * for their client to resume them (docs/streaming.md). None without sessions.
+ */
+function handshakeCallStateOf(options: McpServerOptions, http: TransportOptions) {
+  const stores = options.callState ?? options.rendezvous;
+  const callState = stores && {
+    ...stores,
+    pollIntervalMs: options.askPollIntervalMs ?? Defaults.askPollIntervalMs,
+  };
+  const handshake =
+    options.sessions &&
+    lazyHandshakeCallState({
+      sessions: options.sessions,
+      ...(callState ? { callState } : {}),
+      streams: http,
+    });
+  return { callState, handshake };
+}
+
 /** Builds a stateless MCP server: a registry, a dispatcher and the HTTP transport in front of them. */
 export function createMcpServer(options: McpServerOptions) {
   const builtIn = builtInTools(options);
@@ -213,10 +237,8 @@ export function createMcpServer(options: McpServerOptions) {
   const prompts = options.prompts ?? [];
   const capabilities = capabilitiesOf(options, { resources, prompts, views });
   const readTool = builtIn.some((t) => t.name === READ_OUTPUT_TOOL) ? { readTool: READ_OUTPUT_TOOL } : {};
-  const rendezvous = options.rendezvous && {
-    store: options.rendezvous,
-    pollIntervalMs: options.askPollIntervalMs ?? Defaults.askPollIntervalMs,
-  };
+  const http: TransportOptions = { ...DEFAULT_TRANSPORT, ...options.http };
+  const { callState, handshake } = handshakeCallStateOf(options, http);
   const dispatch = createDispatcher({
     info: options.info,
     ...(options.instructions ? { instructions: options.instructions } : {}),
@@ -240,7 +262,7 @@ export function createMcpServer(options: McpServerOptions) {
           }),
         }
       : {}),
-    ...(rendezvous ? { rendezvous } : {}),
+    ...(callState ? { callState } : {}),
     requestState: lazyRequestState({
       ttlMs: options.requestStateTtlMs ?? Defaults.requestStateTtlMs,
       ...(options.requestStateSecret !== undefined ? { secret: options.requestStateSecret } : {}),
@@ -248,15 +270,12 @@ export function createMcpServer(options: McpServerOptions) {
     }),
   });
   const traced = tracedDispatch(dispatch, options.telemetry, { tools, prompts, views });
-  const http: TransportOptions = { ...DEFAULT_TRANSPORT, ...options.http };
   const handle = createTransport(
     {
       dispatch: traced,
       paramHeadersOf: (name) => tools.paramHeaders(name),
       ...(options.auth ? { authenticator: options.auth } : {}),
-      ...(options.sessions ? { sessions: lazySessions(options.sessions) } : {}),
-      // Cut streams' events wait in the rendezvous too, for their client to resume them (docs/streaming.md).
-      ...(rendezvous ? { answers: lazyDesk(rendezvous), resume: rendezvous } : {}),
+      ...(handshake ? { handshake } : {}),
     },
     http,
   );

@@ -44,7 +44,7 @@ function build(props: McpEndpointProps = {}) {
   const companion = lambdaFunction(template, 'Companion of the MCP function');
   const worker = lambdaFunction(template, 'Task worker');
   const [bucketId, bucket] = only(template, 'AWS::S3::Bucket');
-  // The task table (the streaming API has the rendezvous table too).
+  // The task table (the streaming API has the call state's table too).
   const tableId = Object.keys(template.findResources('AWS::DynamoDB::Table')).find((id) =>
     id.startsWith('McpTasks'),
   )!;
@@ -225,7 +225,7 @@ describe('McpEndpoint', () => {
     ]);
   });
 
-  it('seals sessions with a generated secret only the MCP function reads; no rendezvous table on the HTTP API', () => {
+  it('seals sessions with a generated secret only the MCP function reads; no call state table on the HTTP API', () => {
     const { template, companion, worker } = build();
     const [, secret] = only(template, 'AWS::SecretsManager::Secret');
     expect(secret.Properties.GenerateSecretString).toMatchObject({
@@ -235,7 +235,7 @@ describe('McpEndpoint', () => {
     for (const fn of [companion, worker])
       expect(JSON.stringify(fn.statements)).not.toContain('secretsmanager');
     template.resourceCountIs('AWS::DynamoDB::Table', 1);
-    expect(JSON.stringify(template.toJSON())).not.toContain('MCP_ASK_TABLE');
+    expect(JSON.stringify(template.toJSON())).not.toContain('MCP_CALL_STATE_TABLE');
   });
 
   it('leaves the session secret out when mcpEnvironment brings its own key', () => {
@@ -461,10 +461,18 @@ describe('McpEndpoint', () => {
 describe('McpEndpoint with api rest-streaming', () => {
   const streaming = (props: McpEndpointProps = {}) => build({ api: 'rest-streaming', ...props });
 
-  it('adds the rendezvous table of mid-call questions, which only the MCP function may read and write', () => {
-    const { template, mcp, companion, worker, tableId } = streaming();
+  it("adds the call state's table (questions, cancellations, stream logs), which only the MCP function may read and write", () => {
+    const { template, mcp, companion, worker, tableId, endpoint } = streaming();
     const askId = Object.keys(template.findResources('AWS::DynamoDB::Table')).find((id) => id !== tableId)!;
-    expect(mcp.resource.Properties.Environment.Variables.MCP_ASK_TABLE).toEqual({ Ref: askId });
+    // The logical id of the table an earlier release created as `AskRendezvous`: an upgrade keeps it, items and all.
+    expect(askId).toBe('McpAskingTableF99BA9F5');
+    expect(Object.keys(template.findResources('AWS::Logs::MetricFilter'))).toEqual([
+      'McpAskingFailedWrites3A3EB7B1',
+    ]);
+    expect(endpoint.callState).toBeDefined();
+    expect(endpoint.asking).toBe(endpoint.callState);
+    expect(mcp.resource.Properties.Environment.Variables.MCP_CALL_STATE_TABLE).toEqual({ Ref: askId });
+    expect(mcp.resource.Properties.Environment.Variables.MCP_ASK_TABLE).toBeUndefined();
     expect(mcp.statements).toContainEqual({
       Effect: 'Allow',
       Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],

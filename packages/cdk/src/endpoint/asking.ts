@@ -1,6 +1,6 @@
 import { Annotations } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { AskRendezvous } from '../ask-rendezvous.ts';
+import { CallStateTable } from '../call-state-table.ts';
 import type { BundledFunction } from '../bundled-function.ts';
 import { SessionSecret } from '../session-secret.ts';
 import type { McpEndpointProps } from './props.ts';
@@ -10,8 +10,8 @@ import type { EndpointSettings } from './settings.ts';
 export interface EndpointAsking {
   /** The key sealing session ids and `requestState`, unless `mcpEnvironment` brings its own. */
   readonly sessions?: SessionSecret;
-  /** The rendezvous table, with the streaming API. */
-  readonly rendezvous?: AskRendezvous;
+  /** The call state's table, with the streaming API. */
+  readonly callState?: CallStateTable;
 }
 
 /** A key given in `mcpEnvironment` is written into the template as it is: say so, and what to do instead. */
@@ -29,8 +29,9 @@ function warnPlaintextKeys(scope: Construct, own: Readonly<Record<string, string
 
 /**
  * Asking the person (docs/asking.md): a session key on either API, so the MCP function knows what each
- * handshake-era client declared and any instance opens the `requestState` of a 2026-07-28 retry; the rendezvous
- * table only with the streaming API, the one that can ask mid-call. Each is readable by the MCP function alone,
+ * handshake-era client declared and any instance opens the `requestState` of a 2026-07-28 retry; the call state's
+ * table only with the streaming API, the one that can ask mid-call, resume a cut stream and watch for a
+ * cancellation. Each is readable by the MCP function alone,
  * which gets their settings in its environment.
  */
 export function endpointAsking(
@@ -43,22 +44,23 @@ export function endpointAsking(
   warnPlaintextKeys(scope, own);
   const added: Record<string, string> = {};
   let sessions: SessionSecret | undefined;
-  let rendezvous: AskRendezvous | undefined;
+  let callState: CallStateTable | undefined;
   if (!own.MCP_SESSION_SECRET && !own.MCP_SESSION_SECRET_ARN) {
     sessions = new SessionSecret(scope, 'Sessions', { removalPolicy: props.removalPolicy });
     sessions.grantRead(mcpFunction);
     Object.assign(added, sessions.environment);
   }
   if (settings.streaming) {
-    rendezvous = new AskRendezvous(scope, 'Asking', {
+    // The id an earlier release gave the table (as `AskRendezvous`): the same logical ids, so no table is replaced.
+    callState = new CallStateTable(scope, 'Asking', {
       logGroup: mcpFunction.logGroup,
       metricsNamespace: settings.metricsNamespace,
       removalPolicy: props.removalPolicy,
       alarmActions: props.alarmActions,
     });
-    rendezvous.grantQuestions(mcpFunction);
-    Object.assign(added, rendezvous.environment);
+    callState.grantReadWrite(mcpFunction);
+    Object.assign(added, callState.environment);
   }
   for (const [name, value] of Object.entries(added)) mcpFunction.addEnvironment(name, value);
-  return { ...(sessions ? { sessions } : {}), ...(rendezvous ? { rendezvous } : {}) };
+  return { ...(sessions ? { sessions } : {}), ...(callState ? { callState } : {}) };
 }

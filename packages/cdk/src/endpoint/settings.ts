@@ -26,7 +26,7 @@ export interface EndpointSettings {
   readonly environment: Readonly<Record<string, string>>;
   /** The per-tool metrics settings, the MCP function's alone. */
   readonly metricsEnvironment: Readonly<Record<string, string>>;
-  /** The CloudWatch namespace of the endpoint's own metrics (per-tool metrics, failed rendezvous writes). */
+  /** The CloudWatch namespace of the endpoint's own metrics (per-tool metrics, failed call state writes). */
   readonly metricsNamespace: string;
   /** The MCP function's configuration of these settings, read as the function will read it. */
   readonly config: Config;

@@ -43,7 +43,9 @@ export {
 // ## Store contracts: the checks any implementation of a storage interface must pass (experimental)
 export { type ContractCheck, type MakeStore } from './contracts/check.ts';
 export { taskStoreChecks } from './contracts/task-store.ts';
-export { eventLogChecks } from './contracts/event-log.ts';
+export { questionStoreChecks } from './contracts/question-store.ts';
+export { cancellationStoreChecks } from './contracts/cancellation-store.ts';
+export { streamLogChecks } from './contracts/stream-log.ts';
 export { approvalLedgerChecks } from './contracts/approval-ledger.ts';
 export { bridgeStoreChecks } from './contracts/bridge-store.ts';
 // ## Stored output pages (experimental)

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
-  memoryRendezvous,
+  memoryCallState,
   memoryTaskStore,
   type ApprovalLedger,
+  type QuestionStore,
+  type StreamLog,
   type TaskStore,
 } from '@mcp-lambda/server/backend';
 import {
   approvalLedgerChecks,
-  eventLogChecks,
+  cancellationStoreChecks,
+  questionStoreChecks,
+  streamLogChecks,
   taskStoreChecks,
   type ContractCheck,
 } from '../../src/testing/index.ts';
@@ -53,19 +57,48 @@ describe('the store contract checks', () => {
     ]);
   });
 
-  it('catch an event log that loses the end of a stream or serves an expired one', async () => {
-    const real = memoryRendezvous();
-    const lossy = {
+  it('catch a stream log that loses the end of a stream or serves an expired one', async () => {
+    const real = memoryCallState().streamLog;
+    const lossy: StreamLog = {
       ...real,
-      readEvent: async (id: string, position: number) => {
-        const event = await real.readEvent(id, position);
+      readEvent: async (at) => {
+        const event = await real.readEvent(at);
         return event && { position: event.position, data: event.data };
       },
     };
-    expect(await failing(eventLogChecks(() => lossy))).toEqual([
+    expect(await failing(streamLogChecks(() => lossy))).toEqual([
       'reads back the head and each event appended after it; nothing else',
     ]);
-    const stale = { ...real, readHead: (id: string) => real.readHead(id, 0) };
-    expect(await failing(eventLogChecks(() => stale))).toEqual(['serves no head once the log expired']);
+    const stale: StreamLog = { ...real, readHead: ({ streamId }) => real.readHead({ streamId, now: 0 }) };
+    expect(await failing(streamLogChecks(() => stale))).toEqual(['serves no head once the log expired']);
+  });
+
+  it("catch a question store that takes another caller's answer or keeps an expired question waiting", async () => {
+    const real = memoryCallState().questions;
+    const callers = new Map<string, string>();
+    // Answers in the name of whoever the question was asked of, whoever sends them.
+    const callerBlind: QuestionStore = {
+      ...real,
+      open: async (question) => (callers.set(question.slot, question.caller), real.open(question)),
+      answer: async (to) => real.answer({ ...to, caller: callers.get(to.slot) ?? to.caller }),
+    };
+    expect(await failing(questionStoreChecks(() => callerBlind))).toEqual([
+      "refuses an unknown question, a guessed id, another caller's answer and a late one, and still waits",
+    ]);
+    const timeless: QuestionStore = { ...real, read: (question) => real.read({ ...question, now: 0 }) };
+    expect(await failing(questionStoreChecks(() => timeless))).toEqual([
+      'reads a question whose time has passed, or that was never asked, as gone',
+    ]);
+  });
+
+  it('catch cancellations kept apart from the questions of their slots', async () => {
+    const apart = () => ({
+      questions: memoryCallState().questions,
+      cancellations: memoryCallState().cancellations,
+    });
+    expect(await failing(cancellationStoreChecks(apart))).toEqual([
+      'settles a waiting question as cancelled, refuses a later answer, and outlasts its close',
+      'asks no question in a cancelled slot',
+    ]);
   });
 });

@@ -4,13 +4,14 @@ import { MAX_JSON_DEPTH } from '../limits.ts';
 import { isJsonObject, nestsDeeperThan } from '../protocol/json.ts';
 import type { JSONObject } from '../protocol/types.ts';
 import type { Session } from '../sessions/session-id.ts';
-import { callerOf, parseWireId, slotOf } from './ask-ids.ts';
-import type { Answer, Refusal, Rendezvous } from './rendezvous.ts';
-import { wake } from './waiting.ts';
+import { parseWireId } from './ask-ids.ts';
+import { callerOf, slotOf } from '../call-state/ids.ts';
+import type { Answer, CallState, Refusal } from '../call-state/stores.ts';
+import { wake } from '../call-state/waiting.ts';
 
 /**
  * The answer desk: where a client's answers to mid-call questions (JSON-RPC responses POSTed to the endpoint) and
- * its cancellations of its calls are written into the rendezvous, bound to the session (and the authenticated
+ * its cancellations of its calls are written into the call state, bound to the session (and the authenticated
  * caller) they come from. An answer that cannot be matched with a waiting question of that caller is refused and
  * logged, and changes nothing: an unknown id, a replay, a late answer, another caller's. So is a malformed or
  * repeated cancellation.
@@ -56,8 +57,8 @@ export function answerOf(message: JSONObject): Answer {
     : { failure: 'its result is not an object' };
 }
 
-/** The desk of one rendezvous. Every write is bounded by `signal` (the invocation's deadline). */
-export function answerDesk(rendezvous: Rendezvous) {
+/** The desk of one call state. Every write is bounded by `signal` (the invocation's deadline). */
+export function answerDesk(callState: Pick<CallState, 'questions' | 'cancellations'>) {
   const refused = (log: Logger, what: string, reason: Refusal) => {
     log.warn(`${what} refused`, { reason });
     return 'refused' as const;
@@ -74,17 +75,13 @@ export function answerDesk(rendezvous: Rendezvous) {
       if (!id) return refused(log, 'answer', 'unknown');
       const caller = callerOf(from.session.id, from.principal);
       try {
-        const outcome = await rendezvous.store.answer(
-          id.slot,
-          id.askId,
-          caller,
-          answerOf(message),
-          Date.now(),
+        const outcome = await callState.questions.answer(
+          { ...id, caller, answer: answerOf(message), now: Date.now() },
           signal,
         );
         if (outcome !== true) return refused(log, 'answer', outcome);
       } catch (error) {
-        log.error('rendezvous write failed: an answer was not recorded', { error: errorFields(error) });
+        log.error('call state write failed: an answer was not recorded', { error: errorFields(error) });
         return 'failed';
       }
       wake(id.slot);
@@ -105,10 +102,10 @@ export function answerDesk(rendezvous: Rendezvous) {
       const caller = callerOf(from.session.id, from.principal);
       const slot = slotOf(caller, requestId);
       try {
-        const outcome = await rendezvous.store.cancel(slot, caller, Date.now(), signal);
+        const outcome = await callState.cancellations.cancel({ slot, caller, now: Date.now() }, signal);
         if (outcome !== true) return refused(log, 'cancellation', outcome);
       } catch (error) {
-        log.error('rendezvous write failed: a cancellation was not recorded', { error: errorFields(error) });
+        log.error('call state write failed: a cancellation was not recorded', { error: errorFields(error) });
         return 'failed';
       }
       wake(slot);
@@ -117,5 +114,5 @@ export function answerDesk(rendezvous: Rendezvous) {
   };
 }
 
-/** The answer desk of a rendezvous. */
+/** The answer desk of a call state. */
 export type AnswerDesk = ReturnType<typeof answerDesk>;

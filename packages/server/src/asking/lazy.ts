@@ -3,9 +3,7 @@ import { deferred, once } from '../lazy.ts';
 import type { InputContext, InputRequired } from '../input/input-required.ts';
 import type { RequestStateCodec } from '../input/request-state.ts';
 import { requestStateKeySource, type RequestStateOptions } from '../input/request-state-options.ts';
-import type { AnswerDesk } from './desk.ts';
-import type { Rendezvous } from './rendezvous.ts';
-import type { Sessions, SessionOptions } from '../sessions/sessions.ts';
+import type { HandshakeSetup, handshakeCallState } from './handshake-state.ts';
 import type { MidCallSetup } from './mid-call.ts';
 import type { AskCall, Asker } from '../contracts/asking.ts';
 
@@ -47,12 +45,8 @@ export const replayAsker = (input: InputContext): Asker => deferredAsker((m) => 
 
 /** How a handshake-era call asks (handshake.ts). */
 export const handshakeAsker = (
-  setup: Omit<MidCallSetup, 'live' | 'session' | 'rendezvous'> & Partial<MidCallSetup>,
+  setup: Omit<MidCallSetup, 'live' | 'session' | 'callState'> & Partial<MidCallSetup>,
 ): Asker => deferredAsker((m) => m.handshakeAsker(setup));
-
-/** The answer desk of a rendezvous (desk.ts), loaded on the first answer a client sends. */
-export const lazyDesk = (rendezvous: Rendezvous): (() => Promise<AnswerDesk>) =>
-  once(async () => (await loadAsking()).answerDesk(rendezvous));
 
 /**
  * The session keys kept in AWS Secrets Manager (secrets-manager.ts): the secret's string, read with the caller's
@@ -66,9 +60,23 @@ export function secretsManagerKeys(
   return async (signal) => (await reader())(signal);
 }
 
-/** The sessions of a server (sessions.ts), their code loaded on the first `initialize` or session id. */
-export const lazySessions = (options: SessionOptions): Sessions =>
-  deferred<Sessions>(async () => (await loadAsking()).createSessions(options), { issue: true, open: true });
+/**
+ * The handshake era's call state as the transport uses it (handshake-state.ts): sessions, answers, cancellations,
+ * resumable streams; its code loads on the first `initialize`, session id, answer or resuming `GET`.
+ */
+export const lazyHandshakeCallState = (setup: HandshakeSetup) =>
+  deferred<ReturnType<typeof handshakeCallState>, { keeps: boolean }>(
+    async () => (await loadAsking()).handshakeCallState(setup),
+    {
+      session: true,
+      issue: true,
+      answer: true,
+      cancel: true,
+      stream: true,
+      resume: true,
+    },
+    { keeps: setup.callState !== undefined },
+  );
 
 /**
  * The `requestState` codec of a server (input/request-state.ts): its code and keys load on the first state to seal

@@ -5,16 +5,17 @@ import { errorFields, type Logger } from '../log.ts';
 import { clientText } from '../protocol/client-text.ts';
 import type { JSONObject, RequestId } from '../protocol/types.ts';
 import type { Session } from '../sessions/session-id.ts';
-import { callerOf, newAskId, slotOf, wireId } from './ask-ids.ts';
+import { newAskId, wireId } from './ask-ids.ts';
+import { callerOf, slotOf } from '../call-state/ids.ts';
+import type { Answer, PolledCallState } from '../call-state/stores.ts';
 import { declares, notDeclared } from './questions.ts';
-import type { Answer, Rendezvous } from './rendezvous.ts';
 import { AskError, type AskCall, type Asker } from '../contracts/asking.ts';
 import { waitForAnswer } from './waiting.ts';
 
 /**
  * Asking mid-call (handshake era, streaming API; spec: transports, "Sending Messages to the Server"): the question
  * goes out on the call's own event stream as a JSON-RPC request, and the call waits for the client's answer, which
- * arrives as a new POST on any instance and reaches this call through the rendezvous. One question at a time per
+ * arrives as a new POST on any instance and reaches this call through the call state. One question at a time per
  * call: a second ask waits for the first to settle.
  */
 
@@ -22,7 +23,7 @@ import { waitForAnswer } from './waiting.ts';
 export interface MidCallSetup {
   /** The call's event stream. */
   live: LiveChannel;
-  rendezvous: Rendezvous;
+  callState: PolledCallState;
   /** The client's session: what it declared, and what its answers are bound to. */
   session: Session;
   /** The authenticated caller's client key (`Principal.clientKey`), when authorization is on. */
@@ -60,7 +61,7 @@ async function askOnce(setup: MidCallSetup, request: InputRequest, call: AskCall
         `stopped waiting. Ask again when the user is ready, or ask them directly in the conversation.`,
     );
   if (waitMs <= 0) throw timedOut();
-  const { rendezvous, log } = setup;
+  const { callState, log } = setup;
   const caller = callerOf(setup.session.id, setup.principal);
   const slot = slotOf(caller, setup.callId);
   const askId = newAskId();
@@ -68,10 +69,10 @@ async function askOnce(setup: MidCallSetup, request: InputRequest, call: AskCall
   const expiresAt = Date.now() + waitMs;
   let opened: boolean;
   try {
-    opened = await rendezvous.store.open({ slot, askId, caller, expiresAt }, signal);
+    opened = await callState.questions.open({ slot, askId, caller, expiresAt }, signal);
   } catch (error) {
     if (call.signal.aborted) throw call.signal.reason;
-    log.error('rendezvous write failed: the question was not asked', { error: errorFields(error) });
+    log.error('call state write failed: the question was not asked', { error: errorFields(error) });
     throw new AskError(
       'unavailable',
       'The question could not be recorded, so it was not asked; try again shortly.',
@@ -81,10 +82,10 @@ async function askOnce(setup: MidCallSetup, request: InputRequest, call: AskCall
   // Removes the question once, best effort (the TTL removes it anyway); the answer it held when removed, if any.
   let closing: Promise<Answer | undefined> | undefined;
   const close = () =>
-    (closing ??= rendezvous.store
-      .close(slot, askId, AbortSignal.timeout(ANSWER_MARGIN_MS))
+    (closing ??= callState.questions
+      .close({ slot, askId }, AbortSignal.timeout(ANSWER_MARGIN_MS))
       .catch((error: unknown) => {
-        log.warn('rendezvous close failed', { error: errorFields(error) });
+        log.warn('call state close failed', { error: errorFields(error) });
         return undefined;
       }));
   try {
@@ -94,7 +95,7 @@ async function askOnce(setup: MidCallSetup, request: InputRequest, call: AskCall
       method: request.method,
       params: tracedParams(request.params) ?? {},
     });
-    const { settled, reads } = await waitForAnswer(rendezvous, slot, askId, signal, log);
+    const { settled, reads } = await waitForAnswer(callState, slot, askId, signal, log);
     log.debug('ask settled', {
       method: request.method,
       outcome: typeof settled === 'string' ? settled : settled.state,

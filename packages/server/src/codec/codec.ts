@@ -1,5 +1,5 @@
 import type { Asker } from '../contracts/asking.ts';
-import type { Rendezvous } from '../asking/rendezvous.ts';
+import type { PolledCallState } from '../call-state/stores.ts';
 import type { LiveChannel } from '../live-channel.ts';
 import type { InputContext, InputRequired } from '../input/input-required.ts';
 import type { Session } from '../sessions/session-id.ts';
@@ -75,5 +75,5 @@ export interface CodecOptions {
   /** Seals the `requestState` of multi round-trip requests (2026-07-28). */
   requestState: RequestStateCodec;
   /** Where mid-call questions wait for their answers (handshake era, streaming API); none: they are refused. */
-  rendezvous?: Rendezvous;
+  callState?: PolledCallState;
 }

@@ -6,7 +6,7 @@ import { TASKS_EXTENSION } from '../tasks/types.ts';
 import { toolErrorResult } from '../tools/result.ts';
 import type { AskSetup, InputTarget, RevisionCodec } from './codec.ts';
 import { handshakeAsker } from '../asking/lazy.ts';
-import type { Rendezvous } from '../asking/rendezvous.ts';
+import type { PolledCallState } from '../call-state/stores.ts';
 import type { Asker } from '../contracts/asking.ts';
 
 /** Methods only the stateless revision has. */
@@ -31,7 +31,7 @@ const NO_INPUT: InputContext = Object.freeze({
 export class HandshakeCodec implements RevisionCodec {
   constructor(
     readonly revision: Revision,
-    private readonly rendezvous?: Rendezvous,
+    private readonly callState?: PolledCallState,
   ) {}
 
   has(method: string): boolean {
@@ -62,7 +62,7 @@ export class HandshakeCodec implements RevisionCodec {
 
   /** Mid-call, on the request's event stream, when the session and the deployment allow it (asking/handshake.ts). */
   asker({ input: _input, ...setup }: AskSetup): Asker {
-    return handshakeAsker({ ...setup, ...(this.rendezvous ? { rendezvous: this.rendezvous } : {}) });
+    return handshakeAsker({ ...setup, ...(this.callState ? { callState: this.callState } : {}) });
   }
 
   /**

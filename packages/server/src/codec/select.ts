@@ -10,10 +10,10 @@ export function createCodecs(options: CodecOptions): (revision: Revision) => Rev
   return (revision) => {
     if (revision.era === 'stateless') return new StatelessCodec(revision, stateless);
     // A session's capabilities are the request's own: its codec is not shared.
-    if (revision.clientCapabilities) return new HandshakeCodec(revision, options.rendezvous);
+    if (revision.clientCapabilities) return new HandshakeCodec(revision, options.callState);
     let codec = handshake.get(revision.protocolVersion);
     if (!codec)
-      handshake.set(revision.protocolVersion, (codec = new HandshakeCodec(revision, options.rendezvous)));
+      handshake.set(revision.protocolVersion, (codec = new HandshakeCodec(revision, options.callState)));
     return codec;
   };
 }

@@ -1,6 +1,6 @@
 /**
  * `@mcp-lambda/server/backend`: the interfaces a backend of your own implements (storage, the companion invoke, the
- * rendezvous and its event log, the task store and launcher, the approval ledger, session keys, an authenticator,
+ * call state (questions, cancellations, the stream log), the task store and launcher, the approval ledger, session keys, an authenticator,
  * an instrumented SDK client), and the in-memory implementations, the reference ones (one process only). Audience:
  * whoever replaces an AWS implementation (`./aws`) or tests without one. Each group is marked stable or experimental.
  */
@@ -27,11 +27,23 @@ export type { ProtectedResourceMetadata } from '../auth/metadata.ts';
 // ## Instrumenting the AWS SDK clients the implementations make (stable)
 export type { InstrumentClient } from '../outbound.ts';
 
-// ## Asking the client mid-call: session keys, the rendezvous and a cut stream's event log (experimental)
+// ## Asking the client mid-call: session keys and the call state (experimental)
 export type { SessionKeySource } from '../sessions/session-keys.ts';
-export type { RendezvousStore } from '../asking/rendezvous.ts';
-export type { EventLog, LoggedEvent, StreamHead } from '../resume/event-log.ts';
-export { memoryRendezvous } from '../asking/stores.ts';
+export type {
+  Answer,
+  CallState,
+  CancellationStore,
+  LoggedEvent,
+  Question,
+  QuestionStore,
+  Refusal,
+  Settled,
+  StreamHead,
+  StreamLog,
+} from '../call-state/stores.ts';
+export { memoryCallState } from '../asking/stores.ts';
+// Renamed (deprecated): the previous release's names.
+export { memoryRendezvous, type EventLog, type RendezvousStore } from '../asking/stores.ts';
 
 // ## Tasks: the store, the launcher and the job it hands the worker (experimental)
 export type { TaskStore } from '../tasks/store.ts';

@@ -11,7 +11,7 @@
 export { createMcpServer, DEFAULT_TRANSPORT, type McpServer, type McpServerOptions } from '../server.ts';
 export type { PrecompiledValidators, Validator } from '../tools/validation.ts';
 export type { Transport } from '../http/transport.ts';
-export type { TransportOptions } from '../http/transport-options.ts';
+export type { TransportOptions } from '../wire/transport-options.ts';
 
 // ## Options of the experimental features: sessions, tasks, approval (experimental)
 export type { SessionOptions } from '../sessions/sessions.ts';
@@ -79,7 +79,7 @@ export type {
   InvocationContext,
   StreamedHttpResponse,
   StreamingInvocationContext,
-} from '../http/types.ts';
+} from '../wire/types.ts';
 
 // ## A function's handler built from the environment: the MCP function (buffered and streaming), the companion (experimental)
 export { createMcpFunction, type McpFunctionOptions } from '../function/mcp-function.ts';

@@ -1,5 +1,5 @@
 import type { Transport } from '../http/transport.ts';
-import type { HttpResponse, StreamedHttpResponse } from '../http/types.ts';
+import type { HttpResponse, StreamedHttpResponse } from '../wire/types.ts';
 import { Defaults } from '../limits.ts';
 import { jsonLogger, withKeys, type Logger } from '../log.ts';
 import { fromFetchRequest } from './request.ts';

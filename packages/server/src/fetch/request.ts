@@ -1,4 +1,4 @@
-import type { HttpRequest } from '../http/types.ts';
+import type { HttpRequest } from '../wire/types.ts';
 
 /**
  * The body of a Fetch request as text, read up to `limit` bytes and one more: a larger body is cut there (and the

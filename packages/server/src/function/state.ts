@@ -1,5 +1,5 @@
 import { secretsManagerKeys } from '../asking/lazy.ts';
-import { dynamoRendezvous, memoryRendezvous } from '../asking/stores.ts';
+import { dynamoCallState, memoryCallState } from '../asking/stores.ts';
 import type { McpServerOptions } from '../server.ts';
 import { deferred, once } from '../lazy.ts';
 import { dynamoTaskStore } from '../tasks/dynamodb-store.ts';
@@ -25,7 +25,7 @@ function workerLauncher(options: LambdaTaskLauncherOptions): TaskLauncher {
 /** What the MCP function keeps beyond one request: task records, used approvals, sessions, waiting questions. */
 export type StateOptions = Pick<
   McpServerOptions,
-  'tasks' | 'approvals' | 'sessions' | 'rendezvous' | 'askPollIntervalMs' | 'requestStateSecret'
+  'tasks' | 'approvals' | 'sessions' | 'callState' | 'askPollIntervalMs' | 'requestStateSecret'
 >;
 
 /**
@@ -37,8 +37,9 @@ export type StateOptions = Pick<
  * sealed with MCP_SESSION_SECRET (npm start generates one) or the Secrets Manager secret the stack creates, read on
  * the first request that needs it. The same keys seal 2026-07-28 requestState (each through a derivation of its
  * own), so any instance opens the retry of an inputRequired exchange; MCP_REQUEST_STATE_SECRET overrides them.
- * Questions wait for their answers in the rendezvous table the stack creates with the streaming API (MCP_ASK_TABLE),
- * else in this process's memory (one instance: npm start).
+ * Questions wait for their answers, cancellations for their calls and cut streams for their clients in the call
+ * state's table the stack creates with the streaming API (MCP_CALL_STATE_TABLE), else in this process's memory (one
+ * instance: npm start).
  */
 export function stateOptions({ config, logger, aws, telemetry }: FunctionStart): StateOptions {
   const { tasks: taskConfig, sessions: sessionConfig, asking } = config;
@@ -48,6 +49,9 @@ export function stateOptions({ config, logger, aws, telemetry }: FunctionStart):
     keys: sessionConfig.secrets ?? secretsManagerKeys(sessionConfig.secretArn!, aws),
     ttlMs: sessionConfig.ttlMs,
   };
+  // A function an older construct configured: it still works, and says once what to change.
+  if (asking.tableFromAskTable)
+    logger.warn('MCP_ASK_TABLE is the old name of MCP_CALL_STATE_TABLE: redeploy with the current construct');
   return {
     tasks: {
       store: taskTable ? dynamoTaskStore(taskTable) : memoryTasks(),
@@ -67,9 +71,9 @@ export function stateOptions({ config, logger, aws, telemetry }: FunctionStart):
     approvals: taskTable ? { dynamodb: taskTable } : {},
     ...(config.requestStateSecret ? { requestStateSecret: config.requestStateSecret } : {}),
     ...(sessions ? { sessions } : {}),
-    rendezvous: asking.table
-      ? dynamoRendezvous({ table: asking.table, ...endpoint, ...aws })
-      : memoryRendezvous(),
+    callState: asking.table
+      ? dynamoCallState({ table: asking.table, ...endpoint, ...aws })
+      : memoryCallState(),
     askPollIntervalMs: asking.pollIntervalMs,
   };
 }

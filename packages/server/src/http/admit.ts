@@ -1,20 +1,25 @@
-import type { Authenticator } from '../auth/authenticator.ts';
+import type { AuthRejection, Authenticator } from '../auth/authenticator.ts';
 import type { Principal } from '../contracts/principal.ts';
 import { clientText } from '../protocol/client-text.ts';
-import { acceptable, isJsonContentType, type Acceptable } from './media.ts';
+import { acceptable, isJsonContentType } from './media.ts';
 import { isHostAllowed, isOriginAllowed } from './origin.ts';
-import { authRefusal, json, refusal } from './replies.ts';
-import type { TransportOptions } from './transport-options.ts';
-import type { HttpRequest, HttpResponse, InvocationContext } from './types.ts';
+import type { Acceptable, Admission } from '../wire/admitted.ts';
+import { json, refusal } from '../wire/replies.ts';
+import type { TransportOptions } from '../wire/transport-options.ts';
+import type { HttpRequest, HttpResponse, InvocationContext } from '../wire/types.ts';
 
 /** A request that passed the HTTP checks: who calls, and what they accept. */
-export interface Admitted {
+export interface Admitted extends Admission {
   principal?: Principal;
   accepts: Acceptable;
   body: string;
   /** The request's W3C trace context headers (`traceparent`, `tracestate`, `baggage`), as sent: tracing reads them. */
   traceHeaders?: Record<string, string>;
 }
+
+/** A 401/403/503 from the authenticator: its headers (the `WWW-Authenticate` challenge) and a JSON-RPC error body. */
+const authRefusal = (rejection: AuthRejection): HttpResponse =>
+  refusal(rejection.status, rejection.message, rejection.headers);
 
 const TRACE_HEADERS = ['traceparent', 'tracestate', 'baggage'] as const;
 

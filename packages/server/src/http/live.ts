@@ -2,9 +2,17 @@ import type { Dispatch } from '../dispatcher.ts';
 import { errorFields } from '../log.ts';
 import { InternalError } from '../protocol/errors.ts';
 import type { JSONRPCRequest } from '../protocol/types.ts';
-import type { LiveStream } from './live-stream.ts';
-import { SSE_HEADERS } from './replies.ts';
-import type { InvocationContext, StreamedHttpResponse } from './types.ts';
+import { LiveStream } from '../wire/live-stream.ts';
+import { SSE_HEADERS } from '../wire/replies.ts';
+import type { InvocationContext, StreamedHttpResponse } from '../wire/types.ts';
+
+/**
+ * Streamed answers, loaded by the transport on the first request that may stream (behind an adapter that streams,
+ * from a client that reads event streams): a function that never streams never loads them.
+ */
+
+/** The live stream of a request that cannot be resumed: its events carry no ids. */
+export const plainLiveStream = (heartbeatMs: number): LiveStream => new LiveStream(heartbeatMs);
 
 /**
  * The answer of a request whose event stream is open: 200 now, the events as they come, the response last. Once

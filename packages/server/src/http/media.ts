@@ -1,3 +1,5 @@
+import type { Acceptable } from '../wire/admitted.ts';
+
 /** Media-type negotiation for the one MCP endpoint (spec: transports, "Sending Messages to the Server"). */
 
 function mediaTypes(header: string | undefined): string[] {
@@ -7,12 +9,6 @@ function mediaTypes(header: string | undefined): string[] {
     .map((part) => part.trim().toLowerCase())
     .filter((part) => !/;\s*q=0(\.0{0,3})?\s*(;|$)/.test(part))
     .map((part) => part.split(';')[0]!.trim());
-}
-
-/** What the client's Accept header allows us to answer with. */
-export interface Acceptable {
-  json: boolean;
-  sse: boolean;
 }
 
 /** Reads the Accept header; a client must accept JSON or an event stream (both, per spec; either is enough here). */

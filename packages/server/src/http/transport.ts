@@ -7,28 +7,28 @@ import { parseMessage } from '../protocol/jsonrpc.ts';
 import type { JSONRPCNotification, JSONRPCRequest, RequestId } from '../protocol/types.ts';
 import { classifyEra, type Revision } from '../protocol/versions.ts';
 import type { ParamHeader } from '../tools/param-headers.ts';
-import type { AnswerDesk } from '../asking/desk.ts';
-import type { Rendezvous } from '../asking/rendezvous.ts';
 import type { Session } from '../sessions/session-id.ts';
-import type { Sessions } from '../sessions/sessions.ts';
 import { admit, type Admitted } from './admit.ts';
+import type { HandshakeCallState } from './handshake-state.ts';
 import { checkStatelessHeaders } from './mcp-headers.ts';
 import { corsHeaders } from './origin.ts';
-import { loadAsking } from '../asking/lazy.ts';
+import { once } from '../lazy.ts';
 import { Defaults } from '../limits.ts';
-import { liveAnswer, loggedAtEnd } from './live.ts';
-import { LiveStream } from './live-stream.ts';
-import { ACCEPTED, errorReply, json, sse } from './replies.ts';
+import type { LiveStream } from '../wire/live-stream.ts';
+import { ACCEPTED, errorReply, json, sse } from '../wire/replies.ts';
 import { PRE_DISPATCH_STATUS, responseStatus } from './status.ts';
-import type { TransportOptions } from './transport-options.ts';
+import type { TransportOptions } from '../wire/transport-options.ts';
 import type {
   HttpRequest,
   HttpResponse,
   InvocationContext,
   StreamedHttpResponse,
   StreamingInvocationContext,
-} from './types.ts';
+} from '../wire/types.ts';
 import { monotonicMs } from '../clock.ts';
+
+/** Streamed answers (live.ts): only a request behind an adapter that streams loads them, on the first one. */
+const loadLive = once(() => import('./live.ts'));
 
 /** What the transport sends and what the request's log line says about it. */
 interface Handled {
@@ -46,12 +46,12 @@ export interface TransportParts {
   paramHeadersOf: (tool: string) => readonly ParamHeader[];
   /** Every request must prove its caller; the RFC 9728 metadata is served on GET. Absent: open endpoint. */
   authenticator?: Authenticator;
-  /** Handshake-era sessions (`Mcp-Session-Id`); absent: none are issued and the header is ignored. */
-  sessions?: Sessions;
-  /** Where clients' answers to mid-call questions go (loaded on the first one); absent: they are acknowledged. */
-  answers?: () => Promise<AnswerDesk>;
-  /** Where the events of cut streams wait for their client (with sessions: SEP-1699); absent: none resumes. */
-  resume?: Rendezvous;
+  /**
+   * The handshake era's call state: sessions (`Mcp-Session-Id`), clients' answers and cancellations, resumable
+   * streams (SEP-1699), its code loaded on first use. Absent: no session is issued and the header is ignored,
+   * answers are acknowledged, and no stream resumes.
+   */
+  handshake?: HandshakeCallState;
 }
 
 /** A transport's parts and options, passed to each step. */
@@ -70,14 +70,13 @@ async function answer(
   const parsed = parseMessage(admitted.body);
   if (parsed.kind === 'invalid')
     return { response: errorReply(PRE_DISPATCH_STATUS, parsed.error, parsed.id) };
-  const { parts } = setup;
-  // A client's answer to a mid-call question (asking/, loaded with it); acknowledged where nothing asks.
+  const { handshake } = setup.parts;
+  // A client's answer to a mid-call question; acknowledged where nothing asks.
   if (parsed.kind === 'response')
     return {
-      response:
-        parts.answers && parts.sessions
-          ? await (await loadAsking()).receiveAnswer(parts, req, parsed.message, admitted, ctx)
-          : ACCEPTED,
+      response: handshake?.keeps
+        ? await handshake.answer({ req, message: parsed.message, admitted, ctx })
+        : ACCEPTED,
     };
   const { message } = parsed;
   const isRequest = parsed.kind === 'request';
@@ -99,15 +98,13 @@ async function answer(
   // A handshake-era message after initialize is read with its session (2026-07-28 ignores Mcp-Session-Id).
   if (
     revision.era === 'handshake' &&
-    parts.sessions &&
+    handshake &&
     req.headers['mcp-session-id'] &&
     message.method !== 'initialize'
   ) {
-    const sessions = await loadAsking();
-    const named = await sessions.namedSession(parts.sessions, req, admitted, ctx);
+    const named = await handshake.session({ req, admitted, ctx, revision });
     if ('refusal' in named) return { response: named.refusal, rpcMethod };
-    session = named.session;
-    if (session) revision = sessions.withSession(revision, session, headerVersion);
+    ({ session, revision } = named);
   }
   if (revision.era === 'stateless') {
     const problem = checkStatelessHeaders(
@@ -120,18 +117,18 @@ async function answer(
     if (problem) return { response: errorReply(PRE_DISPATCH_STATUS, problem, id), rpcMethod };
   }
   // Notifications are acknowledged and never answered (spec: transports). A cancellation is recorded in the
-  // rendezvous, where the call it names sees it on whichever instance runs it (asking/cancel-watch.ts).
+  // call state, where the call it names sees it on whichever instance runs it (call-state/cancel-watch.ts).
   if (!isRequest) {
-    if (session && message.method === 'notifications/cancelled')
-      await (await loadAsking()).receiveCancellation(parts.answers, message.params, session, admitted, ctx);
+    if (session && handshake?.keeps && message.method === 'notifications/cancelled')
+      await handshake.cancel({ params: message.params, session, admitted, ctx });
     return { response: ACCEPTED, rpcMethod };
   }
   return { ...(await respond(setup, parsed.message, revision, ctx, admitted, session)), rpcMethod };
 }
 
 /**
- * The live stream of a request: resumable (SEP-1699, resume/) in the handshake era with a session, where cut
- * streams' events can wait; 2026-07-28 has no `GET` to resume from. Its code comes with the session's.
+ * The live stream of a request: resumable (SEP-1699) in the handshake era with a session, where cut streams' events
+ * can wait; 2026-07-28 has no `GET` to resume from. Its code comes with the session's.
  */
 async function liveStream(
   { parts, options }: Setup,
@@ -140,9 +137,13 @@ async function liveStream(
 ): Promise<LiveStream> {
   const { session } = request;
   // A log repeats the call's id: one too long to repeat (a hostile client's) gets a stream that cannot be resumed.
-  if (parts.resume && session && revision.era === 'handshake' && isShortEcho(request.callId))
-    return (await loadAsking()).resumableStream(options, parts.resume, { ...request, session });
-  return new LiveStream(options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs);
+  const resumable =
+    parts.handshake?.keeps && session && revision.era === 'handshake' && isShortEcho(request.callId)
+      ? await parts.handshake.stream({ ...request, session })
+      : undefined;
+  return (
+    resumable ?? (await loadLive()).plainLiveStream(options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs)
+  );
 }
 
 /**
@@ -177,7 +178,7 @@ async function respond(
   });
   if (live) {
     await Promise.race([dispatching.catch(() => undefined), live.opened]);
-    if (live.open) return liveAnswer(live, dispatching, request, ctx);
+    if (live.open) return (await loadLive()).liveAnswer(live, dispatching, request, ctx);
     live.end(); // answered before anything had to be sent: plainly, as without streaming
   }
   const outcome = await dispatching;
@@ -201,10 +202,10 @@ async function respond(
       ? sse(messages)
       : json(status, outcome.response);
   // The handshake: what the client declared, sealed into its session id (sessions.ts).
-  if (request.method === 'initialize' && revision.era === 'handshake' && parts.sessions)
+  if (request.method === 'initialize' && revision.era === 'handshake' && parts.handshake)
     Object.assign(
       response.headers,
-      await (await loadAsking()).sessionHeader(parts.sessions, request, outcome.response, admitted, ctx),
+      await parts.handshake.issue({ request, response: outcome.response, admitted, ctx }),
     );
   return { response, ...audit };
 }
@@ -231,13 +232,13 @@ export function createTransport(parts: TransportParts, options: TransportOptions
     let handled: Handled;
     try {
       // A GET resumes a cut stream, where streams can be cut: behind a streaming adapter, with sessions.
-      const resumes = 'streaming' in ctx && parts.resume !== undefined && parts.sessions !== undefined;
+      const resumes = 'streaming' in ctx && parts.handshake?.keeps === true;
       const admitted = await admit(parts.authenticator, options, req, ctx, resumes);
       handled =
         'status' in admitted
           ? { response: admitted }
           : req.method === 'GET'
-            ? await (await loadAsking()).resumeStream(setup, req, admitted, ctx as StreamingInvocationContext)
+            ? await parts.handshake!.resume({ req, admitted, ctx: ctx as StreamingInvocationContext })
             : await answer(setup, req, ctx, admitted);
     } catch (error) {
       // Nothing below should throw; if something does (say, a value that cannot be serialized), the client still
@@ -272,7 +273,7 @@ export function createTransport(parts: TransportParts, options: TransportOptions
       logLine(audit);
       return response;
     }
-    return loggedAtEnd(response as StreamedHttpResponse, finished, logLine);
+    return (await loadLive()).loggedAtEnd(response as StreamedHttpResponse, finished, logLine);
   }
 
   return transport as Transport;

@@ -5,7 +5,7 @@ import type {
   APIGatewayProxyStructuredResultV2,
   Context,
 } from 'aws-lambda';
-import type { HttpRequest, HttpResponse, InvocationContext } from '../http/types.ts';
+import type { HttpRequest, HttpResponse, InvocationContext } from '../wire/types.ts';
 import { withKeys, type Logger } from '../log.ts';
 import {
   eventBody,

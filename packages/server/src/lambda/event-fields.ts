@@ -1,4 +1,4 @@
-import type { HttpResponse } from '../http/types.ts';
+import type { HttpResponse } from '../wire/types.ts';
 import type { Logger } from '../log.ts';
 import { clientText } from '../protocol/client-text.ts';
 

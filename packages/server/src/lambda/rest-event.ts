@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import type { HttpRequest, HttpResponse } from '../http/types.ts';
+import type { HttpRequest, HttpResponse } from '../wire/types.ts';
 import { eventBody, objectField, textField, textListMapField, textMapField } from './event-fields.ts';
 
 /**

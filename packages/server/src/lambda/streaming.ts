@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Transport } from '../http/transport.ts';
-import type { StreamedHttpResponse } from '../http/types.ts';
+import type { StreamedHttpResponse } from '../wire/types.ts';
 import { withKeys, type Logger } from '../log.ts';
 import { fromProxyEvent } from './adapter.ts';
 import { translateEvent } from './event-fields.ts';

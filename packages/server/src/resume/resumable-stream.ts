@@ -1,17 +1,16 @@
-import { callerOf, slotOf } from '../asking/ask-ids.ts';
-import { CANCEL_WATCH_MIN_INTERVAL_MS, watchCancellation } from '../asking/cancel-watch.ts';
-import type { Rendezvous } from '../asking/rendezvous.ts';
-import type { Admitted } from '../http/admit.ts';
-import { LiveStream } from '../http/live-stream.ts';
-import { sseFrame } from '../http/replies.ts';
-import type { TransportOptions } from '../http/transport-options.ts';
-import type { InvocationContext } from '../http/types.ts';
+import { CANCEL_WATCH_MIN_INTERVAL_MS, watchCancellation } from '../call-state/cancel-watch.ts';
+import { callerOf, slotOf } from '../call-state/ids.ts';
+import type { LoggedEvent, PolledCallState } from '../call-state/stores.ts';
+import type { Admission } from '../wire/admitted.ts';
+import { LiveStream } from '../wire/live-stream.ts';
+import { sseFrame } from '../wire/replies.ts';
+import type { TransportOptions } from '../wire/transport-options.ts';
+import type { InvocationContext } from '../wire/types.ts';
 import { Defaults } from '../limits.ts';
 import type { RequestId } from '../protocol/types.ts';
 import type { Session } from '../sessions/session-id.ts';
 import { eventId, newStreamId } from './event-ids.ts';
-import type { EventSink, LoggedEvent } from './event-log.ts';
-import { streamLogSink, type StreamLogSetup } from './stream-log.ts';
+import { streamLogSink, type EventSink, type StreamLogSetup } from './stream-log.ts';
 
 /**
  * Events a stream keeps in memory for its log, should it start: the last few, and at most this many UTF-8 bytes (the
@@ -43,7 +42,7 @@ export interface Resumption {
   logAfterMs: number;
   log: StreamLogSetup;
   /**
-   * Watches for the client's cancellation of the call, sent to another instance (asking/cancel-watch.ts): calls
+   * Watches for the client's cancellation of the call, sent to another instance (call-state/cancel-watch.ts): calls
    * `onCancel` when it sees one; returns what stops the watch.
    */
   watch?: (onCancel: (reason: string) => void) => () => void;
@@ -193,8 +192,8 @@ export class ResumableStream extends LiveStream {
  */
 export function resumableStream(
   options: TransportOptions,
-  rendezvous: Rendezvous,
-  request: { callId: RequestId; session: Session; admitted: Admitted; ctx: InvocationContext },
+  callState: PolledCallState,
+  request: { callId: RequestId; session: Session; admitted: Admission; ctx: InvocationContext },
 ): ResumableStream {
   const { callId, session, admitted, ctx } = request;
   const principal = admitted.principal?.clientKey;
@@ -204,7 +203,7 @@ export function resumableStream(
     retryMs: options.streamRetryMs ?? Defaults.streamRetryMs,
     logAfterMs,
     log: {
-      store: rendezvous.store,
+      store: callState.streamLog,
       callId,
       sessionId: session.id,
       ...(principal ? { principal } : {}),
@@ -214,8 +213,9 @@ export function resumableStream(
     watch: (onCancel) => {
       const caller = callerOf(session.id, principal);
       const slot = slotOf(caller, callId);
-      const intervalMs = Math.max(rendezvous.pollIntervalMs, CANCEL_WATCH_MIN_INTERVAL_MS);
-      const setup = { store: rendezvous.store, slot, caller, afterMs: logAfterMs, intervalMs, log: ctx.log };
+      const intervalMs = Math.max(callState.pollIntervalMs, CANCEL_WATCH_MIN_INTERVAL_MS);
+      const store = callState.cancellations;
+      const setup = { store, slot, caller, afterMs: logAfterMs, intervalMs, log: ctx.log };
       return watchCancellation({ ...setup, ...deadline }, onCancel);
     },
   });

@@ -1,23 +1,22 @@
-import { callerOf } from '../asking/ask-ids.ts';
-import type { Rendezvous } from '../asking/rendezvous.ts';
+import { callerOf } from '../call-state/ids.ts';
+import type { PolledCallState, StreamHead, StreamLog } from '../call-state/stores.ts';
 import { deadlineSignal } from '../deadline.ts';
-import type { Admitted } from '../http/admit.ts';
-import { refusal } from '../http/replies.ts';
-import { namedSession } from '../http/sessions.ts';
-import type { TransportOptions } from '../http/transport-options.ts';
+import { namedSession } from '../sessions/named-session.ts';
+import type { Admission } from '../wire/admitted.ts';
+import { refusal } from '../wire/replies.ts';
+import type { TransportOptions } from '../wire/transport-options.ts';
 import type {
   HttpRequest,
   HttpResponse,
   StreamedHttpResponse,
   StreamingInvocationContext,
-} from '../http/types.ts';
+} from '../wire/types.ts';
 import { Defaults } from '../limits.ts';
 import { errorFields } from '../log.ts';
 import { clientText } from '../protocol/client-text.ts';
 import { isHandshakeVersion, isStatelessVersion } from '../protocol/versions.ts';
 import type { Sessions } from '../sessions/sessions.ts';
 import { parseEventId } from './event-ids.ts';
-import type { EventLog, StreamHead } from './event-log.ts';
 import { MAX_LOG_SPAN } from './resumable-stream.ts';
 import { resumedStream } from './resumed-stream.ts';
 
@@ -29,9 +28,10 @@ import { resumedStream } from './resumed-stream.ts';
  * standalone stream, which this server does not offer: 405, as in 2026-07-28, which has no `GET` stream at all.
  */
 
-/** What resuming needs of the transport: its sessions, where cut streams' events wait, and its options. */
+/** What resuming needs: the sessions, the call state where cut streams' events wait, and the stream options. */
 export interface ResumeSetup {
-  parts: { sessions?: Sessions; resume?: Rendezvous };
+  sessions: Sessions;
+  callState: PolledCallState;
   options: TransportOptions;
 }
 
@@ -63,15 +63,16 @@ function refusalOf(head: StreamHead | undefined, caller: string, position: numbe
  * Whether the event at `position` was the stream's last: a client that has the response has nothing to resume
  * (one that resumes anyway, as SDK 1.x does after a JSON-RPC error, must not be held open until the deadline).
  */
-async function endsAt(store: EventLog, head: StreamHead, position: number, signal?: AbortSignal) {
-  return position >= head.next && (await store.readEvent(head.streamId, position, signal))?.last === true;
+async function endsAt(store: StreamLog, head: StreamHead, position: number, signal?: AbortSignal) {
+  const at = { streamId: head.streamId, position };
+  return position >= head.next && (await store.readEvent(at, signal))?.last === true;
 }
 
 /** The checks of a resuming `GET` in order; the refusal, or the stream and where to resume it. */
 async function check(
-  { parts }: ResumeSetup,
+  { sessions, callState }: ResumeSetup,
   req: HttpRequest,
-  admitted: Admitted,
+  admitted: Admission,
   ctx: StreamingInvocationContext,
 ): Promise<HttpResponse | { head: StreamHead; position: number }> {
   const version = req.headers['mcp-protocol-version']?.trim();
@@ -84,17 +85,17 @@ async function check(
   const id = parseEventId(header);
   if (!id) return refusal(400, 'Bad Request: Last-Event-ID is not an event id of this server');
   if (!admitted.accepts.sse) return refusal(406, 'Not Acceptable: Accept must include text/event-stream');
-  const named = await namedSession(parts.sessions!, req, admitted, ctx);
+  const named = await namedSession(sessions, req, admitted, ctx);
   if ('refusal' in named) return named.refusal;
   if (!named.session)
     return refusal(400, 'Bad Request: resuming a stream needs the Mcp-Session-Id it was opened in');
   const caller = callerOf(named.session.id, admitted.principal?.clientKey);
-  const { store } = parts.resume!;
+  const store = callState.streamLog;
   const signal = deadlineSignal(ctx.deadline);
   let head: StreamHead | undefined;
   let refused: string | undefined;
   try {
-    head = await store.readHead(id.streamId, Date.now(), signal);
+    head = await store.readHead({ streamId: id.streamId, now: Date.now() }, signal);
     refused = refusalOf(head, caller, id.position);
     if (!refused && (await endsAt(store, head!, id.position, signal))) refused = 'ended';
   } catch (error) {
@@ -112,14 +113,14 @@ async function check(
 export async function resumeStream(
   setup: ResumeSetup,
   req: HttpRequest,
-  admitted: Admitted,
+  admitted: Admission,
   ctx: StreamingInvocationContext,
 ): Promise<{ response: HttpResponse | StreamedHttpResponse; finished?: Promise<undefined> }> {
   const checked = await check(setup, req, admitted, ctx);
   if ('status' in checked) return { response: checked };
   const { options } = setup;
   const response = resumedStream(checked.head, checked.position, {
-    rendezvous: setup.parts.resume!,
+    callState: setup.callState,
     retryMs: options.streamRetryMs ?? Defaults.streamRetryMs,
     heartbeatMs: options.streamHeartbeatMs ?? Defaults.streamHeartbeatMs,
     ctx,

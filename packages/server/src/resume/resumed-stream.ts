@@ -1,18 +1,17 @@
-import type { Rendezvous } from '../asking/rendezvous.ts';
-import { pause } from '../asking/waiting.ts';
+import type { LoggedEvent, PolledCallState, StreamHead } from '../call-state/stores.ts';
+import { pause } from '../call-state/waiting.ts';
 import { anySignal, deadlineSignal } from '../deadline.ts';
-import { SSE_HEADERS, sseFrame } from '../http/replies.ts';
-import type { StreamedHttpResponse, StreamingInvocationContext } from '../http/types.ts';
+import { SSE_HEADERS, sseFrame } from '../wire/replies.ts';
+import type { StreamedHttpResponse, StreamingInvocationContext } from '../wire/types.ts';
 import { errorFields } from '../log.ts';
 import { ErrorCode, McpError } from '../protocol/errors.ts';
 import { eventId } from './event-ids.ts';
-import type { LoggedEvent, StreamHead } from './event-log.ts';
 import { logWaitKey } from './stream-log.ts';
 
 /** How a resumed stream is served. */
 export interface ResumedStreamOptions {
   /** The store of the log, and how often a waiting stream reads it. */
-  rendezvous: Rendezvous;
+  callState: Pick<PolledCallState, 'streamLog' | 'pollIntervalMs'>;
   retryMs: number;
   heartbeatMs: number;
   ctx: StreamingInvocationContext;
@@ -38,7 +37,7 @@ async function* events(
   after: number,
   options: ResumedStreamOptions,
 ): AsyncGenerator<string, void, undefined> {
-  const { rendezvous, ctx } = options;
+  const { callState, ctx } = options;
   const { streamId } = head;
   let position = after;
   yield retry(options.retryMs);
@@ -54,7 +53,7 @@ async function* events(
   if (after >= head.next) position = after - 1;
   // Past the call's end (and the time its last write may take), nothing more can come: the wait stops then, but
   // what the log holds is still read to its end first (a client may resume long after the call ended).
-  const over = head.ends + CALL_END_MARGIN_MS + rendezvous.pollIntervalMs;
+  const over = head.ends + CALL_END_MARGIN_MS + callState.pollIntervalMs;
   const waitEnd = Math.min(head.until, over);
   const stop = anySignal(deadlineSignal(ctx.deadline), ctx.streaming.disconnected)!;
   let beat = Date.now();
@@ -63,7 +62,7 @@ async function* events(
   while (!stop.aborted) {
     let event: LoggedEvent | undefined;
     try {
-      event = await rendezvous.store.readEvent(streamId, position + 1, stop);
+      event = await callState.streamLog.readEvent({ streamId, position: position + 1 }, stop);
       unread = false;
     } catch (error) {
       if (stop.aborted) break;
@@ -83,7 +82,7 @@ async function* events(
       beat = Date.now();
       yield ': keep-alive\n\n';
     }
-    await pause(logWaitKey(streamId), Math.min(rendezvous.pollIntervalMs, left), stop);
+    await pause(logWaitKey(streamId), Math.min(callState.pollIntervalMs, left), stop);
   }
   if (!stop.aborted && !unread && Date.now() >= over) {
     // The call ended without its response in the log (its instance stopped, or a write failed): say so, for its id.

@@ -1,11 +1,11 @@
-import { callerOf } from '../asking/ask-ids.ts';
-import { wake } from '../asking/waiting.ts';
+import { callerOf } from '../call-state/ids.ts';
+import type { LoggedEvent, StreamLog } from '../call-state/stores.ts';
+import { wake } from '../call-state/waiting.ts';
 import { deadlineSignal } from '../deadline.ts';
 import { Defaults } from '../limits.ts';
 import { errorFields, type Logger } from '../log.ts';
 import { ErrorCode, McpError } from '../protocol/errors.ts';
 import type { RequestId } from '../protocol/types.ts';
-import type { EventLog, EventSink, LoggedEvent } from './event-log.ts';
 
 /**
  * Writing a stream's log (loaded when the first log starts): the head first, bound to the caller, with the last
@@ -20,9 +20,19 @@ const MAX_EVENT_BYTES = 300 * 1024;
 /** How long a log is served when the invocation has no deadline (local servers). */
 const NO_DEADLINE_MS = 15 * 60_000;
 
+/** Where a stream's events go once its log has started: written in order, each bounded by the invocation's deadline. */
+export interface EventSink {
+  /** Settles once the head is written: whether it was (a stream whose log could not start cannot be resumed). */
+  started: Promise<boolean>;
+  /** Logs the next event. */
+  append(event: LoggedEvent): void;
+  /** Settles once every appended event is written or given up on (never rejects). */
+  drained(): Promise<void>;
+}
+
 /** What the log of one request's stream needs. */
 export interface StreamLogSetup {
-  store: EventLog;
+  store: StreamLog;
   /** The session the stream was opened in, and the caller's client key (`Principal.clientKey`) when authorization is on. */
   sessionId: string;
   principal?: string;
@@ -68,7 +78,7 @@ export function streamLogSink(
   const started: Promise<boolean> = store.startLog(head, signal()).then(
     () => true,
     (error: unknown) => {
-      log.error('rendezvous write failed: the stream log could not start, so the stream cannot be resumed', {
+      log.error('call state write failed: the stream log could not start, so the stream cannot be resumed', {
         error: errorFields(error),
       });
       return false;
@@ -76,9 +86,9 @@ export function streamLogSink(
   );
   const write = async (event: LoggedEvent): Promise<boolean> => {
     try {
-      await store.appendEvent(streamId, fitted(event, log), until, signal());
+      await store.appendEvent({ streamId, event: fitted(event, log), until }, signal());
     } catch (error) {
-      log.error('rendezvous write failed: the rest of the stream log is lost', { error: errorFields(error) });
+      log.error('call state write failed: the rest of the stream log is lost', { error: errorFields(error) });
       return false;
     }
     wake(logWaitKey(streamId));

@@ -21,7 +21,7 @@ import {
 } from '@opentelemetry/sdk-trace';
 import type { Env } from '../config-values.ts';
 import type { Transport } from '../http/transport.ts';
-import type { HttpRequest, StreamingInvocationContext } from '../http/types.ts';
+import type { HttpRequest, StreamingInvocationContext } from '../wire/types.ts';
 import type { Logger } from '../log.ts';
 import { awsClientSpans } from './aws-spans.ts';
 import { ConsoleTreeExporter } from './console-exporter.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineTool, defineView } from '../../src/index.ts';
 import type { McpServerOptions } from '../../src/faces/lambda.ts';
-import { memoryRendezvous } from '../../src/faces/backend.ts';
+import { memoryCallState } from '../../src/faces/backend.ts';
 import {
   answer,
   initialize,
@@ -37,7 +37,7 @@ const options: McpServerOptions = {
   info: { name: 'approval-asking', version: '1.0.0' },
   tools: [erase],
   sessions: { keys: ['approval-asking-session-key-0000000000'] },
-  rendezvous: memoryRendezvous(),
+  callState: memoryCallState(),
   askPollIntervalMs: 20,
 };
 const ELICITING = { elicitation: { form: {} } };
@@ -68,7 +68,7 @@ describe('a handshake-era client that can be asked, on the streaming API', () =>
     const yes = { action: 'accept', content: { approve: true } };
     expect((await answer(streaming.url, session, question.id, yes)).status).toBe(202);
     expect(text(await call.result())).toBe('Erased "alpha".');
-    // The same answer again is refused by the rendezvous; nothing more is done.
+    // The same answer again is refused by the call state; nothing more is done.
     expect((await answer(streaming.url, session, question.id, yes)).status).not.toBe(202);
     expect(erased).toEqual(['alpha']);
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carryTraceContext } from '../../src/outbound.ts';
 import { defineTool, type ToolDefinition } from '../../src/index.ts';
 import type { McpServerOptions } from '../../src/faces/lambda.ts';
-import { memoryRendezvous } from '../../src/faces/backend.ts';
+import { memoryCallState } from '../../src/faces/backend.ts';
 import {
   answer,
   initialize,
@@ -60,7 +60,7 @@ const options: McpServerOptions = {
   info: { name: 'asking-streaming', version: '1.0.0' },
   tools,
   sessions: { keys: KEYS },
-  rendezvous: memoryRendezvous(),
+  callState: memoryCallState(),
   askPollIntervalMs: 50,
   logging: true,
 };

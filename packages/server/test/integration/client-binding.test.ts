@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineTool, defineView, type Logger } from '../../src/index.ts';
 import { createMcpServer, type McpServerOptions } from '../../src/faces/lambda.ts';
-import { memoryRendezvous } from '../../src/faces/backend.ts';
+import { memoryCallState } from '../../src/faces/backend.ts';
 import { APPROVAL_META_KEY } from '../../src/contracts/proposal.ts';
 import { silentLogger } from '../../src/log.ts';
 import {
@@ -65,7 +65,7 @@ const options: McpServerOptions = {
   tools,
   auth: callersByName,
   sessions: { keys: ['client-binding-session-key-000000000000'] },
-  rendezvous: memoryRendezvous(),
+  callState: memoryCallState(),
   askPollIntervalMs: 20,
   logging: true,
   http: { streamRetryMs: 300 },
@@ -181,7 +181,7 @@ describe('a cut stream resumes for the client that opened it only', () => {
   });
 });
 
-const stateless = createMcpServer({ ...options, rendezvous: undefined });
+const stateless = createMcpServer({ ...options, callState: undefined });
 let rpcId = 100;
 /** A 2026-07-28 tools/call as `who`, straight into the server. */
 const callStateless = (who: string, params: Record<string, unknown>, capabilities: object = {}) =>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defineTool, staticResources, ToolError, type Logger } from '../../src/index.ts';
 import { createMcpServer, createOffloader } from '../../src/faces/lambda.ts';
 import { memoryStorage } from '../../src/faces/backend.ts';
-import type { HttpRequest } from '../../src/http/types.ts';
+import type { HttpRequest } from '../../src/wire/types.ts';
 import { BASE_HEADERS, statelessMeta } from '@mcp-lambda/dev/testing';
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineTool, type Logger } from '../../src/index.ts';
 import { type McpServerOptions } from '../../src/faces/lambda.ts';
-import { memoryRendezvous } from '../../src/faces/backend.ts';
+import { memoryCallState } from '../../src/faces/backend.ts';
 import { MAX_JSON_DEPTH } from '../../src/limits.ts';
 import { initialize, serveStreamingServer, startCall, type RunningServer } from '@mcp-lambda/dev/testing';
 
@@ -44,7 +44,7 @@ const options: McpServerOptions = {
     }),
   ],
   sessions: { keys: ['json-depth-session-key-00000000000000'] },
-  rendezvous: memoryRendezvous(),
+  callState: memoryCallState(),
   askPollIntervalMs: 50,
 };
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineTool, type Logger, type ToolDefinition } from '../../src/index.ts';
 import type { McpServerOptions } from '../../src/faces/lambda.ts';
-import { memoryRendezvous, type RendezvousStore } from '../../src/faces/backend.ts';
+import { memoryCallState, type CallState } from '../../src/faces/backend.ts';
 import { createOAuthAuthenticator } from '../../src/auth/oauth.ts';
 import { silentLogger } from '../../src/log.ts';
-import { callerOf } from '../../src/asking/ask-ids.ts';
+import { callerOf } from '../../src/call-state/ids.ts';
 import { newStreamId } from '../../src/resume/event-ids.ts';
 import { MAX_LOG_SPAN } from '../../src/resume/resumable-stream.ts';
 import {
@@ -78,15 +78,19 @@ const tools: ToolDefinition[] = [
 
 const KEYS = ['stream-resume-session-key-0000000000000'];
 /** A store whose log reads see a clock `skewMs` ahead: a GET that comes after the log expired. */
-const store = memoryRendezvous();
+const store = memoryCallState();
 let skewMs = 0;
 /** Log writes, counted: what each call costs. */
 const writes = { heads: 0, events: 0 };
-const skewed: RendezvousStore = {
+const { streamLog } = store;
+const skewed: CallState = {
   ...store,
-  readHead: (id, now, signal) => store.readHead(id, now + skewMs, signal),
-  startLog: (head, signal) => (writes.heads++, store.startLog(head, signal)),
-  appendEvent: (...args) => (writes.events++, store.appendEvent(...args)),
+  streamLog: {
+    ...streamLog,
+    readHead: ({ streamId, now }, signal) => streamLog.readHead({ streamId, now: now + skewMs }, signal),
+    startLog: (head, signal) => (writes.heads++, streamLog.startLog(head, signal)),
+    appendEvent: (...args) => (writes.events++, streamLog.appendEvent(...args)),
+  },
 };
 const warnings: { message: string; reason?: unknown }[] = [];
 const log: Logger = {
@@ -98,7 +102,7 @@ const options: McpServerOptions = {
   tools,
   logging: true,
   sessions: { keys: KEYS },
-  rendezvous: skewed,
+  callState: skewed,
   askPollIntervalMs: 20,
   reserveMs: 100,
   http: { streamRetryMs: 300 },
@@ -391,7 +395,7 @@ describe('a GET that cannot resume', () => {
     const streamId = newStreamId();
     const now = Date.now();
     const head = { streamId, caller: callerOf(session!, undefined), callId: 'lost-1', sent: [], next: 1 };
-    await store.startLog({ ...head, ends: now - 10_000, until: now + 60_000 });
+    await store.streamLog.startLog({ ...head, ends: now - 10_000, until: now + 60_000 });
     const events = (await eventsOf(await resume(streaming.url, session, `${streamId}.0`))).filter(
       (e) => e.message,
     );

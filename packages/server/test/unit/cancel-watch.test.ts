@@ -1,7 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_CANCELLED, watchCancellation, type CancelWatchSetup } from '../../src/asking/cancel-watch.ts';
-import { wake } from '../../src/asking/waiting.ts';
+import {
+  CLIENT_CANCELLED,
+  watchCancellation,
+  type CancelWatchSetup,
+} from '../../src/call-state/cancel-watch.ts';
+import { wake } from '../../src/call-state/waiting.ts';
 import type { Logger } from '../../src/log.ts';
 import { Defaults } from '../../src/limits.ts';
 
@@ -18,7 +22,7 @@ function store(answers: (boolean | Error)[]) {
     get reads() {
       return signals.length;
     },
-    async cancelled(_slot: string, _caller: string, signal?: AbortSignal) {
+    async cancelled(_call: { slot: string; caller: string }, signal?: AbortSignal) {
       signals.push(signal!);
       const answer = answers[Math.min(signals.length, answers.length) - 1]!;
       if (answer instanceof Error) throw answer;

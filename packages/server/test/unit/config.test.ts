@@ -63,13 +63,26 @@ describe('loadConfig', () => {
     );
   });
 
-  it('keeps mid-call questions in MCP_ASK_TABLE when set, read every MCP_ASK_POLL_INTERVAL_MS', () => {
-    expect(loadConfig({ MCP_ASK_TABLE: 'asks', MCP_ASK_POLL_INTERVAL_MS: '100' }).asking).toEqual({
-      table: 'asks',
+  it('keeps the call state in MCP_CALL_STATE_TABLE when set, read every MCP_ASK_POLL_INTERVAL_MS', () => {
+    expect(loadConfig({ MCP_CALL_STATE_TABLE: 'calls', MCP_ASK_POLL_INTERVAL_MS: '100' }).asking).toEqual({
+      table: 'calls',
       pollIntervalMs: 100,
       streamLogAfterMs: 10_000,
     });
     expect(() => loadConfig({ MCP_ASK_POLL_INTERVAL_MS: '5' })).toThrow(/MCP_ASK_POLL_INTERVAL_MS/);
+  });
+
+  it('still finds the table under MCP_ASK_TABLE, the name an older construct set, and says it did', () => {
+    expect(loadConfig({ MCP_ASK_TABLE: 'asks' }).asking).toMatchObject({
+      table: 'asks',
+      tableFromAskTable: true,
+    });
+    expect(loadConfig({ MCP_ASK_TABLE: 'asks', MCP_CALL_STATE_TABLE: 'calls' }).asking).toEqual({
+      table: 'calls',
+      pollIntervalMs: 250,
+      streamLogAfterMs: 10_000,
+    });
+    expect(loadConfig({}).asking.table).toBeUndefined();
   });
 
   it('starts the log of an uncut resumable stream after MCP_STREAM_LOG_AFTER_MS (0: from its first event)', () => {

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { defineTool, staticResources } from '../../src/index.ts';
 import { createCompanionFunction, createMcpFunction } from '../../src/faces/lambda.ts';
 import { createTaskWorkerFunction } from '../../src/faces/worker.ts';
+import { loadConfig } from '../../src/config.ts';
+import { stateOptions } from '../../src/function/state.ts';
+import { silentLogger, type Logger } from '../../src/log.ts';
 
 /** A function's handler in one call: the app's parts given, everything else read from the `env` it is handed. */
 
@@ -68,6 +71,31 @@ describe('createMcpFunction', () => {
     });
     const names = (await call(handler, 'tools/list')).tools.map((t: { name: string }) => t.name);
     expect(names).toEqual(expect.arrayContaining(['echo_back', 'read_output']));
+  });
+});
+
+describe("the MCP function's call state", () => {
+  /** What the function's state is made of under `env`, and the warnings its cold start logs. */
+  function stateUnder(env: Record<string, string>) {
+    const warnings: string[] = [];
+    const logger: Logger = { ...silentLogger, warn: (message) => void warnings.push(message) };
+    const state = stateOptions({
+      config: loadConfig({ ...quiet, ...env }),
+      logger,
+      aws: {},
+      telemetry: undefined,
+    });
+    return { state, warnings };
+  }
+
+  it('is in MCP_CALL_STATE_TABLE, or in MCP_ASK_TABLE (an older construct set it) with one warning', () => {
+    expect(stateUnder({ MCP_CALL_STATE_TABLE: 'calls' }).warnings).toEqual([]);
+    const old = stateUnder({ MCP_ASK_TABLE: 'asks' });
+    expect(old.state.callState).toBeDefined();
+    expect(old.warnings).toEqual([
+      expect.stringMatching(/^MCP_ASK_TABLE is the old name of MCP_CALL_STATE_TABLE/),
+    ]);
+    expect(stateUnder({}).warnings).toEqual([]);
   });
 });
 

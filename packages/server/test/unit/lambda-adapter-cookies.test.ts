@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import type { HttpRequest } from '../../src/http/types.ts';
+import type { HttpRequest } from '../../src/wire/types.ts';
 import { createProxyLambdaHandler, toHttpRequest, toLambdaResult } from '../../src/lambda/adapter.ts';
 import { silentLogger } from '../../src/log.ts';
 import { serveHandler } from '@mcp-lambda/dev/testing';

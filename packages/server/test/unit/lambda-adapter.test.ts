@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import type { HttpRequest, InvocationContext } from '../../src/http/types.ts';
+import type { HttpRequest, InvocationContext } from '../../src/wire/types.ts';
 import { createLambdaHandler, toHttpRequest, toLambdaResult } from '../../src/lambda/adapter.ts';
 import { silentLogger } from '../../src/log.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HttpRequest, StreamedHttpResponse } from '../../src/http/types.ts';
+import type { HttpRequest, StreamedHttpResponse } from '../../src/wire/types.ts';
 import { defineTool, inputRequired } from '../../src/index.ts';
 import { createMcpServer, type HttpResponse } from '../../src/faces/lambda.ts';
 import { silentLogger, type Logger } from '../../src/log.ts';

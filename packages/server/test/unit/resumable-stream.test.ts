@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { callerOf, slotOf } from '../../src/asking/ask-ids.ts';
-import { CLIENT_CANCELLED } from '../../src/asking/cancel-watch.ts';
-import { memoryRendezvous } from '../../src/asking/rendezvous.ts';
+import { CLIENT_CANCELLED } from '../../src/call-state/cancel-watch.ts';
+import { callerOf, slotOf } from '../../src/call-state/ids.ts';
+import { memoryCallStateStores } from '../../src/call-state/memory.ts';
+import { memoryStreamLog } from '../../src/call-state/memory-stream-log.ts';
 import { silentLogger } from '../../src/log.ts';
 import {
   MAX_LOGGED_BYTES,
@@ -21,7 +22,7 @@ const note = (n: number | string) => ({
 });
 const done = { jsonrpc: '2.0' as const, id: 1, result: { content: [] } };
 
-function stream(logAfterMs = 60_000, store = memoryRendezvous()) {
+function stream(logAfterMs = 60_000, store = memoryStreamLog()) {
   const live = new ResumableStream(60_000, {
     retryMs: 500,
     logAfterMs,
@@ -48,7 +49,7 @@ describe('a resumable stream', () => {
     const stream0 = idOf(chunks[0]!)!.split('.')[0]!;
     expect(chunks.slice(1).map(idOf)).toEqual([`${stream0}.1`, `${stream0}.2`]);
     await live.drained();
-    expect(await store.readHead(stream0, Date.now())).toBeUndefined();
+    expect(await store.readHead({ streamId: stream0, now: Date.now() })).toBeUndefined();
   });
 
   it('once cut, ends its wire as soon as its head is written and sends the rest to the log, the events it had sent first', async () => {
@@ -61,11 +62,11 @@ describe('a resumable stream', () => {
     expect(chunks).toHaveLength(2);
     await live.drained();
     const streamId = idOf(chunks[0]!)!.split('.')[0]!;
-    const head = (await store.readHead(streamId, Date.now()))!;
+    const head = (await store.readHead({ streamId, now: Date.now() }))!;
     expect(head.sent.map((e) => e.position)).toEqual([1]);
     expect(head.next).toBe(2);
-    expect(await store.readEvent(streamId, 2)).toMatchObject({ data: JSON.stringify(note(2)) });
-    expect(await store.readEvent(streamId, 3)).toMatchObject({ last: true });
+    expect(await store.readEvent({ streamId, position: 2 })).toMatchObject({ data: JSON.stringify(note(2)) });
+    expect(await store.readEvent({ streamId, position: 3 })).toMatchObject({ last: true });
     expect(live.cut()).toBe(true);
   });
 
@@ -79,8 +80,8 @@ describe('a resumable stream', () => {
     expect(chunks).toHaveLength(4);
     await live.drained();
     const streamId = idOf(chunks[0]!)!.split('.')[0]!;
-    expect((await store.readHead(streamId, Date.now()))!.sent.map((e) => e.position)).toEqual([1]);
-    expect(await store.readEvent(streamId, 3)).toMatchObject({ last: true });
+    expect((await store.readHead({ streamId, now: Date.now() }))!.sent.map((e) => e.position)).toEqual([1]);
+    expect(await store.readEvent({ streamId, position: 3 })).toMatchObject({ last: true });
   });
 
   it('keeps only its last 32 events for the head: a resume from before them is refused, not served with a gap', async () => {
@@ -90,7 +91,7 @@ describe('a resumable stream', () => {
     live.finish(done);
     const streamId = idOf((await wire(live))[0]!)!.split('.')[0]!;
     await live.drained();
-    const head = (await store.readHead(streamId, Date.now()))!;
+    const head = (await store.readHead({ streamId, now: Date.now() }))!;
     expect(head.sent.map((e) => e.position)).toEqual(Array.from({ length: 32 }, (_, i) => i + 9));
   });
 
@@ -107,7 +108,7 @@ describe('a resumable stream', () => {
     await live.drained();
     const streamId = idOf(chunks[0]!)!.split('.')[0]!;
     const last = MAX_LOGGED_EVENTS + 2;
-    expect(await store.readEvent(streamId, last)).toMatchObject({ last: true });
+    expect(await store.readEvent({ streamId, position: last })).toMatchObject({ last: true });
   });
 
   it(`logs at most ${MAX_LOGGED_TOTAL_BYTES} bytes in all: a flood of large events writes a bounded log`, async () => {
@@ -122,14 +123,14 @@ describe('a resumable stream', () => {
     let bytes = 0;
     let position = 1;
     for (
-      let event = await store.readEvent(streamId, position);
+      let event = await store.readEvent({ streamId, position });
       event;
-      event = await store.readEvent(streamId, ++position)
+      event = await store.readEvent({ streamId, position: ++position })
     ) {
       bytes += Buffer.byteLength(event.data);
       if (event.last) break;
     }
-    expect((await store.readEvent(streamId, position))?.last).toBe(true);
+    expect((await store.readEvent({ streamId, position }))?.last).toBe(true);
     expect(bytes).toBeLessThanOrEqual(MAX_LOGGED_TOTAL_BYTES + Buffer.byteLength(JSON.stringify(done)));
     expect(position).toBeGreaterThan(2);
   });
@@ -143,10 +144,12 @@ describe('a resumable stream', () => {
     live.finish(done);
     const streamId = idOf((await wire(live))[0]!)!.split('.')[0]!;
     await live.drained();
-    const head = (await store.readHead(streamId, Date.now()))!;
-    const logged = await store.readEvent(streamId, head.next + MAX_LOGGED_EVENTS);
+    const head = (await store.readHead({ streamId, now: Date.now() }))!;
+    const logged = await store.readEvent({ streamId, position: head.next + MAX_LOGGED_EVENTS });
     expect(logged?.data).toBe(JSON.stringify(ask));
-    expect(await store.readEvent(streamId, head.next + MAX_LOGGED_EVENTS + 1)).toMatchObject({ last: true });
+    expect(await store.readEvent({ streamId, position: head.next + MAX_LOGGED_EVENTS + 1 })).toMatchObject({
+      last: true,
+    });
   });
 
   it('is cut, not cancelled, when its client goes away after seeing an id; cancelled when it never saw one', async () => {
@@ -168,7 +171,7 @@ describe('a resumable stream', () => {
   });
 
   it('ends its wire at a cut only once the head is written: a client resuming at once finds the log', async () => {
-    const memory = memoryRendezvous();
+    const memory = memoryStreamLog();
     const slowHead = {
       ...memory,
       startLog: async (...args: Parameters<typeof memory.startLog>) => {
@@ -181,13 +184,13 @@ describe('a resumable stream', () => {
     live.cut();
     const streamId = idOf((await wire(live))[0]!)!.split('.')[0]!;
     // The client resumes the moment the stream ends: the head is there.
-    expect(await memory.readHead(streamId, Date.now())).toMatchObject({ next: 2 });
+    expect(await memory.readHead({ streamId, now: Date.now() })).toMatchObject({ next: 2 });
     live.finish(done);
     await live.drained();
   });
 
   it('stays open when its log cannot start, the response going out live; a client gone then cancels the call', async () => {
-    const memory = memoryRendezvous();
+    const memory = memoryStreamLog();
     const broken = { ...memory, startLog: () => Promise.reject(new Error('throttled')) };
     const { live } = stream(60_000, broken);
     live.send(note(1));
@@ -209,32 +212,33 @@ describe('a resumable stream', () => {
     other.end();
   });
 
-  describe('of a request with a session and a rendezvous', () => {
+  describe('of a request with a session and a call state', () => {
     /** A stream made as the transport makes it, its store counting the watch's reads. */
     function watched(logAfterMs: number) {
-      const memory = memoryRendezvous();
+      const memory = memoryCallStateStores();
       const counted = { reads: 0 };
       const store = {
-        ...memory,
-        cancelled: (...args: Parameters<typeof memory.cancelled>) => (
+        ...memory.cancellations,
+        cancelled: (...args: Parameters<typeof memory.cancellations.cancelled>) => (
           counted.reads++,
-          memory.cancelled(...args)
+          memory.cancellations.cancelled(...args)
         ),
       };
       const session = { id: 'watched-session', protocolVersion: '2025-11-25', capabilities: {} };
       const live = resumableStream(
         { path: '/mcp', allowedOrigins: [], maxBodyBytes: 1_000_000, streamLogAfterMs: logAfterMs },
-        { store, pollIntervalMs: 50 },
+        { ...memory, cancellations: store, pollIntervalMs: 50 },
         {
           callId: 7,
           session,
-          admitted: { accepts: { json: true, sse: true }, body: '' },
+          admitted: { accepts: { json: true, sse: true } },
           ctx: { requestId: 'r', log: silentLogger, deadline: Date.now() + 60_000 },
         },
       );
       const caller = callerOf(session.id, undefined);
       // Written straight into the store, as another instance writes it: nothing in this process wakes the watch.
-      const cancelFrom = (who: string) => store.cancel(slotOf(who, 7), who, Date.now());
+      const cancelFrom = (who: string) =>
+        store.cancel({ slot: slotOf(who, 7), caller: who, now: Date.now() });
       return { live, counted, cancelFrom, caller };
     }
 

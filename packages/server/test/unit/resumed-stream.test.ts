@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { memoryRendezvous } from '../../src/asking/rendezvous.ts';
-import type { StreamingInvocationContext } from '../../src/http/types.ts';
+import { memoryStreamLog } from '../../src/call-state/memory-stream-log.ts';
+import type { LoggedEvent, StreamHead, StreamLog } from '../../src/call-state/stores.ts';
+import type { StreamingInvocationContext } from '../../src/wire/types.ts';
 import { silentLogger } from '../../src/log.ts';
-import type { EventLog, LoggedEvent, StreamHead } from '../../src/resume/event-log.ts';
 import { newStreamId } from '../../src/resume/event-ids.ts';
 import { resumedStream } from '../../src/resume/resumed-stream.ts';
 
@@ -21,8 +21,8 @@ const response = (position: number): LoggedEvent => ({
 });
 
 /** A memory log whose reads take `readMs` and stop when their signal fires (as an SDK call does). */
-function slowLog(readMs: number): EventLog {
-  const log = memoryRendezvous();
+function slowLog(readMs: number): StreamLog {
+  const log = memoryStreamLog();
   const slow =
     <A extends unknown[], R>(read: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
@@ -34,7 +34,7 @@ function slowLog(readMs: number): EventLog {
 }
 
 /** A log holding a head (the call's `ends` as given) and `events` after it. */
-async function logged(store: EventLog, ends: number, events: LoggedEvent[]): Promise<StreamHead> {
+async function logged(store: StreamLog, ends: number, events: LoggedEvent[]): Promise<StreamHead> {
   const head: StreamHead = {
     streamId: newStreamId(),
     caller: 'caller',
@@ -45,7 +45,7 @@ async function logged(store: EventLog, ends: number, events: LoggedEvent[]): Pro
     next: 2,
   };
   await store.startLog(head);
-  for (const event of events) await store.appendEvent(head.streamId, event, head.until);
+  for (const event of events) await store.appendEvent({ streamId: head.streamId, event, until: head.until });
   return head;
 }
 
@@ -57,9 +57,9 @@ const context = (deadline?: number): StreamingInvocationContext => ({
 });
 
 /** The data of every event the resumed stream sent, read to its end. */
-async function dataOf(head: StreamHead, after: number, store: EventLog, ctx = context()) {
+async function dataOf(head: StreamHead, after: number, store: StreamLog, ctx = context()) {
   const body = resumedStream(head, after, {
-    rendezvous: { store: store as never, pollIntervalMs: 20 },
+    callState: { streamLog: store, pollIntervalMs: 20 },
     retryMs: 300,
     heartbeatMs: 60_000,
     ctx,
@@ -93,7 +93,10 @@ describe('a resumed stream', () => {
     const store = slowLog(5);
     // The live stream sent the response (position 2) before its write landed; the client resumes from it.
     const head = await logged(store, Date.now() + 3_000, []);
-    setTimeout(() => void store.appendEvent(head.streamId, response(2), head.until), 50);
+    setTimeout(
+      () => void store.appendEvent({ streamId: head.streamId, event: response(2), until: head.until }),
+      50,
+    );
     const started = Date.now();
     expect(await dataOf(head, 2, store)).toEqual([]);
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -104,7 +107,7 @@ describe('a resumed stream', () => {
     const head = await logged(store, Date.now() - 30_000, [response(2)]);
     const failing = { ...store, readEvent: () => Promise.reject(new Error('throttled')) };
     const body = resumedStream(head, 1, {
-      rendezvous: { store: failing as never, pollIntervalMs: 20 },
+      callState: { streamLog: failing, pollIntervalMs: 20 },
       retryMs: 300,
       heartbeatMs: 60_000,
       ctx: context(),
@@ -125,7 +128,7 @@ describe('a resumed stream', () => {
       log: { ...silentLogger, warn: (message: string) => void warnings.push(message) },
     };
     const body = resumedStream(head, 1, {
-      rendezvous: { store: failing as never, pollIntervalMs: 10 },
+      callState: { streamLog: failing, pollIntervalMs: 10 },
       retryMs: 300,
       heartbeatMs: 60_000,
       ctx,

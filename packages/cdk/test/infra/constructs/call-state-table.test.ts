@@ -5,23 +5,23 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import { describe, expect, it } from 'vitest';
-import { AskRendezvous, type AskRendezvousProps } from '../../../src/ask-rendezvous.ts';
+import { AskRendezvous, CallStateTable, type CallStateTableProps } from '../../../src/call-state-table.ts';
 import { SessionSecret } from '../../../src/session-secret.ts';
 import { newStack } from '../../../src/testing/synth.ts';
 import { only } from '../../../src/testing/template.ts';
 
-function build(props: Partial<AskRendezvousProps> = {}) {
+function build(props: Partial<CallStateTableProps> = {}) {
   const stack = newStack();
   const logGroup = new logs.LogGroup(stack, 'Logs');
-  const rendezvous = new AskRendezvous(stack, 'Asking', { logGroup, metricsNamespace: 'MCP/Test', ...props });
+  const callState = new CallStateTable(stack, 'Asking', { logGroup, metricsNamespace: 'MCP/Test', ...props });
   const role = new iam.Role(stack, 'Caller', { assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com') });
-  rendezvous.grantQuestions(role);
+  callState.grantReadWrite(role);
   const template = Template.fromStack(stack);
-  return { stack, rendezvous, template, role };
+  return { stack, callState, template, role };
 }
 
-describe('AskRendezvous', () => {
-  it('keeps questions in an on-demand table keyed by pk, whose items expire through expiresAt', () => {
+describe('CallStateTable', () => {
+  it('keeps the call state in an on-demand table keyed by pk, whose items expire through expiresAt', () => {
     const [, table] = only(build().template, 'AWS::DynamoDB::Table');
     expect(table.Properties).toMatchObject({
       KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
@@ -37,7 +37,7 @@ describe('AskRendezvous', () => {
     expect(table.DeletionPolicy).toBe('Retain');
   });
 
-  it('grants the four item operations of the rendezvous on its table, nothing else', () => {
+  it('grants the three item operations of the call state on its table, nothing else', () => {
     const { template } = build();
     const [tableId] = only(template, 'AWS::DynamoDB::Table');
     const [, policy] = only(template, 'AWS::IAM::Policy');
@@ -54,7 +54,7 @@ describe('AskRendezvous', () => {
     const stack = newStack();
     const topic = new sns.Topic(stack, 'Topic');
     const logGroup = new logs.LogGroup(stack, 'Logs');
-    new AskRendezvous(stack, 'Asking', {
+    new CallStateTable(stack, 'Asking', {
       logGroup,
       metricsNamespace: 'MCP/Test',
       alarmActions: [new SnsAction(topic)],
@@ -63,7 +63,7 @@ describe('AskRendezvous', () => {
     const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm'));
     expect(alarms.map((a) => a.Properties.MetricName)).toEqual([
       'WriteThrottleEvents',
-      'RendezvousWriteFailures',
+      'CallStateWriteFailures',
     ]);
     for (const alarm of alarms) {
       expect(alarm.Properties).toMatchObject({ Threshold: 1, TreatMissingData: 'notBreaching' });
@@ -71,15 +71,29 @@ describe('AskRendezvous', () => {
       expect(alarm.Properties.OKActions).toHaveLength(1);
     }
     const [, filter] = only(template, 'AWS::Logs::MetricFilter');
-    expect(filter.Properties.FilterPattern).toBe('{ $.message = "rendezvous write failed*" }');
+    expect(filter.Properties.FilterPattern).toBe('{ $.message = "call state write failed*" }');
     expect(filter.Properties.MetricTransformations).toEqual([
       {
         MetricNamespace: 'MCP/Test',
-        MetricName: 'RendezvousWriteFailures',
+        MetricName: 'CallStateWriteFailures',
         MetricValue: '1',
         DefaultValue: 0,
       },
     ]);
+  });
+});
+
+describe('AskRendezvous, the name of the previous release', () => {
+  it('is the same construct: an app still builds it, and it makes the same resources under the same ids', () => {
+    const renamed = newStack();
+    const logGroup = new logs.LogGroup(renamed, 'Logs');
+    const old = new AskRendezvous(renamed, 'Asking', { logGroup, metricsNamespace: 'MCP/Test' });
+    expect(old).toBeInstanceOf(CallStateTable);
+    const role = new iam.Role(renamed, 'Caller', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+    });
+    old.grantQuestions(role);
+    expect(Template.fromStack(renamed).toJSON()).toEqual(build().template.toJSON());
   });
 });
 

@@ -1,14 +1,14 @@
 import { anySignal, deadlineSignal } from '../deadline.ts';
 import { errorFields, type Logger } from '../log.ts';
-import type { RendezvousStore } from './rendezvous.ts';
+import type { CancellationStore } from './stores.ts';
 import { pause } from './waiting.ts';
 
 /**
  * The watch of a running call for its client's cancellation (handshake era, streaming API). Each instance serves one
  * request at a time, so the client's `notifications/cancelled` (a POST of its own) lands on another instance, which
- * records it in the call's slot of the rendezvous (desk.ts). The call reads its slot while it runs and, once it sees
- * the cancellation, aborts as if the client were on this instance. A cancellation received by this same process
- * wakes the watch at once.
+ * records it in the call's slot of the call state (asking/desk.ts). The call reads its slot while it runs and, once
+ * it sees the cancellation, aborts as if the client were on this instance. A cancellation received by this same
+ * process wakes the watch at once.
  */
 
 /** Why a call the watch stopped was cancelled: the tool's `isError` and its signal say so. */
@@ -22,7 +22,7 @@ export const CANCEL_WATCH_MIN_INTERVAL_MS = 1_000;
 
 /** What a watch reads, and when. */
 export interface CancelWatchSetup {
-  store: Pick<RendezvousStore, 'cancelled'>;
+  store: Pick<CancellationStore, 'cancelled'>;
   /** The call's slot and its caller (ask-ids.ts). */
   slot: string;
   caller: string;
@@ -51,7 +51,7 @@ export function watchCancellation(setup: CancelWatchSetup, onCancel: (reason: st
     while (!signal.aborted) {
       try {
         reads++;
-        if (await store.cancelled(slot, caller, signal)) {
+        if (await store.cancelled({ slot, caller }, signal)) {
           if (!stopped.signal.aborted) onCancel(CLIENT_CANCELLED);
           break;
         }

@@ -1,22 +1,20 @@
-import type { AnswerDesk } from '../asking/desk.ts';
 import { deadlineSignal } from '../deadline.ts';
 import { errorFields } from '../log.ts';
 import { ErrorCode, McpError } from '../protocol/errors.ts';
 import { isJsonObject } from '../protocol/json.ts';
-import type { JSONObject, JSONRPCRequest, JSONRPCResponse } from '../protocol/types.ts';
+import type { JSONRPCRequest, JSONRPCResponse } from '../protocol/types.ts';
 import type { Revision } from '../protocol/versions.ts';
-import type { Session } from '../sessions/session-id.ts';
-import type { Sessions } from '../sessions/sessions.ts';
-import type { Admitted } from './admit.ts';
-import { ACCEPTED, errorReply, refusal } from './replies.ts';
-import type { HttpRequest, HttpResponse, InvocationContext } from './types.ts';
+import type { Admission } from '../wire/admitted.ts';
+import { errorReply, refusal } from '../wire/replies.ts';
+import type { HttpRequest, HttpResponse, InvocationContext } from '../wire/types.ts';
+import type { Session } from './session-id.ts';
+import type { Sessions } from './sessions.ts';
 
 /**
- * Handshake-era sessions at the HTTP layer (spec: transports, "Session Management"): `initialize` answers with an
+ * Handshake-era sessions over HTTP (spec: transports, "Session Management"): `initialize` answers with an
  * `Mcp-Session-Id` (the client's declarations, sealed); a later message naming one is read with what it sealed, or
- * answered 404 when it names no live session of this caller; a client's answer to a mid-call question is written
- * into the rendezvous, and acknowledged 202 only if a question of that session waited for it. 2026-07-28 requests
- * never get one and are never checked against one (the transport decides which era a message is).
+ * answered 404 when it names no live session of this caller. 2026-07-28 requests never get one and are never checked
+ * against one (the transport decides which era a message is).
  */
 
 /** The 404 of an id that does not open: the client must initialize again. */
@@ -44,7 +42,7 @@ const keySignal = (ctx: InvocationContext) => deadlineSignal(ctx.deadline) ?? Ab
 export async function namedSession(
   sessions: Sessions,
   req: HttpRequest,
-  admitted: Admitted,
+  admitted: Admission,
   ctx: InvocationContext,
 ): Promise<{ session?: Session } | { refusal: HttpResponse }> {
   const id = req.headers['mcp-session-id']?.trim();
@@ -77,7 +75,7 @@ export async function sessionHeader(
   sessions: Sessions,
   request: JSONRPCRequest,
   response: JSONRPCResponse,
-  admitted: Admitted,
+  admitted: Admission,
   ctx: InvocationContext,
 ): Promise<Record<string, string>> {
   if (!('result' in response)) return {};
@@ -100,55 +98,4 @@ export async function sessionHeader(
     });
     return {};
   }
-}
-
-/** What the answer or cancellation of a session did, as the client is told. */
-const DELIVERY_REPLY = {
-  accepted: ACCEPTED,
-  refused: refusal(
-    400,
-    'Bad Request: no question of this server waits for this answer (unknown, already answered, expired, or asked of ' +
-      'another session)',
-  ),
-  failed: refusal(503, 'Service unavailable: the answer could not be recorded; retry shortly', {
-    'retry-after': '1',
-  }),
-} as const;
-
-/** Answers a client's JSON-RPC response: written into the question it answers, when one of its session waits. */
-export async function receiveAnswer(
-  parts: { sessions?: Sessions; answers?: () => Promise<AnswerDesk> },
-  req: HttpRequest,
-  message: JSONObject,
-  admitted: Admitted,
-  ctx: InvocationContext,
-): Promise<HttpResponse> {
-  // Nothing asks without a rendezvous: an answer there is acknowledged and dropped, as the spec allows.
-  if (!parts.answers || !parts.sessions) return ACCEPTED;
-  const named = await namedSession(parts.sessions, req, admitted, ctx);
-  if ('refusal' in named) return named.refusal;
-  if (!named.session)
-    return refusal(
-      400,
-      'Bad Request: an answer must carry the Mcp-Session-Id of the session it was asked in',
-    );
-  const from = {
-    session: named.session,
-    ...(admitted.principal ? { principal: admitted.principal.clientKey } : {}),
-  };
-  const desk = await parts.answers();
-  return DELIVERY_REPLY[await desk.deliver(message, from, ctx.log, deadlineSignal(ctx.deadline))];
-}
-
-/** Records the client's cancellation of one of its calls; the notification is acknowledged either way. */
-export async function receiveCancellation(
-  answers: (() => Promise<AnswerDesk>) | undefined,
-  params: JSONObject | undefined,
-  session: Session,
-  admitted: Admitted,
-  ctx: InvocationContext,
-): Promise<void> {
-  if (!answers) return;
-  const from = { session, ...(admitted.principal ? { principal: admitted.principal.clientKey } : {}) };
-  await (await answers()).cancel(params?.requestId, from, ctx.log, deadlineSignal(ctx.deadline));
 }

@@ -4,12 +4,12 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { RendezvousTableAttributes } from '@mcp-lambda/server/aws';
+import { CallStateTableAttributes } from '@mcp-lambda/server/aws';
 import { DEFAULT_ALARM_PERIOD, DEFAULT_REMOVAL_POLICY } from './defaults.ts';
 
-/** Properties of an {@link AskRendezvous}. */
-export interface AskRendezvousProps {
-  /** The MCP function's log group, whose "rendezvous write failed" lines the failed-writes alarm counts. Required. */
+/** Properties of a {@link CallStateTable}. */
+export interface CallStateTableProps {
+  /** The MCP function's log group, whose "call state write failed" lines the failed-writes alarm counts. Required. */
   readonly logGroup: logs.ILogGroup;
   /** CloudWatch namespace of the failed-writes metric. Required. */
   readonly metricsNamespace: string;
@@ -25,63 +25,66 @@ export interface AskRendezvousProps {
   readonly alarmActions?: readonly cloudwatch.IAlarmAction[];
 }
 
-/** The message prefix of the MCP function's log lines for a rendezvous write that failed (asking/). */
-const FAILED_WRITE = 'rendezvous write failed';
+/** The message prefix of the MCP function's log lines for a call state write that failed. */
+const FAILED_WRITE = 'call state write failed';
 
 /**
- * Where mid-call questions wait for their answers (handshake era, streaming API; docs/asking.md): a DynamoDB table
- * of short-lived items (TTL), read by the waiting call and written by whichever instance receives the answer. Two
- * alarms: throttled writes on the table, and writes the MCP function reported failed (its log lines).
+ * The call state of the handshake era (streaming API; docs/asking.md, docs/streaming.md): one DynamoDB table of
+ * short-lived items (TTL) holding the mid-call questions waiting for their answers, the clients' cancellations of
+ * their calls, and the logs of cut streams, each read by the waiting call (or the resuming `GET`) and written by
+ * whichever instance receives the answer or the cancellation. Two alarms: throttled writes on the table, and writes
+ * the MCP function reported failed (its log lines). Give it the id `Asking` (as `McpEndpoint` does) to keep the
+ * table an earlier release created under the name `AskRendezvous`.
  */
-export class AskRendezvous extends Construct {
+export class CallStateTable extends Construct {
   readonly table: dynamodb.Table;
   readonly alarms: cloudwatch.Alarm[] = [];
 
-  constructor(scope: Construct, id: string, props: AskRendezvousProps) {
+  constructor(scope: Construct, id: string, props: CallStateTableProps) {
     super(scope, id);
     this.table = new dynamodb.Table(this, 'Table', {
-      partitionKey: { name: RendezvousTableAttributes.partitionKey, type: dynamodb.AttributeType.STRING },
+      partitionKey: { name: CallStateTableAttributes.partitionKey, type: dynamodb.AttributeType.STRING },
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: RendezvousTableAttributes.ttl,
+      timeToLiveAttribute: CallStateTableAttributes.ttl,
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       removalPolicy: props.removalPolicy ?? DEFAULT_REMOVAL_POLICY,
     });
     Validations.of(this.table).acknowledge({
       id: 'AwsSolutions-DDB3',
       reason:
-        'Questions live as long as a tool waits for the answer (minutes at most) and expire by TTL; a ' +
-        'point-in-time restore would only bring back questions nobody waits for, so it is not enabled.',
+        'Items live as long as a call (minutes at most, a cut stream a few minutes more) and expire by TTL; a ' +
+        'point-in-time restore would only bring back state no call waits for, so it is not enabled.',
     });
     const failed = new logs.MetricFilter(this, 'FailedWrites', {
       logGroup: props.logGroup,
       filterPattern: logs.FilterPattern.stringValue('$.message', '=', `${FAILED_WRITE}*`),
       metricNamespace: props.metricsNamespace,
-      metricName: 'RendezvousWriteFailures',
+      metricName: 'CallStateWriteFailures',
       metricValue: '1',
       defaultValue: 0,
     });
     this.alarm(
       'ThrottledWritesAlarm',
       this.table.metric('WriteThrottleEvents', { period: DEFAULT_ALARM_PERIOD, statistic: 'Sum' }),
-      'Writes to the rendezvous table were throttled: questions or answers may be late or lost (the call then ' +
-        'ends with an error the model sees).',
+      'Writes to the call state table were throttled: questions, answers, cancellations or stream logs may be ' +
+        'late or lost (a call then ends with an error the model sees).',
       props,
     );
     this.alarm(
       'FailedWritesAlarm',
       failed.metric({ period: DEFAULT_ALARM_PERIOD, statistic: 'Sum' }),
-      'The MCP function could not write a question, an answer or a cancellation to the rendezvous table (see its ' +
-        `"${FAILED_WRITE}" log lines).`,
+      'The MCP function could not write a question, an answer, a cancellation or a stream log to the call state ' +
+        `table (see its "${FAILED_WRITE}" log lines).`,
       props,
     );
   }
 
   /**
-   * Least privilege: the three item operations of the rendezvous, on this table only (no delete: a question is
+   * Least privilege: the three item operations of the call state, on this table only (no delete: a question is
    * closed and the TTL removes it). The logs of cut streams (docs/streaming.md) need only two of them: they are put
    * and read, never updated.
    */
-  grantQuestions(grantee: iam.IGrantable): iam.Grant {
+  grantReadWrite(grantee: iam.IGrantable): iam.Grant {
     return iam.Grant.addToPrincipal({
       grantee,
       actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
@@ -89,16 +92,21 @@ export class AskRendezvous extends Construct {
     });
   }
 
+  /** @deprecated Renamed `grantReadWrite` (the same grant). */
+  grantQuestions(grantee: iam.IGrantable): iam.Grant {
+    return this.grantReadWrite(grantee);
+  }
+
   /** The environment the MCP function finds the table in. */
   get environment(): Record<string, string> {
-    return { MCP_ASK_TABLE: this.table.tableName };
+    return { MCP_CALL_STATE_TABLE: this.table.tableName };
   }
 
   private alarm(
     id: string,
     metric: cloudwatch.IMetric,
     description: string,
-    props: AskRendezvousProps,
+    props: CallStateTableProps,
   ): void {
     const created = new cloudwatch.Alarm(this, id, {
       metric,
@@ -116,3 +124,11 @@ export class AskRendezvous extends Construct {
     this.alarms.push(created);
   }
 }
+
+// The names of the previous release, kept so an app written against it compiles unchanged (docs/upgrading.md).
+
+/** @deprecated Renamed `CallStateTable` (the same construct: keep its id to keep its table). */
+export class AskRendezvous extends CallStateTable {}
+
+/** @deprecated Renamed `CallStateTableProps`. */
+export type AskRendezvousProps = CallStateTableProps;

@@ -1,4 +1,3 @@
-import type { AuthRejection } from '../auth/authenticator.ts';
 import { ErrorCode, McpError } from '../protocol/errors.ts';
 import type { JSONRPCNotification, JSONRPCRequest, JSONRPCResponse, RequestId } from '../protocol/types.ts';
 import type { HttpResponse } from './types.ts';
@@ -23,11 +22,6 @@ export function errorReply(
 /** A transport-level refusal (-32000) before any message is read: wrong path, Origin, method, media type, size. */
 export function refusal(status: number, message: string, extra: Record<string, string> = {}): HttpResponse {
   return errorReply(status, new McpError(ErrorCode.ServerError, message), null, extra);
-}
-
-/** A 401/403/503 from the authenticator: its headers (the `WWW-Authenticate` challenge) and a JSON-RPC error body. */
-export function authRefusal(rejection: AuthRejection): HttpResponse {
-  return refusal(rejection.status, rejection.message, rejection.headers);
 }
 
 /** 202 with no body: a notification or a client's response, acknowledged and never answered. */
