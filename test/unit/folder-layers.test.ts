@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,6 +118,36 @@ function upwardReaches(graph: Graph): string[] {
   return reaches.sort();
 }
 
+/**
+ * The server's layers as docs/architecture.md ("Inside the server library") gives them: each area named in the
+ * table's second column, with its row's rank (0 the top). A file the table does not name falls in the last row
+ * ("the rest"); `config*.ts` names every file so matching.
+ */
+function documentedLayers(nodes: readonly string[]): {
+  rankOf: (node: string) => number;
+  named: Set<string>;
+} {
+  const doc = readFileSync(join(root, 'docs/architecture.md'), 'utf8');
+  const lines = doc.slice(doc.indexOf('## Inside the server library')).split('\n');
+  const first = lines.findIndex((line) => line.startsWith('| layer '));
+  const end = lines.findIndex((line, i) => i > first && !line.startsWith('|'));
+  const rows = lines.slice(first + 2, end).map((line) => line.split('|').map((cell) => cell.trim()));
+  const ranks = [...new Set(rows.map((cells) => cells[1]!))];
+  const named = new Set<string>();
+  const rank = new Map<string, number>();
+  for (const cells of rows)
+    for (const [, name] of cells[2]!.matchAll(/`([^`]+)`/g)) {
+      const pattern = new RegExp(
+        `^${name!.replace(/\/$/, '').replaceAll('.', '\\.').replaceAll('*', '.*')}$`,
+      );
+      for (const node of nodes.filter((n) => pattern.test(n))) {
+        named.add(node);
+        rank.set(node, ranks.indexOf(cells[1]!));
+      }
+    }
+  return { rankOf: (node) => rank.get(node) ?? ranks.length - 1, named };
+}
+
 describe('layers between folders', () => {
   let graphs: Map<string, Graph>;
   // One parse of every source folder, shared by the cases below: a few seconds, more beside a CI run.
@@ -137,6 +167,23 @@ describe('layers between folders', () => {
     // the logger: every feature depends on them, so they depend on no feature.
     const below = new Set(['protocol', 'input', 'log.ts']);
     expect([...graphs.get(SERVER)!.get('contracts')!].filter((to) => !below.has(to))).toEqual([]);
+  });
+
+  it(`${SERVER}: every folder is in docs/architecture.md's table of layers, and imports go down it`, () => {
+    const graph = graphs.get(SERVER)!;
+    const folders = readdirSync(join(root, SERVER), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    const { rankOf, named } = documentedLayers([...graph.keys()]);
+    expect(
+      folders.filter((folder) => !named.has(folder)),
+      'a folder the table does not name',
+    ).toEqual([]);
+    const upward: string[] = [];
+    for (const [from, targets] of graph)
+      for (const to of targets) if (rankOf(to) < rankOf(from)) upward.push(`${from} -> ${to}`);
+    // The one exception the table states: a contract names input/'s InputRequired.
+    expect(upward.filter((edge) => edge !== 'contracts -> input')).toEqual([]);
   });
 
   it(`${SERVER}: no feature folder imports the transport, the dispatcher or the methods`, () => {

@@ -5,7 +5,9 @@
 import { writeSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { classify } from '@mcp-lambda/dev/load';
+// The classifier's own module, not the load face: a probe carries only what it runs, so the face's other code
+// (reports, scenarios, the Artillery processor) neither weighs on the process it times nor moves its figures.
+import { classify } from '../../../packages/dev/src/load/classify.ts';
 import { apiGatewayEvent, lambdaContext, type BenchHandler } from '../lambda-event.ts';
 import type { ProbeSpec, WarmReport } from './protocol.ts';
 

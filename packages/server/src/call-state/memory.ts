@@ -13,7 +13,8 @@ interface Item {
   caller: string;
   expiresAt: number;
   askId?: string;
-  state?: 'waiting' | 'answered';
+  /** Closed questions stay (as the table's do, until its TTL) so that a close sent again hands back the answer. */
+  state?: 'waiting' | 'answered' | 'closed';
   answer?: Answer;
   cancelled?: boolean;
 }
@@ -27,10 +28,11 @@ function refusal(item: Item | undefined, caller: string, now: number, askId: str
 }
 
 /** Questions in this process's memory, in the slots they share with the cancellations. */
-function memoryQuestions(items: Map<string, Item>): QuestionStore {
+function memoryQuestions(items: Map<string, Item>, sweep: (now: number) => void): QuestionStore {
   return {
     async open(question) {
       if (items.get(question.slot)?.cancelled) return false;
+      sweep(Date.now());
       const { slot: _slot, ...recorded } = question;
       items.set(question.slot, { ...recorded, state: 'waiting' });
       return true;
@@ -44,7 +46,7 @@ function memoryQuestions(items: Map<string, Item>): QuestionStore {
     },
     async read({ slot, askId, now }) {
       const item = items.get(slot);
-      if (!item || item.askId !== askId || !item.state) return { state: 'gone' };
+      if (!item || item.askId !== askId || !item.state || item.state === 'closed') return { state: 'gone' };
       if (item.state === 'answered') return { state: 'answered', answer: item.answer! };
       if (item.cancelled) return { state: 'cancelled' };
       return item.expiresAt <= now ? { state: 'gone' } : undefined;
@@ -52,22 +54,15 @@ function memoryQuestions(items: Map<string, Item>): QuestionStore {
     async close({ slot, askId }) {
       const item = items.get(slot);
       if (!item?.state || item.askId !== askId) return undefined;
-      const held = item.state === 'answered' ? item.answer : undefined;
-      // A cancellation stays for the call's watch; a question alone goes.
-      if (!item.cancelled) items.delete(slot);
-      delete item.state;
-      delete item.answer;
-      return held;
+      // Closed, not deleted: a close sent again finds the answer it held (expired items are swept).
+      item.state = 'closed';
+      return item.answer;
     },
   };
 }
 
 /** Cancellations in this process's memory, in the slots they share with the questions. */
-function memoryCancellations(items: Map<string, Item>): CancellationStore {
-  // Cancellations outlive their calls: swept when expired, as the table's TTL deletes them.
-  const sweep = (now: number) => {
-    for (const [slot, item] of items) if (item.expiresAt <= now) items.delete(slot);
-  };
+function memoryCancellations(items: Map<string, Item>, sweep: (now: number) => void): CancellationStore {
   return {
     async cancel({ slot, caller, now }) {
       const item = items.get(slot);
@@ -90,9 +85,13 @@ function memoryCancellations(items: Map<string, Item>): CancellationStore {
 /** The call state in this process's memory (stand-ins.ts `memoryCallState` is the public stand-in). */
 export function memoryCallStateStores(): CallState {
   const items = new Map<string, Item>();
+  // Items outlive their calls (a cancellation, a closed question): swept when expired, as the table's TTL deletes them.
+  const sweep = (now: number) => {
+    for (const [slot, item] of items) if (item.expiresAt <= now) items.delete(slot);
+  };
   return {
-    questions: memoryQuestions(items),
-    cancellations: memoryCancellations(items),
+    questions: memoryQuestions(items, sweep),
+    cancellations: memoryCancellations(items, sweep),
     streamLog: memoryStreamLog(),
   };
 }
