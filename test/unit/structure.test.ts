@@ -59,6 +59,10 @@ const IMPORTERS = [
 const KNOWN_REACHES: Record<string, string> = {
   'test/bench/baselines/tools.ts':
     "the SDK baselines shape their results with the server's own toCallToolResult, so both sides answer alike",
+  'test/bench/children/cold-start.ts':
+    "a probe times a fresh process, so it carries the load command's classifier alone: the whole load face (113 KB) made every server's load+init about 5 ms slower",
+  'test/bench/children/warm.ts':
+    "a probe carries the load command's classifier alone, not the whole load face, as the cold-start probe does",
   'test/bench/existence.ts':
     "it times a refused read beside a bare storage read of the same key, built by the read path's own query parser",
   'test/bench/tasks.ts': "it times the task store's record, claim and settle steps, which no face exports",
