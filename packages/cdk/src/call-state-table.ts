@@ -5,6 +5,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { CallStateTableAttributes } from '@mcp-lambda/server/aws';
+import { failureCountAlarm } from './alarms.ts';
 import { DEFAULT_ALARM_PERIOD, DEFAULT_REMOVAL_POLICY } from './defaults.ts';
 
 /** Properties of a {@link CallStateTable}. */
@@ -108,20 +109,7 @@ export class CallStateTable extends Construct {
     description: string,
     props: CallStateTableProps,
   ): void {
-    const created = new cloudwatch.Alarm(this, id, {
-      metric,
-      threshold: 1,
-      evaluationPeriods: 1,
-      datapointsToAlarm: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      alarmDescription: description,
-    });
-    for (const action of props.alarmActions ?? []) {
-      created.addAlarmAction(action);
-      created.addOkAction(action);
-    }
-    this.alarms.push(created);
+    this.alarms.push(failureCountAlarm(this, id, metric, description, props.alarmActions));
   }
 }
 

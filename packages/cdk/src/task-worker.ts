@@ -10,6 +10,7 @@ import { Construct } from 'constructs';
 import { Defaults, Ranges } from '@mcp-lambda/server/limits';
 import { TaskTableAttributes } from '@mcp-lambda/server/aws';
 import { FUNCTION_ENTRIES } from './bundling.ts';
+import { failureCountAlarm } from './alarms.ts';
 import { DEFAULT_ALARM_PERIOD, DEFAULT_REMOVAL_POLICY, DEFAULT_WORKER_TIMEOUT } from './defaults.ts';
 import { BundledFunction, type FunctionLogLevel } from './bundled-function.ts';
 import type { OutputBucket } from './output-bucket.ts';
@@ -200,19 +201,6 @@ export class TaskWorker extends Construct {
   }
 
   private alarm(id: string, metric: cloudwatch.IMetric, description: string, props: TaskWorkerProps): void {
-    const created = new cloudwatch.Alarm(this, id, {
-      metric,
-      threshold: 1,
-      evaluationPeriods: 1,
-      datapointsToAlarm: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      alarmDescription: description,
-    });
-    for (const action of props.alarmActions ?? []) {
-      created.addAlarmAction(action);
-      created.addOkAction(action);
-    }
-    this.alarms.push(created);
+    this.alarms.push(failureCountAlarm(this, id, metric, description, props.alarmActions));
   }
 }
